@@ -1,0 +1,212 @@
+// Package env holds the task families of the experiments — the slippery maze with per-cell
+// landforms, the grid world with one slip probability, the 8-action grid — and task sequences:
+// their generators, their JSON form and readers for the published sequences.
+package env
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/temple-rl/temple/mdp"
+)
+
+// Cell is a maze cell (X, Y), both 1-based: X is the column, Y the row.
+type Cell struct{ X, Y int }
+
+func (c Cell) String() string { return fmt.Sprintf("(%d,%d)", c.X, c.Y) }
+
+// Actions of the maze, in table order. Up moves to larger Y, so the goal (W,H) is the top-right cell.
+const (
+	Up = iota
+	Down
+	Left
+	Right
+	UpLeft
+	UpRight
+	DownLeft
+	DownRight
+)
+
+// ActionNames are the names of the actions in table order.
+var ActionNames = [8]string{"up", "down", "left", "right", "up-left", "up-right", "down-left", "down-right"}
+
+var moves = [8]Cell{{0, 1}, {0, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}, {-1, -1}, {1, -1}}
+
+// slipTo lists, for each action, the two directions it slips to. With 4 actions these are the
+// perpendicular moves (protocol 1.1: up/down slip left or right, left/right slip up or down; never
+// backwards). With 8 actions they are the two neighbours on the ring of 8 directions (up slips to
+// up-left or up-right, up-right to up or right, …).
+var (
+	slip4 = [4][2]int{Up: {Left, Right}, Down: {Left, Right}, Left: {Up, Down}, Right: {Up, Down}}
+	slip8 = [8][2]int{
+		Up: {UpLeft, UpRight}, Down: {DownLeft, DownRight}, Left: {UpLeft, DownLeft}, Right: {UpRight, DownRight},
+		UpLeft: {Up, Left}, UpRight: {Up, Right}, DownLeft: {Down, Left}, DownRight: {Down, Right},
+	}
+)
+
+// Maze is a slippery grid maze (protocol 1.1). Each cell carries the slip probability of its
+// landform: from cell c the intended move happens with probability 1 − Slip[c] and each of the
+// two slip directions with Slip[c]/2; a move into the border or a wall stays in c. The reward
+// depends on the cell landed in: GoalReward − StepCost on a goal, −LavaCost on lava, −StepCost
+// elsewhere (a cell that is both goal and lava pays as a goal). The goal is not terminal.
+type Maze struct {
+	Width, Height int
+	// Slip[(x−1)+(y−1)·Width] is the slip probability of cell (x, y).
+	Slip       []float64
+	Goals      []Cell
+	Lava       []Cell
+	Walls      []Cell
+	StepCost   float64
+	GoalReward float64
+	LavaCost   float64
+	// Actions is 4 (up, down, left, right) or 8 (plus the diagonals).
+	Actions int
+}
+
+// Index is the state index of cell c: (x−1) + (y−1)·Width.
+func (m *Maze) Index(c Cell) int { return (c.X - 1) + (c.Y-1)*m.Width }
+
+// CellOf is the cell of state index i.
+func (m *Maze) CellOf(i int) Cell { return Cell{X: i%m.Width + 1, Y: i/m.Width + 1} }
+
+func (m *Maze) inside(c Cell) bool { return c.X >= 1 && c.X <= m.Width && c.Y >= 1 && c.Y <= m.Height }
+
+// Validate reports the first field that is out of range.
+func (m *Maze) Validate() error {
+	if m.Width < 1 || m.Height < 1 {
+		return fmt.Errorf("maze: width %d and height %d must both be at least 1", m.Width, m.Height)
+	}
+	if m.Width*m.Height < 2 {
+		return fmt.Errorf("maze: a %dx%d maze has a single cell; need at least 2", m.Width, m.Height)
+	}
+	if m.Actions != 4 && m.Actions != 8 {
+		return fmt.Errorf("maze: actions = %d, want 4 or 8", m.Actions)
+	}
+	if len(m.Slip) != m.Width*m.Height {
+		return fmt.Errorf("maze: %d slip probabilities for a %dx%d maze, want %d", len(m.Slip), m.Width, m.Height, m.Width*m.Height)
+	}
+	for i, p := range m.Slip {
+		if !(p >= 0 && p <= 1) {
+			return fmt.Errorf("maze: slip of cell %v is %v, want a probability in [0, 1]", m.CellOf(i), p)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"step cost", m.StepCost}, {"goal reward", m.GoalReward}, {"lava cost", m.LavaCost}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("maze: %s is %v, want a finite number", f.name, f.v)
+		}
+	}
+	for _, l := range []struct {
+		name  string
+		cells []Cell
+	}{{"goal", m.Goals}, {"lava", m.Lava}, {"wall", m.Walls}} {
+		for _, c := range l.cells {
+			if !m.inside(c) {
+				return fmt.Errorf("maze: %s cell %v is outside the %dx%d maze", l.name, c, m.Width, m.Height)
+			}
+		}
+	}
+	walls := m.cellSet(m.Walls)
+	for _, c := range append(append([]Cell(nil), m.Goals...), m.Lava...) {
+		if walls[m.Index(c)] {
+			return fmt.Errorf("maze: cell %v is both a wall and a goal or lava cell", c)
+		}
+	}
+	if len(m.Walls) >= m.Width*m.Height {
+		return fmt.Errorf("maze: every cell is a wall")
+	}
+	return nil
+}
+
+func (m *Maze) cellSet(cells []Cell) []bool {
+	set := make([]bool, m.Width*m.Height)
+	for _, c := range cells {
+		set[m.Index(c)] = true
+	}
+	return set
+}
+
+// Reward is the reward paid for landing in cell index i.
+func (m *Maze) Reward(i int) float64 {
+	for _, c := range m.Goals {
+		if m.Index(c) == i {
+			return m.GoalReward - m.StepCost
+		}
+	}
+	for _, c := range m.Lava {
+		if m.Index(c) == i {
+			return -m.LavaCost
+		}
+	}
+	return -m.StepCost
+}
+
+// IsWall reports whether cell index i is a wall.
+func (m *Maze) IsWall(i int) bool {
+	for _, c := range m.Walls {
+		if m.Index(c) == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Model builds the validated MDP of the maze. Every cell is a state; wall cells are unreachable
+// and loop on themselves with reward 0. The start distribution is uniform over the open cells (the
+// experiment runner chooses start cells by its own rule).
+func (m *Maze) Model() (*mdp.Model, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	S, A := m.Width*m.Height, m.Actions
+	walls := m.cellSet(m.Walls)
+	slips := slip4[:]
+	if A == 8 {
+		slips = slip8[:]
+	}
+	rows := make([][]mdp.Transition, S*A)
+	start := make([]float64, S)
+	open := 0
+	for _, w := range walls {
+		if !w {
+			open++
+		}
+	}
+	for s := 0; s < S; s++ {
+		if walls[s] {
+			for a := 0; a < A; a++ {
+				rows[s*A+a] = []mdp.Transition{{Next: s, Prob: 1}}
+			}
+			continue
+		}
+		start[s] = 1 / float64(open)
+		from := m.CellOf(s)
+		target := func(dir int) int {
+			to := Cell{from.X + moves[dir].X, from.Y + moves[dir].Y}
+			if !m.inside(to) || walls[m.Index(to)] {
+				return s
+			}
+			return m.Index(to)
+		}
+		p := m.Slip[s]
+		for a := 0; a < A; a++ {
+			var row []mdp.Transition
+			add := func(next int, prob float64) {
+				for k := range row {
+					if row[k].Next == next {
+						row[k].Prob += prob
+						return
+					}
+				}
+				row = append(row, mdp.Transition{Next: next, Prob: prob, Reward: m.Reward(next)})
+			}
+			add(target(a), 1-p)
+			add(target(slips[a][0]), p/2)
+			add(target(slips[a][1]), p/2)
+			rows[s*A+a] = row
+		}
+	}
+	return mdp.New(S, A, rows, start)
+}

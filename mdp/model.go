@@ -1,0 +1,147 @@
+// Package mdp is the tabular Markov decision process of the project: a validated model with sparse
+// next-state rows, exact solvers (value iteration and policy evaluation) and the ground-truth
+// transition templates of a model.
+//
+// A state-action pair (s, a) is addressed everywhere by the flat index s*A + a.
+package mdp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Transition is one possible outcome of taking an action: the next state, its probability and the
+// reward paid on that transition.
+type Transition struct {
+	Next   int
+	Prob   float64
+	Reward float64
+}
+
+// probTolerance is how far a row's probabilities may sum away from 1.
+const probTolerance = 1e-9
+
+// Model is an immutable tabular MDP with S states and A actions. Build one with New.
+type Model struct {
+	Sparse
+	cum    []float64 // cumulative probabilities of each row, for sampling
+	reward []float64 // reward of each transition, parallel to Next
+	start  []float64 // start distribution μ over states
+}
+
+// New validates and builds a model. rows[s*A+a] lists the outcomes of (s, a); outcomes with
+// probability 0 are dropped. start is the start distribution μ (length S, summing to 1).
+// Errors name the state, action and offending value.
+func New(S, A int, rows [][]Transition, start []float64) (*Model, error) {
+	if S <= 0 || A <= 0 {
+		return nil, fmt.Errorf("mdp: need at least one state and one action, got S=%d A=%d", S, A)
+	}
+	if len(rows) != S*A {
+		return nil, fmt.Errorf("mdp: got %d transition rows, want S*A = %d", len(rows), S*A)
+	}
+	if len(start) != S {
+		return nil, fmt.Errorf("mdp: start distribution has length %d, want S = %d", len(start), S)
+	}
+	m := &Model{Sparse: Sparse{S: S, A: A, Start: make([]int32, S*A+1), R: make([]float64, S*A)}}
+	for i, row := range rows {
+		s, a := i/A, i%A
+		total := 0.0
+		seen := make(map[int]bool, len(row))
+		for _, t := range row {
+			switch {
+			case t.Next < 0 || t.Next >= S:
+				return nil, fmt.Errorf("mdp: state %d action %d: next state %d out of range [0, %d)", s, a, t.Next, S)
+			case math.IsNaN(t.Prob) || math.IsInf(t.Prob, 0):
+				return nil, fmt.Errorf("mdp: state %d action %d: probability of next state %d is %v, not finite", s, a, t.Next, t.Prob)
+			case t.Prob < 0:
+				return nil, fmt.Errorf("mdp: state %d action %d: probability of next state %d is negative (%v)", s, a, t.Next, t.Prob)
+			case math.IsNaN(t.Reward) || math.IsInf(t.Reward, 0):
+				return nil, fmt.Errorf("mdp: state %d action %d: reward of next state %d is %v, not finite", s, a, t.Next, t.Reward)
+			case seen[t.Next]:
+				return nil, fmt.Errorf("mdp: state %d action %d: next state %d listed twice", s, a, t.Next)
+			}
+			seen[t.Next] = true
+			total += t.Prob
+			if t.Prob == 0 {
+				continue
+			}
+			m.Next = append(m.Next, int32(t.Next))
+			m.Prob = append(m.Prob, t.Prob)
+			m.reward = append(m.reward, t.Reward)
+			m.R[i] += t.Prob * t.Reward
+		}
+		if math.Abs(total-1) > probTolerance {
+			return nil, fmt.Errorf("mdp: state %d action %d: probabilities sum to %v, want 1", s, a, total)
+		}
+		m.Start[i+1] = int32(len(m.Next))
+	}
+	m.cum = make([]float64, len(m.Prob))
+	for i := 0; i < S*A; i++ {
+		c := 0.0
+		for k := m.Start[i]; k < m.Start[i+1]; k++ {
+			c += m.Prob[k]
+			m.cum[k] = c
+		}
+	}
+	total := 0.0
+	for s, p := range start {
+		if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+			return nil, fmt.Errorf("mdp: start probability of state %d is %v, want a finite number >= 0", s, p)
+		}
+		total += p
+	}
+	if math.Abs(total-1) > probTolerance {
+		return nil, fmt.Errorf("mdp: start probabilities sum to %v, want 1", total)
+	}
+	m.start = append([]float64(nil), start...)
+	return m, nil
+}
+
+// Row returns the outcomes of (s, a) with non-zero probability, in the order they were given.
+func (m *Model) Row(s, a int) []Transition {
+	i := s*m.A + a
+	out := make([]Transition, 0, m.Start[i+1]-m.Start[i])
+	for k := m.Start[i]; k < m.Start[i+1]; k++ {
+		out = append(out, Transition{Next: int(m.Next[k]), Prob: m.Prob[k], Reward: m.reward[k]})
+	}
+	return out
+}
+
+// ExpectedReward is r(s, a), the reward expected from taking a in s.
+func (m *Model) ExpectedReward(s, a int) float64 { return m.R[s*m.A+a] }
+
+// StartDistribution returns a copy of μ.
+func (m *Model) StartDistribution() []float64 { return append([]float64(nil), m.start...) }
+
+// Step samples one transition from (s, a) with one uniform draw from rng.
+func (m *Model) Step(s, a int, rng *rand.Rand) (next int, reward float64) {
+	i := s*m.A + a
+	lo, hi := m.Start[i], m.Start[i+1]
+	u := rng.Float64()
+	for k := lo; k < hi-1; k++ {
+		if u < m.cum[k] {
+			return int(m.Next[k]), m.reward[k]
+		}
+	}
+	// The last outcome takes the remaining mass, so rounding in the cumulative sum never loses it.
+	return int(m.Next[hi-1]), m.reward[hi-1]
+}
+
+// SampleStart draws a start state from μ.
+func (m *Model) SampleStart(rng *rand.Rand) int {
+	u := rng.Float64()
+	c := 0.0
+	last := 0
+	for s, p := range m.start {
+		if p == 0 {
+			continue
+		}
+		c += p
+		last = s
+		if u < c {
+			return s
+		}
+	}
+	return last
+}

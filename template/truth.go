@@ -1,0 +1,87 @@
+package template
+
+import (
+	"math"
+
+	"github.com/temple-rl/temple/mdp"
+)
+
+// sameTemplate is the distance below which two exact templates are one: it absorbs rounding in
+// probabilities built by different sums (1−0.2 against 0.6+0.2).
+const sameTemplate = 1e-9
+
+// Truth is the ground-truth template structure of a known model.
+type Truth struct {
+	S, A int
+	// Templates are the distinct templates G, in order of first appearance by pair index.
+	Templates []Point
+	// PairTemplate[s*A+a] is the index in Templates of the template of (s, a).
+	PairTemplate []int
+	// Sigma[s*A+a] is the ranking permutation of p(·|s,a) over all S states.
+	Sigma [][]int
+	// Gap is the template gap τ: the smallest distance between two distinct templates
+	// (+Inf when there is only one).
+	Gap float64
+	// RankingGap is ν (paper Definition 8): the smallest difference between two adjacent, unequal
+	// elements of a template's probability vector over all S states (+Inf when there is none).
+	RankingGap float64
+}
+
+// OfModel computes the ground-truth templates, permutations and gaps of m.
+func OfModel(m *mdp.Model) Truth {
+	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), Sigma: make([][]int, m.S*m.A),
+		Gap: math.Inf(1), RankingGap: math.Inf(1)}
+	dense := make([]float64, m.S)
+	for s := 0; s < m.S; s++ {
+		for a := 0; a < m.A; a++ {
+			clear(dense)
+			for _, tr := range m.Row(s, a) {
+				dense[tr.Next] = tr.Prob
+			}
+			i := s*m.A + a
+			t.Sigma[i] = Ranking(dense)
+			g := Point{R: m.ExpectedReward(s, a)}
+			for _, j := range t.Sigma[i] {
+				if dense[j] == 0 {
+					break
+				}
+				g.P = append(g.P, dense[j])
+			}
+			t.PairTemplate[i] = t.index(g)
+			for k := 0; k+1 < m.S; k++ {
+				if d := dense[t.Sigma[i][k]] - dense[t.Sigma[i][k+1]]; d > sameTemplate && d < t.RankingGap {
+					t.RankingGap = d
+				}
+			}
+		}
+	}
+	for i := range t.Templates {
+		for j := i + 1; j < len(t.Templates); j++ {
+			t.Gap = math.Min(t.Gap, Distance(t.Templates[i], t.Templates[j]))
+		}
+	}
+	return t
+}
+
+// index returns the index of g among the known templates, adding it if it is new.
+func (t *Truth) index(g Point) int {
+	for k, h := range t.Templates {
+		if Distance(g, h) <= sameTemplate {
+			return k
+		}
+	}
+	t.Templates = append(t.Templates, g)
+	return len(t.Templates) - 1
+}
+
+// Nearest returns the index of the template in t closest to g and its distance; ties go to the
+// lowest index.
+func (t *Truth) Nearest(g Point) (int, float64) {
+	best, bestD := -1, math.Inf(1)
+	for k, h := range t.Templates {
+		if d := Distance(g, h); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best, bestD
+}
