@@ -1,0 +1,92 @@
+// Package agent defines how a learner meets a sequence of tasks and holds the single-task
+// learners of the experiments: RMax (the base learner of TempLe) and Q-learning.
+package agent
+
+import (
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/mdp"
+)
+
+// Task is what a learner is told when a task begins.
+type Task struct {
+	Index int // position in the task sequence, from 0
+	S, A  int // numbers of states and actions of this task
+	Gamma float64
+	// Rand is the learner's own random stream for this task.
+	Rand *rand.Rand
+	// Truth is the task's true model. Learners must not read it to act: it is there for
+	// ground-truth diagnostics (for instance the misidentification rate of templates).
+	Truth *mdp.Model
+}
+
+// Agent learns across a sequence of tasks. For each task the runner calls BeginTask, then for
+// every step Act and Observe, EndEpisode after each episode, and EndTask at the end. A single-task
+// learner forgets everything in BeginTask; a multi-task learner keeps what it has learned.
+type Agent interface {
+	BeginTask(t Task) error
+	// Act chooses an action in state s.
+	Act(s int) int
+	// Observe reports the transition (s, a, r, s′) that followed Act.
+	Observe(s, a int, r float64, next int)
+	EndEpisode()
+	EndTask()
+}
+
+// Metric is one named per-task diagnostic number.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Reporter is implemented by agents with per-task diagnostics; the runner calls TaskMetrics
+// after EndTask and records them with the task.
+type Reporter interface {
+	TaskMetrics() []Metric
+}
+
+// greedy returns an action maximising q, ties broken uniformly at random with rng.
+func greedy(q []float64, rng *rand.Rand) int {
+	best, ties := 0, 1
+	for a := 1; a < len(q); a++ {
+		switch {
+		case q[a] > q[best]:
+			best, ties = a, 1
+		case q[a] == q[best]:
+			ties++
+		}
+	}
+	if ties == 1 {
+		return best
+	}
+	k := rng.IntN(ties)
+	for a := best; ; a++ {
+		if q[a] == q[best] {
+			if k == 0 {
+				return a
+			}
+			k--
+		}
+	}
+}
+
+// lowestGreedy returns the lowest-index action maximising q.
+func lowestGreedy(q []float64) int {
+	best := 0
+	for a := 1; a < len(q); a++ {
+		if q[a] > q[best] {
+			best = a
+		}
+	}
+	return best
+}
+
+func maxOf(q []float64) float64 {
+	m := q[0]
+	for _, x := range q[1:] {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// QLearningParams are Q-learning's parameters (decision 17).
+type QLearningParams struct {
+	Alpha    float64 // learning rate α
+	Epsilon  float64 // exploration rate ε of ε-greedy
+	InitialQ float64 // Q(s,a) at the start of every task
+}
+
+// DefaultQLearning are the published settings: α 0.1, ε 0.1, Q initialised to 0.
+func DefaultQLearning() QLearningParams { return QLearningParams{Alpha: 0.1, Epsilon: 0.1} }
+
+// Validate names the first parameter out of range.
+func (p QLearningParams) Validate() error {
+	switch {
+	case !(p.Alpha > 0 && p.Alpha <= 1):
+		return fmt.Errorf("q-learning: alpha = %v, want 0 < alpha <= 1", p.Alpha)
+	case !(p.Epsilon >= 0 && p.Epsilon <= 1):
+		return fmt.Errorf("q-learning: epsilon = %v, want 0 <= epsilon <= 1", p.Epsilon)
+	case math.IsNaN(p.InitialQ) || math.IsInf(p.InitialQ, 0):
+		return fmt.Errorf("q-learning: initial_q = %v, want a finite number", p.InitialQ)
+	}
+	return nil
+}
+
+// QLearning is tabular Q-learning (Watkins 1992) with ε-greedy exploration; it forgets between
+// tasks. Q(s,a) ← (1−α)Q(s,a) + α(r + γ max_a′ Q(s′,a′)).
+type QLearning struct {
+	p     QLearningParams
+	A     int
+	gamma float64
+	rng   *rand.Rand
+	q     []float64
+	// initial, when set, replaces InitialQ as the table a task starts from (MaxQInit).
+	initial []float64
+}
+
+// NewQLearning validates p and returns the agent.
+func NewQLearning(p QLearningParams) (*QLearning, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &QLearning{p: p}, nil
+}
+
+func (a *QLearning) BeginTask(t Task) error {
+	a.A, a.gamma, a.rng = t.A, t.Gamma, t.Rand
+	a.q = resize(a.q, t.S*t.A)
+	if a.initial != nil {
+		if len(a.initial) != len(a.q) {
+			return fmt.Errorf("q-learning: initial table has %d entries, task has %d pairs", len(a.initial), len(a.q))
+		}
+		copy(a.q, a.initial)
+	} else {
+		for i := range a.q {
+			a.q[i] = a.p.InitialQ
+		}
+	}
+	return nil
+}
+
+// Act is ε-greedy: with probability ε a uniformly random action, otherwise a greedy one with
+// ties broken at random.
+func (a *QLearning) Act(s int) int {
+	if a.rng.Float64() < a.p.Epsilon {
+		return a.rng.IntN(a.A)
+	}
+	return greedy(a.q[s*a.A:s*a.A+a.A], a.rng)
+}
+
+func (a *QLearning) Observe(s, act int, r float64, next int) {
+	i := s*a.A + act
+	target := r + a.gamma*maxOf(a.q[next*a.A:next*a.A+a.A])
+	a.q[i] += a.p.Alpha * (target - a.q[i])
+}
+
+func (a *QLearning) EndEpisode() {}
+func (a *QLearning) EndTask()    {}
+
+// Q is the current action-value table, indexed s*A+a.
+func (a *QLearning) Q() []float64 { return a.q }
+
+// SetInitial makes later tasks start from a copy of q instead of InitialQ (nil restores it).
+func (a *QLearning) SetInitial(q []float64) { a.initial = q }

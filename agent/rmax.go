@@ -1,0 +1,252 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/mdp"
+)
+
+// ActionRule is how RMax chooses actions (decision 1).
+type ActionRule string
+
+const (
+	// Optimistic acts greedily on the optimistic model in every state (textbook RMax), ties broken
+	// at random.
+	Optimistic ActionRule = "optimistic"
+	// BalancedWandering acts greedily (ties to the lowest action) only in states whose actions are
+	// all known, and otherwise takes the least-tried action, as the published code does.
+	BalancedWandering ActionRule = "balanced-wandering"
+)
+
+// RMaxParams are RMax's parameters.
+type RMaxParams struct {
+	M    int64      // known threshold m: a pair is known after m samples
+	RMax float64    // R_max, the reward an unknown pair is planned to pay forever
+	Rule ActionRule // action rule
+	// PlanTolerance bounds ‖V − V*‖∞ of each plan on the optimistic model.
+	PlanTolerance float64
+}
+
+// DefaultRMax are the paper's settings: m = 500, R_max = 1, balanced wandering.
+func DefaultRMax() RMaxParams {
+	return RMaxParams{M: 500, RMax: 1, Rule: BalancedWandering, PlanTolerance: 1e-4}
+}
+
+// Validate names the first parameter out of range.
+func (p RMaxParams) Validate() error {
+	switch {
+	case p.M < 1:
+		return fmt.Errorf("rmax: known threshold m = %d, want at least 1", p.M)
+	case math.IsNaN(p.RMax) || math.IsInf(p.RMax, 0):
+		return fmt.Errorf("rmax: r_max = %v, want a finite number", p.RMax)
+	case p.Rule != Optimistic && p.Rule != BalancedWandering:
+		return fmt.Errorf("rmax: action rule %q, want %q or %q", p.Rule, Optimistic, BalancedWandering)
+	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
+		return fmt.Errorf("rmax: plan tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	}
+	return nil
+}
+
+// maxPlanSweeps bounds one plan; with γ < 1 value iteration converges long before.
+const maxPlanSweeps = 1_000_000
+
+// Learner is RMax on one task with a known threshold per pair (the base learner of TempLe,
+// protocol 4.3). A pair is known while n(s,a) ≥ its threshold; only unknown pairs take samples.
+// The optimistic model — known pairs at their estimates, unknown pairs a self-loop paying R_max —
+// is re-planned lazily: only when the known set or a known pair's counts changed and an action
+// needs the plan.
+type Learner struct {
+	P     RMaxParams
+	S, A  int
+	gamma float64
+	rng   *rand.Rand
+
+	counts       mdp.Counts
+	threshold    []int64
+	known        []bool
+	knownActions []int // per state, how many of its actions are known
+	unknownValue []float64
+
+	dirty bool
+	q, v  []float64
+	model mdp.Sparse
+	plans int
+}
+
+// Begin starts a task: counts cleared, every threshold m, nothing known.
+func (l *Learner) Begin(t Task) {
+	l.S, l.A, l.gamma, l.rng = t.S, t.A, t.Gamma, t.Rand
+	l.counts.Reset(t.S, t.A)
+	n := t.S * t.A
+	l.threshold = resize(l.threshold, n)
+	for i := range l.threshold {
+		l.threshold[i] = l.P.M
+	}
+	l.known = resize(l.known, n)
+	l.knownActions = resize(l.knownActions, t.S)
+	l.q = resize(l.q, n)
+	l.v = resize(l.v, t.S)
+	l.unknownValue = nil
+	l.dirty, l.plans = true, 0
+}
+
+func resize[T any](x []T, n int) []T {
+	if cap(x) < n {
+		return make([]T, n)
+	}
+	x = x[:n]
+	clear(x)
+	return x
+}
+
+// Known reports whether pair i is known.
+func (l *Learner) Known(i int) bool { return l.known[i] }
+
+// N is n(s,a) of pair i, own samples plus any augmentation.
+func (l *Learner) N(i int) int64 { return l.counts.N(i) }
+
+// Counts are the learner's statistics; callers must change them only through the learner.
+func (l *Learner) Counts() *mdp.Counts { return &l.counts }
+
+// Threshold is the known threshold of pair i.
+func (l *Learner) Threshold(i int) int64 { return l.threshold[i] }
+
+// KnownPairs counts the known pairs.
+func (l *Learner) KnownPairs() int {
+	k := 0
+	for _, x := range l.knownActions {
+		k += x
+	}
+	return k
+}
+
+// Plans is how many times the learner planned in this task.
+func (l *Learner) Plans() int { return l.plans }
+
+// Record adds one sample of pair i if it is unknown and reports whether it did.
+func (l *Learner) Record(i, next int, r float64) bool {
+	if l.known[i] {
+		return false
+	}
+	l.counts.Add(i, next, 1, r)
+	l.refresh(i)
+	return true
+}
+
+// Augment adds counts that did not come from this pair's own samples (a template's visits through
+// σ⁻¹, or a model's counts) and their reward sum.
+func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
+	for _, x := range add {
+		l.counts.Add(i, int(x.State), x.N, 0)
+	}
+	l.counts.AddReward(i, reward)
+	if l.known[i] {
+		l.dirty = true // a known pair's estimate changed
+	}
+	l.refresh(i)
+}
+
+// SetThreshold sets pair i's known threshold; the pair becomes unknown if it has fewer samples.
+func (l *Learner) SetThreshold(i int, m int64) {
+	l.threshold[i] = m
+	l.refresh(i)
+}
+
+// SetUnknownValues plans every unknown pair at value[i] (a terminal payment) instead of the R_max
+// self-loop; MaxQInit's RMax variant uses it. nil restores R_max.
+func (l *Learner) SetUnknownValues(value []float64) {
+	l.unknownValue = value
+	l.dirty = true
+}
+
+func (l *Learner) refresh(i int) {
+	k := l.counts.N(i) >= l.threshold[i]
+	if k == l.known[i] {
+		return
+	}
+	l.known[i] = k
+	if k {
+		l.knownActions[i/l.A]++
+	} else {
+		l.knownActions[i/l.A]--
+	}
+	l.dirty = true
+}
+
+// Act chooses an action in state s by the action rule.
+func (l *Learner) Act(s int) int {
+	if l.P.Rule == BalancedWandering && l.knownActions[s] < l.A {
+		// Least-tried action; a random incumbent is replaced only by a strictly smaller count,
+		// so a random minimiser is kept and otherwise the lowest-index minimiser wins.
+		best := l.rng.IntN(l.A)
+		for a := 0; a < l.A; a++ {
+			if l.counts.N(s*l.A+a) < l.counts.N(s*l.A+best) {
+				best = a
+			}
+		}
+		return best
+	}
+	q := l.Q()[s*l.A : s*l.A+l.A]
+	if l.P.Rule == BalancedWandering {
+		return lowestGreedy(q)
+	}
+	return greedy(q, l.rng)
+}
+
+// Q returns the action values of the current optimistic model, planning first if it changed.
+func (l *Learner) Q() []float64 {
+	if l.dirty {
+		l.plan()
+	}
+	return l.q
+}
+
+func (l *Learner) plan() {
+	m := &l.model
+	m.Reset(l.S, l.A)
+	for i := 0; i < l.S*l.A; i++ {
+		switch {
+		case l.known[i]:
+			n := float64(l.counts.N(i))
+			m.AppendPair(l.counts.R(i) / n)
+			for _, x := range l.counts.Successors(i) {
+				m.AppendSuccessor(int(x.State), float64(x.N)/n)
+			}
+		case l.unknownValue != nil:
+			m.AppendPair(l.unknownValue[i])
+		default:
+			m.AppendPair(l.P.RMax)
+			m.AppendSuccessor(i/l.A, 1)
+		}
+		m.EndPair()
+	}
+	m.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+	l.dirty = false
+	l.plans++
+}
+
+// RMax is the single-task RMax agent (Brafman & Tennenholtz 2002): it forgets between tasks.
+type RMax struct{ l Learner }
+
+// NewRMax validates p and returns the agent.
+func NewRMax(p RMaxParams) (*RMax, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &RMax{l: Learner{P: p}}, nil
+}
+
+func (a *RMax) BeginTask(t Task) error { a.l.Begin(t); return nil }
+func (a *RMax) Act(s int) int          { return a.l.Act(s) }
+func (a *RMax) Observe(s, act int, r float64, next int) {
+	a.l.Record(s*a.l.A+act, next, r)
+}
+func (a *RMax) EndEpisode() {}
+func (a *RMax) EndTask()    {}
+
+// TaskMetrics reports the known pairs at the end of the task and the number of plans.
+func (a *RMax) TaskMetrics() []Metric {
+	return []Metric{{"known_pairs", float64(a.l.KnownPairs())}, {"plans", float64(a.l.Plans())}}
+}
