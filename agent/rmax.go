@@ -73,6 +73,9 @@ type Learner struct {
 	q, v  []float64
 	model mdp.Sparse
 	plans int
+
+	samples    int64 // own samples recorded in this task
+	allKnownAt int64 // samples recorded when every pair was first known, −1 before
 }
 
 // Begin starts a task: counts cleared, every threshold m, nothing known.
@@ -90,6 +93,7 @@ func (l *Learner) Begin(t Task) {
 	l.v = resize(l.v, t.S)
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
+	l.samples, l.allKnownAt = 0, -1
 }
 
 func resize[T any](x []T, n int) []T {
@@ -122,6 +126,10 @@ func (l *Learner) KnownPairs() int {
 	return k
 }
 
+// SamplesUntilAllKnown is the number of own samples recorded before every pair was known for
+// the first time in this task, or −1 if that has not happened.
+func (l *Learner) SamplesUntilAllKnown() int64 { return l.allKnownAt }
+
 // Plans is how many times the learner planned in this task.
 func (l *Learner) Plans() int { return l.plans }
 
@@ -131,6 +139,7 @@ func (l *Learner) Record(i, next int, r float64) bool {
 		return false
 	}
 	l.counts.Add(i, next, 1, r)
+	l.samples++
 	l.refresh(i)
 	return true
 }
@@ -169,6 +178,9 @@ func (l *Learner) refresh(i int) {
 	l.known[i] = k
 	if k {
 		l.knownActions[i/l.A]++
+		if l.allKnownAt < 0 && l.KnownPairs() == l.S*l.A {
+			l.allKnownAt = l.samples
+		}
 	} else {
 		l.knownActions[i/l.A]--
 	}
@@ -248,5 +260,9 @@ func (a *RMax) EndTask()    {}
 
 // TaskMetrics reports the known pairs at the end of the task and the number of plans.
 func (a *RMax) TaskMetrics() []Metric {
-	return []Metric{{"known_pairs", float64(a.l.KnownPairs())}, {"plans", float64(a.l.Plans())}}
+	return []Metric{
+		{"known_pairs", float64(a.l.KnownPairs())},
+		{"samples_until_all_known", float64(a.l.SamplesUntilAllKnown())},
+		{"plans", float64(a.l.Plans())},
+	}
 }

@@ -82,3 +82,9 @@ func (c *Counts) Dense(i int, buf []int64) []int64 {
 	}
 	return buf
 }
+
+// ClearPair empties the statistics of pair i.
+func (c *Counts) ClearPair(i int) {
+	c.n[i], c.r[i] = 0, 0
+	c.succ[i] = c.succ[i][:0]
+}

@@ -1,0 +1,263 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// StartRule says where episodes start (decision 19).
+type StartRule string
+
+const (
+	// StartPerTask draws one start cell per task, uniformly over the open cells, shared by every
+	// agent of the run and every episode of the task (as published).
+	StartPerTask StartRule = "random-per-task"
+	// StartPerEpisode draws a new start cell for every episode (the same draws for every agent).
+	StartPerEpisode StartRule = "random-per-episode"
+	// StartFixed starts every episode in a fixed cell.
+	StartFixed StartRule = "fixed"
+)
+
+// Task is one task of a run's sequence: the maze and its model.
+type Task struct {
+	Maze  env.Maze
+	Model *mdp.Model
+}
+
+// RunContext is what an agent factory knows when it builds the agent of one run: the run's task
+// sequence (offline baselines such as Abs-RL and MaxQInit use the true models, decisions 24-25).
+type RunContext struct {
+	Run   int
+	Tasks []Task
+	Gamma float64
+}
+
+// AgentFactory builds a fresh agent for each run.
+type AgentFactory struct {
+	Name string
+	New  func(RunContext) (agent.Agent, error)
+}
+
+// Plan is a resolved experiment, ready to run: every task built, every agent constructible.
+type Plan struct {
+	Seed      uint64
+	Episodes  int
+	Steps     int
+	Gamma     float64
+	Start     StartRule
+	StartCell env.Cell // with StartFixed
+	Runs      [][]Task // the task sequence of every run
+	Agents    []AgentFactory
+	// Episodes output: write every episode's return to episodes/run-RRR--AGENT.csv.
+	EpisodeReturns bool
+	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
+	// reused.
+	Fingerprint string
+}
+
+// TaskRecord is the outcome of one task of one cell.
+type TaskRecord struct {
+	Task    int            `json:"task"`
+	Reward  float64        `json:"reward"` // total undiscounted reward over all episodes of the task
+	Steps   int            `json:"steps"`
+	States  int            `json:"states"`
+	Actions int            `json:"actions"`
+	Start   int            `json:"start"` // start state (with random-per-episode: of the first episode)
+	Metrics []agent.Metric `json:"metrics,omitempty"`
+}
+
+// CellResult is the outcome of one agent on one run's task sequence.
+type CellResult struct {
+	Fingerprint string       `json:"fingerprint"`
+	Run         int          `json:"run"`
+	Agent       string       `json:"agent"`
+	Tasks       []TaskRecord `json:"tasks"`
+	// EpisodeSums[e] is the return of episode e summed over all tasks; the cumulative-reward
+	// curve is its running sum divided by the number of tasks.
+	EpisodeSums []float64 `json:"episode_sums"`
+	// Seconds is the cell's wall time; it is stored apart from the results (timings.csv).
+	Seconds float64 `json:"-"`
+	Resumed bool    `json:"-"`
+}
+
+// Progress is told about every finished task of every cell; it must be safe for concurrent use.
+type Progress interface {
+	TaskDone(run int, agent string, task int)
+}
+
+// Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing
+// each finished cell under dir/cells so that an interrupted experiment resumes where it stopped.
+// The results are returned in (run, agent) order and do not depend on jobs.
+func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	for _, sub := range []string{"cells", "episodes"} {
+		if sub == "episodes" && !p.EpisodeReturns {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("experiment: %w", err)
+		}
+	}
+	results := make([]CellResult, len(p.Runs)*len(p.Agents))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	for run := range p.Runs {
+		for k, fac := range p.Agents {
+			idx := run*len(p.Agents) + k
+			g.Go(func() error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				path := filepath.Join(dir, "cells", cellName(run, fac.Name)+".json")
+				if res, ok := loadCell(path, p.Fingerprint); ok {
+					res.Resumed = true
+					results[idx] = res
+					for t := range res.Tasks {
+						progress.TaskDone(run, fac.Name, t)
+					}
+					return nil
+				}
+				res, err := runCell(ctx, p, dir, run, fac, progress)
+				if err != nil {
+					return err
+				}
+				results[idx] = res
+				return saveCell(path, res)
+			})
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// cellName is the file name of a cell: run number and agent name made safe for a path.
+func cellName(run int, agentName string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, agentName)
+	return fmt.Sprintf("run-%03d--%s", run, safe)
+}
+
+func loadCell(path, fingerprint string) (CellResult, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return CellResult{}, false
+	}
+	var res CellResult
+	if json.Unmarshal(b, &res) != nil || res.Fingerprint != fingerprint {
+		return CellResult{}, false
+	}
+	return res, true
+}
+
+// saveCell writes the cell atomically, so an interrupted write never looks like a finished cell.
+func saveCell(path string, res CellResult) error {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Errorf("experiment: encoding cell %s: %w", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return nil
+}
+
+// runCell runs one agent through one run's task sequence (protocol 3): for every task, E episodes
+// of T steps from the task's start cell; the agent observes every transition.
+func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+	began := time.Now()
+	tasks := p.Runs[run]
+	ag, err := fac.New(RunContext{Run: run, Tasks: tasks, Gamma: p.Gamma})
+	if err != nil {
+		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
+	}
+	res := CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
+	var episodes *episodeWriter
+	if p.EpisodeReturns {
+		episodes, err = newEpisodeWriter(filepath.Join(dir, "episodes", cellName(run, fac.Name)+".csv"), p.Episodes)
+		if err != nil {
+			return CellResult{}, err
+		}
+		defer episodes.close()
+	}
+	for k, task := range tasks {
+		if err := ctx.Err(); err != nil {
+			return CellResult{}, err
+		}
+		m := task.Model
+		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
+		startRand := stream(p.Seed, run, "", k, purposeStart)
+		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: p.Gamma,
+			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Truth: m}); err != nil {
+			return CellResult{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, err)
+		}
+		rec := TaskRecord{Task: k, Steps: p.Episodes * p.Steps, States: m.S, Actions: m.A}
+		start := p.startState(task, startRand)
+		rec.Start = start
+		for e := 0; e < p.Episodes; e++ {
+			if e > 0 && p.Start == StartPerEpisode {
+				start = p.startState(task, startRand)
+			}
+			s, ret := start, 0.0
+			for t := 0; t < p.Steps; t++ {
+				a := ag.Act(s)
+				next, r := m.Step(s, a, envRand)
+				ag.Observe(s, a, r, next)
+				ret += r
+				s = next
+			}
+			ag.EndEpisode()
+			rec.Reward += ret
+			res.EpisodeSums[e] += ret
+			if episodes != nil {
+				episodes.add(ret)
+			}
+		}
+		ag.EndTask()
+		if rep, ok := ag.(agent.Reporter); ok {
+			rec.Metrics = rep.TaskMetrics()
+		}
+		if episodes != nil {
+			if err := episodes.endTask(k); err != nil {
+				return CellResult{}, err
+			}
+		}
+		res.Tasks = append(res.Tasks, rec)
+		progress.TaskDone(run, fac.Name, k)
+	}
+	res.Seconds = time.Since(began).Seconds()
+	return res, nil
+}
+
+// startState draws the start state of an episode by the plan's rule: the fixed cell, or
+// uniformly over the open cells (the maze model's start distribution).
+func (p *Plan) startState(t Task, rng *rand.Rand) int {
+	if p.Start == StartFixed {
+		return t.Maze.Index(p.StartCell)
+	}
+	return t.Model.SampleStart(rng)
+}

@@ -1,0 +1,228 @@
+// Package temple holds the TempLe agents: O-TempLe (online template learning, paper Algorithm 1)
+// and FM-TempLe (finite-model template learning, Algorithm 3), both over the RMax base learner.
+package temple
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
+)
+
+// Params are O-TempLe's parameters.
+type Params struct {
+	// RMax is the base learner; its M is the regular known threshold m.
+	RMax agent.RMaxParams
+	// Ms is the small known threshold m_s: a pair's template is identified after m_s own samples.
+	Ms int64
+	// Tau is the user's template gap τ̂.
+	Tau float64
+	// Consolidate merges templates closer than τ̂ at the end of every task (decision 8).
+	Consolidate bool
+}
+
+// DefaultParams are the paper's online settings: m = 500, m_s = 50, τ̂ = 0.15, consolidation on.
+func DefaultParams() Params {
+	return Params{RMax: agent.DefaultRMax(), Ms: 50, Tau: 0.15, Consolidate: true}
+}
+
+// Validate names the first parameter out of range.
+func (p Params) Validate() error {
+	if err := p.RMax.Validate(); err != nil {
+		return err
+	}
+	if p.Ms < 1 || p.Ms > p.RMax.M {
+		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, p.RMax.M)
+	}
+	if !(p.Tau >= 0) || math.IsInf(p.Tau, 0) {
+		return fmt.Errorf("o-temple: tau = %v, want a finite number >= 0", p.Tau)
+	}
+	return nil
+}
+
+// OTempLe is Online Template Learning (paper Algorithm 1). Across tasks it keeps a library of
+// transition templates. Within a task it runs RMax; when a pair has m_s own samples its template
+// is identified: matched to the closest library template within τ̂ (the pair is then augmented
+// with that template's visits through σ⁻¹ and its own samples join the template), or added as a
+// new template. At the end of the task every identified pair gives its remaining own samples to
+// its template.
+//
+// No sample is ever counted twice (decision 7): a template holds each own sample of a pair exactly
+// once — the m_s at identification, the rest at the end of the task — and a pair's estimate is its
+// own samples plus the samples other pairs gave its template before it was augmented.
+type OTempLe struct {
+	p   Params
+	lib *template.Library
+	l   agent.Learner
+
+	// Per task.
+	A        int
+	pending  mdp.Counts // own samples of each pair not yet given to a template
+	own      []int64    // own samples of each pair in this task
+	pairTmpl []int      // template ID of each identified pair, −1 otherwise
+	sigma    [][]int    // ranking permutation σ of each identified pair
+	dense    []int64
+	truth    *template.Truth
+	stats    taskStats
+
+	// Diagnostics only: every true template met so far, to measure learned templates against.
+	seenTruth template.Truth
+}
+
+type taskStats struct {
+	identified, matched, created, knownEarly, misidentified int
+}
+
+// NewOTempLe validates p and returns an agent with an empty library.
+func NewOTempLe(p Params) (*OTempLe, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	lib, err := template.NewLibrary(p.Tau)
+	if err != nil {
+		return nil, err
+	}
+	return &OTempLe{p: p, lib: lib, l: agent.Learner{P: p.RMax}}, nil
+}
+
+// Library is the agent's template library.
+func (o *OTempLe) Library() *template.Library { return o.lib }
+
+// Learner is the RMax learner of the current task.
+func (o *OTempLe) Learner() *agent.Learner { return &o.l }
+
+func (o *OTempLe) BeginTask(t agent.Task) error {
+	o.l.Begin(t)
+	o.A = t.A
+	o.pending.Reset(t.S, t.A)
+	o.own = resize(o.own, t.S*t.A)
+	o.pairTmpl = resize(o.pairTmpl, t.S*t.A)
+	for i := range o.pairTmpl {
+		o.pairTmpl[i] = -1
+	}
+	o.sigma = resize(o.sigma, t.S*t.A)
+	o.dense = resize(o.dense, t.S)
+	o.stats = taskStats{}
+	o.truth = nil
+	if t.Truth != nil {
+		tr := template.OfModel(t.Truth)
+		o.truth = &tr
+		for _, g := range tr.Templates {
+			if _, d := o.seenTruth.Nearest(g); d > 1e-9 {
+				o.seenTruth.Templates = append(o.seenTruth.Templates, g)
+			}
+		}
+	}
+	return nil
+}
+
+func resize[T any](x []T, n int) []T {
+	if cap(x) < n {
+		return make([]T, n)
+	}
+	x = x[:n]
+	clear(x)
+	return x
+}
+
+func (o *OTempLe) Act(s int) int { return o.l.Act(s) }
+
+func (o *OTempLe) Observe(s, a int, r float64, next int) {
+	i := s*o.A + a
+	if !o.l.Record(i, next, r) {
+		return
+	}
+	o.pending.Add(i, next, 1, r)
+	o.own[i]++
+	if o.own[i] == o.p.Ms && o.pairTmpl[i] < 0 {
+		o.identify(i)
+	}
+}
+
+// identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
+// (Algorithm 1, lines 7–15).
+func (o *OTempLe) identify(i int) {
+	counts := o.pending.Dense(i, o.dense)
+	sigma := template.Ranking(counts)
+	ranked := template.Ranked(counts, sigma)
+	reward := o.pending.R(i)
+	g := template.Point{R: reward / float64(o.own[i])}
+	for _, x := range ranked {
+		g.P = append(g.P, float64(x)/float64(o.own[i]))
+	}
+	t, _ := o.lib.Match(g)
+	if t != nil {
+		// Augment with the visits other pairs gave the template, then give it this pair's own.
+		o.l.Augment(i, t.Augmentation(sigma), t.Reward)
+		t.Update(ranked, reward)
+		o.stats.matched++
+		if o.l.Known(i) {
+			o.stats.knownEarly++
+		}
+	} else {
+		t = o.lib.Add(ranked, reward)
+		o.stats.created++
+	}
+	o.pending.ClearPair(i)
+	o.pairTmpl[i], o.sigma[i] = t.ID, sigma
+	o.stats.identified++
+	if o.truth != nil && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
+		o.stats.misidentified++
+	}
+}
+
+func (o *OTempLe) EndEpisode() {}
+
+// EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,
+// lines 19–21), aligned by the pair's σ, then consolidates the library.
+func (o *OTempLe) EndTask() {
+	for i, id := range o.pairTmpl {
+		if id < 0 || o.pending.N(i) == 0 {
+			continue
+		}
+		counts := o.pending.Dense(i, o.dense)
+		o.lib.Get(id).Update(template.Ranked(counts, o.sigma[i]), o.pending.R(i))
+		o.pending.ClearPair(i)
+	}
+	if o.p.Consolidate {
+		o.lib.Consolidate()
+	}
+}
+
+// TaskMetrics reports, for the task just ended: the library size; pairs identified, augmented
+// from a matched template, added as new templates, and known at once by augmentation; known
+// pairs and own samples until all pairs were known; and, against the true model, the share of
+// identifications whose template is farther than τ̂ from the pair's true template and the mean
+// and largest distance from each library template to the nearest true template seen so far.
+func (o *OTempLe) TaskMetrics() []agent.Metric {
+	m := []agent.Metric{
+		{Name: "library_size", Value: float64(o.lib.Len())},
+		{Name: "identified_pairs", Value: float64(o.stats.identified)},
+		{Name: "augmented_pairs", Value: float64(o.stats.matched)},
+		{Name: "new_templates", Value: float64(o.stats.created)},
+		{Name: "known_early_pairs", Value: float64(o.stats.knownEarly)},
+		{Name: "known_pairs", Value: float64(o.l.KnownPairs())},
+		{Name: "samples_until_all_known", Value: float64(o.l.SamplesUntilAllKnown())},
+	}
+	if o.truth == nil {
+		return m
+	}
+	rate := math.NaN()
+	if o.stats.identified > 0 {
+		rate = float64(o.stats.misidentified) / float64(o.stats.identified)
+	}
+	mean, worst := 0.0, 0.0
+	for _, t := range o.lib.Templates() {
+		_, d := o.seenTruth.Nearest(t.Mean())
+		mean += d / float64(o.lib.Len())
+		worst = math.Max(worst, d)
+	}
+	return append(m,
+		agent.Metric{Name: "misidentification_rate", Value: rate},
+		agent.Metric{Name: "true_templates", Value: float64(len(o.truth.Templates))},
+		agent.Metric{Name: "template_error_mean", Value: mean},
+		agent.Metric{Name: "template_error_max", Value: worst},
+	)
+}
