@@ -126,6 +126,9 @@ func (l *Learner) KnownPairs() int {
 	return k
 }
 
+// Samples is the number of own samples recorded in this task (samples of unknown pairs).
+func (l *Learner) Samples() int64 { return l.samples }
+
 // SamplesUntilAllKnown is the number of own samples recorded before every pair was known for
 // the first time in this task, or −1 if that has not happened.
 func (l *Learner) SamplesUntilAllKnown() int64 { return l.allKnownAt }
@@ -262,6 +265,7 @@ func (a *RMax) EndTask()    {}
 func (a *RMax) TaskMetrics() []Metric {
 	return []Metric{
 		{"known_pairs", float64(a.l.KnownPairs())},
+		{"samples_recorded", float64(a.l.Samples())},
 		{"samples_until_all_known", float64(a.l.SamplesUntilAllKnown())},
 		{"plans", float64(a.l.Plans())},
 	}

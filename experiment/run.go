@@ -98,12 +98,19 @@ type Progress interface {
 	TaskDone(run int, agent string, task int)
 }
 
+type silent struct{}
+
+func (silent) TaskDone(int, string, int) {}
+
 // Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing
 // each finished cell under dir/cells so that an interrupted experiment resumes where it stopped.
 // The results are returned in (run, agent) order and do not depend on jobs.
 func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
+	}
+	if progress == nil {
+		progress = silent{}
 	}
 	for _, sub := range []string{"cells", "episodes"} {
 		if sub == "episodes" && !p.EpisodeReturns {

@@ -193,7 +193,7 @@ func (o *OTempLe) EndTask() {
 
 // TaskMetrics reports, for the task just ended: the library size; pairs identified, augmented
 // from a matched template, added as new templates, and known at once by augmentation; known
-// pairs and own samples until all pairs were known; and, against the true model, the share of
+// pairs, own samples recorded, and own samples until all pairs were known; and, against the true model, the share of
 // identifications whose template is farther than τ̂ from the pair's true template and the mean
 // and largest distance from each library template to the nearest true template seen so far.
 func (o *OTempLe) TaskMetrics() []agent.Metric {
@@ -204,6 +204,7 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		{Name: "new_templates", Value: float64(o.stats.created)},
 		{Name: "known_early_pairs", Value: float64(o.stats.knownEarly)},
 		{Name: "known_pairs", Value: float64(o.l.KnownPairs())},
+		{Name: "samples_recorded", Value: float64(o.l.Samples())},
 		{Name: "samples_until_all_known", Value: float64(o.l.SamplesUntilAllKnown())},
 	}
 	if o.truth == nil {
