@@ -88,3 +88,34 @@ func (c *Counts) ClearPair(i int) {
 	c.n[i], c.r[i] = 0, 0
 	c.succ[i] = c.succ[i][:0]
 }
+
+// Clone returns a deep copy of c.
+func (c *Counts) Clone() *Counts {
+	out := NewCounts(c.S, c.A)
+	out.Merge(c)
+	return out
+}
+
+// Merge adds every count and reward sum of other, which must have the same S and A, to c.
+func (c *Counts) Merge(other *Counts) {
+	for i := range other.succ {
+		for _, x := range other.succ[i] {
+			c.Add(i, int(x.State), x.N, 0)
+		}
+		c.r[i] += other.r[i]
+	}
+}
+
+// Estimate writes P̂(·|s,a) of pair i into buf (length S) and returns it with R̂(s,a); a pair
+// without samples gives zeros and ok = false.
+func (c *Counts) Estimate(i int, buf []float64) (p []float64, r float64, ok bool) {
+	clear(buf)
+	if c.n[i] == 0 {
+		return buf, 0, false
+	}
+	n := float64(c.n[i])
+	for _, x := range c.succ[i] {
+		buf[x.State] += float64(x.N) / n
+	}
+	return buf, c.r[i] / n, true
+}

@@ -63,9 +63,12 @@ type OTempLe struct {
 	own      []int64    // own samples of each pair in this task
 	pairTmpl []int      // template ID of each identified pair, −1 otherwise
 	sigma    [][]int    // ranking permutation σ of each identified pair
-	dense    []int64
-	truth    *template.Truth
-	stats    taskStats
+	// augmented marks pairs that already received counts from elsewhere in this task (FM-TempLe
+	// augments from an identified model); they are not augmented again from the library.
+	augmented []bool
+	dense     []int64
+	truth     *template.Truth
+	stats     taskStats
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
@@ -103,6 +106,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 		o.pairTmpl[i] = -1
 	}
 	o.sigma = resize(o.sigma, t.S*t.A)
+	o.augmented = resize(o.augmented, t.S*t.A)
 	o.dense = resize(o.dense, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
@@ -129,16 +133,20 @@ func resize[T any](x []T, n int) []T {
 
 func (o *OTempLe) Act(s int) int { return o.l.Act(s) }
 
-func (o *OTempLe) Observe(s, a int, r float64, next int) {
-	i := s*o.A + a
+func (o *OTempLe) Observe(s, a int, r float64, next int) { o.observe(s*o.A+a, next, r) }
+
+// observe records the transition of pair i and reports whether the pair's template was identified.
+func (o *OTempLe) observe(i, next int, r float64) (identified bool) {
 	if !o.l.Record(i, next, r) {
-		return
+		return false
 	}
 	o.pending.Add(i, next, 1, r)
 	o.own[i]++
 	if o.own[i] == o.p.Ms && o.pairTmpl[i] < 0 {
 		o.identify(i)
+		return true
 	}
+	return false
 }
 
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
@@ -155,12 +163,11 @@ func (o *OTempLe) identify(i int) {
 	t, _ := o.lib.Match(g)
 	if t != nil {
 		// Augment with the visits other pairs gave the template, then give it this pair's own.
-		o.l.Augment(i, t.Augmentation(sigma), t.Reward)
+		if !o.augmented[i] {
+			o.augment(i, t.Augmentation(sigma), t.Reward)
+		}
 		t.Update(ranked, reward)
 		o.stats.matched++
-		if o.l.Known(i) {
-			o.stats.knownEarly++
-		}
 	} else {
 		t = o.lib.Add(ranked, reward)
 		o.stats.created++
@@ -170,6 +177,15 @@ func (o *OTempLe) identify(i int) {
 	o.stats.identified++
 	if o.truth != nil && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
+	}
+}
+
+// augment adds counts that are not pair i's own samples to its estimate, once per task.
+func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
+	o.l.Augment(i, add, reward)
+	o.augmented[i] = true
+	if o.l.Known(i) {
+		o.stats.knownEarly++
 	}
 }
 

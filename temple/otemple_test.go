@@ -43,6 +43,7 @@ func playTask(t *testing.T, ag agent.Agent, m *mdp.Model, k, episodes int, rng *
 		}
 		ag.EndEpisode()
 	}
+	ag.EndTask()
 	return total
 }
 

@@ -1,0 +1,258 @@
+package temple
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
+type FMParams struct {
+	Params
+	T1       int     // number of phase-1 tasks T_1
+	ModelGap float64 // model gap Γ: a task's model joins a group within Γ
+	Eta      int     // model error tolerance η: mismatches a group survives
+}
+
+// DefaultFMParams are the paper's finite-model settings: τ̂ 0.24, T_1 15, Γ 0.6, η 3.
+func DefaultFMParams() FMParams {
+	p := FMParams{Params: DefaultParams(), T1: 15, ModelGap: 0.6, Eta: 3}
+	p.Tau = 0.24
+	return p
+}
+
+// Validate names the first parameter out of range.
+func (p FMParams) Validate() error {
+	if err := p.Params.Validate(); err != nil {
+		return fmt.Errorf("fm-temple: %w", err)
+	}
+	switch {
+	case p.T1 < 1:
+		return fmt.Errorf("fm-temple: t1 = %d, want at least 1", p.T1)
+	case !(p.ModelGap >= 0) || math.IsInf(p.ModelGap, 0):
+		return fmt.Errorf("fm-temple: model_gap = %v, want a finite number >= 0", p.ModelGap)
+	case p.Eta < 1:
+		return fmt.Errorf("fm-temple: eta = %d, want at least 1", p.Eta)
+	}
+	return nil
+}
+
+// FMTempLe is Finite-Model Template Learning (paper Algorithm 3). In phase 1 (the first T_1
+// tasks) it is O-TempLe and records each task's own samples as a model (decision 11). After task
+// T_1 it groups the models: a model joins the closest group within Γ, where the model distance is
+// the largest ‖P̂_x(·|s,a) − P̂_g(·|s,a)‖₂ + |R̂_x(s,a) − R̂_g(s,a)| over the pairs both have seen
+// at least m_s times, or starts a new group. In phase 2 it runs O-TempLe and scores the groups: every group starts at
+// η and loses a point each time a pair's identified template and permutation disagree with the
+// group's (decision 13). When exactly one group keeps a positive score the task's model is
+// identified and every pair not yet augmented receives that group's counts (decisions 12–14).
+// If every group drops to zero the task simply continues as O-TempLe.
+type FMTempLe struct {
+	p FMParams
+	o *OTempLe
+
+	task    int
+	own     mdp.Counts    // this task's own samples (phase 1)
+	records []*mdp.Counts // phase-1 models
+	groups  []*mdp.Counts // model groups, fixed after T_1
+
+	scores     []int
+	identified int // identified group, −1 while none
+	steps      int // steps observed in this task
+	foundAfter int // steps before the model was identified, −1 while not
+	pBuf, qBuf []float64
+}
+
+// NewFMTempLe validates p and returns an agent.
+func NewFMTempLe(p FMParams) (*FMTempLe, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	o, err := NewOTempLe(p.Params)
+	if err != nil {
+		return nil, err
+	}
+	return &FMTempLe{p: p, o: o}, nil
+}
+
+// Groups are the model groups formed after phase 1, as summed counts.
+func (f *FMTempLe) Groups() []*mdp.Counts { return f.groups }
+
+// Identified is the group identified in the current task, or −1.
+func (f *FMTempLe) Identified() int { return f.identified }
+
+func (f *FMTempLe) phase2() bool { return f.task >= f.p.T1 }
+
+func (f *FMTempLe) BeginTask(t agent.Task) error {
+	f.task = t.Index
+	if f.phase2() && len(f.groups) > 0 && (f.groups[0].S != t.S || f.groups[0].A != t.A) {
+		return fmt.Errorf("fm-temple: task %d has %d states and %d actions, but the models of phase 1 have %d and %d",
+			t.Index, t.S, t.A, f.groups[0].S, f.groups[0].A)
+	}
+	if err := f.o.BeginTask(t); err != nil {
+		return err
+	}
+	f.own.Reset(t.S, t.A)
+	f.steps, f.identified, f.foundAfter = 0, -1, -1
+	f.pBuf, f.qBuf = resize(f.pBuf, t.S), resize(f.qBuf, t.S)
+	f.scores = f.scores[:0]
+	if f.phase2() {
+		for range f.groups {
+			f.scores = append(f.scores, f.p.Eta)
+		}
+		f.checkIdentified()
+	}
+	return nil
+}
+
+func (f *FMTempLe) Act(s int) int { return f.o.Act(s) }
+
+func (f *FMTempLe) Observe(s, a int, r float64, next int) {
+	f.steps++
+	i := s*f.o.A + a
+	recorded := !f.o.l.Known(i)
+	identified := f.o.observe(i, next, r)
+	if !f.phase2() {
+		if recorded {
+			f.own.Add(i, next, 1, r)
+		}
+		return
+	}
+	if identified && f.identified < 0 {
+		f.score(i)
+		f.checkIdentified()
+	}
+}
+
+// score lowers the score of every group whose template or permutation for pair i disagrees
+// with the pair's just-identified template (Algorithm 3, lines 11–15).
+func (f *FMTempLe) score(i int) {
+	g := f.o.lib.Get(f.o.pairTmpl[i]).Mean()
+	sigma := f.o.sigma[i]
+	// The pair's template put back in state order by its σ: equal probabilities may swap freely.
+	pair := f.pBuf
+	clear(pair)
+	for k, x := range g.P {
+		if k < len(sigma) {
+			pair[sigma[k]] = x
+		}
+	}
+	for c, grp := range f.groups {
+		q, r, ok := grp.Estimate(i, f.qBuf)
+		if !ok || f.scores[c] <= 0 {
+			continue
+		}
+		if l2(pair, q)+math.Abs(g.R-r) > f.p.Tau {
+			f.scores[c]--
+		}
+	}
+}
+
+// checkIdentified identifies the model when exactly one group keeps a positive score, and
+// augments every pair not yet augmented with that group's counts.
+func (f *FMTempLe) checkIdentified() {
+	alive := -1
+	for c, u := range f.scores {
+		if u > 0 {
+			if alive >= 0 {
+				return
+			}
+			alive = c
+		}
+	}
+	if alive < 0 {
+		return
+	}
+	f.identified, f.foundAfter = alive, f.steps
+	grp := f.groups[alive]
+	for i := range f.o.augmented {
+		if !f.o.augmented[i] && grp.N(i) > 0 {
+			f.o.augment(i, grp.Successors(i), grp.R(i))
+		}
+	}
+}
+
+func l2(x, y []float64) float64 {
+	sum := 0.0
+	for k := range x {
+		d := x[k] - y[k]
+		sum += d * d
+	}
+	return math.Sqrt(sum)
+}
+
+func (f *FMTempLe) EndEpisode() {}
+
+func (f *FMTempLe) EndTask() {
+	f.o.EndTask()
+	if f.phase2() {
+		return
+	}
+	f.records = append(f.records, f.own.Clone())
+	if f.task == f.p.T1-1 {
+		f.groupModels()
+	}
+}
+
+// groupModels clusters the phase-1 records with the model gap Γ (decision 11).
+func (f *FMTempLe) groupModels() {
+	f.groups = nil
+	for _, x := range f.records {
+		best, bestD := -1, math.Inf(1)
+		for c, g := range f.groups {
+			if d := f.modelDistance(x, g); d <= f.p.ModelGap && d < bestD {
+				best, bestD = c, d
+			}
+		}
+		if best < 0 {
+			f.groups = append(f.groups, x.Clone())
+		} else {
+			f.groups[best].Merge(x)
+		}
+	}
+	f.records = nil
+}
+
+// modelDistance is the largest per-pair distance between two models over the pairs both have
+// at least m_s samples of (fewer give estimates too noisy to compare against Γ), +Inf when they
+// share none.
+func (f *FMTempLe) modelDistance(x, g *mdp.Counts) float64 {
+	if x.S != g.S || x.A != g.A {
+		return math.Inf(1)
+	}
+	f.pBuf, f.qBuf = resize(f.pBuf, x.S), resize(f.qBuf, x.S)
+	d, shared := 0.0, false
+	for i := 0; i < x.S*x.A; i++ {
+		if x.N(i) < f.p.Ms || g.N(i) < f.p.Ms {
+			continue
+		}
+		p, rp, _ := x.Estimate(i, f.pBuf)
+		q, rq, _ := g.Estimate(i, f.qBuf)
+		shared = true
+		d = math.Max(d, l2(p, q)+math.Abs(rp-rq))
+	}
+	if !shared {
+		return math.Inf(1)
+	}
+	return d
+}
+
+// TaskMetrics adds to O-TempLe's diagnostics the phase, the number of model groups, whether and
+// which group was identified, and after how many steps of the task.
+func (f *FMTempLe) TaskMetrics() []agent.Metric {
+	phase, id := 1.0, 0.0
+	if f.phase2() {
+		phase = 2
+	}
+	if f.identified >= 0 {
+		id = 1
+	}
+	return append(f.o.TaskMetrics(),
+		agent.Metric{Name: "phase", Value: phase},
+		agent.Metric{Name: "groups", Value: float64(len(f.groups))},
+		agent.Metric{Name: "model_identified", Value: id},
+		agent.Metric{Name: "identified_group", Value: float64(f.identified)},
+		agent.Metric{Name: "identified_after_steps", Value: float64(f.foundAfter)},
+	)
+}
