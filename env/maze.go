@@ -50,17 +50,18 @@ var (
 // depends on the cell landed in: GoalReward − StepCost on a goal, −LavaCost on lava, −StepCost
 // elsewhere (a cell that is both goal and lava pays as a goal). The goal is not terminal.
 type Maze struct {
-	Width, Height int
+	Width  int `json:"width"`
+	Height int `json:"height"`
 	// Slip[(x−1)+(y−1)·Width] is the slip probability of cell (x, y).
-	Slip       []float64
-	Goals      []Cell
-	Lava       []Cell
-	Walls      []Cell
-	StepCost   float64
-	GoalReward float64
-	LavaCost   float64
+	Slip       []float64 `json:"slip"`
+	Goals      []Cell    `json:"goals,omitempty"`
+	Lava       []Cell    `json:"lava,omitempty"`
+	Walls      []Cell    `json:"walls,omitempty"`
+	StepCost   float64   `json:"step_cost"`
+	GoalReward float64   `json:"goal_reward"`
+	LavaCost   float64   `json:"lava_cost"`
 	// Actions is 4 (up, down, left, right) or 8 (plus the diagonals).
-	Actions int
+	Actions int `json:"actions"`
 }
 
 // Index is the state index of cell c: (x−1) + (y−1)·Width.

@@ -93,13 +93,16 @@ type CellResult struct {
 	Resumed bool    `json:"-"`
 }
 
-// Progress is told about every finished task of every cell; it must be safe for concurrent use.
+// Progress is told how many tasks all cells run together, then about every finished task of
+// every cell; it must be safe for concurrent use.
 type Progress interface {
+	Start(totalTasks int)
 	TaskDone(run int, agent string, task int)
 }
 
 type silent struct{}
 
+func (silent) Start(int)                  {}
 func (silent) TaskDone(int, string, int) {}
 
 // Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing
@@ -120,6 +123,11 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 			return nil, fmt.Errorf("experiment: %w", err)
 		}
 	}
+	total := 0
+	for _, tasks := range p.Runs {
+		total += len(tasks) * len(p.Agents)
+	}
+	progress.Start(total)
 	results := make([]CellResult, len(p.Runs)*len(p.Agents))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
@@ -154,15 +162,19 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	return results, nil
 }
 
-// cellName is the file name of a cell: run number and agent name made safe for a path.
+// cellName is the file name of a cell: run number and agent name.
 func cellName(run int, agentName string) string {
-	safe := strings.Map(func(r rune) rune {
+	return fmt.Sprintf("run-%03d--%s", run, safeName(agentName))
+}
+
+// safeName makes an agent name safe for a file name.
+func safeName(name string) string {
+	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
 			return r
 		}
 		return '_'
-	}, agentName)
-	return fmt.Sprintf("run-%03d--%s", run, safe)
+	}, name)
 }
 
 func loadCell(path, fingerprint string) (CellResult, bool) {

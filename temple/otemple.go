@@ -210,7 +210,8 @@ func (o *OTempLe) EndTask() {
 // TaskMetrics reports, for the task just ended: the library size; pairs identified, augmented
 // from a matched template, added as new templates, and known at once by augmentation; known
 // pairs, own samples recorded, and own samples until all pairs were known; and, against the true model, the share of
-// identifications whose template is farther than τ̂ from the pair's true template and the mean
+// identifications whose template is farther than τ̂ from the pair's true template (when any pair
+// was identified), the number of distinct true templates of the task, and the mean
 // and largest distance from each library template to the nearest true template seen so far.
 func (o *OTempLe) TaskMetrics() []agent.Metric {
 	m := []agent.Metric{
@@ -226,18 +227,16 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	if o.truth == nil {
 		return m
 	}
-	rate := math.NaN()
-	if o.stats.identified > 0 {
-		rate = float64(o.stats.misidentified) / float64(o.stats.identified)
-	}
 	mean, worst := 0.0, 0.0
 	for _, t := range o.lib.Templates() {
 		_, d := o.seenTruth.Nearest(t.Mean())
 		mean += d / float64(o.lib.Len())
 		worst = math.Max(worst, d)
 	}
+	if o.stats.identified > 0 {
+		m = append(m, agent.Metric{Name: "misidentification_rate", Value: float64(o.stats.misidentified) / float64(o.stats.identified)})
+	}
 	return append(m,
-		agent.Metric{Name: "misidentification_rate", Value: rate},
 		agent.Metric{Name: "true_templates", Value: float64(len(o.truth.Templates))},
 		agent.Metric{Name: "template_error_mean", Value: mean},
 		agent.Metric{Name: "template_error_max", Value: worst},

@@ -1,0 +1,20 @@
+// Package baseline holds the multi-task baselines the paper compares with (protocol section 6,
+// decisions 16, 24 and 25), each an agent.Agent:
+//
+//   - DelayedQ: Delayed Q-learning (Strehl, Li, Wiewiora, Langford & Littman, ICML 2006), a
+//     single-task, model-free PAC-MDP learner; also a base learner of Abs-RL and MaxQInit.
+//   - MaxQInit: value transfer (Abel, Jinnai, Guo, Konidaris & Littman, ICML 2018, "Policy and
+//     value transfer in lifelong reinforcement learning"): after a sampling phase, every task
+//     starts from the element-wise maximum of the Q tables learned so far. Base learners:
+//     Q-learning, Delayed-Q or RMax.
+//   - AbsRL: state abstraction (Abel, Arumugam, Lehnert & Littman, ICML 2018, "State abstractions
+//     for lifelong reinforcement learning"): Q-learning or Delayed-Q run on the abstract states of
+//     φ_{Q*ε}, φ_{Q*d} or φ_{Q*}, computed from the true models of the task sequence and
+//     intersected across its tasks (Abstraction).
+//   - FMRL: finite-model RL (Brunskill & Li, UAI 2013): RMax for the first T1 tasks, whose
+//     models are then clustered with the model gap Γ; on later tasks the candidate models are
+//     eliminated pairwise on observed transitions and the survivor's counts are handed to RMax.
+//
+// Every agent validates its parameters in its constructor, draws randomness only from
+// agent.Task.Rand and allocates nothing per step once its tables have grown.
+package baseline

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/template"
+)
+
+func inspectCmd() *cobra.Command {
+	var run int
+	var preset, tasks string
+	cmd := &cobra.Command{
+		Use:   "inspect [CONFIG.yaml]",
+		Short: "Print the ground-truth transition templates of an experiment's tasks",
+		Long: "inspect builds the task sequence of one run of an experiment (the default experiment, a\n" +
+			"config file or a preset) and prints, for every task, its number of distinct true templates G\n" +
+			"against its S·A state-action pairs, its template gap τ and its ranking gap ν; then the same\n" +
+			"over the whole sequence, with every distinct template.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s := experiment.Default()
+			var err error
+			switch {
+			case len(args) == 1:
+				s, err = experiment.Load(args[0])
+			case preset != "":
+				var p experiment.Preset
+				p, err = experiment.LookupPreset(preset)
+				s = p.Spec()
+			}
+			if err != nil {
+				return err
+			}
+			if tasks != "" {
+				s.Tasks.Family, s.Tasks.File, s.Tasks.Count = experiment.FamilyFile, tasks, 0
+			}
+			if run < 0 {
+				return fmt.Errorf("--run = %d, want at least 0", run)
+			}
+			s.Runs = max(s.Runs, run+1)
+			p, err := experiment.Build(s)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "experiment %s, run %d: %d tasks\n\n", s.Name, run, len(p.Runs[run]))
+			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "task\tsize\tS·A\tG\ttemplate gap τ\tranking gap ν\t")
+			var all template.Truth
+			for k, t := range p.Runs[run] {
+				tr := template.OfModel(t.Model)
+				fmt.Fprintf(w, "%d\t%dx%d\t%d\t%d\t%s\t%s\t\n", k, t.Maze.Width, t.Maze.Height, tr.S*tr.A, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
+				for _, g := range tr.Templates {
+					if _, d := all.Nearest(g); d > 1e-9 {
+						all.Templates = append(all.Templates, g)
+					}
+				}
+			}
+			w.Flush()
+			minGap := math.Inf(1)
+			for i := range all.Templates {
+				for j := i + 1; j < len(all.Templates); j++ {
+					minGap = math.Min(minGap, template.Distance(all.Templates[i], all.Templates[j]))
+				}
+			}
+			fmt.Fprintf(out, "\nwhole sequence: %d distinct templates, template gap τ = %s\n", len(all.Templates), gap(minGap))
+			for i, g := range all.Templates {
+				fmt.Fprintf(out, "  g%-3d p = %v  r = %.4g\n", i+1, rounded(g.P), g.R)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&run, "run", 0, "which run's task sequence to inspect")
+	cmd.Flags().StringVar(&preset, "preset", "", "inspect a preset's tasks instead of a config")
+	cmd.Flags().StringVar(&tasks, "tasks", "", "inspect the task sequences of this JSON file")
+	return cmd
+}
+
+func gap(x float64) string {
+	if math.IsInf(x, 1) {
+		return "none"
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+func rounded(p []float64) []float64 {
+	out := make([]float64, len(p))
+	for i, x := range p {
+		out[i] = math.Round(x*1e6) / 1e6
+	}
+	return out
+}

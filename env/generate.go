@@ -1,0 +1,385 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Generators of task sequences. Each draws only from the given rng, in the order its doc comment
+// states, so the sequence is a function of the rng state. Config fields are named in errors by
+// their snake_case names.
+
+// OnlineConfig configures OnlineMazes (protocol 2, "Maze pickles": W = H = 4, Pool = Tasks = 100,
+// Landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), step cost 0.2, goal reward 1, lava cost 1).
+type OnlineConfig struct {
+	Width, Height int
+	Pool          int // number of distinct random mazes the tasks are drawn from (`mdps`)
+	Tasks         int // length of the sequence (`samples`)
+	Actions       int // 4 or 8; 0 means 4
+	Landforms     []float64
+	Goals, Lava   []Cell
+	StepCost      float64
+	GoalReward    float64
+	LavaCost      float64
+}
+
+// FiniteModelConfig configures FiniteModelGrids (decision 20: 4×4, Models 2, Slip 0.4, no lava).
+type FiniteModelConfig struct {
+	Width, Height int
+	Models        int // number of distinct goal cells, i.e. of underlying MDPs
+	Tasks         int
+	Actions       int // 4 or 8; 0 means 4
+	Slip          float64
+	Lava          []Cell
+	StepCost      float64
+	GoalReward    float64
+	LavaCost      float64
+}
+
+// VaryingSizeConfig configures VaryingSizeMazes (decision 21: Sizes 3, 4, 5, 6 and PerSize 20).
+type VaryingSizeConfig struct {
+	Sizes      []int // side n of the n×n mazes, one block per size, in this order
+	PerSize    int   // tasks per size
+	Actions    int   // 4 or 8; 0 means 4
+	Landforms  []float64
+	StepCost   float64
+	GoalReward float64
+	LavaCost   float64
+}
+
+// GaussianConfig configures GaussianMazes (decision 22: Means 0.2, 0.4, 0.6 and SD 0.05).
+type GaussianConfig struct {
+	Width, Height int
+	// Pool > 0 draws a pool of Pool mazes and the tasks from it with replacement, like OnlineMazes.
+	// Pool == 0 draws every task afresh, so (almost surely) every task and nearly every template
+	// is new: this is our reading of the paper's "infinite number of templates".
+	Pool        int
+	Tasks       int
+	Actions     int // 4 or 8; 0 means 4
+	Means       []float64
+	SD          float64
+	Goals, Lava []Cell
+	StepCost    float64
+	GoalReward  float64
+	LavaCost    float64
+}
+
+// OnlineMazes generates an online-MTRL sequence (protocol 2, "Maze pickles"): a pool of Pool
+// random mazes, each cell's slip uniform over Landforms, then Tasks tasks drawn uniformly with
+// replacement from the pool (so Pool = Tasks = 100 gives about 63 distinct tasks).
+//
+// Draw order: for each pool maze in turn, for each cell in index order, rng.IntN(len(Landforms));
+// then for each task in turn, rng.IntN(Pool).
+func OnlineMazes(rng *rand.Rand, c OnlineConfig) (Sequence, error) {
+	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: online mazes: %w", err) }
+	proto := Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
+	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 1),
+		atLeast("tasks", c.Tasks, 1), checkLandforms(c.Landforms))
+	if err == nil {
+		err = checkProto(&proto)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	pool := make([]Maze, c.Pool)
+	for p := range pool {
+		pool[p] = proto.clone()
+		pool[p].Slip = landformSlip(rng, c.Width*c.Height, c.Landforms)
+	}
+	return drawFromPool(rng, pool, c.Tasks), nil
+}
+
+// FiniteModelGrids generates a finite-model sequence (protocol 2, "Grid pickles"; decision 20):
+// Models distinct goal cells drawn uniformly over all cells, then every task picks one of them
+// uniformly. Every cell has slip Slip.
+//
+// Draw order: a partial Fisher–Yates shuffle of the cell indices 0..S−1 (for i = 0..Models−1,
+// rng.IntN(S−i)) gives the goals in order; then for each task in turn, rng.IntN(Models).
+func FiniteModelGrids(rng *rand.Rand, c FiniteModelConfig) (Sequence, error) {
+	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: finite-model grids: %w", err) }
+	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("models", c.Models, 1),
+		atLeast("tasks", c.Tasks, 1), checkProbability("slip", c.Slip))
+	if err == nil && c.Models > c.Width*c.Height {
+		err = fmt.Errorf("models = %d, but a %dx%d grid has only %d cells", c.Models, c.Width, c.Height, c.Width*c.Height)
+	}
+	proto := Maze{Width: c.Width, Height: c.Height, Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
+	if err == nil {
+		err = checkProto(&proto)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	S := c.Width * c.Height
+	cells := make([]int, S)
+	for i := range cells {
+		cells[i] = i
+	}
+	models := make([]Maze, c.Models)
+	for i := range models {
+		j := i + rng.IntN(S-i)
+		cells[i], cells[j] = cells[j], cells[i]
+		models[i] = proto.clone()
+		models[i].Slip = uniformSlip(S, c.Slip)
+		models[i].Goals = []Cell{proto.CellOf(cells[i])}
+	}
+	return drawFromPool(rng, models, c.Tasks), nil
+}
+
+// VaryingSizeMazes generates a varying-size sequence (protocol 2, "Varmaze pickles"; decision
+// 21): PerSize tasks of each n×n size in the order of Sizes, each cell's slip uniform over
+// Landforms, one goal per task drawn uniformly over its cells and stored in the maze, no lava.
+//
+// Draw order: for each task in turn, rng.IntN(len(Landforms)) for each cell in index order, then
+// rng.IntN(n·n) for the goal.
+func VaryingSizeMazes(rng *rand.Rand, c VaryingSizeConfig) (Sequence, error) {
+	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: varying-size mazes: %w", err) }
+	err := firstErr(checkRNG(rng), checkSizes(c.Sizes), atLeast("per_size", c.PerSize, 1), checkLandforms(c.Landforms))
+	if err == nil {
+		proto := Maze{Width: 2, Height: 2, StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
+		err = checkProto(&proto)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	actions := c.Actions
+	if actions == 0 {
+		actions = 4
+	}
+	seq := make(Sequence, 0, len(c.Sizes)*c.PerSize)
+	for _, n := range c.Sizes {
+		for range c.PerSize {
+			m := Maze{Width: n, Height: n, StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: actions}
+			m.Slip = landformSlip(rng, n*n, c.Landforms)
+			m.Goals = []Cell{m.CellOf(rng.IntN(n * n))}
+			seq = append(seq, m)
+		}
+	}
+	return seq, nil
+}
+
+// DrawGoals returns a deep copy of seq in which every task without a goal gets one goal drawn
+// uniformly over its open (non-wall) cells; tasks that have goals are copied unchanged. It is used
+// for the published varying-size sequences, whose goals were drawn at run time (protocol 2).
+//
+// Draw order: for each task without a goal in turn, rng.IntN(number of open cells). A task with
+// no open cell or an invalid size, and every task when rng is nil, is left without a goal (the
+// result still NeedsGoals and fails later validation of the experiment).
+func DrawGoals(rng *rand.Rand, seq Sequence) Sequence {
+	out := make(Sequence, len(seq))
+	for k := range seq {
+		out[k] = seq[k].clone()
+		if len(out[k].Goals) > 0 || rng == nil {
+			continue
+		}
+		open := openCells(&out[k])
+		if len(open) == 0 {
+			continue
+		}
+		out[k].Goals = []Cell{open[rng.IntN(len(open))]}
+	}
+	return out
+}
+
+// GaussianMazes generates a sequence with continuous landforms (paper §"MTRL with Infinite
+// Templates"; decision 22): each cell's slip is drawn from an equal-weight mixture of normals
+// with the given Means and standard deviation SD, clipped to [0, 1]. With Pool > 0 the tasks are
+// drawn with replacement from a pool of Pool mazes as in OnlineMazes; with Pool == 0 every task is
+// a fresh draw.
+//
+// Draw order: for each maze drawn (the pool mazes in turn, or with Pool == 0 the tasks in turn),
+// for each cell in index order, rng.IntN(len(Means)) then rng.NormFloat64(); then with Pool > 0,
+// for each task in turn, rng.IntN(Pool).
+func GaussianMazes(rng *rand.Rand, c GaussianConfig) (Sequence, error) {
+	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: gaussian mazes: %w", err) }
+	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 0),
+		atLeast("tasks", c.Tasks, 1), checkMixture(c.Means, c.SD))
+	proto := Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
+	if err == nil {
+		err = checkProto(&proto)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	n := c.Pool
+	if n == 0 {
+		n = c.Tasks
+	}
+	mazes := make([]Maze, n)
+	for i := range mazes {
+		mazes[i] = proto.clone()
+		mazes[i].Slip = gaussianSlip(rng, c.Width*c.Height, c.Means, c.SD)
+	}
+	if c.Pool == 0 {
+		return mazes, nil
+	}
+	return drawFromPool(rng, mazes, c.Tasks), nil
+}
+
+// drawFromPool draws tasks mazes uniformly with replacement from pool (rng.IntN(len(pool)) per
+// task, in order); each task is its own deep copy.
+func drawFromPool(rng *rand.Rand, pool []Maze, tasks int) Sequence {
+	seq := make(Sequence, tasks)
+	for k := range seq {
+		seq[k] = pool[rng.IntN(len(pool))].clone()
+	}
+	return seq
+}
+
+// landformSlip draws n slips uniformly from landforms, one rng.IntN per cell.
+func landformSlip(rng *rand.Rand, n int, landforms []float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = landforms[rng.IntN(len(landforms))]
+	}
+	return s
+}
+
+// gaussianSlip draws n slips from the equal-weight normal mixture, clipped to [0, 1]: per cell
+// the component (rng.IntN) and then the normal deviate (rng.NormFloat64).
+func gaussianSlip(rng *rand.Rand, n int, means []float64, sd float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		mean := means[rng.IntN(len(means))]
+		s[i] = min(1, max(0, rng.NormFloat64()*sd+mean))
+	}
+	return s
+}
+
+// openCells lists the non-wall cells of m in index order (nil for an invalid size).
+func openCells(m *Maze) []Cell {
+	if m.Width < 1 || m.Height < 1 {
+		return nil
+	}
+	walls := make(map[Cell]bool, len(m.Walls))
+	for _, w := range m.Walls {
+		walls[w] = true
+	}
+	var open []Cell
+	for i := range m.Width * m.Height {
+		if c := m.CellOf(i); !walls[c] {
+			open = append(open, c)
+		}
+	}
+	return open
+}
+
+// clone is a deep copy of m.
+func (m Maze) clone() Maze {
+	m.Slip = cloneFloats(m.Slip)
+	m.Goals = cloneCells(m.Goals)
+	m.Lava = cloneCells(m.Lava)
+	m.Walls = cloneCells(m.Walls)
+	return m
+}
+
+// cloneCells copies cells; an empty list becomes nil, as it reads back from JSON.
+func cloneCells(cells []Cell) []Cell {
+	if len(cells) == 0 {
+		return nil
+	}
+	return append([]Cell(nil), cells...)
+}
+
+func cloneFloats(xs []float64) []float64 {
+	if xs == nil {
+		return nil
+	}
+	return append([]float64{}, xs...)
+}
+
+// checkProto fills in the default of 4 actions and validates the maze a generator copies, with
+// zero slips, so that bad goals, lava, rewards or actions are reported before any draw.
+func checkProto(m *Maze) error {
+	if m.Actions == 0 {
+		m.Actions = 4
+	}
+	m.Slip = make([]float64, m.Width*m.Height)
+	err := m.Validate()
+	m.Slip = nil
+	return err
+}
+
+func checkRNG(rng *rand.Rand) error {
+	if rng == nil {
+		return errors.New("rng is nil")
+	}
+	return nil
+}
+
+func checkSize(w, h int) error {
+	if w < 1 || h < 1 || w*h < 2 {
+		return fmt.Errorf("width = %d, height = %d, want both at least 1 and at least 2 cells", w, h)
+	}
+	return nil
+}
+
+func atLeast(name string, v, lo int) error {
+	if v < lo {
+		return fmt.Errorf("%s = %d, want at least %d", name, v, lo)
+	}
+	return nil
+}
+
+func checkProbability(name string, p float64) error {
+	if !(p >= 0 && p <= 1) {
+		return fmt.Errorf("%s = %v, want a probability in [0, 1]", name, p)
+	}
+	return nil
+}
+
+// checkLandforms requires a non-empty list of slip probabilities.
+func checkLandforms(landforms []float64) error {
+	if len(landforms) == 0 {
+		return errors.New("landforms is empty, want at least one slip probability")
+	}
+	for i, p := range landforms {
+		if err := checkProbability(fmt.Sprintf("landforms[%d]", i), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSizes requires a non-empty list of maze sides, each at least 2.
+func checkSizes(sizes []int) error {
+	if len(sizes) == 0 {
+		return errors.New("sizes is empty, want at least one size")
+	}
+	for i, n := range sizes {
+		if n < 2 {
+			return fmt.Errorf("sizes[%d] = %d, want at least 2", i, n)
+		}
+	}
+	return nil
+}
+
+// checkMixture requires at least one finite mean and a finite sd ≥ 0.
+func checkMixture(means []float64, sd float64) error {
+	if len(means) == 0 {
+		return errors.New("means is empty, want at least one mixture mean")
+	}
+	for i, m := range means {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return fmt.Errorf("means[%d] = %v, want a finite number", i, m)
+		}
+	}
+	if !(sd >= 0) || math.IsInf(sd, 0) {
+		return fmt.Errorf("sd = %v, want a finite number at least 0", sd)
+	}
+	return nil
+}
+
+// firstErr is the first non-nil error, checked in the order the config fields are documented.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,382 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// SequenceFormat is the value of the "format" key of a task-sequence file written by this package.
+const SequenceFormat = "temple-task-sequences/v1"
+
+// Defaults of the published experiments (protocol 1.1, 1.2 and 2): they are not stored in the
+// published task-sequence files, so the reader fills them in.
+const (
+	paperStepCost   = 0.2
+	paperGoalReward = 1.0
+	paperLavaCost   = 1.0
+	paperActions    = 4
+)
+
+// MarshalJSON writes a cell as the 2-element array [x, y].
+func (c Cell) MarshalJSON() ([]byte, error) {
+	return fmt.Appendf(nil, "[%d,%d]", c.X, c.Y), nil
+}
+
+// UnmarshalJSON reads a cell from the 2-element array [x, y] of integers; anything else
+// (null, an object, a non-integer, another length) is an error.
+func (c *Cell) UnmarshalJSON(b []byte) error {
+	var xy []int
+	if err := json.Unmarshal(b, &xy); err != nil || len(xy) != 2 {
+		return fmt.Errorf("env: cell %s: want [x, y] with two integers", abbreviate(b))
+	}
+	c.X, c.Y = xy[0], xy[1]
+	return nil
+}
+
+// abbreviate shortens raw JSON for error messages.
+func abbreviate(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+// Sequence is the ordered list of tasks one run of an experiment faces.
+type Sequence []Maze
+
+// NeedsGoals reports whether some task of the sequence has no goal cell (the published
+// varying-size sequences do not store goals; see DrawGoals).
+func (s Sequence) NeedsGoals() bool {
+	for i := range s {
+		if len(s[i].Goals) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SequenceSet is one task sequence per run, as stored in a task-sequence file.
+type SequenceSet struct {
+	Format      string     `json:"format"` // SequenceFormat
+	Description string     `json:"description,omitempty"`
+	Runs        []Sequence `json:"runs"`
+}
+
+// check validates every maze of the set; errors name the run and task, both 0-based.
+func (set SequenceSet) check() error {
+	if len(set.Runs) == 0 {
+		return errors.New("no task sequences (runs is empty)")
+	}
+	for r, seq := range set.Runs {
+		if len(seq) == 0 {
+			return fmt.Errorf("run %d has no tasks", r)
+		}
+		for k := range seq {
+			if err := seq[k].Validate(); err != nil {
+				return fmt.Errorf("run %d, task %d: %w", r, k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// WriteSequences writes set to path as indented JSON, one maze per line, creating the parent
+// directories. The output depends only on set (same input, same bytes). An empty Format is written
+// as SequenceFormat; any other format is an error, as is an invalid maze. The file is written
+// to a temporary name first and renamed, so a failed write leaves no partial file behind.
+func WriteSequences(path string, set SequenceSet) error {
+	fail := func(err error) error { return fmt.Errorf("env: write task sequences %s: %w", path, err) }
+	if set.Format == "" {
+		set.Format = SequenceFormat
+	}
+	if set.Format != SequenceFormat {
+		return fail(fmt.Errorf("format = %q, want %q", set.Format, SequenceFormat))
+	}
+	if err := set.check(); err != nil {
+		return fail(err)
+	}
+	data, err := encodeSequences(set)
+	if err != nil {
+		return fail(err)
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// encodeSequences lays the set out as indented JSON with each maze compact on its own line.
+func encodeSequences(set SequenceSet) ([]byte, error) {
+	var b bytes.Buffer
+	str := func(s string) error {
+		q, err := json.Marshal(s)
+		b.Write(q)
+		return err
+	}
+	b.WriteString("{\n  \"format\": ")
+	if err := str(set.Format); err != nil {
+		return nil, err
+	}
+	if set.Description != "" {
+		b.WriteString(",\n  \"description\": ")
+		if err := str(set.Description); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString(",\n  \"runs\": [")
+	for r, seq := range set.Runs {
+		if r > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    [")
+		for k := range seq {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			m, err := json.Marshal(&seq[k])
+			if err != nil {
+				return nil, fmt.Errorf("run %d, task %d: %w", r, k, err)
+			}
+			b.WriteString("\n      ")
+			b.Write(m)
+		}
+		b.WriteString("\n    ]")
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes(), nil
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames it to path.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// ReadSequences reads a task-sequence file: either this package's format (key "format" =
+// SequenceFormat; unknown keys are errors) or one of the three published layouts of protocol 2,
+// recognised by their keys (all may carry a "description"):
+//
+//   - online maze {width, height, runs: [run][task][W·H slips]}: goal (W, H), lava (W/2, H/2);
+//   - finite-model grid {width, height, slip, runs: [run][task][x, y]}: uniform slip, the task's
+//     goal cell, no lava;
+//   - varying size {runs: [run][task][n·n slips]}: n×n maze, no lava and no goal (the published
+//     experiment drew goals at run time; see NeedsGoals and DrawGoals).
+//
+// Published tasks get step cost 0.2, goal reward 1, lava cost 1 and 4 actions (protocol 1.1,
+// 1.2). The result always has Format = SequenceFormat. Every maze is validated; errors name the
+// file and, for a bad maze, the run and task (both 0-based).
+func ReadSequences(path string) (SequenceSet, error) {
+	fail := func(err error) (SequenceSet, error) {
+		return SequenceSet{}, fmt.Errorf("env: read task sequences %s: %w", path, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fail(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return fail(fmt.Errorf("invalid JSON: %w", err))
+	}
+	var set SequenceSet
+	switch layout := layoutOf(keys); layout {
+	case "ours":
+		set, err = decodeOurs(data)
+	case "online":
+		set, err = decodeOnline(data)
+	case "finite-model":
+		set, err = decodeFiniteModel(data)
+	case "varying-size":
+		set, err = decodeVaryingSize(data)
+	default:
+		err = fmt.Errorf("unknown layout with keys %s: want key \"format\" = %q or a published layout "+
+			"(online maze, finite-model grid, varying size)", strings.Join(sortedKeys(keys), ", "), SequenceFormat)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if err := set.check(); err != nil {
+		return fail(err)
+	}
+	return set, nil
+}
+
+// layoutOf names the layout of a task-sequence file from its top-level keys, or "" if unknown.
+func layoutOf(keys map[string]json.RawMessage) string {
+	if _, ok := keys["format"]; ok {
+		return "ours"
+	}
+	var rest []string
+	for _, k := range sortedKeys(keys) {
+		if k != "description" {
+			rest = append(rest, k)
+		}
+	}
+	switch strings.Join(rest, ",") {
+	case "height,runs,width":
+		return "online"
+	case "height,runs,slip,width":
+		return "finite-model"
+	case "runs":
+		return "varying-size"
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// decodeStrict decodes one JSON value into v, rejecting unknown keys and trailing data.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+func decodeOurs(data []byte) (SequenceSet, error) {
+	var set SequenceSet
+	if err := decodeStrict(data, &set); err != nil {
+		return SequenceSet{}, err
+	}
+	if set.Format != SequenceFormat {
+		return SequenceSet{}, fmt.Errorf("format = %q, want %q", set.Format, SequenceFormat)
+	}
+	return set, nil
+}
+
+// publishedMaze is a published-layout maze with the experiment constants filled in.
+func publishedMaze(width, height int, slip []float64, goals, lava []Cell) Maze {
+	return Maze{Width: width, Height: height, Slip: slip, Goals: goals, Lava: lava,
+		StepCost: paperStepCost, GoalReward: paperGoalReward, LavaCost: paperLavaCost, Actions: paperActions}
+}
+
+// decodeOnline reads the online-maze layout (protocol 2, "Maze pickles"): goal (W, H) and lava
+// (W/2, H/2) are fixed by the experiment runner.
+func decodeOnline(data []byte) (SequenceSet, error) {
+	var raw struct {
+		Description string        `json:"description"`
+		Width       int           `json:"width"`
+		Height      int           `json:"height"`
+		Runs        [][][]float64 `json:"runs"`
+	}
+	if err := decodeStrict(data, &raw); err != nil {
+		return SequenceSet{}, err
+	}
+	set := SequenceSet{Format: SequenceFormat, Description: raw.Description}
+	goal := Cell{raw.Width, raw.Height}
+	lava := Cell{raw.Width / 2, raw.Height / 2}
+	for _, run := range raw.Runs {
+		seq := make(Sequence, len(run))
+		for k, slip := range run {
+			seq[k] = publishedMaze(raw.Width, raw.Height, slip, []Cell{goal}, []Cell{lava})
+		}
+		set.Runs = append(set.Runs, seq)
+	}
+	return set, nil
+}
+
+// decodeFiniteModel reads the finite-model grid layout (protocol 2, "Grid pickles"): each task is
+// its goal cell; the slip is the same in every cell; no lava (grid_runner).
+func decodeFiniteModel(data []byte) (SequenceSet, error) {
+	var raw struct {
+		Description string              `json:"description"`
+		Width       int                 `json:"width"`
+		Height      int                 `json:"height"`
+		Slip        float64             `json:"slip"`
+		Runs        [][]json.RawMessage `json:"runs"`
+	}
+	if err := decodeStrict(data, &raw); err != nil {
+		return SequenceSet{}, err
+	}
+	if raw.Width < 1 || raw.Height < 1 {
+		return SequenceSet{}, fmt.Errorf("width %d and height %d must both be at least 1", raw.Width, raw.Height)
+	}
+	set := SequenceSet{Format: SequenceFormat, Description: raw.Description}
+	for r, run := range raw.Runs {
+		seq := make(Sequence, len(run))
+		for k, g := range run {
+			var goal Cell
+			if err := json.Unmarshal(g, &goal); err != nil {
+				return SequenceSet{}, fmt.Errorf("run %d, task %d: %w", r, k, err)
+			}
+			seq[k] = publishedMaze(raw.Width, raw.Height, uniformSlip(raw.Width*raw.Height, raw.Slip), []Cell{goal}, nil)
+		}
+		set.Runs = append(set.Runs, seq)
+	}
+	return set, nil
+}
+
+// decodeVaryingSize reads the varying-size layout (protocol 2, "Varmaze pickles"): a task of n·n
+// slips is an n×n maze without lava; its goal is not stored.
+func decodeVaryingSize(data []byte) (SequenceSet, error) {
+	var raw struct {
+		Description string        `json:"description"`
+		Runs        [][][]float64 `json:"runs"`
+	}
+	if err := decodeStrict(data, &raw); err != nil {
+		return SequenceSet{}, err
+	}
+	set := SequenceSet{Format: SequenceFormat, Description: raw.Description}
+	for r, run := range raw.Runs {
+		seq := make(Sequence, len(run))
+		for k, slip := range run {
+			n := int(math.Round(math.Sqrt(float64(len(slip)))))
+			if len(slip) == 0 || n*n != len(slip) {
+				return SequenceSet{}, fmt.Errorf("run %d, task %d: %d slip probabilities, want a square number n·n", r, k, len(slip))
+			}
+			seq[k] = publishedMaze(n, n, slip, nil, nil)
+		}
+		set.Runs = append(set.Runs, seq)
+	}
+	return set, nil
+}
+
+// uniformSlip is n copies of p.
+func uniformSlip(n int, p float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = p
+	}
+	return s
+}

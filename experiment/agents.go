@@ -1,0 +1,149 @@
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/temple"
+)
+
+// Agent types.
+const (
+	TypeRMax      = "rmax"
+	TypeQLearning = "q-learning"
+	TypeOTempLe   = "o-temple"
+)
+
+// AgentSpec is one agent of an experiment: its type, the name it is reported under, and its
+// parameters. Only the parameters of its type may be given.
+type AgentSpec struct {
+	Type   string      `yaml:"type"`
+	Name   string      `yaml:"name"`
+	Params AgentParams `yaml:",inline"`
+}
+
+// AgentParams are the parameters of every agent type, by their paper symbols; each type reads
+// only its own (see agentTypes).
+type AgentParams struct {
+	M             int64            `yaml:"m"`              // known threshold m
+	RMax          float64          `yaml:"r_max"`          // R_max of unknown pairs
+	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
+	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan
+	Ms            int64            `yaml:"m_s"`            // small known threshold m_s
+	Tau           float64          `yaml:"tau"`            // template gap τ̂
+	Consolidate   bool             `yaml:"consolidate"`    // merge templates closer than τ̂ after each task
+	Alpha         float64          `yaml:"alpha"`          // Q-learning rate α
+	Epsilon       float64          `yaml:"epsilon"`        // ε-greedy exploration
+	InitialQ      float64          `yaml:"initial_q"`      // initial Q values
+}
+
+// agentType describes one type: its default name, its parameter keys with defaults, and how to
+// build it.
+type agentType struct {
+	name     string
+	keys     []string
+	defaults func(*AgentParams)
+	build    func(AgentParams, RunContext) (agent.Agent, error)
+}
+
+func rmaxParams(p AgentParams) agent.RMaxParams {
+	return agent.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance}
+}
+
+func templeParams(p AgentParams) temple.Params {
+	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate}
+}
+
+var rmaxKeys = []string{"m", "r_max", "action_rule", "plan_tolerance"}
+
+func setRMaxDefaults(p *AgentParams) {
+	d := agent.DefaultRMax()
+	p.M, p.RMax, p.ActionRule, p.PlanTolerance = d.M, d.RMax, d.Rule, d.PlanTolerance
+}
+
+var agentTypes = map[string]agentType{
+	TypeRMax: {
+		name: "RMax", keys: rmaxKeys, defaults: setRMaxDefaults,
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return agent.NewRMax(rmaxParams(p)) },
+	},
+	TypeQLearning: {
+		name: "Q-learning", keys: []string{"alpha", "epsilon", "initial_q"},
+		defaults: func(p *AgentParams) {
+			d := agent.DefaultQLearning()
+			p.Alpha, p.Epsilon, p.InitialQ = d.Alpha, d.Epsilon, d.InitialQ
+		},
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
+			return agent.NewQLearning(agent.QLearningParams{Alpha: p.Alpha, Epsilon: p.Epsilon, InitialQ: p.InitialQ})
+		},
+	},
+	TypeOTempLe: {
+		name: "O-TempLe", keys: append([]string{"m_s", "tau", "consolidate"}, rmaxKeys...),
+		defaults: func(p *AgentParams) {
+			setRMaxDefaults(p)
+			d := temple.DefaultParams()
+			p.Ms, p.Tau, p.Consolidate = d.Ms, d.Tau, d.Consolidate
+		},
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return temple.NewOTempLe(templeParams(p)) },
+	},
+}
+
+// AgentTypes lists the agent types in name order.
+func AgentTypes() []string {
+	var out []string
+	for k := range agentTypes {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// defaultAgent is an agent of the given type with its default name and parameters.
+func defaultAgent(typ string) AgentSpec {
+	t := agentTypes[typ]
+	a := AgentSpec{Type: typ, Name: t.name}
+	t.defaults(&a.Params)
+	return a
+}
+
+// UnmarshalYAML reads an agent onto its type's defaults and rejects parameters of other types,
+// naming the line.
+func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: an agent is a mapping with at least type: NAME", node.Line)
+	}
+	var head struct {
+		Type string `yaml:"type"`
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		if node.Content[i].Value == "type" {
+			head.Type = node.Content[i+1].Value
+		}
+	}
+	t, ok := agentTypes[head.Type]
+	if !ok {
+		return fmt.Errorf("line %d: agent type %q, want one of %s", node.Line, head.Type, strings.Join(AgentTypes(), ", "))
+	}
+	*a = defaultAgent(head.Type)
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		key := node.Content[i]
+		if key.Value != "type" && key.Value != "name" && !slices.Contains(t.keys, key.Value) {
+			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)", key.Line, head.Type,
+				key.Value, strings.Join(append([]string{"name"}, t.keys...), ", "))
+		}
+	}
+	type plain AgentSpec // without this method, so Decode does not recurse
+	if err := node.Decode((*plain)(a)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// factory returns the agent factory of a.
+func (a AgentSpec) factory() AgentFactory {
+	t := agentTypes[a.Type]
+	return AgentFactory{Name: a.Name, New: func(ctx RunContext) (agent.Agent, error) { return t.build(a.Params, ctx) }}
+}

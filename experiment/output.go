@@ -1,0 +1,234 @@
+package experiment
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/report"
+)
+
+// Version is the tool version recorded with every result.
+const Version = "0.1.0"
+
+// Summary is summary.json: what was run and each agent's mean per-task reward.
+type Summary struct {
+	Name        string         `json:"name"`
+	ToolVersion string         `json:"tool_version"`
+	Seed        uint64         `json:"seed"`
+	Runs        int            `json:"runs"`
+	Spec        Spec           `json:"spec"`
+	Agents      []AgentSummary `json:"agents"`
+}
+
+// AgentSummary is one agent's result across runs.
+type AgentSummary struct {
+	Name string `json:"name"`
+	// MeanPerTaskReward is the mean over runs of the run's mean per-task reward; CI95 is the
+	// half-width of its 95% confidence interval across runs (Student's t; 0 with one run).
+	MeanPerTaskReward float64   `json:"mean_per_task_reward"`
+	CI95              float64   `json:"ci95"`
+	PerRun            []float64 `json:"per_run"`
+}
+
+// Summarize computes the summary of results (in (run, agent) order).
+func Summarize(s Spec, results []CellResult) Summary {
+	sum := Summary{Name: s.Name, ToolVersion: Version, Seed: s.Seed, Runs: s.Runs, Spec: s}
+	for _, name := range s.AgentNames() {
+		a := AgentSummary{Name: name}
+		for _, c := range results {
+			if c.Agent != name {
+				continue
+			}
+			total := 0.0
+			for _, t := range c.Tasks {
+				total += t.Reward
+			}
+			a.PerRun = append(a.PerRun, total/float64(len(c.Tasks)))
+		}
+		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
+		sum.Agents = append(sum.Agents, a)
+	}
+	return sum
+}
+
+// Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, summary.json,
+// timings.json and the figures. Everything but timings.json is a function of the spec and seed.
+func Write(dir string, s Spec, results []CellResult) (Summary, error) {
+	sum := Summarize(s, results)
+	specYAML, err := yaml.Marshal(s)
+	if err != nil {
+		return sum, fmt.Errorf("experiment: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), specYAML, 0o644); err != nil {
+		return sum, fmt.Errorf("experiment: %w", err)
+	}
+	if err := writeCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
+		for _, c := range results {
+			for _, t := range c.Tasks {
+				fmt.Fprintf(w, "%d,%s,%d,%s,%d,%d,%d,%d\n", c.Run, csvField(c.Agent), t.Task, num(t.Reward), t.Steps, t.States, t.Actions, t.Start)
+			}
+		}
+	}); err != nil {
+		return sum, err
+	}
+	if err := writeCSV(filepath.Join(dir, "metrics.csv"), "run,agent,task,metric,value", func(w *bufio.Writer) {
+		for _, c := range results {
+			for _, t := range c.Tasks {
+				for _, m := range t.Metrics {
+					fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", c.Run, csvField(c.Agent), t.Task, m.Name, num(m.Value))
+				}
+			}
+		}
+	}); err != nil {
+		return sum, err
+	}
+	if err := writeJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
+		return sum, err
+	}
+	timings := map[string]any{}
+	total := 0.0
+	for _, c := range results {
+		if !c.Resumed {
+			timings[cellName(c.Run, c.Agent)] = c.Seconds
+			total += c.Seconds
+		}
+	}
+	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total}); err != nil {
+		return sum, err
+	}
+	return sum, writeFigures(filepath.Join(dir, "figures"), s, results)
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+func writeCSV(path, header string, rows func(*bufio.Writer)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(header + "\n")
+	rows(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("experiment: writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("experiment: encoding %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return nil
+}
+
+// byAgent returns, for the named agent, one row per run of f(cell).
+func byAgent(results []CellResult, name string, f func(CellResult) []float64) [][]float64 {
+	var rows [][]float64
+	for _, c := range results {
+		if c.Agent == name {
+			rows = append(rows, f(c))
+		}
+	}
+	return rows
+}
+
+func taskRewards(c CellResult) []float64 {
+	out := make([]float64, len(c.Tasks))
+	for k, t := range c.Tasks {
+		out[k] = t.Reward
+	}
+	return out
+}
+
+func cumulative(c CellResult) []float64 {
+	out := make([]float64, len(c.EpisodeSums))
+	acc := 0.0
+	for e, x := range c.EpisodeSums {
+		acc += x
+		out[e] = acc / float64(len(c.Tasks))
+	}
+	return out
+}
+
+func seq(n int, from float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = from + float64(i)
+	}
+	return x
+}
+
+// writeFigures draws per-task reward, advantage over the baseline and cumulative reward, each
+// as the mean over runs with its 95% confidence band.
+func writeFigures(dir string, s Spec, results []CellResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	smooth := ""
+	if s.Output.Smoothing > 0 {
+		smooth = fmt.Sprintf(" (EMA %g)", s.Output.Smoothing)
+	}
+	title := fmt.Sprintf("%s, mean of %d runs, 95%% CI", s.Name, s.Runs)
+	perTask := report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
+	cum := report.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Output.Baseline + smooth, ZeroLine: true}
+	var base [][]float64
+	if s.Output.Baseline != "" {
+		base = byAgent(results, s.Output.Baseline, taskRewards)
+	}
+	for _, name := range s.AgentNames() {
+		rows := byAgent(results, name, taskRewards)
+		band, err := report.BandAcross(rows)
+		if err != nil {
+			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		}
+		perTask.Series = append(perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		if band, err = report.BandAcross(byAgent(results, name, cumulative)); err != nil {
+			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		}
+		cum.Series = append(cum.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band})
+		if base != nil {
+			diff := make([][]float64, len(rows))
+			for r := range rows {
+				diff[r] = make([]float64, len(rows[r]))
+				for k := range rows[r] {
+					diff[r][k] = rows[r][k] - base[r][k]
+				}
+			}
+			if band, err = report.BandAcross(diff); err != nil {
+				return fmt.Errorf("experiment: agent %s: %w", name, err)
+			}
+			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		}
+	}
+	figs := map[string]report.Figure{"per_task_reward": perTask, "cumulative_reward": cum}
+	if base != nil {
+		figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+	}
+	for name, f := range figs {
+		if err := f.Save(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/agent"
+)
+
+func TestParseAppliesDefaults(t *testing.T) {
+	s, err := Parse([]byte(`
+name: tiny
+runs: 2
+tasks:
+  family: finite-model
+  count: 5
+agents:
+  - type: o-temple
+    tau: 0.24
+  - type: rmax
+    name: RMax-optimistic
+    action_rule: optimistic
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runs != 2 || s.Episodes != 1000 || s.Gamma != 0.95 || s.Seed != 1 {
+		t.Errorf("top-level defaults not applied: %+v", s)
+	}
+	// The finite-model family brings its own defaults: slip 0.4, two models, no lava.
+	if s.Tasks.Slip != 0.4 || s.Tasks.Models != 2 || len(s.Tasks.Lava) != 0 || s.Tasks.Count != 5 {
+		t.Errorf("finite-model defaults: %+v", s.Tasks)
+	}
+	if len(s.Agents) != 2 {
+		t.Fatalf("agents = %+v, want the two listed (the list replaces the default)", s.Agents)
+	}
+	ot := s.Agents[0]
+	if ot.Name != "O-TempLe" || ot.Params.Tau != 0.24 || ot.Params.Ms != 50 || ot.Params.M != 500 || !ot.Params.Consolidate {
+		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
+	}
+	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.ActionRule != agent.Optimistic || r.Params.M != 500 {
+		t.Errorf("rmax = %+v", r)
+	}
+}
+
+func TestParseErrorsNameTheField(t *testing.T) {
+	cases := []struct{ yaml, want string }{
+		{"runs: 2\nepisods: 3\n", "line 2: field episods not found"},
+		{"tasks:\n  family: maze\n", `family = "maze", want one of`},
+		{"runs: 0\n", "runs = 0, want at least 1"},
+		{"gamma: 1\n", "gamma = 1, want 0 <= gamma < 1"},
+		{"start: corner\n", `start = "corner"`},
+		{"agents:\n  - type: rmax\n    tau: 0.1\n", "line 3: agent type rmax has no parameter \"tau\""},
+		{"agents:\n  - type: sarsa\n", `agent type "sarsa", want one of`},
+		{"agents:\n  - type: rmax\n  - type: rmax\n", `name "RMax" used twice`},
+		{"output:\n  baseline: DQN\n", `output.baseline = "DQN" is not the name of an agent`},
+		{"tasks:\n  family: online-maze\n  count: 0\n", "tasks: count = 0, want at least 1"},
+		{"tasks:\n  family: file\n", `family "file" needs file: PATH`},
+		{"runs: [1]\n", "line 1"},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.yaml))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) error = %v, want it to contain %q", c.yaml, err, c.want)
+		}
+	}
+}
+
+func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
+	s := Default()
+	s.Runs, s.Tasks.Count = 1, 1
+	s.Agents[0].Params.Ms = 0
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
+		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
+	}
+}
