@@ -102,7 +102,7 @@ type Progress interface {
 
 type silent struct{}
 
-func (silent) Start(int)                  {}
+func (silent) Start(int)                 {}
 func (silent) TaskDone(int, string, int) {}
 
 // Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing

@@ -49,7 +49,7 @@ const (
 	figHeight = 4 * vg.Inch
 	figDPI    = 200
 
-	margin      = vg.Length(8)  // around the whole figure
+	margin      = vg.Length(8) // around the whole figure
 	lineWidth   = vg.Length(1.75)
 	markerSize  = vg.Length(2.8) // glyph radius
 	bandAlpha   = 0.2

@@ -18,11 +18,11 @@ import (
 // progress shows finished tasks: a live bar on a terminal, and otherwise a plain line at every
 // tenth of the work, so that logs carry no escape codes.
 type progress struct {
-	out   io.Writer
-	name  string
-	total atomic.Int64
+	out      io.Writer
+	name     string
+	total    atomic.Int64
 	finished atomic.Int64
-	began time.Time
+	began    time.Time
 
 	mu       sync.Mutex
 	lastTent int64
