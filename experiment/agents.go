@@ -16,6 +16,7 @@ const (
 	TypeRMax      = "rmax"
 	TypeQLearning = "q-learning"
 	TypeOTempLe   = "o-temple"
+	TypeFMTempLe  = "fm-temple"
 )
 
 // AgentSpec is one agent of an experiment: its type, the name it is reported under, and its
@@ -39,6 +40,9 @@ type AgentParams struct {
 	Alpha         float64          `yaml:"alpha"`          // Q-learning rate α
 	Epsilon       float64          `yaml:"epsilon"`        // ε-greedy exploration
 	InitialQ      float64          `yaml:"initial_q"`      // initial Q values
+	T1            int              `yaml:"t1"`             // phase-1 tasks T_1
+	ModelGap      float64          `yaml:"model_gap"`      // model gap Γ
+	Eta           int              `yaml:"eta"`            // model error tolerance η
 }
 
 // agentType describes one type: its default name, its parameter keys with defaults, and how to
@@ -58,7 +62,16 @@ func templeParams(p AgentParams) temple.Params {
 	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate}
 }
 
-var rmaxKeys = []string{"m", "r_max", "action_rule", "plan_tolerance"}
+var (
+	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance"}
+	templeKeys = append([]string{"m_s", "tau", "consolidate"}, rmaxKeys...)
+)
+
+func setTempleDefaults(p *AgentParams) {
+	setRMaxDefaults(p)
+	d := temple.DefaultParams()
+	p.Ms, p.Tau, p.Consolidate = d.Ms, d.Tau, d.Consolidate
+}
 
 func setRMaxDefaults(p *AgentParams) {
 	d := agent.DefaultRMax()
@@ -81,13 +94,19 @@ var agentTypes = map[string]agentType{
 		},
 	},
 	TypeOTempLe: {
-		name: "O-TempLe", keys: append([]string{"m_s", "tau", "consolidate"}, rmaxKeys...),
-		defaults: func(p *AgentParams) {
-			setRMaxDefaults(p)
-			d := temple.DefaultParams()
-			p.Ms, p.Tau, p.Consolidate = d.Ms, d.Tau, d.Consolidate
-		},
+		name: "O-TempLe", keys: templeKeys, defaults: setTempleDefaults,
 		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return temple.NewOTempLe(templeParams(p)) },
+	},
+	TypeFMTempLe: {
+		name: "FM-TempLe", keys: append([]string{"t1", "model_gap", "eta"}, templeKeys...),
+		defaults: func(p *AgentParams) {
+			setTempleDefaults(p)
+			d := temple.DefaultFMParams()
+			p.Tau, p.T1, p.ModelGap, p.Eta = d.Tau, d.T1, d.ModelGap, d.Eta
+		},
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
+			return temple.NewFMTempLe(temple.FMParams{Params: templeParams(p), T1: p.T1, ModelGap: p.ModelGap, Eta: p.Eta})
+		},
 	},
 }
 

@@ -1,0 +1,182 @@
+package baseline
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+)
+
+// DelayedQParams are Delayed Q-learning's parameters (protocol 6.3).
+type DelayedQParams struct {
+	M        int     // m: samples gathered per attempted update
+	Epsilon1 float64 // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
+	RMax     float64 // R_max, the largest reward; the default initial value is R_max/(1−γ)
+	// InitialQ is Q(s,a) at the start of every task; nil means R_max/(1−γ) with the task's γ.
+	InitialQ *float64
+}
+
+// DefaultDelayedQ are the published defaults (simple_rl's DelayedQAgent): m = 5, ε1 = 0.1,
+// R_max = 1, initial Q = R_max/(1−γ).
+func DefaultDelayedQ() DelayedQParams { return DelayedQParams{M: 5, Epsilon1: 0.1, RMax: 1} }
+
+// Validate names the first parameter out of range.
+func (p DelayedQParams) Validate() error {
+	switch {
+	case p.M < 1:
+		return fmt.Errorf("delayed-q: m = %d, want at least 1", p.M)
+	case !(p.Epsilon1 > 0) || math.IsInf(p.Epsilon1, 0):
+		return fmt.Errorf("delayed-q: epsilon1 = %v, want a finite number > 0", p.Epsilon1)
+	case !finite(p.RMax):
+		return fmt.Errorf("delayed-q: r_max = %v, want a finite number", p.RMax)
+	case p.InitialQ != nil && !finite(*p.InitialQ):
+		return fmt.Errorf("delayed-q: initial_q = %v, want a finite number", *p.InitialQ)
+	}
+	return nil
+}
+
+// DelayedQ is Delayed Q-learning (Strehl, Li, Wiewiora, Langford & Littman, "PAC model-free
+// reinforcement learning", ICML 2006) as specified in protocol 6.3. Each pair keeps an
+// accumulator AU, a sample counter l, the start time b of its current attempt and a LEARN flag;
+// t* is the time of the last successful update. On the transition (s,a,r,s′) at time t:
+//
+//	if b(s,a) ≤ t*: LEARN(s,a) ← on
+//	if LEARN(s,a):
+//	    if l(s,a) = 0: b(s,a) ← t
+//	    l(s,a) ← l(s,a)+1;  AU(s,a) ← AU(s,a) + r + γ·max_a′ Q(s′,a′)
+//	    if l(s,a) = m:
+//	        if Q(s,a) − AU(s,a)/m ≥ 2ε1: Q(s,a) ← AU(s,a)/m + ε1;  t* ← t
+//	        else if b(s,a) > t*: LEARN(s,a) ← off
+//	        AU(s,a) ← 0;  l(s,a) ← 0
+//
+// (In the paper's pseudo-code a pair whose LEARN flag is off is switched back on only when
+// b(s,a) < t*, and the sample of that step is not used; protocol 6.3, which we follow, switches it
+// on when b(s,a) ≤ t* and uses the sample at once.) Actions are always greedy, ties broken at
+// random; there is no ε-exploration — exploration comes from the optimistic initial values.
+//
+// DelayedQ is a single-task learner: BeginTask resets everything — Q, AU, l, b, LEARN, t* and
+// the step counter. (The published agent restores only Q and the step counter and carries AU, l,
+// b, LEARN and t* over to the next task, where b and t* refer to the previous task's clock; that is
+// a bug and is not reproduced.)
+type DelayedQ struct {
+	p     DelayedQParams
+	A     int
+	gamma float64
+	rng   *rand.Rand
+
+	q     []float64
+	au    []float64
+	l     []int
+	b     []int64
+	learn []bool
+	tStar int64
+	t     int64 // transitions observed in this task; the first is at time 1
+
+	initial []float64 // when set, the table a task starts from (MaxQInit)
+
+	successes, failures int64
+}
+
+// NewDelayedQ validates p and returns the agent.
+func NewDelayedQ(p DelayedQParams) (*DelayedQ, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &DelayedQ{p: p}, nil
+}
+
+// BeginTask resets every table and counter; Q starts at the initial value (or at the table given
+// to SetInitial).
+func (d *DelayedQ) BeginTask(t agent.Task) error {
+	if t.S < 1 || t.A < 1 {
+		return fmt.Errorf("delayed-q: task %d has S=%d A=%d, want at least one state and one action", t.Index, t.S, t.A)
+	}
+	if !(t.Gamma >= 0 && t.Gamma < 1) {
+		return fmt.Errorf("delayed-q: task %d: discount gamma = %v, want 0 <= gamma < 1", t.Index, t.Gamma)
+	}
+	if t.Rand == nil {
+		return fmt.Errorf("delayed-q: task %d has no random stream", t.Index)
+	}
+	n := t.S * t.A
+	if d.initial != nil && len(d.initial) != n {
+		return fmt.Errorf("delayed-q: initial table has %d entries, task %d has %d pairs", len(d.initial), t.Index, n)
+	}
+	d.A, d.gamma, d.rng = t.A, t.Gamma, t.Rand
+	d.q = resize(d.q, n)
+	switch {
+	case d.initial != nil:
+		copy(d.q, d.initial)
+	default:
+		q0 := d.p.RMax / (1 - t.Gamma)
+		if d.p.InitialQ != nil {
+			q0 = *d.p.InitialQ
+		}
+		for i := range d.q {
+			d.q[i] = q0
+		}
+	}
+	d.au = resize(d.au, n)
+	d.l = resize(d.l, n)
+	d.b = resize(d.b, n)
+	d.learn = resize(d.learn, n)
+	for i := range d.learn {
+		d.learn[i] = true
+	}
+	d.tStar, d.t = 0, 0
+	d.successes, d.failures = 0, 0
+	return nil
+}
+
+// Act is greedy on Q, ties broken uniformly at random.
+func (d *DelayedQ) Act(s int) int { return greedy(d.q[s*d.A:s*d.A+d.A], d.rng) }
+
+// Observe applies the update rule above to the transition (s, a, r, next).
+func (d *DelayedQ) Observe(s, a int, r float64, next int) {
+	d.t++
+	i := s*d.A + a
+	if d.b[i] <= d.tStar {
+		d.learn[i] = true
+	}
+	if !d.learn[i] {
+		return
+	}
+	if d.l[i] == 0 {
+		d.b[i] = d.t
+	}
+	d.l[i]++
+	d.au[i] += r + d.gamma*maxOf(d.q[next*d.A:next*d.A+d.A])
+	if d.l[i] < d.p.M {
+		return
+	}
+	m := float64(d.p.M)
+	if d.q[i]-d.au[i]/m >= 2*d.p.Epsilon1 {
+		d.q[i] = d.au[i]/m + d.p.Epsilon1
+		d.tStar = d.t
+		d.successes++
+	} else {
+		d.failures++
+		if d.b[i] > d.tStar {
+			d.learn[i] = false
+		}
+	}
+	d.au[i], d.l[i] = 0, 0
+}
+
+func (d *DelayedQ) EndEpisode() {}
+func (d *DelayedQ) EndTask()    {}
+
+// Q is the current action-value table, indexed s*A+a; it is owned by the agent.
+func (d *DelayedQ) Q() []float64 { return d.q }
+
+// SetInitial makes later tasks start from a copy of q instead of the initial value (nil restores
+// it). The agent keeps q and copies it at every BeginTask.
+func (d *DelayedQ) SetInitial(q []float64) { d.initial = q }
+
+// TaskMetrics reports the successful and the failed attempted updates of the task.
+func (d *DelayedQ) TaskMetrics() []agent.Metric {
+	return []agent.Metric{
+		{Name: "updates", Value: float64(d.successes)},
+		{Name: "failed_updates", Value: float64(d.failures)},
+	}
+}
