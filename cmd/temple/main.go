@@ -39,11 +39,10 @@ func root() *cobra.Command {
 
 // overrides are the flags that change a spec.
 type overrides struct {
-	out              string
-	seed             uint64
-	runs, jobs       int
-	tasks            string
-	seedSet, runsSet bool
+	out        string
+	seed       uint64
+	runs, jobs int
+	tasks      string
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
