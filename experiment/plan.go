@@ -87,10 +87,15 @@ func sequencesOf(s Spec) ([]env.Sequence, error) {
 		var err error
 		rng := seqRand(run)
 		switch t.Family {
-		case FamilyOnlineMaze:
+		case FamilyOnlineMaze, FamilyVaryingActions:
 			seq, err = env.OnlineMazes(rng, env.OnlineConfig{Width: t.Width, Height: t.Height, Pool: t.Pool, Tasks: t.Count,
 				Actions: t.Actions, Landforms: t.Landforms, Goals: cells(t.Goals), Lava: cells(t.Lava),
 				StepCost: t.StepCost, GoalReward: t.GoalReward, LavaCost: t.LavaCost})
+			if t.Family == FamilyVaryingActions {
+				for k := t.SourceTasks; k < len(seq); k++ {
+					seq[k].Actions = 8
+				}
+			}
 		case FamilyFiniteModel:
 			seq, err = env.FiniteModelGrids(rng, env.FiniteModelConfig{Width: t.Width, Height: t.Height, Models: t.Models,
 				Tasks: t.Count, Actions: t.Actions, Slip: t.Slip, Lava: cells(t.Lava),

@@ -4,27 +4,54 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/temple-rl/temple/template"
 )
 
-// Preset is a named paper experiment.
+// Preset is a named experiment of the paper: a single experiment (Spec) or a parameter sweep
+// (Sweep).
 type Preset struct {
 	Name        string
 	Description string
-	// Spec returns the experiment at the paper's settings.
-	Spec func() Spec
+	Spec        func() Spec
+	Sweep       func() Sweep
 }
 
 var presets = []Preset{
 	{
 		Name: "online-maze",
-		Description: "Figure 2 \"Online MTRL\": 4x4 mazes with landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), " +
-			"100 tasks, 3000 episodes x 30 steps, m_s 50, m 500, tau 0.15, gamma 0.95, 20 runs; O-TempLe, RMax, Q-learning",
+		Description: "Figure 2 \"Online MTRL\": 4x4 mazes, landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), 100 tasks, " +
+			"3000 x 30, m_s 50, m 500, tau 0.15, 20 runs; O-TempLe, RMax, Q-learning",
 		Spec: onlineMaze,
+	},
+	{
+		Name: "varying-size",
+		Description: "Figure 2 \"Varying-sized MTRL\": 20 mazes each of 3x3, 4x4, 5x5, 6x6, start (1,1), goal drawn per task, " +
+			"3000 x 30, 20 runs; O-TempLe's advantage over RMax",
+		Spec: varyingSize,
+	},
+	{
+		Name: "gaussian",
+		Description: "Figure 2 \"Infinite number of TTs\": 4x4 mazes whose slips are drawn from a mixture of normals " +
+			"(0.2, 0.4, 0.6; sd 0.05), 100 tasks, 3000 x 30, 20 runs; O-TempLe, RMax, Q-learning",
+		Spec: gaussian,
+	},
+	{
+		Name: "varying-actions",
+		Description: "Appendix F.4: 5 tasks with the 4 moves, then 5 tasks with 8 actions (moves and diagonals), " +
+			"4x4 mazes, 3000 x 30, 20 runs; O-TempLe, RMax, Q-learning",
+		Spec: varyingActions,
+	},
+	{
+		Name: "tau-sweep",
+		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
+			"setting, 20 runs",
+		Sweep: tauSweep,
 	},
 }
 
-// paperAgents returns agents of the given types with the paper's settings (decision 18): RMax with
-// balanced wandering (decision 1), m 500, m_s 50.
+// paperAgents returns agents of the given types with the paper's settings (decision 18): RMax
+// with balanced wandering (decision 1), m 500, m_s 50.
 func paperAgents(types ...string) []AgentSpec {
 	var out []AgentSpec
 	for _, t := range types {
@@ -33,13 +60,55 @@ func paperAgents(types ...string) []AgentSpec {
 	return out
 }
 
-func onlineMaze() Spec {
+// paper is a spec at the paper's common settings (Appendix F.1, decision 18).
+func paper(name, family string, agents ...string) Spec {
 	s := Default()
-	s.Name = "online-maze"
+	s.Name = name
 	s.Runs, s.Episodes, s.Steps = 20, 3000, 30
-	s.Tasks = familyDefaults(FamilyOnlineMaze)
-	s.Agents = paperAgents(TypeOTempLe, TypeRMax, TypeQLearning)
+	s.Tasks = familyDefaults(family)
+	s.Agents = paperAgents(agents...)
 	return s
+}
+
+func onlineMaze() Spec {
+	return paper("online-maze", FamilyOnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning)
+}
+
+func varyingSize() Spec {
+	s := paper("varying-size", FamilyVaryingSize, TypeOTempLe, TypeRMax)
+	s.Start = StartFixed // decision 21: start (1,1)
+	return s
+}
+
+func gaussian() Spec { return paper("gaussian", FamilyGaussian, TypeOTempLe, TypeRMax, TypeQLearning) }
+
+func varyingActions() Spec {
+	return paper("varying-actions", FamilyVaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+}
+
+func tauSweep() Sweep {
+	s := onlineMaze()
+	s.Name = "tau-sweep"
+	s.Agents = paperAgents(TypeOTempLe, TypeRMax)
+	return Sweep{Base: s, Param: "tau", Values: []float64{0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9},
+		TrueValue: trueTemplateGap}
+}
+
+// trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
+// between two distinct true templates of all its tasks.
+func trueTemplateGap(s Spec) (float64, error) {
+	one := s
+	one.Runs = 1
+	one.Agents = one.Agents[:1]
+	p, err := Build(one)
+	if err != nil {
+		return 0, err
+	}
+	var all []template.Point
+	for _, t := range p.Runs[0] {
+		all = append(all, template.OfModel(t.Model).Templates...)
+	}
+	return template.MinDistance(template.Distinct(all)), nil
 }
 
 // Presets lists the paper experiments in a stable order.

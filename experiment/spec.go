@@ -39,7 +39,10 @@ const (
 	FamilyFiniteModel = "finite-model" // grid worlds that differ only in their goal (decision 20)
 	FamilyVaryingSize = "varying-size" // mazes of growing size (decision 21)
 	FamilyGaussian    = "gaussian"     // landforms from a mixture of normals (decision 22)
-	FamilyFile        = "file"         // task sequences read from a JSON file
+	// FamilyVaryingActions is online mazes whose first source_tasks tasks have the 4 moves and
+	// the rest 8 actions (moves and diagonals; paper Appendix F.4).
+	FamilyVaryingActions = "varying-actions"
+	FamilyFile           = "file" // task sequences read from a JSON file
 )
 
 // TaskSpec says how each run's task sequence is made.
@@ -65,6 +68,8 @@ type TaskSpec struct {
 	PerSize    int       `yaml:"per_size"` // varying-size: tasks of each size
 	Means      []float64 `yaml:"means"`    // gaussian: mixture means
 	SD         float64   `yaml:"sd"`       // gaussian: mixture standard deviation
+	// SourceTasks is the number of 4-action tasks before the 8-action ones (varying-actions).
+	SourceTasks int `yaml:"source_tasks"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -110,10 +115,13 @@ func familyDefaults(family string) TaskSpec {
 	case FamilyVaryingSize:
 		t.Sizes, t.PerSize = []int{3, 4, 5, 6}, 20
 	case FamilyGaussian:
-		t.Count, t.Pool = 100, 100
+		t.Count, t.Pool = 100, 0
 		t.Means, t.SD = []float64{0.2, 0.4, 0.6}, 0.05
 		t.Goals, t.Lava = [][2]int{{4, 4}}, [][2]int{{2, 2}}
 		t.Landforms = nil
+	case FamilyVaryingActions:
+		t.Count, t.SourceTasks, t.Pool = 10, 5, 10
+		t.Goals, t.Lava = [][2]int{{4, 4}}, [][2]int{{2, 2}}
 	}
 	return t
 }
@@ -236,11 +244,14 @@ func (t *TaskSpec) validate() error {
 			return fmt.Errorf("family %q needs file: PATH", FamilyFile)
 		}
 		return nil
-	case FamilyOnlineMaze, FamilyGaussian, FamilyFiniteModel:
+	case FamilyOnlineMaze, FamilyGaussian, FamilyFiniteModel, FamilyVaryingActions:
 		for _, err := range []error{positive("count", t.Count), positive("width", t.Width), positive("height", t.Height)} {
 			if err != nil {
 				return err
 			}
+		}
+		if t.Family == FamilyVaryingActions && (t.SourceTasks < 0 || t.SourceTasks > t.Count) {
+			return fmt.Errorf("source_tasks = %d, want 0 <= source_tasks <= count (%d)", t.SourceTasks, t.Count)
 		}
 	case FamilyVaryingSize:
 		if len(t.Sizes) == 0 {
@@ -250,8 +261,8 @@ func (t *TaskSpec) validate() error {
 			return err
 		}
 	default:
-		return fmt.Errorf("family = %q, want one of %s, %s, %s, %s, %s", t.Family,
-			FamilyOnlineMaze, FamilyFiniteModel, FamilyVaryingSize, FamilyGaussian, FamilyFile)
+		return fmt.Errorf("family = %q, want one of %s, %s, %s, %s, %s, %s", t.Family,
+			FamilyOnlineMaze, FamilyFiniteModel, FamilyVaryingSize, FamilyGaussian, FamilyVaryingActions, FamilyFile)
 	}
 	if t.Actions != 4 && t.Actions != 8 {
 		return fmt.Errorf("actions = %d, want 4 or 8", t.Actions)

@@ -30,7 +30,7 @@ type Truth struct {
 // OfModel computes the ground-truth templates, permutations and gaps of m.
 func OfModel(m *mdp.Model) Truth {
 	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), Sigma: make([][]int, m.S*m.A),
-		Gap: math.Inf(1), RankingGap: math.Inf(1)}
+		RankingGap: math.Inf(1)}
 	dense := make([]float64, m.S)
 	for s := 0; s < m.S; s++ {
 		for a := 0; a < m.A; a++ {
@@ -55,11 +55,7 @@ func OfModel(m *mdp.Model) Truth {
 			}
 		}
 	}
-	for i := range t.Templates {
-		for j := i + 1; j < len(t.Templates); j++ {
-			t.Gap = math.Min(t.Gap, Distance(t.Templates[i], t.Templates[j]))
-		}
-	}
+	t.Gap = MinDistance(t.Templates)
 	return t
 }
 
@@ -84,4 +80,26 @@ func (t *Truth) Nearest(g Point) (int, float64) {
 		}
 	}
 	return best, bestD
+}
+
+// Distinct returns the distinct templates among gs — equal within rounding — in order of first
+// appearance.
+func Distinct(gs []Point) []Point {
+	var t Truth
+	for _, g := range gs {
+		t.index(g)
+	}
+	return t.Templates
+}
+
+// MinDistance is the smallest distance between two of gs (the template gap τ when gs are
+// distinct), +Inf with fewer than two.
+func MinDistance(gs []Point) float64 {
+	gap := math.Inf(1)
+	for i := range gs {
+		for j := i + 1; j < len(gs); j++ {
+			gap = math.Min(gap, Distance(gs[i], gs[j]))
+		}
+	}
+	return gap
 }

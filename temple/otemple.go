@@ -113,11 +113,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	if t.Truth != nil {
 		tr := template.OfModel(t.Truth)
 		o.truth = &tr
-		for _, g := range tr.Templates {
-			if _, d := o.seenTruth.Nearest(g); d > 1e-9 {
-				o.seenTruth.Templates = append(o.seenTruth.Templates, g)
-			}
-		}
+		o.seenTruth.Templates = template.Distinct(append(o.seenTruth.Templates, tr.Templates...))
 	}
 	return nil
 }

@@ -51,25 +51,16 @@ func inspectCmd() *cobra.Command {
 			fmt.Fprintf(out, "experiment %s, run %d: %d tasks\n\n", s.Name, run, len(p.Runs[run]))
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "task\tsize\tS·A\tG\ttemplate gap τ\tranking gap ν\t")
-			var all template.Truth
+			var all []template.Point
 			for k, t := range p.Runs[run] {
 				tr := template.OfModel(t.Model)
 				fmt.Fprintf(w, "%d\t%dx%d\t%d\t%d\t%s\t%s\t\n", k, t.Maze.Width, t.Maze.Height, tr.S*tr.A, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
-				for _, g := range tr.Templates {
-					if _, d := all.Nearest(g); d > 1e-9 {
-						all.Templates = append(all.Templates, g)
-					}
-				}
+				all = append(all, tr.Templates...)
 			}
 			w.Flush()
-			minGap := math.Inf(1)
-			for i := range all.Templates {
-				for j := i + 1; j < len(all.Templates); j++ {
-					minGap = math.Min(minGap, template.Distance(all.Templates[i], all.Templates[j]))
-				}
-			}
-			fmt.Fprintf(out, "\nwhole sequence: %d distinct templates, template gap τ = %s\n", len(all.Templates), gap(minGap))
-			for i, g := range all.Templates {
+			distinct := template.Distinct(all)
+			fmt.Fprintf(out, "\nwhole sequence: %d distinct templates, template gap τ = %s\n", len(distinct), gap(template.MinDistance(distinct)))
+			for i, g := range distinct {
 				fmt.Fprintf(out, "  g%-3d p = %v  r = %.4g\n", i+1, rounded(g.P), g.R)
 			}
 			return nil

@@ -121,6 +121,13 @@ func reproduceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if p.Sweep != nil {
+				sw := p.Sweep()
+				if err := o.apply(cmd, &sw.Base); err != nil {
+					return err
+				}
+				return executeSweep(cmd, sw, o)
+			}
 			s := p.Spec()
 			if err := o.apply(cmd, &s); err != nil {
 				return err
@@ -147,5 +154,22 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "  %-16s %10.2f ± %.2f\n", a.Name, a.MeanPerTaskReward, a.CI95)
 	}
 	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\n", o.out, filepath.Join(o.out, "figures"))
+	return nil
+}
+
+func executeSweep(cmd *cobra.Command, sw experiment.Sweep, o overrides) error {
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "temple %s: sweep %s over %s = %v, seed %d, %d runs\n", experiment.Version, sw.Base.Name, sw.Param, sw.Values, sw.Base.Seed, sw.Base.Runs)
+	prog := newProgress(out, sw.Base)
+	points, err := experiment.ExecuteSweep(cmd.Context(), sw, o.out, o.jobs, prog)
+	prog.done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", sw.Base.Runs)
+	for _, p := range points {
+		fmt.Fprintf(out, "  %s = %-6g %-16s %10.2f ± %.2f\n", sw.Param, p.Value, p.Agent, p.MeanPerTaskReward, p.CI95)
+	}
+	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per value)\nFigure: %s\n", o.out, filepath.Join(o.out, "figures", "sweep.png"))
 	return nil
 }
