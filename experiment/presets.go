@@ -99,7 +99,7 @@ func tauSweep() Sweep {
 func trueTemplateGap(s Spec) (float64, error) {
 	one := s
 	one.Runs = 1
-	one.Agents = one.Agents[:1]
+	one.Agents, one.Output.Baseline = one.Agents[:1], ""
 	p, err := Build(one)
 	if err != nil {
 		return 0, err

@@ -59,6 +59,14 @@ func setParam(s *Spec, key string, v float64) (swept []bool, err error) {
 // ExecuteSweep runs the sweep into dir: one results directory per value (PARAM-VALUE/), then
 // sweep.csv and figures/sweep.{png,svg} with each agent's mean per-task reward and 95% CI.
 func ExecuteSweep(ctx context.Context, sw Sweep, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
+	var truth *float64
+	if sw.TrueValue != nil {
+		v, err := sw.TrueValue(sw.Base)
+		if err != nil {
+			return nil, err
+		}
+		truth = &v
+	}
 	var points []SweepPoint
 	once := map[string]SweepPoint{} // agents independent of the parameter
 	for i, v := range sw.Values {
@@ -102,14 +110,6 @@ func ExecuteSweep(ctx context.Context, sw Sweep, dir string, jobs int, progress 
 			}
 		}
 	}
-	var truth *float64
-	if sw.TrueValue != nil {
-		v, err := sw.TrueValue(sw.Base)
-		if err != nil {
-			return nil, err
-		}
-		truth = &v
-	}
 	return points, writeSweep(dir, sw, points, truth)
 }
 
@@ -121,7 +121,8 @@ func writeSweep(dir string, sw Sweep, points []SweepPoint, truth *float64) error
 	}); err != nil {
 		return err
 	}
-	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", sw.Base.Name, sw.Param, sw.Base.Runs),
+	symbol := map[string]string{"tau": "τ̂", "model_gap": "Γ"}[sw.Param]
+	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", sw.Base.Name, symbol, sw.Base.Runs),
 		XLabel: map[string]string{"tau": "User-specified template gap τ̂", "model_gap": "User-specified model gap Γ"}[sw.Param],
 		YLabel: "Mean per-task reward", Points: true, VLine: truth}
 	for _, name := range sw.Base.AgentNames() {

@@ -39,8 +39,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// Start begins a new count; a sweep runs several experiments, each with its own.
 func (p *progress) Start(total int) {
+	p.done()
 	p.total.Store(int64(total))
+	p.finished.Store(0)
+	p.mu.Lock()
+	p.lastTent, p.began = 0, time.Now()
+	p.mu.Unlock()
 	if !isTerminal(p.out) {
 		return
 	}
@@ -70,9 +76,10 @@ func (p *progress) TaskDone(int, string, int) {
 // done stops the live bar, if any.
 func (p *progress) done() {
 	if p.bars != nil {
-		if p.bar != nil && !p.bar.Completed() {
+		if !p.bar.Completed() {
 			p.bar.Abort(false)
 		}
 		p.bars.Wait()
+		p.bars, p.bar = nil, nil
 	}
 }
