@@ -208,7 +208,8 @@ func (o *OTempLe) EndTask() {
 // pairs, own samples recorded, and own samples until all pairs were known; and, against the true model, the share of
 // identifications whose template is farther than τ̂ from the pair's true template (when any pair
 // was identified), the number of distinct true templates of the task, and the mean
-// and largest distance from each library template to the nearest true template seen so far.
+// and largest distance from each library template to the nearest true template seen so far, and
+// the share of the library's visits held by templates within τ̂ of a true template.
 func (o *OTempLe) TaskMetrics() []agent.Metric {
 	m := []agent.Metric{
 		{Name: "library_size", Value: float64(o.lib.Len())},
@@ -223,11 +224,14 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	if o.truth == nil {
 		return m
 	}
-	mean, worst := 0.0, 0.0
+	mean, worst, close := 0.0, 0.0, 0.0
 	for _, t := range o.lib.Templates() {
 		_, d := o.seenTruth.Nearest(t.Mean())
 		mean += d / float64(o.lib.Len())
 		worst = math.Max(worst, d)
+		if d <= o.p.Tau {
+			close += float64(t.N())
+		}
 	}
 	if o.stats.identified > 0 {
 		m = append(m, agent.Metric{Name: "misidentification_rate", Value: float64(o.stats.misidentified) / float64(o.stats.identified)})
@@ -236,5 +240,6 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		agent.Metric{Name: "true_templates", Value: float64(len(o.truth.Templates))},
 		agent.Metric{Name: "template_error_mean", Value: mean},
 		agent.Metric{Name: "template_error_max", Value: worst},
+		agent.Metric{Name: "visits_within_tau", Value: close / float64(max(o.lib.TotalVisits(), 1))},
 	)
 }
