@@ -35,6 +35,10 @@ type AgentSummary struct {
 	MeanPerTaskReward float64   `json:"mean_per_task_reward"`
 	CI95              float64   `json:"ci95"`
 	PerRun            []float64 `json:"per_run"`
+	// Advantage is the mean over runs of (this agent − the baseline agent) in mean per-task
+	// reward, with the 95% CI of that paired difference; absent without a baseline.
+	Advantage     *float64 `json:"advantage_over_baseline,omitempty"`
+	AdvantageCI95 *float64 `json:"advantage_ci95,omitempty"`
 }
 
 // Summarize computes the summary of results (in (run, agent) order).
@@ -54,6 +58,24 @@ func Summarize(s Spec, results []CellResult) Summary {
 		}
 		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
 		sum.Agents = append(sum.Agents, a)
+	}
+	var base []float64
+	for _, a := range sum.Agents {
+		if a.Name == s.Output.Baseline {
+			base = a.PerRun
+		}
+	}
+	for k := range sum.Agents {
+		a := &sum.Agents[k]
+		if base == nil || len(base) != len(a.PerRun) {
+			continue
+		}
+		diff := make([]float64, len(base))
+		for r := range diff {
+			diff[r] = a.PerRun[r] - base[r]
+		}
+		m, ci := report.MeanCI(diff)
+		a.Advantage, a.AdvantageCI95 = &m, &ci
 	}
 	return sum
 }

@@ -151,7 +151,11 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	for _, a := range sum.Agents {
-		fmt.Fprintf(out, "  %-16s %10.2f ± %.2f\n", a.Name, a.MeanPerTaskReward, a.CI95)
+		fmt.Fprintf(out, "  %-16s %10.2f ± %-8.2f", a.Name, a.MeanPerTaskReward, a.CI95)
+		if a.Advantage != nil && a.Name != s.Output.Baseline {
+			fmt.Fprintf(out, "  paired advantage over %s %+.2f ± %.2f", s.Output.Baseline, *a.Advantage, *a.AdvantageCI95)
+		}
+		fmt.Fprintln(out)
 	}
 	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\n", o.out, filepath.Join(o.out, "figures"))
 	return nil
