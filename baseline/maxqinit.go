@@ -219,6 +219,9 @@ func (m *MaxQInit) BeginTask(t agent.Task) error {
 	if t.S != m.S || t.A != m.A {
 		return fmt.Errorf("maxqinit: task %d has S=%d A=%d, the task models have S=%d A=%d", t.Index, t.S, t.A, m.S, m.A)
 	}
+	if t.Rand == nil {
+		return fmt.Errorf("maxqinit: task %d has no random stream", t.Index)
+	}
 	if t.Gamma != m.gamma {
 		return fmt.Errorf("maxqinit: task %d has discount %v, V_max was computed with %v", t.Index, t.Gamma, m.gamma)
 	}

@@ -8,6 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/baseline"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -17,6 +19,13 @@ const (
 	TypeQLearning = "q-learning"
 	TypeOTempLe   = "o-temple"
 	TypeFMTempLe  = "fm-temple"
+	TypeFMRL      = "fmrl"
+	TypeDelayedQ  = "delayed-q"
+	TypeAbsRL     = "abs-rl"
+	// MaxQInit on each of its base learners.
+	TypeMaxQInitQ        = "maxqinit-q-learning"
+	TypeMaxQInitDelayedQ = "maxqinit-delayed-q"
+	TypeMaxQInitRMax     = "maxqinit-rmax"
 )
 
 // AgentSpec is one agent of an experiment: its type, the name it is reported under, and its
@@ -43,6 +52,13 @@ type AgentParams struct {
 	T1            int              `yaml:"t1"`             // phase-1 tasks T_1
 	ModelGap      float64          `yaml:"model_gap"`      // model gap Γ
 	Eta           int              `yaml:"eta"`            // model error tolerance η
+	Delta         float64          `yaml:"delta"`          // FMRL: error probability δ of an elimination
+	Xi            float64          `yaml:"xi"`             // FMRL: informativeness ξ of tested pairs
+	Epsilon1      float64          `yaml:"epsilon1"`       // Delayed-Q: ε1 of an attempted update
+	SampleTasks   int              `yaml:"sample_tasks"`   // MaxQInit: sampling tasks N
+	Abstraction   string           `yaml:"abstraction"`    // Abs-RL: q-star-epsilon | q-star-d | q-star
+	AbsEpsilon    float64          `yaml:"abstraction_epsilon"`
+	Learner       string           `yaml:"learner"` // Abs-RL: q-learning | delayed-q
 }
 
 // agentType describes one type: its default name, its parameter keys with defaults, and how to
@@ -84,13 +100,10 @@ var agentTypes = map[string]agentType{
 		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return agent.NewRMax(rmaxParams(p)) },
 	},
 	TypeQLearning: {
-		name: "Q-learning", keys: []string{"alpha", "epsilon", "initial_q"},
-		defaults: func(p *AgentParams) {
-			d := agent.DefaultQLearning()
-			p.Alpha, p.Epsilon, p.InitialQ = d.Alpha, d.Epsilon, d.InitialQ
-		},
+		name: "Q-learning", keys: qlearningKeys,
+		defaults: setQLearningDefaults,
 		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
-			return agent.NewQLearning(agent.QLearningParams{Alpha: p.Alpha, Epsilon: p.Epsilon, InitialQ: p.InitialQ})
+			return agent.NewQLearning(qlearningParams(p))
 		},
 	},
 	TypeOTempLe: {
@@ -108,6 +121,87 @@ var agentTypes = map[string]agentType{
 			return temple.NewFMTempLe(temple.FMParams{Params: templeParams(p), T1: p.T1, ModelGap: p.ModelGap, Eta: p.Eta})
 		},
 	},
+}
+
+var (
+	qlearningKeys = []string{"alpha", "epsilon", "initial_q"}
+	delayedQKeys  = []string{"m", "epsilon1", "r_max"}
+)
+
+func setQLearningDefaults(p *AgentParams) {
+	d := agent.DefaultQLearning()
+	p.Alpha, p.Epsilon, p.InitialQ = d.Alpha, d.Epsilon, d.InitialQ
+}
+
+func setDelayedQDefaults(p *AgentParams) {
+	d := baseline.DefaultDelayedQ()
+	p.M, p.Epsilon1, p.RMax = int64(d.M), d.Epsilon1, d.RMax
+}
+
+func qlearningParams(p AgentParams) agent.QLearningParams {
+	return agent.QLearningParams{Alpha: p.Alpha, Epsilon: p.Epsilon, InitialQ: p.InitialQ}
+}
+
+func delayedQParams(p AgentParams) baseline.DelayedQParams {
+	return baseline.DelayedQParams{M: int(p.M), Epsilon1: p.Epsilon1, RMax: p.RMax}
+}
+
+func models(ctx RunContext) []*mdp.Model {
+	out := make([]*mdp.Model, len(ctx.Tasks))
+	for k, t := range ctx.Tasks {
+		out[k] = t.Model
+	}
+	return out
+}
+
+// maxQInitType is MaxQInit on one base learner (decision 25).
+func maxQInitType(name, base string, keys []string, defaults func(*AgentParams)) agentType {
+	return agentType{
+		name: name, keys: append([]string{"sample_tasks"}, keys...),
+		defaults: func(p *AgentParams) {
+			defaults(p)
+			p.SampleTasks = baseline.DefaultMaxQInit(base).Tasks
+		},
+		build: func(p AgentParams, ctx RunContext) (agent.Agent, error) {
+			mp := baseline.DefaultMaxQInit(base)
+			mp.Tasks, mp.QLearning, mp.DelayedQ, mp.RMax = p.SampleTasks, qlearningParams(p), delayedQParams(p), rmaxParams(p)
+			return baseline.NewMaxQInit(mp, models(ctx), ctx.Gamma)
+		},
+	}
+}
+
+func init() {
+	agentTypes[TypeFMRL] = agentType{
+		name: "FMRL", keys: append([]string{"m_s", "t1", "model_gap", "delta", "xi"}, rmaxKeys...),
+		defaults: func(p *AgentParams) {
+			setRMaxDefaults(p)
+			d := baseline.DefaultFMRL()
+			p.Ms, p.T1, p.ModelGap, p.Delta, p.Xi = d.Ms, d.T1, d.ModelGap, d.Delta, d.Xi
+		},
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
+			return baseline.NewFMRL(baseline.FMRLParams{RMax: rmaxParams(p), Ms: p.Ms, T1: p.T1, ModelGap: p.ModelGap, Delta: p.Delta, Xi: p.Xi})
+		},
+	}
+	agentTypes[TypeDelayedQ] = agentType{
+		name: "Delayed-Q", keys: delayedQKeys, defaults: setDelayedQDefaults,
+		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return baseline.NewDelayedQ(delayedQParams(p)) },
+	}
+	agentTypes[TypeAbsRL] = agentType{
+		name: "Abs-RL", keys: append([]string{"abstraction", "abstraction_epsilon", "learner", "alpha", "epsilon", "initial_q"}, "m", "epsilon1", "r_max"),
+		defaults: func(p *AgentParams) {
+			setQLearningDefaults(p)
+			setDelayedQDefaults(p)
+			d := baseline.DefaultAbsRL(baseline.QStarEpsilon)
+			p.Abstraction, p.AbsEpsilon, p.Learner = string(d.Kind), d.Epsilon, d.Learner
+		},
+		build: func(p AgentParams, ctx RunContext) (agent.Agent, error) {
+			return baseline.NewAbsRL(baseline.AbsRLParams{Kind: baseline.AbstractionKind(p.Abstraction), Epsilon: p.AbsEpsilon,
+				Learner: p.Learner, QLearning: qlearningParams(p), DelayedQ: delayedQParams(p)}, models(ctx), ctx.Gamma)
+		},
+	}
+	agentTypes[TypeMaxQInitQ] = maxQInitType("Q-MaxQInit", baseline.BaseQLearning, []string{"alpha", "epsilon"}, setQLearningDefaults)
+	agentTypes[TypeMaxQInitDelayedQ] = maxQInitType("DelayedQ-MaxQInit", baseline.BaseDelayedQ, []string{"m", "epsilon1"}, setDelayedQDefaults)
+	agentTypes[TypeMaxQInitRMax] = maxQInitType("RMax-MaxQInit", baseline.BaseRMax, rmaxKeys, setRMaxDefaults)
 }
 
 // AgentTypes lists the agent types in name order.

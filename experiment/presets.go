@@ -2,9 +2,11 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -21,8 +23,26 @@ var presets = []Preset{
 	{
 		Name: "online-maze",
 		Description: "Figure 2 \"Online MTRL\": 4x4 mazes, landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), 100 tasks, " +
-			"3000 x 30, m_s 50, m 500, tau 0.15, 20 runs; O-TempLe, RMax, Q-learning",
+			"3000 x 30, m_s 50, m 500, tau 0.15, 20 runs; O-TempLe, RMax, Q-learning, Abs-RL (phi_Q*eps)",
 		Spec: onlineMaze,
+	},
+	{
+		Name: "finite-model",
+		Description: "Figure 2 \"Finite-Model MTRL\": 4x4 grids with slip 0.4 and two goals, 50 tasks, 3000 x 30, " +
+			"tau 0.24, Gamma 0.6, T1 15, 20 runs; FM-TempLe, Q-learning, RMax, FMRL, Abs-RL, MaxQInit",
+		Spec: finiteModel,
+	},
+	{
+		Name: "finite-model-baselines",
+		Description: "Appendix F.3: every Abs-RL (phi_Q*eps, phi_Q*d, phi_Q* with Q-learning) and MaxQInit " +
+			"(Q-learning, Delayed-Q, RMax) variant on the finite-model setting, with RMax",
+		Spec: finiteModelBaselines,
+	},
+	{
+		Name: "gamma-sweep",
+		Description: "Figure 3(b): mean per-task reward of FM-TempLe, FMRL and RMax for Gamma from 0.2 to 1.8 " +
+			"on the finite-model setting, 20 runs",
+		Sweep: gammaSweep,
 	},
 	{
 		Name: "varying-size",
@@ -71,7 +91,92 @@ func paper(name, family string, agents ...string) Spec {
 }
 
 func onlineMaze() Spec {
-	return paper("online-maze", FamilyOnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning)
+	return paper("online-maze", FamilyOnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
+}
+
+func finiteModelSpec(name string, agents ...string) Spec {
+	s := paper(name, FamilyFiniteModel, agents...)
+	s.Tasks.Lava = nil
+	return s
+}
+
+// finiteModel shows the best Abs-RL and MaxQInit variants of finite-model-baselines, as the
+// paper does: φ_{Q*} with Q-learning and MaxQInit on Delayed-Q (EXPERIMENTS.md).
+func finiteModel() Spec {
+	s := finiteModelSpec("finite-model", TypeFMTempLe, TypeQLearning, TypeRMax, TypeFMRL)
+	abs := defaultAgent(TypeAbsRL)
+	abs.Params.Abstraction = "q-star"
+	maxq := defaultAgent(TypeMaxQInitDelayedQ)
+	maxq.Name = "MaxQInit"
+	s.Agents = append(s.Agents, abs, maxq)
+	return s
+}
+
+// absVariants are the three abstractions of Abs-RL on Q-learning (paper Appendix F.3).
+func absVariants() []AgentSpec {
+	var out []AgentSpec
+	for _, v := range []struct{ name, kind string }{{"Abs-RL-Qeps", "q-star-epsilon"}, {"Abs-RL-Qd", "q-star-d"}, {"Abs-RL-Qstar", "q-star"}} {
+		a := defaultAgent(TypeAbsRL)
+		a.Name, a.Params.Abstraction = v.name, v.kind
+		out = append(out, a)
+	}
+	return out
+}
+
+func finiteModelBaselines() Spec {
+	s := finiteModelSpec("finite-model-baselines", TypeRMax, TypeMaxQInitQ, TypeMaxQInitDelayedQ, TypeMaxQInitRMax)
+	s.Agents = append(s.Agents, absVariants()...)
+	return s
+}
+
+func gammaSweep() Sweep {
+	s := finiteModelSpec("gamma-sweep", TypeFMTempLe, TypeFMRL, TypeRMax)
+	return Sweep{Base: s, Param: "model_gap", Values: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8}, TrueValue: trueModelGap}
+}
+
+// trueModelGap is the model gap of the first run's tasks: the smallest distance between two
+// distinct true models, a model distance being the largest per-pair ‖p − p′‖₂ + |r − r′|.
+func trueModelGap(s Spec) (float64, error) {
+	one := s
+	one.Runs = 1
+	one.Agents, one.Output.Baseline = one.Agents[:1], ""
+	p, err := Build(one)
+	if err != nil {
+		return 0, err
+	}
+	gap := math.Inf(1)
+	tasks := p.Runs[0]
+	for i := range tasks {
+		for j := i + 1; j < len(tasks); j++ {
+			if d := modelDistance(tasks[i].Model, tasks[j].Model); d > 1e-9 {
+				gap = math.Min(gap, d)
+			}
+		}
+	}
+	return gap, nil
+}
+
+func modelDistance(x, y *mdp.Model) float64 {
+	d := 0.0
+	px, py := make([]float64, x.S), make([]float64, x.S)
+	for s := 0; s < x.S; s++ {
+		for a := 0; a < x.A; a++ {
+			clear(px)
+			clear(py)
+			for _, t := range x.Row(s, a) {
+				px[t.Next] = t.Prob
+			}
+			for _, t := range y.Row(s, a) {
+				py[t.Next] = t.Prob
+			}
+			l2 := 0.0
+			for k := range px {
+				l2 += (px[k] - py[k]) * (px[k] - py[k])
+			}
+			d = math.Max(d, math.Sqrt(l2)+math.Abs(x.ExpectedReward(s, a)-y.ExpectedReward(s, a)))
+		}
+	}
+	return d
 }
 
 func varyingSize() Spec {
