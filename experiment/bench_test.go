@@ -1,0 +1,51 @@
+package experiment
+
+import (
+	"context"
+	"testing"
+)
+
+// benchCells runs whole cells of spec through the runner (no disk) and reports steps per second
+// per core: b.N cells, one after another on one goroutine.
+func benchCells(b *testing.B, s Spec) {
+	s.Output.Baseline = ""
+	p, err := Build(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := 0
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		res, err := runCell(context.Background(), p, b.TempDir(), 0, p.Agents[0], silent{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range res.Tasks {
+			steps += t.Steps
+		}
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkAgentsFiniteModel times every finite-model agent over 20 tasks (15 in phase 1) of the
+// finite-model grid, 3000 × 30 steps each.
+func BenchmarkAgentsFiniteModel(b *testing.B) {
+	for _, typ := range []string{TypeFMTempLe, TypeFMRL, TypeDelayedQ, TypeMaxQInitDelayedQ, TypeAbsRL} {
+		b.Run(typ, func(b *testing.B) {
+			s := finiteModelSpec("bench", typ)
+			s.Runs, s.Tasks.Count = 1, 20
+			benchCells(b, s)
+		})
+	}
+}
+
+// BenchmarkAgentsOnlineMaze times the online agents over 20 tasks of the online maze.
+func BenchmarkAgentsOnlineMaze(b *testing.B) {
+	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
+		b.Run(typ, func(b *testing.B) {
+			s := paper("bench", FamilyOnlineMaze, typ)
+			s.Runs, s.Tasks.Count = 1, 20
+			benchCells(b, s)
+		})
+	}
+}
