@@ -45,8 +45,8 @@ type Reporter interface {
 	TaskMetrics() []Metric
 }
 
-// greedy returns an action maximising q, ties broken uniformly at random with rng.
-func greedy(q []float64, rng *rand.Rand) int {
+// Greedy returns an action maximising q, ties broken uniformly at random with rng.
+func Greedy(q []float64, rng *rand.Rand) int {
 	best, ties := 0, 1
 	for a := 1; a < len(q); a++ {
 		switch {
@@ -68,25 +68,4 @@ func greedy(q []float64, rng *rand.Rand) int {
 			k--
 		}
 	}
-}
-
-// lowestGreedy returns the lowest-index action maximising q.
-func lowestGreedy(q []float64) int {
-	best := 0
-	for a := 1; a < len(q); a++ {
-		if q[a] > q[best] {
-			best = a
-		}
-	}
-	return best
-}
-
-func maxOf(q []float64) float64 {
-	m := q[0]
-	for _, x := range q[1:] {
-		if x > m {
-			m = x
-		}
-	}
-	return m
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // QLearningParams are Q-learning's parameters (decision 17).
@@ -51,7 +54,7 @@ func NewQLearning(p QLearningParams) (*QLearning, error) {
 
 func (a *QLearning) BeginTask(t Task) error {
 	a.A, a.gamma, a.rng = t.A, t.Gamma, t.Rand
-	a.q = resize(a.q, t.S*t.A)
+	a.q = buf.Zeroed(a.q, t.S*t.A)
 	if a.initial != nil {
 		if len(a.initial) != len(a.q) {
 			return fmt.Errorf("q-learning: initial table has %d entries, task has %d pairs", len(a.initial), len(a.q))
@@ -71,12 +74,12 @@ func (a *QLearning) Act(s int) int {
 	if a.rng.Float64() < a.p.Epsilon {
 		return a.rng.IntN(a.A)
 	}
-	return greedy(a.q[s*a.A:s*a.A+a.A], a.rng)
+	return Greedy(a.q[s*a.A:s*a.A+a.A], a.rng)
 }
 
 func (a *QLearning) Observe(s, act int, r float64, next int) {
 	i := s*a.A + act
-	target := r + a.gamma*maxOf(a.q[next*a.A:next*a.A+a.A])
+	target := r + a.gamma*mdp.Max(a.q[next*a.A:next*a.A+a.A])
 	a.q[i] += a.p.Alpha * (target - a.q[i])
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -83,26 +84,17 @@ func (l *Learner) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng = t.S, t.A, t.Gamma, t.Rand
 	l.counts.Reset(t.S, t.A)
 	n := t.S * t.A
-	l.threshold = resize(l.threshold, n)
+	l.threshold = buf.Zeroed(l.threshold, n)
 	for i := range l.threshold {
 		l.threshold[i] = l.P.M
 	}
-	l.known = resize(l.known, n)
-	l.knownActions = resize(l.knownActions, t.S)
-	l.q = resize(l.q, n)
-	l.v = resize(l.v, t.S)
+	l.known = buf.Zeroed(l.known, n)
+	l.knownActions = buf.Zeroed(l.knownActions, t.S)
+	l.q = buf.Zeroed(l.q, n)
+	l.v = buf.Zeroed(l.v, t.S)
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
 	l.samples, l.allKnownAt = 0, -1
-}
-
-func resize[T any](x []T, n int) []T {
-	if cap(x) < n {
-		return make([]T, n)
-	}
-	x = x[:n]
-	clear(x)
-	return x
 }
 
 // Known reports whether pair i is known.
@@ -205,9 +197,9 @@ func (l *Learner) Act(s int) int {
 	}
 	q := l.Q()[s*l.A : s*l.A+l.A]
 	if l.P.Rule == BalancedWandering {
-		return lowestGreedy(q)
+		return mdp.ArgMax(q)
 	}
-	return greedy(q, l.rng)
+	return Greedy(q, l.rng)
 }
 
 // Q returns the action values of the current optimistic model, planning first if it changed.

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // DelayedQParams are Delayed Q-learning's parameters (protocol 6.3).
@@ -103,7 +105,7 @@ func (d *DelayedQ) BeginTask(t agent.Task) error {
 		return fmt.Errorf("delayed-q: initial table has %d entries, task %d has %d pairs", len(d.initial), t.Index, n)
 	}
 	d.A, d.gamma, d.rng = t.A, t.Gamma, t.Rand
-	d.q = resize(d.q, n)
+	d.q = buf.Zeroed(d.q, n)
 	switch {
 	case d.initial != nil:
 		copy(d.q, d.initial)
@@ -116,10 +118,10 @@ func (d *DelayedQ) BeginTask(t agent.Task) error {
 			d.q[i] = q0
 		}
 	}
-	d.au = resize(d.au, n)
-	d.l = resize(d.l, n)
-	d.b = resize(d.b, n)
-	d.learn = resize(d.learn, n)
+	d.au = buf.Zeroed(d.au, n)
+	d.l = buf.Zeroed(d.l, n)
+	d.b = buf.Zeroed(d.b, n)
+	d.learn = buf.Zeroed(d.learn, n)
 	for i := range d.learn {
 		d.learn[i] = true
 	}
@@ -129,7 +131,7 @@ func (d *DelayedQ) BeginTask(t agent.Task) error {
 }
 
 // Act is greedy on Q, ties broken uniformly at random.
-func (d *DelayedQ) Act(s int) int { return greedy(d.q[s*d.A:s*d.A+d.A], d.rng) }
+func (d *DelayedQ) Act(s int) int { return agent.Greedy(d.q[s*d.A:s*d.A+d.A], d.rng) }
 
 // Observe applies the update rule above to the transition (s, a, r, next).
 func (d *DelayedQ) Observe(s, a int, r float64, next int) {
@@ -145,7 +147,7 @@ func (d *DelayedQ) Observe(s, a int, r float64, next int) {
 		d.b[i] = d.t
 	}
 	d.l[i]++
-	d.au[i] += r + d.gamma*maxOf(d.q[next*d.A:next*d.A+d.A])
+	d.au[i] += r + d.gamma*mdp.Max(d.q[next*d.A:next*d.A+d.A])
 	if d.l[i] < d.p.M {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -123,7 +124,6 @@ type FMRL struct {
 	records []*mdp.Counts
 	groups  []*groupModel
 	bound   float64 // evidence c_ij needed for a decision
-	dense   []float64
 
 	// phase 2, per task
 	alive           []bool
@@ -174,13 +174,13 @@ func (f *FMRL) BeginTask(t agent.Task) error {
 		return nil
 	}
 	G := len(f.groups)
-	f.alive = resize(f.alive, G)
+	f.alive = buf.Zeroed(f.alive, G)
 	for g := range f.alive {
 		f.alive[g] = true
 	}
 	f.nAlive = G
-	f.c = resize(f.c, G*G)
-	f.delta = resize(f.delta, G*G)
+	f.c = buf.Zeroed(f.c, G*G)
+	f.delta = buf.Zeroed(f.delta, G*G)
 	if G == 1 {
 		f.identify(0)
 	}
@@ -266,7 +266,7 @@ func (f *FMRL) EndTask() {
 	if f.phase2() {
 		return
 	}
-	f.records = append(f.records, cloneCounts(f.l.Counts()))
+	f.records = append(f.records, f.l.Counts().Clone())
 	if f.task == f.p.T1 {
 		f.group()
 	}
@@ -274,55 +274,11 @@ func (f *FMRL) EndTask() {
 
 // group clusters the phase-1 records (decision 11) and prepares the groups' estimates.
 func (f *FMRL) group() {
-	var groups []*mdp.Counts
-	for _, x := range f.records {
-		best, bestD := -1, math.Inf(1)
-		for g, y := range groups {
-			if d := f.distance(x, y); d <= f.p.ModelGap && d < bestD {
-				best, bestD = g, d
-			}
-		}
-		if best < 0 {
-			groups = append(groups, cloneCounts(x))
-		} else {
-			addCounts(groups[best], x)
-		}
-	}
-	f.records = nil
 	f.groups = f.groups[:0]
-	for _, c := range groups {
+	for _, c := range mdp.GroupModels(f.records, f.p.ModelGap, f.p.Ms) {
 		f.groups = append(f.groups, newGroupModel(c, f.p.Delta))
 	}
-}
-
-// distance is D(x,g) above, +Inf when no pair has at least m_s samples in both.
-func (f *FMRL) distance(x, g *mdp.Counts) float64 {
-	S := x.S
-	f.dense = resize(f.dense, S)
-	d, shared := 0.0, false
-	for i := 0; i < x.S*x.A; i++ {
-		nx, ng := x.N(i), g.N(i)
-		if nx < f.p.Ms || ng < f.p.Ms {
-			continue
-		}
-		shared = true
-		clear(f.dense)
-		for _, s := range x.Successors(i) {
-			f.dense[s.State] += float64(s.N) / float64(nx)
-		}
-		for _, s := range g.Successors(i) {
-			f.dense[s.State] -= float64(s.N) / float64(ng)
-		}
-		sq := 0.0
-		for _, v := range f.dense {
-			sq += v * v
-		}
-		d = math.Max(d, math.Sqrt(sq)+math.Abs(x.R(i)/float64(nx)-g.R(i)/float64(ng)))
-	}
-	if !shared {
-		return math.Inf(1)
-	}
-	return d
+	f.records = nil
 }
 
 func newGroupModel(c *mdp.Counts, delta float64) *groupModel {

@@ -65,12 +65,12 @@ func TestFMRLGrouping(t *testing.T) {
 	y := record(3, map[int]map[int]int64{0: {0: 4, 1: 4}, 1: {1: 3, 2: 1}, 2: {0: 4}}, map[int]float64{0: 2, 1: 4})
 	// Pair 0: 0 + 0.25; pair 1: ‖(0, 0.25, −0.25)‖₂ + 0 = 0.3536; pair 2 is skipped (x has 1 < m_s
 	// samples, although the two disagree completely).
-	if d := f.distance(x, y); math.Abs(d-math.Sqrt(0.125)) > 1e-12 {
+	if d := mdp.ModelDistance(x, y, p.Ms); math.Abs(d-math.Sqrt(0.125)) > 1e-12 {
 		t.Errorf("D(x,y) = %v, want %v", d, math.Sqrt(0.125))
 	}
 	// No pair with m_s samples in both: not comparable.
 	z := record(3, map[int]map[int]int64{2: {2: 5}}, nil)
-	if d := f.distance(x, z); !math.IsInf(d, 1) {
+	if d := mdp.ModelDistance(x, z, p.Ms); !math.IsInf(d, 1) {
 		t.Errorf("D(x,z) = %v, want +Inf", d)
 	}
 	// Records: x opens group 0; y is 0.354 > Γ = 0.3 from it and opens group 1; z is not
@@ -79,7 +79,7 @@ func TestFMRLGrouping(t *testing.T) {
 	// joins group 0; w (pair 0 only, R̂ 0.125) is exactly as close (0.125) to groups 0 and 1 and
 	// joins the lower.
 	w := record(3, map[int]map[int]int64{0: {0: 3, 1: 3}}, map[int]float64{0: 0.75})
-	f.records = []*mdp.Counts{x, y, z, cloneCounts(x), w}
+	f.records = []*mdp.Counts{x, y, z, x.Clone(), w}
 	f.group()
 	if f.Groups() != 3 {
 		t.Fatalf("%d groups, want 3", f.Groups())

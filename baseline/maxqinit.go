@@ -195,7 +195,7 @@ func maxQStar(models []*mdp.Model, gamma float64) (vmax float64, S, A int, err e
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("maxqinit: task model %d: %w", k, err)
 		}
-		vmax = math.Max(vmax, maxOf(sol.Q))
+		vmax = math.Max(vmax, mdp.Max(sol.Q))
 	}
 	return vmax, S, A, nil
 }

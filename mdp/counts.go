@@ -1,5 +1,7 @@
 package mdp
 
+import "github.com/temple-rl/temple/internal/buf"
+
 // Succ is one observed successor of a state-action pair and how often it was seen.
 type Succ struct {
 	State int32
@@ -26,8 +28,8 @@ func NewCounts(S, A int) *Counts {
 // Reset empties c for S states and A actions, keeping its buffers where they fit.
 func (c *Counts) Reset(S, A int) {
 	c.S, c.A = S, A
-	c.n = resize(c.n, S*A)
-	c.r = resize(c.r, S*A)
+	c.n = buf.Zeroed(c.n, S*A)
+	c.r = buf.Zeroed(c.r, S*A)
 	if cap(c.succ) >= S*A {
 		c.succ = c.succ[:S*A]
 	} else {
@@ -36,15 +38,6 @@ func (c *Counts) Reset(S, A int) {
 	for i := range c.succ {
 		c.succ[i] = c.succ[i][:0]
 	}
-}
-
-func resize[T any](x []T, n int) []T {
-	if cap(x) < n {
-		return make([]T, n)
-	}
-	x = x[:n]
-	clear(x)
-	return x
 }
 
 // Add records k observations of pair i moving to next with total reward reward.

@@ -45,7 +45,7 @@ func (p *Sparse) EndPair() { p.Start = append(p.Start, int32(len(p.Next))) }
 func (p *Sparse) Iterate(q, v []float64, gamma, stop float64, maxSweeps int) (sweeps int, converged bool) {
 	S, A := p.S, p.A
 	for s := 0; s < S; s++ {
-		v[s] = maxOf(q[s*A : s*A+A])
+		v[s] = Max(q[s*A : s*A+A])
 	}
 	for sweeps < maxSweeps {
 		sweeps++
@@ -73,16 +73,6 @@ func (p *Sparse) Iterate(q, v []float64, gamma, stop float64, maxSweeps int) (sw
 		}
 	}
 	return sweeps, false
-}
-
-func maxOf(xs []float64) float64 {
-	best := xs[0]
-	for _, x := range xs[1:] {
-		if x > best {
-			best = x
-		}
-	}
-	return best
 }
 
 // StopFor returns the per-sweep change below which value iteration with discount gamma is within
@@ -134,13 +124,7 @@ func ValueIteration(m *Model, gamma, tol float64) (Solution, error) {
 func GreedyPolicy(q []float64, S, A int) []int {
 	pi := make([]int, S)
 	for s := range pi {
-		best := 0
-		for a := 1; a < A; a++ {
-			if q[s*A+a] > q[s*A+best] {
-				best = a
-			}
-		}
-		pi[s] = best
+		pi[s] = ArgMax(q[s*A : s*A+A])
 	}
 	return pi
 }
@@ -179,3 +163,17 @@ func PolicyEvaluation(m *Model, pi []int, gamma, tol float64) ([]float64, error)
 	}
 	return nil, fmt.Errorf("mdp: policy evaluation did not converge in %d sweeps", maxSolveSweeps)
 }
+
+// ArgMax returns the lowest index of a largest element of q.
+func ArgMax(q []float64) int {
+	best := 0
+	for a := 1; a < len(q); a++ {
+		if q[a] > q[best] {
+			best = a
+		}
+	}
+	return best
+}
+
+// Max returns the largest element of q.
+func Max(q []float64) float64 { return q[ArgMax(q)] }

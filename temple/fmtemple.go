@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -95,7 +96,7 @@ func (f *FMTempLe) BeginTask(t agent.Task) error {
 	}
 	f.own.Reset(t.S, t.A)
 	f.steps, f.identified, f.foundAfter = 0, -1, -1
-	f.pBuf, f.qBuf = resize(f.pBuf, t.S), resize(f.qBuf, t.S)
+	f.pBuf, f.qBuf = buf.Zeroed(f.pBuf, t.S), buf.Zeroed(f.qBuf, t.S)
 	f.scores = f.scores[:0]
 	if f.phase2() {
 		for range f.groups {
@@ -195,47 +196,11 @@ func (f *FMTempLe) EndTask() {
 	}
 }
 
-// groupModels clusters the phase-1 records with the model gap Γ (decision 11).
+// groupModels clusters the phase-1 records with the model gap Γ (decision 11), comparing the
+// pairs both models have seen at least m_s times.
 func (f *FMTempLe) groupModels() {
-	f.groups = nil
-	for _, x := range f.records {
-		best, bestD := -1, math.Inf(1)
-		for c, g := range f.groups {
-			if d := f.modelDistance(x, g); d <= f.p.ModelGap && d < bestD {
-				best, bestD = c, d
-			}
-		}
-		if best < 0 {
-			f.groups = append(f.groups, x.Clone())
-		} else {
-			f.groups[best].Merge(x)
-		}
-	}
+	f.groups = mdp.GroupModels(f.records, f.p.ModelGap, f.p.Ms)
 	f.records = nil
-}
-
-// modelDistance is the largest per-pair distance between two models over the pairs both have
-// at least m_s samples of (fewer give estimates too noisy to compare against Γ), +Inf when they
-// share none.
-func (f *FMTempLe) modelDistance(x, g *mdp.Counts) float64 {
-	if x.S != g.S || x.A != g.A {
-		return math.Inf(1)
-	}
-	f.pBuf, f.qBuf = resize(f.pBuf, x.S), resize(f.qBuf, x.S)
-	d, shared := 0.0, false
-	for i := 0; i < x.S*x.A; i++ {
-		if x.N(i) < f.p.Ms || g.N(i) < f.p.Ms {
-			continue
-		}
-		p, rp, _ := x.Estimate(i, f.pBuf)
-		q, rq, _ := g.Estimate(i, f.qBuf)
-		shared = true
-		d = math.Max(d, l2(p, q)+math.Abs(rp-rq))
-	}
-	if !shared {
-		return math.Inf(1)
-	}
-	return d
 }
 
 // TaskMetrics adds to O-TempLe's diagnostics the phase, the number of model groups, whether and

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -100,14 +101,14 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	o.l.Begin(t)
 	o.A = t.A
 	o.pending.Reset(t.S, t.A)
-	o.own = resize(o.own, t.S*t.A)
-	o.pairTmpl = resize(o.pairTmpl, t.S*t.A)
+	o.own = buf.Zeroed(o.own, t.S*t.A)
+	o.pairTmpl = buf.Zeroed(o.pairTmpl, t.S*t.A)
 	for i := range o.pairTmpl {
 		o.pairTmpl[i] = -1
 	}
-	o.sigma = resize(o.sigma, t.S*t.A)
-	o.augmented = resize(o.augmented, t.S*t.A)
-	o.dense = resize(o.dense, t.S)
+	o.sigma = buf.Zeroed(o.sigma, t.S*t.A)
+	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
+	o.dense = buf.Zeroed(o.dense, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
 	if t.Truth != nil {
@@ -116,15 +117,6 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 		o.seenTruth.Templates = template.Distinct(append(o.seenTruth.Templates, tr.Templates...))
 	}
 	return nil
-}
-
-func resize[T any](x []T, n int) []T {
-	if cap(x) < n {
-		return make([]T, n)
-	}
-	x = x[:n]
-	clear(x)
-	return x
 }
 
 func (o *OTempLe) Act(s int) int { return o.l.Act(s) }
