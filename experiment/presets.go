@@ -137,15 +137,11 @@ func gammaSweep() Sweep {
 // trueModelGap is the model gap of the first run's tasks: the smallest distance between two
 // distinct true models, a model distance being the largest per-pair ‖p − p′‖₂ + |r − r′|.
 func trueModelGap(s Spec) (float64, error) {
-	one := s
-	one.Runs = 1
-	one.Agents, one.Output.Baseline = one.Agents[:1], ""
-	p, err := Build(one)
+	tasks, err := firstRunTasks(s)
 	if err != nil {
 		return 0, err
 	}
 	gap := math.Inf(1)
-	tasks := p.Runs[0]
 	for i := range tasks {
 		for j := i + 1; j < len(tasks); j++ {
 			if d := modelDistance(tasks[i].Model, tasks[j].Model); d > 1e-9 {
@@ -202,18 +198,26 @@ func tauSweep() Sweep {
 // trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
 // between two distinct true templates of all its tasks.
 func trueTemplateGap(s Spec) (float64, error) {
-	one := s
-	one.Runs = 1
-	one.Agents, one.Output.Baseline = one.Agents[:1], ""
-	p, err := Build(one)
+	tasks, err := firstRunTasks(s)
 	if err != nil {
 		return 0, err
 	}
 	var all []template.Point
-	for _, t := range p.Runs[0] {
+	for _, t := range tasks {
 		all = append(all, template.OfModel(t.Model).Templates...)
 	}
 	return template.MinDistance(template.Distinct(all)), nil
+}
+
+// firstRunTasks builds the tasks of the first run of s.
+func firstRunTasks(s Spec) ([]Task, error) {
+	s.Runs = 1
+	s.Agents, s.Output.Baseline = s.Agents[:1], ""
+	p, err := Build(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Runs[0], nil
 }
 
 // Presets lists the paper experiments in a stable order.
