@@ -85,11 +85,11 @@ type OutputSpec struct {
 }
 
 // Default is the built-in experiment of `temple run`: the online 4×4 maze setting, sized to
-// finish in seconds — 3 runs of 20 tasks of 1000 episodes × 30 steps with RMax, Q-learning and
+// finish in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with RMax, Q-learning and
 // O-TempLe.
 func Default() Spec {
 	s := Spec{
-		Name: "online-maze-small", Seed: 1, Runs: 3, Episodes: 1000, Steps: 30, Gamma: 0.95,
+		Name: "online-maze-small", Seed: 1, Runs: 3, Episodes: 3000, Steps: 30, Gamma: 0.95,
 		Start: StartPerTask, StartCell: [2]int{1, 1},
 		Tasks:  familyDefaults(FamilyOnlineMaze),
 		Output: OutputSpec{Smoothing: 0.9, Baseline: "RMax"},

@@ -24,7 +24,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Runs != 2 || s.Episodes != 1000 || s.Gamma != 0.95 || s.Seed != 1 {
+	if s.Runs != 2 || s.Episodes != 3000 || s.Gamma != 0.95 || s.Seed != 1 {
 		t.Errorf("top-level defaults not applied: %+v", s)
 	}
 	// The finite-model family brings its own defaults: slip 0.4, two models, no lava.
