@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Transition is one possible outcome of taking an action: the next state, its probability and the
@@ -22,18 +23,29 @@ type Transition struct {
 // probTolerance is how far a row's probabilities may sum away from 1.
 const probTolerance = 1e-9
 
-// Model is an immutable tabular MDP with S states and A actions. Build one with New.
+// Model is an immutable tabular MDP with S states and A actions. Build one with New, or with
+// NewEpisodic when some states are terminal.
 type Model struct {
 	Sparse
-	cum    []float64 // cumulative probabilities of each row, for sampling
-	reward []float64 // reward of each transition, parallel to Next
-	start  []float64 // start distribution μ over states
+	cum      []float64 // cumulative probabilities of each row, for sampling
+	reward   []float64 // reward of each transition, parallel to Next
+	start    []float64 // start distribution μ over states
+	terminal []bool    // terminal[s]: an episode ends on reaching s; nil when no state is
 }
 
-// New validates and builds a model. rows[s*A+a] lists the outcomes of (s, a); outcomes with
-// probability 0 are dropped. start is the start distribution μ (length S, summing to 1).
-// Errors name the state, action and offending value.
+// New validates and builds a model without terminal states. rows[s*A+a] lists the outcomes of
+// (s, a); outcomes with probability 0 are dropped. start is the start distribution μ (length S,
+// summing to 1). Errors name the state, action and offending value.
 func New(S, A int, rows [][]Transition, start []float64) (*Model, error) {
+	return NewEpisodic(S, A, rows, start, nil)
+}
+
+// NewEpisodic is New for a model with terminal states: terminal[s] (length S, or nil for none)
+// says that an episode ends on reaching s (Gymnasium's "terminated"). A terminal state is
+// absorbing with reward 0, so every solver gives it value 0 and bootstraps nothing past it: its
+// rows must be empty (they are then built as that self-loop) or already that self-loop. The start
+// distribution may not put mass on a terminal state.
+func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool) (*Model, error) {
 	if S <= 0 || A <= 0 {
 		return nil, fmt.Errorf("mdp: need at least one state and one action, got S=%d A=%d", S, A)
 	}
@@ -43,9 +55,19 @@ func New(S, A int, rows [][]Transition, start []float64) (*Model, error) {
 	if len(start) != S {
 		return nil, fmt.Errorf("mdp: start distribution has length %d, want S = %d", len(start), S)
 	}
+	if terminal != nil && len(terminal) != S {
+		return nil, fmt.Errorf("mdp: terminal flags have length %d, want S = %d", len(terminal), S)
+	}
 	m := &Model{Sparse: Sparse{S: S, A: A, Start: make([]int32, S*A+1), R: make([]float64, S*A)}}
 	for i, row := range rows {
 		s, a := i/A, i%A
+		if terminal != nil && terminal[s] {
+			if !absorbing(row, s) {
+				return nil, fmt.Errorf("mdp: state %d action %d: state %d is terminal, so its outcomes must be empty "+
+					"or a self-loop with probability 1 and reward 0, got %v", s, a, s, row)
+			}
+			row = []Transition{{Next: s, Prob: 1}}
+		}
 		total := 0.0
 		seen := make(map[int]bool, len(row))
 		for _, t := range row {
@@ -95,8 +117,38 @@ func New(S, A int, rows [][]Transition, start []float64) (*Model, error) {
 		return nil, fmt.Errorf("mdp: start probabilities sum to %v, want 1", total)
 	}
 	m.start = append([]float64(nil), start...)
+	for s, t := range terminal {
+		if t && start[s] > 0 {
+			return nil, fmt.Errorf("mdp: state %d is terminal but has start probability %v, want 0", s, start[s])
+		}
+	}
+	if slices.Contains(terminal, true) {
+		m.terminal = append([]bool(nil), terminal...)
+	}
 	return m, nil
 }
+
+// absorbing reports whether row is empty or the self-loop of s with probability 1 and reward 0.
+func absorbing(row []Transition, s int) bool {
+	nonzero := 0
+	for _, t := range row {
+		if t.Prob == 0 {
+			continue
+		}
+		nonzero++
+		if t.Next != s || t.Prob != 1 || t.Reward != 0 {
+			return false
+		}
+	}
+	return nonzero <= 1
+}
+
+// Terminal reports whether an episode ends on reaching s.
+func (m *Model) Terminal(s int) bool { return m.terminal != nil && m.terminal[s] }
+
+// TerminalStates returns a copy of the terminal flags, one per state, or nil when no state is
+// terminal.
+func (m *Model) TerminalStates() []bool { return slices.Clone(m.terminal) }
 
 // Row returns the outcomes of (s, a) with non-zero probability, in the order they were given.
 func (m *Model) Row(s, a int) []Transition {

@@ -241,3 +241,67 @@ func TestStepFrequencies(t *testing.T) {
 		}
 	}
 }
+
+// episodicChain is a 3-state chain: from 0, action 0 pays 1 and moves to the terminal state 2;
+// action 1 pays 0 and moves to state 1, whose single action pays 5 and moves to state 2.
+func episodicChain(t *testing.T) *Model {
+	t.Helper()
+	m, err := NewEpisodic(3, 2, [][]Transition{
+		{{Next: 2, Prob: 1, Reward: 1}}, {{Next: 1, Prob: 1}},
+		{{Next: 2, Prob: 1, Reward: 5}}, {{Next: 2, Prob: 1, Reward: 5}},
+		nil, nil,
+	}, []float64{1, 0, 0}, []bool{false, false, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestTerminalStatesAreAbsorbingWithValueZero(t *testing.T) {
+	m := episodicChain(t)
+	if !m.Terminal(2) || m.Terminal(0) || m.Terminal(1) {
+		t.Fatalf("terminal flags %v", m.TerminalStates())
+	}
+	if row := m.Row(2, 1); len(row) != 1 || row[0] != (Transition{Next: 2, Prob: 1}) {
+		t.Fatalf("terminal row %v, want the self-loop with reward 0", row)
+	}
+	sol, err := ValueIteration(m, 0.9, 1e-12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nothing is bootstrapped past the terminal state: V(2) = 0, V(1) = 5, V(0) = max(1, 0.9·5).
+	for s, want := range []float64{4.5, 5, 0} {
+		if math.Abs(sol.V[s]-want) > 1e-9 {
+			t.Errorf("V(%d) = %v, want %v", s, sol.V[s], want)
+		}
+	}
+	if plain, _ := New(2, 1, [][]Transition{{{Next: 1, Prob: 1}}, {{Next: 0, Prob: 1}}}, []float64{1, 0}); plain.TerminalStates() != nil || plain.Terminal(1) {
+		t.Error("a model built with New has terminal states")
+	}
+}
+
+func TestNewEpisodicRejectsBadTerminals(t *testing.T) {
+	rows := [][]Transition{{{Next: 1, Prob: 1}}, {{Next: 0, Prob: 1, Reward: 1}}}
+	cases := []struct {
+		name     string
+		start    []float64
+		terminal []bool
+		want     string
+	}{
+		{"length", []float64{1, 0}, []bool{true}, "terminal flags have length 1, want S = 2"},
+		{"outcomes", []float64{1, 0}, []bool{false, true}, "state 1 action 0: state 1 is terminal, so its outcomes must be empty"},
+		{"start", []float64{1, 0}, []bool{true, false}, "state 0 action 0: state 0 is terminal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewEpisodic(2, 1, rows, c.start, c.terminal)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+	_, err := NewEpisodic(2, 1, [][]Transition{{{Next: 1, Prob: 1}}, nil}, []float64{0, 1}, []bool{false, true})
+	if err == nil || !strings.Contains(err.Error(), "state 1 is terminal but has start probability 1") {
+		t.Fatalf("start mass on a terminal state: error = %v", err)
+	}
+}
