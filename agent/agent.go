@@ -15,13 +15,18 @@ type Task struct {
 	Gamma float64
 	// Rand is the learner's own random stream for this task.
 	Rand *rand.Rand
+	// Terminal[s] says that an episode ends on reaching s (nil when no state is terminal). It is
+	// the environment's "terminated" signal: in a tabular task a state is terminal or not, so the
+	// learner is told up front. A terminal state has value 0: learners bootstrap nothing past it.
+	Terminal []bool
 	// Truth is the task's true model. Learners must not read it to act: it is there for
 	// ground-truth diagnostics (for instance the misidentification rate of templates).
 	Truth *mdp.Model
 }
 
 // Agent learns across a sequence of tasks. For each task the runner calls BeginTask, then for
-// every step Act and Observe, EndEpisode after each episode, and EndTask at the end. A single-task
+// every step Act and Observe, EndEpisode after each episode — which ends at the step limit or on
+// reaching a terminal state — and EndTask at the end. A single-task
 // learner forgets everything in BeginTask; a multi-task learner keeps what it has learned.
 type Agent interface {
 	BeginTask(t Task) error
@@ -32,6 +37,9 @@ type Agent interface {
 	EndEpisode()
 	EndTask()
 }
+
+// IsTerminal reports whether state s of the task is terminal.
+func (t Task) IsTerminal(s int) bool { return t.Terminal != nil && t.Terminal[s] }
 
 // Metric is one named per-task diagnostic number.
 type Metric struct {

@@ -33,13 +33,16 @@ func (p QLearningParams) Validate() error {
 }
 
 // QLearning is tabular Q-learning (Watkins 1992) with ε-greedy exploration; it forgets between
-// tasks. Q(s,a) ← (1−α)Q(s,a) + α(r + γ max_a′ Q(s′,a′)).
+// tasks. Q(s,a) ← (1−α)Q(s,a) + α(r + γ max_a′ Q(s′,a′)), with nothing bootstrapped past a
+// terminal state s′.
 type QLearning struct {
 	p     QLearningParams
 	A     int
 	gamma float64
 	rng   *rand.Rand
 	q     []float64
+	// terminal states bootstrap nothing: Q(s,a) ← (1−α)Q(s,a) + α·r on reaching one.
+	terminal []bool
 	// initial, when set, replaces InitialQ as the table a task starts from (MaxQInit).
 	initial []float64
 }
@@ -53,7 +56,7 @@ func NewQLearning(p QLearningParams) (*QLearning, error) {
 }
 
 func (a *QLearning) BeginTask(t Task) error {
-	a.A, a.gamma, a.rng = t.A, t.Gamma, t.Rand
+	a.A, a.gamma, a.rng, a.terminal = t.A, t.Gamma, t.Rand, t.Terminal
 	a.q = buf.Zeroed(a.q, t.S*t.A)
 	if a.initial != nil {
 		if len(a.initial) != len(a.q) {
@@ -79,7 +82,10 @@ func (a *QLearning) Act(s int) int {
 
 func (a *QLearning) Observe(s, act int, r float64, next int) {
 	i := s*a.A + act
-	target := r + a.gamma*mdp.Max(a.q[next*a.A:next*a.A+a.A])
+	target := r
+	if a.terminal == nil || !a.terminal[next] {
+		target += a.gamma * mdp.Max(a.q[next*a.A:next*a.A+a.A])
+	}
 	a.q[i] += a.p.Alpha * (target - a.q[i])
 }
 

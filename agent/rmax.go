@@ -55,14 +55,15 @@ const maxPlanSweeps = 1_000_000
 
 // Learner is RMax on one task with a known threshold per pair (the base learner of TempLe,
 // protocol 4.3). A pair is known while n(s,a) ≥ its threshold; only unknown pairs take samples.
-// The optimistic model — known pairs at their estimates, unknown pairs a self-loop paying R_max —
-// is re-planned lazily: only when the known set or a known pair's counts changed and an action
-// needs the plan.
+// The optimistic model — known pairs at their estimates, unknown pairs a self-loop paying R_max,
+// terminal states at value 0 — is re-planned lazily: only when the known set or a known pair's
+// counts changed and an action needs the plan.
 type Learner struct {
-	P     RMaxParams
-	S, A  int
-	gamma float64
-	rng   *rand.Rand
+	P        RMaxParams
+	S, A     int
+	gamma    float64
+	rng      *rand.Rand
+	terminal []bool // terminal states: planned at value 0, never visited to act
 
 	counts       mdp.Counts
 	threshold    []int64
@@ -81,7 +82,7 @@ type Learner struct {
 
 // Begin starts a task: counts cleared, every threshold m, nothing known.
 func (l *Learner) Begin(t Task) {
-	l.S, l.A, l.gamma, l.rng = t.S, t.A, t.Gamma, t.Rand
+	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	l.counts.Reset(t.S, t.A)
 	n := t.S * t.A
 	l.threshold = buf.Zeroed(l.threshold, n)
@@ -215,6 +216,8 @@ func (l *Learner) plan() {
 	m.Reset(l.S, l.A)
 	for i := 0; i < l.S*l.A; i++ {
 		switch {
+		case l.terminal != nil && l.terminal[i/l.A]:
+			m.AppendPair(0) // no successor: an episode ends here, Q = 0
 		case l.known[i]:
 			n := float64(l.counts.N(i))
 			m.AppendPair(l.counts.R(i) / n)

@@ -112,6 +112,14 @@ func (a *AbsRL) BeginTask(t agent.Task) error {
 		return fmt.Errorf("abs-rl: task %d has no random stream", t.Index)
 	}
 	inner := agent.Task{Index: t.Index, S: a.abs.Size(), A: t.A, Gamma: t.Gamma, Rand: t.Rand}
+	if t.Terminal != nil {
+		// NewAbstraction keeps terminal states apart, so an abstract state is terminal when its
+		// ground states are.
+		inner.Terminal = make([]bool, a.abs.Size())
+		for s, term := range t.Terminal {
+			inner.Terminal[a.abs.Of(s)] = inner.Terminal[a.abs.Of(s)] || term
+		}
+	}
 	if err := a.inner.BeginTask(inner); err != nil {
 		return fmt.Errorf("abs-rl: %w", err)
 	}

@@ -175,7 +175,9 @@ func Intersect(abs ...*Abstraction) (*Abstraction, error) {
 }
 
 // NewAbstraction computes the abstraction of every task model and intersects them (decision 24).
-// All models must have the same number of states.
+// All models must have the same number of states. A terminal state of any task never shares an
+// abstract state with a state that is not terminal in that task, so that the learner on the
+// abstraction knows where episodes end.
 func NewAbstraction(models []*mdp.Model, gamma float64, kind AbstractionKind, eps float64) (*Abstraction, error) {
 	if err := checkKind(kind, eps); err != nil {
 		return nil, err
@@ -198,6 +200,21 @@ func NewAbstraction(models []*mdp.Model, gamma float64, kind AbstractionKind, ep
 		if per[k], err = ClusterQ(sol.Q, m.S, m.A, kind, eps); err != nil {
 			return nil, fmt.Errorf("abs-rl: task model %d: %w", k, err)
 		}
+		if terminal := m.TerminalStates(); terminal != nil {
+			per = append(per, splitTerminal(terminal))
+		}
 	}
 	return Intersect(per...)
+}
+
+// splitTerminal is the abstraction with two abstract states: the states that are not terminal
+// and the terminal ones, numbered in order of first appearance.
+func splitTerminal(terminal []bool) *Abstraction {
+	ab := &Abstraction{of: make([]int, len(terminal)), size: 1}
+	for s, t := range terminal {
+		if t != terminal[0] {
+			ab.of[s], ab.size = 1, 2
+		}
+	}
+	return ab
 }

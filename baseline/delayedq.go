@@ -46,7 +46,7 @@ func (p DelayedQParams) Validate() error {
 //	if b(s,a) ≤ t*: LEARN(s,a) ← on
 //	if LEARN(s,a):
 //	    if l(s,a) = 0: b(s,a) ← t
-//	    l(s,a) ← l(s,a)+1;  AU(s,a) ← AU(s,a) + r + γ·max_a′ Q(s′,a′)
+//	    l(s,a) ← l(s,a)+1;  AU(s,a) ← AU(s,a) + r + γ·max_a′ Q(s′,a′)   (just r if s′ is terminal)
 //	    if l(s,a) = m:
 //	        if Q(s,a) − AU(s,a)/m ≥ 2ε1: Q(s,a) ← AU(s,a)/m + ε1;  t* ← t
 //	        else if b(s,a) > t*: LEARN(s,a) ← off
@@ -67,13 +67,14 @@ type DelayedQ struct {
 	gamma float64
 	rng   *rand.Rand
 
-	q     []float64
-	au    []float64
-	l     []int
-	b     []int64
-	learn []bool
-	tStar int64
-	t     int64 // transitions observed in this task; the first is at time 1
+	q        []float64
+	terminal []bool // terminal states bootstrap nothing: their value is 0
+	au       []float64
+	l        []int
+	b        []int64
+	learn    []bool
+	tStar    int64
+	t        int64 // transitions observed in this task; the first is at time 1
 
 	initial []float64 // when set, the table a task starts from (MaxQInit)
 
@@ -104,7 +105,7 @@ func (d *DelayedQ) BeginTask(t agent.Task) error {
 	if d.initial != nil && len(d.initial) != n {
 		return fmt.Errorf("delayed-q: initial table has %d entries, task %d has %d pairs", len(d.initial), t.Index, n)
 	}
-	d.A, d.gamma, d.rng = t.A, t.Gamma, t.Rand
+	d.A, d.gamma, d.rng, d.terminal = t.A, t.Gamma, t.Rand, t.Terminal
 	d.q = buf.Zeroed(d.q, n)
 	switch {
 	case d.initial != nil:
@@ -147,7 +148,11 @@ func (d *DelayedQ) Observe(s, a int, r float64, next int) {
 		d.b[i] = d.t
 	}
 	d.l[i]++
-	d.au[i] += r + d.gamma*mdp.Max(d.q[next*d.A:next*d.A+d.A])
+	target := r
+	if d.terminal == nil || !d.terminal[next] {
+		target += d.gamma * mdp.Max(d.q[next*d.A:next*d.A+d.A])
+	}
+	d.au[i] += target
 	if d.l[i] < d.p.M {
 		return
 	}

@@ -13,57 +13,129 @@ import (
 
 // OnlineConfig configures OnlineMazes (protocol 2, "Maze pickles": W = H = 4, Pool = Tasks = 100,
 // Landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), step cost 0.2, goal reward 1, lava cost 1).
+// The yaml keys are those of a config's tasks: block.
 type OnlineConfig struct {
-	Width, Height int
-	Pool          int // number of distinct random mazes the tasks are drawn from (`mdps`)
-	Tasks         int // length of the sequence (`samples`)
-	Actions       int // 4 or 8; 0 means 4
-	Landforms     []float64
-	Goals, Lava   []Cell
-	StepCost      float64
-	GoalReward    float64
-	LavaCost      float64
+	Width      int       `yaml:"width"`
+	Height     int       `yaml:"height"`
+	Pool       int       `yaml:"pool"`    // number of distinct random mazes the tasks are drawn from (`mdps`)
+	Tasks      int       `yaml:"count"`   // length of the sequence (`samples`)
+	Actions    int       `yaml:"actions"` // 4 or 8; 0 means 4
+	Landforms  []float64 `yaml:"landforms"`
+	Goals      []Cell    `yaml:"goals"`
+	Lava       []Cell    `yaml:"lava"`
+	StepCost   float64   `yaml:"step_cost"`
+	GoalReward float64   `yaml:"goal_reward"`
+	LavaCost   float64   `yaml:"lava_cost"`
 }
 
 // FiniteModelConfig configures FiniteModelGrids (decision 20: 4×4, Models 2, Slip 0.4, no lava).
 type FiniteModelConfig struct {
-	Width, Height int
-	Models        int // number of distinct goal cells, i.e. of underlying MDPs
-	Tasks         int
-	Actions       int // 4 or 8; 0 means 4
-	Slip          float64
-	Lava          []Cell
-	StepCost      float64
-	GoalReward    float64
-	LavaCost      float64
+	Width      int     `yaml:"width"`
+	Height     int     `yaml:"height"`
+	Models     int     `yaml:"models"` // number of distinct goal cells, i.e. of underlying MDPs
+	Tasks      int     `yaml:"count"`
+	Actions    int     `yaml:"actions"` // 4 or 8; 0 means 4
+	Slip       float64 `yaml:"slip"`
+	Lava       []Cell  `yaml:"lava"`
+	StepCost   float64 `yaml:"step_cost"`
+	GoalReward float64 `yaml:"goal_reward"`
+	LavaCost   float64 `yaml:"lava_cost"`
 }
 
 // VaryingSizeConfig configures VaryingSizeMazes (decision 21: Sizes 3, 4, 5, 6 and PerSize 20).
 type VaryingSizeConfig struct {
-	Sizes      []int // side n of the n×n mazes, one block per size, in this order
-	PerSize    int   // tasks per size
-	Actions    int   // 4 or 8; 0 means 4
-	Landforms  []float64
-	StepCost   float64
-	GoalReward float64
-	LavaCost   float64
+	Sizes      []int     `yaml:"sizes"`    // side n of the n×n mazes, one block per size, in this order
+	PerSize    int       `yaml:"per_size"` // tasks per size
+	Actions    int       `yaml:"actions"`  // 4 or 8; 0 means 4
+	Landforms  []float64 `yaml:"landforms"`
+	StepCost   float64   `yaml:"step_cost"`
+	GoalReward float64   `yaml:"goal_reward"`
+	LavaCost   float64   `yaml:"lava_cost"`
 }
 
 // GaussianConfig configures GaussianMazes (decision 22: Means 0.2, 0.4, 0.6 and SD 0.05).
 type GaussianConfig struct {
-	Width, Height int
+	Width  int `yaml:"width"`
+	Height int `yaml:"height"`
 	// Pool > 0 draws a pool of Pool mazes and the tasks from it with replacement, like OnlineMazes.
 	// Pool == 0 draws every task afresh, so (almost surely) every task and nearly every template
 	// is new: this is our reading of the paper's "infinite number of templates".
-	Pool        int
-	Tasks       int
-	Actions     int // 4 or 8; 0 means 4
-	Means       []float64
-	SD          float64
-	Goals, Lava []Cell
-	StepCost    float64
-	GoalReward  float64
-	LavaCost    float64
+	Pool       int       `yaml:"pool"`
+	Tasks      int       `yaml:"count"`
+	Actions    int       `yaml:"actions"` // 4 or 8; 0 means 4
+	Means      []float64 `yaml:"means"`
+	SD         float64   `yaml:"sd"`
+	Goals      []Cell    `yaml:"goals"`
+	Lava       []Cell    `yaml:"lava"`
+	StepCost   float64   `yaml:"step_cost"`
+	GoalReward float64   `yaml:"goal_reward"`
+	LavaCost   float64   `yaml:"lava_cost"`
+}
+
+// Validate names the first field out of range, before any draw.
+func (c OnlineConfig) Validate() error {
+	err := firstErr(checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 1),
+		atLeast("count", c.Tasks, 1), checkLandforms(c.Landforms))
+	if err == nil {
+		err = checkProto(c.proto())
+	}
+	return err
+}
+
+func (c OnlineConfig) proto() Maze {
+	return Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: defaultActions(c.Actions)}
+}
+
+// Validate names the first field out of range, before any draw.
+func (c FiniteModelConfig) Validate() error {
+	err := firstErr(checkSize(c.Width, c.Height), atLeast("models", c.Models, 1),
+		atLeast("count", c.Tasks, 1), checkProbability("slip", c.Slip))
+	if err == nil && c.Models > c.Width*c.Height {
+		err = fmt.Errorf("models = %d, but a %dx%d grid has only %d cells", c.Models, c.Width, c.Height, c.Width*c.Height)
+	}
+	if err == nil {
+		err = checkProto(c.proto())
+	}
+	return err
+}
+
+func (c FiniteModelConfig) proto() Maze {
+	return Maze{Width: c.Width, Height: c.Height, Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: defaultActions(c.Actions)}
+}
+
+// Validate names the first field out of range, before any draw.
+func (c VaryingSizeConfig) Validate() error {
+	err := firstErr(checkSizes(c.Sizes), atLeast("per_size", c.PerSize, 1), checkLandforms(c.Landforms))
+	if err == nil {
+		err = checkProto(Maze{Width: 2, Height: 2, StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost,
+			Actions: defaultActions(c.Actions)})
+	}
+	return err
+}
+
+// Validate names the first field out of range, before any draw.
+func (c GaussianConfig) Validate() error {
+	err := firstErr(checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 0),
+		atLeast("count", c.Tasks, 1), checkMixture(c.Means, c.SD))
+	if err == nil {
+		err = checkProto(c.proto())
+	}
+	return err
+}
+
+func (c GaussianConfig) proto() Maze {
+	return Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
+		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: defaultActions(c.Actions)}
+}
+
+// defaultActions is the number of actions, 4 when not given.
+func defaultActions(a int) int {
+	if a == 0 {
+		return 4
+	}
+	return a
 }
 
 // OnlineMazes generates an online-MTRL sequence (protocol 2, "Maze pickles"): a pool of Pool
@@ -72,18 +144,11 @@ type GaussianConfig struct {
 //
 // Draw order: for each pool maze in turn, for each cell in index order, rng.IntN(len(Landforms));
 // then for each task in turn, rng.IntN(Pool).
-func OnlineMazes(rng *rand.Rand, c OnlineConfig) (Sequence, error) {
-	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: online mazes: %w", err) }
-	proto := Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
-		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
-	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 1),
-		atLeast("tasks", c.Tasks, 1), checkLandforms(c.Landforms))
-	if err == nil {
-		err = checkProto(&proto)
+func OnlineMazes(rng *rand.Rand, c OnlineConfig) ([]Maze, error) {
+	if err := firstErr(checkRNG(rng), c.Validate()); err != nil {
+		return nil, fmt.Errorf("env: online mazes: %w", err)
 	}
-	if err != nil {
-		return fail(err)
-	}
+	proto := c.proto()
 	pool := make([]Maze, c.Pool)
 	for p := range pool {
 		pool[p] = proto.clone()
@@ -98,21 +163,11 @@ func OnlineMazes(rng *rand.Rand, c OnlineConfig) (Sequence, error) {
 //
 // Draw order: a partial Fisher–Yates shuffle of the cell indices 0..S−1 (for i = 0..Models−1,
 // rng.IntN(S−i)) gives the goals in order; then for each task in turn, rng.IntN(Models).
-func FiniteModelGrids(rng *rand.Rand, c FiniteModelConfig) (Sequence, error) {
-	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: finite-model grids: %w", err) }
-	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("models", c.Models, 1),
-		atLeast("tasks", c.Tasks, 1), checkProbability("slip", c.Slip))
-	if err == nil && c.Models > c.Width*c.Height {
-		err = fmt.Errorf("models = %d, but a %dx%d grid has only %d cells", c.Models, c.Width, c.Height, c.Width*c.Height)
+func FiniteModelGrids(rng *rand.Rand, c FiniteModelConfig) ([]Maze, error) {
+	if err := firstErr(checkRNG(rng), c.Validate()); err != nil {
+		return nil, fmt.Errorf("env: finite-model grids: %w", err)
 	}
-	proto := Maze{Width: c.Width, Height: c.Height, Lava: cloneCells(c.Lava),
-		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
-	if err == nil {
-		err = checkProto(&proto)
-	}
-	if err != nil {
-		return fail(err)
-	}
+	proto := c.proto()
 	S := c.Width * c.Height
 	cells := make([]int, S)
 	for i := range cells {
@@ -135,21 +190,12 @@ func FiniteModelGrids(rng *rand.Rand, c FiniteModelConfig) (Sequence, error) {
 //
 // Draw order: for each task in turn, rng.IntN(len(Landforms)) for each cell in index order, then
 // rng.IntN(n·n) for the goal.
-func VaryingSizeMazes(rng *rand.Rand, c VaryingSizeConfig) (Sequence, error) {
-	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: varying-size mazes: %w", err) }
-	err := firstErr(checkRNG(rng), checkSizes(c.Sizes), atLeast("per_size", c.PerSize, 1), checkLandforms(c.Landforms))
-	if err == nil {
-		proto := Maze{Width: 2, Height: 2, StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
-		err = checkProto(&proto)
+func VaryingSizeMazes(rng *rand.Rand, c VaryingSizeConfig) ([]Maze, error) {
+	if err := firstErr(checkRNG(rng), c.Validate()); err != nil {
+		return nil, fmt.Errorf("env: varying-size mazes: %w", err)
 	}
-	if err != nil {
-		return fail(err)
-	}
-	actions := c.Actions
-	if actions == 0 {
-		actions = 4
-	}
-	seq := make(Sequence, 0, len(c.Sizes)*c.PerSize)
+	actions := defaultActions(c.Actions)
+	seq := make([]Maze, 0, len(c.Sizes)*c.PerSize)
 	for _, n := range c.Sizes {
 		for range c.PerSize {
 			m := Maze{Width: n, Height: n, StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: actions}
@@ -161,25 +207,28 @@ func VaryingSizeMazes(rng *rand.Rand, c VaryingSizeConfig) (Sequence, error) {
 	return seq, nil
 }
 
-// DrawGoals returns a deep copy of seq in which every task without a goal gets one goal drawn
-// uniformly over its open (non-wall) cells; tasks that have goals are copied unchanged. It is used
-// for the published varying-size sequences, whose goals were drawn at run time (protocol 2).
+// DrawGoals returns a copy of seq in which every maze without a goal gets one goal drawn
+// uniformly over its open (non-wall) cells; other tasks are copied unchanged (mazes deeply). It is
+// used for the published varying-size sequences, whose goals were drawn at run time (protocol 2).
 //
-// Draw order: for each task without a goal in turn, rng.IntN(number of open cells). A task with
-// no open cell or an invalid size, and every task when rng is nil, is left without a goal (the
+// Draw order: for each maze without a goal in turn, rng.IntN(number of open cells). A maze with
+// no open cell or an invalid size, and every maze when rng is nil, is left without a goal (the
 // result still NeedsGoals and fails later validation of the experiment).
 func DrawGoals(rng *rand.Rand, seq Sequence) Sequence {
 	out := make(Sequence, len(seq))
-	for k := range seq {
-		out[k] = seq[k].clone()
-		if len(out[k].Goals) > 0 || rng == nil {
+	for k, t := range seq {
+		m, ok := t.(Maze)
+		if !ok {
+			out[k] = t
 			continue
 		}
-		open := openCells(&out[k])
-		if len(open) == 0 {
-			continue
+		m = m.clone()
+		if len(m.Goals) == 0 && rng != nil {
+			if open := openCells(&m); len(open) > 0 {
+				m.Goals = []Cell{open[rng.IntN(len(open))]}
+			}
 		}
-		out[k].Goals = []Cell{open[rng.IntN(len(open))]}
+		out[k] = m
 	}
 	return out
 }
@@ -193,18 +242,11 @@ func DrawGoals(rng *rand.Rand, seq Sequence) Sequence {
 // Draw order: for each maze drawn (the pool mazes in turn, or with Pool == 0 the tasks in turn),
 // for each cell in index order, rng.IntN(len(Means)) then rng.NormFloat64(); then with Pool > 0,
 // for each task in turn, rng.IntN(Pool).
-func GaussianMazes(rng *rand.Rand, c GaussianConfig) (Sequence, error) {
-	fail := func(err error) (Sequence, error) { return nil, fmt.Errorf("env: gaussian mazes: %w", err) }
-	err := firstErr(checkRNG(rng), checkSize(c.Width, c.Height), atLeast("pool", c.Pool, 0),
-		atLeast("tasks", c.Tasks, 1), checkMixture(c.Means, c.SD))
-	proto := Maze{Width: c.Width, Height: c.Height, Goals: cloneCells(c.Goals), Lava: cloneCells(c.Lava),
-		StepCost: c.StepCost, GoalReward: c.GoalReward, LavaCost: c.LavaCost, Actions: c.Actions}
-	if err == nil {
-		err = checkProto(&proto)
+func GaussianMazes(rng *rand.Rand, c GaussianConfig) ([]Maze, error) {
+	if err := firstErr(checkRNG(rng), c.Validate()); err != nil {
+		return nil, fmt.Errorf("env: gaussian mazes: %w", err)
 	}
-	if err != nil {
-		return fail(err)
-	}
+	proto := c.proto()
 	n := c.Pool
 	if n == 0 {
 		n = c.Tasks
@@ -222,8 +264,8 @@ func GaussianMazes(rng *rand.Rand, c GaussianConfig) (Sequence, error) {
 
 // drawFromPool draws tasks mazes uniformly with replacement from pool (rng.IntN(len(pool)) per
 // task, in order); each task is its own deep copy.
-func drawFromPool(rng *rand.Rand, pool []Maze, tasks int) Sequence {
-	seq := make(Sequence, tasks)
+func drawFromPool(rng *rand.Rand, pool []Maze, tasks int) []Maze {
+	seq := make([]Maze, tasks)
 	for k := range seq {
 		seq[k] = pool[rng.IntN(len(pool))].clone()
 	}
@@ -292,16 +334,11 @@ func cloneFloats(xs []float64) []float64 {
 	return append([]float64{}, xs...)
 }
 
-// checkProto fills in the default of 4 actions and validates the maze a generator copies, with
-// zero slips, so that bad goals, lava, rewards or actions are reported before any draw.
-func checkProto(m *Maze) error {
-	if m.Actions == 0 {
-		m.Actions = 4
-	}
+// checkProto validates the maze a generator copies, with zero slips, so that bad goals, lava,
+// rewards or actions are reported before any draw.
+func checkProto(m Maze) error {
 	m.Slip = make([]float64, m.Width*m.Height)
-	err := m.Validate()
-	m.Slip = nil
-	return err
+	return m.Validate()
 }
 
 func checkRNG(rng *rand.Rand) error {

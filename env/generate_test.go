@@ -18,7 +18,21 @@ func onlineConfig() OnlineConfig {
 		Goals: []Cell{{4, 4}}, Lava: []Cell{{2, 2}}, StepCost: 0.2, GoalReward: 1, LavaCost: 1}
 }
 
-func validAll(t *testing.T, seq Sequence) {
+// mazesOf returns the mazes of a sequence of mazes.
+func mazesOf(t *testing.T, seq Sequence) []Maze {
+	t.Helper()
+	out := make([]Maze, len(seq))
+	for k, task := range seq {
+		m, ok := task.(Maze)
+		if !ok {
+			t.Fatalf("task %d is a %T, want a Maze", k, task)
+		}
+		out[k] = m
+	}
+	return out
+}
+
+func validAll(t *testing.T, seq []Maze) {
 	t.Helper()
 	for k, m := range seq {
 		if err := m.Validate(); err != nil {
@@ -115,8 +129,8 @@ func TestVaryingSizeMazes(t *testing.T) {
 		t.Fatal(err)
 	}
 	validAll(t, seq)
-	if len(seq) != 80 || seq.NeedsGoals() {
-		t.Fatalf("%d tasks, needs goals %v; want 80, false", len(seq), seq.NeedsGoals())
+	if len(seq) != 80 || Mazes(seq...).NeedsGoals() {
+		t.Fatalf("%d tasks, needs goals %v; want 80, false", len(seq), Mazes(seq...).NeedsGoals())
 	}
 	for k, m := range seq {
 		n := 3 + k/20
@@ -136,18 +150,20 @@ func TestVaryingSizeMazes(t *testing.T) {
 }
 
 func TestDrawGoals(t *testing.T) {
-	seq := Sequence{
-		{Width: 3, Height: 3, Slip: make([]float64, 9), Actions: 4},
-		{Width: 2, Height: 2, Slip: make([]float64, 4), Goals: []Cell{{1, 1}}, Actions: 4},
-		{Width: 2, Height: 2, Slip: make([]float64, 4), Walls: []Cell{{1, 1}, {2, 1}, {1, 2}}, Actions: 4},
-	}
+	first := Maze{Width: 3, Height: 3, Slip: make([]float64, 9), Actions: 4}
+	seq := Mazes(
+		first,
+		Maze{Width: 2, Height: 2, Slip: make([]float64, 4), Goals: []Cell{{1, 1}}, Actions: 4},
+		Maze{Width: 2, Height: 2, Slip: make([]float64, 4), Walls: []Cell{{1, 1}, {2, 1}, {1, 2}}, Actions: 4},
+	)
 	got := DrawGoals(testRand(6), seq)
-	validAll(t, got)
+	mz := mazesOf(t, got)
+	validAll(t, mz)
 	if got.NeedsGoals() || !seq.NeedsGoals() {
 		t.Fatal("DrawGoals left a task without goal or changed its input")
 	}
-	if !reflect.DeepEqual(got[1].Goals, []Cell{{1, 1}}) || !reflect.DeepEqual(got[2].Goals, []Cell{{2, 2}}) {
-		t.Fatalf("goals %v %v, want the existing (1,1) and the only open cell (2,2)", got[1].Goals, got[2].Goals)
+	if !reflect.DeepEqual(mz[1].Goals, []Cell{{1, 1}}) || !reflect.DeepEqual(mz[2].Goals, []Cell{{2, 2}}) {
+		t.Fatalf("goals %v %v, want the existing (1,1) and the only open cell (2,2)", mz[1].Goals, mz[2].Goals)
 	}
 	if !reflect.DeepEqual(DrawGoals(testRand(6), seq), got) {
 		t.Fatal("same seed gave different goals")
@@ -156,11 +172,11 @@ func TestDrawGoals(t *testing.T) {
 	counts := map[Cell]int{}
 	rng := testRand(8)
 	for range 9000 {
-		counts[DrawGoals(rng, seq[:1])[0].Goals[0]]++
+		counts[mazesOf(t, DrawGoals(rng, seq[:1]))[0].Goals[0]]++
 	}
 	for i := range 9 {
-		if c := counts[seq[0].CellOf(i)]; c < 850 || c > 1150 {
-			t.Fatalf("cell %v drawn %d times of 9000, want about 1000", seq[0].CellOf(i), c)
+		if c := counts[first.CellOf(i)]; c < 850 || c > 1150 {
+			t.Fatalf("cell %v drawn %d times of 9000, want about 1000", first.CellOf(i), c)
 		}
 	}
 	if d := DrawGoals(nil, seq); !d.NeedsGoals() {
@@ -257,7 +273,7 @@ func TestGeneratorErrors(t *testing.T) {
 			_, err := OnlineMazes(testRand(1), bad(func(c *OnlineConfig) { c.Tasks = -1 }))
 			return err
 		},
-			"tasks = -1, want at least 1"},
+			"count = -1, want at least 1"},
 		{"width", func() error {
 			_, err := OnlineMazes(testRand(1), bad(func(c *OnlineConfig) { c.Width = 0 }))
 			return err

@@ -1,6 +1,8 @@
-// Package env holds the task families of the experiments — the slippery maze with per-cell
-// landforms, the grid world with one slip probability, the 8-action grid — and task sequences:
-// their generators, their JSON form and readers for the published sequences.
+// Package env holds the tasks of the experiments and their sequences. A task is any tabular MDP
+// (Task): the slippery maze with per-cell landforms — which also makes the grid worlds, FourRoom
+// and the 8-action grid — and the other families. A sequence (Sequence) is the list of tasks one
+// run faces; this package generates them, writes and reads their JSON form and reads the
+// published sequences.
 package env
 
 import (
@@ -48,7 +50,9 @@ var (
 // landform: from cell c the intended move happens with probability 1 − Slip[c] and each of the
 // two slip directions with Slip[c]/2; a move into the border or a wall stays in c. The reward
 // depends on the cell landed in: GoalReward − StepCost on a goal, −LavaCost on lava, −StepCost
-// elsewhere (a cell that is both goal and lava pays as a goal). The goal is not terminal.
+// elsewhere (a cell that is both goal and lava pays as a goal). In the paper's experiments the
+// goal is not terminal; with TerminalGoals an episode ends on reaching a goal (FourRoom and the
+// grid worlds of Appendix F.5, as simple_rl's is_goal_terminal).
 type Maze struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
@@ -62,18 +66,39 @@ type Maze struct {
 	LavaCost   float64   `json:"lava_cost"`
 	// Actions is 4 (up, down, left, right) or 8 (plus the diagonals).
 	Actions int `json:"actions"`
+	// TerminalGoals makes the goal cells terminal: the episode ends on reaching one.
+	TerminalGoals bool `json:"terminal_goals,omitempty"`
+}
+
+// Family is FamilyMaze.
+func (m Maze) Family() string { return FamilyMaze }
+
+// Name is "maze WxH", with "8 actions" when it has the diagonals.
+func (m Maze) Name() string {
+	if m.Actions == 8 {
+		return fmt.Sprintf("maze %dx%d, 8 actions", m.Width, m.Height)
+	}
+	return fmt.Sprintf("maze %dx%d", m.Width, m.Height)
+}
+
+// StateOfCell is the state of cell c, false when c is outside the maze or a wall.
+func (m Maze) StateOfCell(c Cell) (int, bool) {
+	if !m.inside(c) || m.IsWall(m.Index(c)) {
+		return 0, false
+	}
+	return m.Index(c), true
 }
 
 // Index is the state index of cell c: (x−1) + (y−1)·Width.
-func (m *Maze) Index(c Cell) int { return (c.X - 1) + (c.Y-1)*m.Width }
+func (m Maze) Index(c Cell) int { return (c.X - 1) + (c.Y-1)*m.Width }
 
 // CellOf is the cell of state index i.
-func (m *Maze) CellOf(i int) Cell { return Cell{X: i%m.Width + 1, Y: i/m.Width + 1} }
+func (m Maze) CellOf(i int) Cell { return Cell{X: i%m.Width + 1, Y: i/m.Width + 1} }
 
-func (m *Maze) inside(c Cell) bool { return c.X >= 1 && c.X <= m.Width && c.Y >= 1 && c.Y <= m.Height }
+func (m Maze) inside(c Cell) bool { return c.X >= 1 && c.X <= m.Width && c.Y >= 1 && c.Y <= m.Height }
 
 // Validate reports the first field that is out of range.
-func (m *Maze) Validate() error {
+func (m Maze) Validate() error {
 	if m.Width < 1 || m.Height < 1 {
 		return fmt.Errorf("maze: width %d and height %d must both be at least 1", m.Width, m.Height)
 	}
@@ -118,10 +143,13 @@ func (m *Maze) Validate() error {
 	if len(m.Walls) >= m.Width*m.Height {
 		return fmt.Errorf("maze: every cell is a wall")
 	}
+	if m.TerminalGoals && len(m.Goals) == 0 {
+		return fmt.Errorf("maze: terminal_goals is set but the maze has no goal cell")
+	}
 	return nil
 }
 
-func (m *Maze) cellSet(cells []Cell) []bool {
+func (m Maze) cellSet(cells []Cell) []bool {
 	set := make([]bool, m.Width*m.Height)
 	for _, c := range cells {
 		set[m.Index(c)] = true
@@ -130,7 +158,7 @@ func (m *Maze) cellSet(cells []Cell) []bool {
 }
 
 // Reward is the reward paid for landing in cell index i.
-func (m *Maze) Reward(i int) float64 {
+func (m Maze) Reward(i int) float64 {
 	for _, c := range m.Goals {
 		if m.Index(c) == i {
 			return m.GoalReward - m.StepCost
@@ -145,7 +173,7 @@ func (m *Maze) Reward(i int) float64 {
 }
 
 // IsWall reports whether cell index i is a wall.
-func (m *Maze) IsWall(i int) bool {
+func (m Maze) IsWall(i int) bool {
 	for _, c := range m.Walls {
 		if m.Index(c) == i {
 			return true
@@ -155,25 +183,34 @@ func (m *Maze) IsWall(i int) bool {
 }
 
 // Model builds the validated MDP of the maze. Every cell is a state; wall cells are unreachable
-// and loop on themselves with reward 0. The start distribution is uniform over the open cells (the
-// experiment runner chooses start cells by its own rule).
-func (m *Maze) Model() (*mdp.Model, error) {
+// and loop on themselves with reward 0. With TerminalGoals the goal cells are terminal. The start
+// distribution is uniform over the open cells that are not terminal (the experiment runner
+// chooses start cells by its own rule).
+func (m Maze) Model() (*mdp.Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
 	S, A := m.Width*m.Height, m.Actions
 	walls := m.cellSet(m.Walls)
+	var terminal []bool
+	if m.TerminalGoals {
+		terminal = m.cellSet(m.Goals)
+	}
 	slips := slip4[:]
 	if A == 8 {
 		slips = slip8[:]
 	}
 	rows := make([][]mdp.Transition, S*A)
 	start := make([]float64, S)
+	canStart := func(s int) bool { return !walls[s] && (terminal == nil || !terminal[s]) }
 	open := 0
-	for _, w := range walls {
-		if !w {
+	for s := range S {
+		if canStart(s) {
 			open++
 		}
+	}
+	if open == 0 {
+		return nil, fmt.Errorf("maze: every open cell is a terminal goal, so no episode can start")
 	}
 	for s := 0; s < S; s++ {
 		if walls[s] {
@@ -181,6 +218,9 @@ func (m *Maze) Model() (*mdp.Model, error) {
 				rows[s*A+a] = []mdp.Transition{{Next: s, Prob: 1}}
 			}
 			continue
+		}
+		if terminal != nil && terminal[s] {
+			continue // an absorbing state with reward 0 (mdp.NewEpisodic)
 		}
 		start[s] = 1 / float64(open)
 		from := m.CellOf(s)
@@ -209,5 +249,5 @@ func (m *Maze) Model() (*mdp.Model, error) {
 			rows[s*A+a] = row
 		}
 	}
-	return mdp.New(S, A, rows, start)
+	return mdp.NewEpisodic(S, A, rows, start, terminal)
 }

@@ -13,8 +13,13 @@ import (
 	"strings"
 )
 
-// SequenceFormat is the value of the "format" key of a task-sequence file written by this package.
-const SequenceFormat = "temple-task-sequences/v1"
+// SequenceFormat is the value of the "format" key of a task-sequence file written by this
+// package: every task is an object whose "family" key names its family.
+const SequenceFormat = "temple-task-sequences/v2"
+
+// sequenceFormatV1 is the first format, whose tasks were all mazes without a "family" key; it is
+// still read.
+const sequenceFormatV1 = "temple-task-sequences/v1"
 
 // Defaults of the published experiments (protocol 1.1, 1.2 and 2): they are not stored in the
 // published task-sequence files, so the reader fills them in.
@@ -50,14 +55,11 @@ func abbreviate(b []byte) string {
 	return s
 }
 
-// Sequence is the ordered list of tasks one run of an experiment faces.
-type Sequence []Maze
-
-// NeedsGoals reports whether some task of the sequence has no goal cell (the published
+// NeedsGoals reports whether some maze of the sequence has no goal cell (the published
 // varying-size sequences do not store goals; see DrawGoals).
 func (s Sequence) NeedsGoals() bool {
-	for i := range s {
-		if len(s[i].Goals) == 0 {
+	for _, t := range s {
+		if m, ok := t.(Maze); ok && len(m.Goals) == 0 {
 			return true
 		}
 	}
@@ -71,7 +73,7 @@ type SequenceSet struct {
 	Runs        []Sequence `json:"runs"`
 }
 
-// check validates every maze of the set; errors name the run and task, both 0-based.
+// check builds every task of the set; errors name the run and task, both 0-based.
 func (set SequenceSet) check() error {
 	if len(set.Runs) == 0 {
 		return errors.New("no task sequences (runs is empty)")
@@ -80,8 +82,11 @@ func (set SequenceSet) check() error {
 		if len(seq) == 0 {
 			return fmt.Errorf("run %d has no tasks", r)
 		}
-		for k := range seq {
-			if err := seq[k].Validate(); err != nil {
+		for k, t := range seq {
+			if t == nil {
+				return fmt.Errorf("run %d, task %d: no task", r, k)
+			}
+			if err := validateTask(t); err != nil {
 				return fmt.Errorf("run %d, task %d: %w", r, k, err)
 			}
 		}
@@ -89,9 +94,18 @@ func (set SequenceSet) check() error {
 	return nil
 }
 
-// WriteSequences writes set to path as indented JSON, one maze per line, creating the parent
+// validateTask checks t without building its model where a cheaper check exists.
+func validateTask(t Task) error {
+	if m, ok := t.(Maze); ok {
+		return m.Validate()
+	}
+	_, err := t.Model()
+	return err
+}
+
+// WriteSequences writes set to path as indented JSON, one task per line, creating the parent
 // directories. The output depends only on set (same input, same bytes). An empty Format is written
-// as SequenceFormat; any other format is an error, as is an invalid maze. The file is written
+// as SequenceFormat; any other format is an error, as is an invalid task. The file is written
 // to a temporary name first and renamed, so a failed write leaves no partial file behind.
 func WriteSequences(path string, set SequenceSet) error {
 	fail := func(err error) error { return fmt.Errorf("env: write task sequences %s: %w", path, err) }
@@ -114,7 +128,7 @@ func WriteSequences(path string, set SequenceSet) error {
 	return nil
 }
 
-// encodeSequences lays the set out as indented JSON with each maze compact on its own line.
+// encodeSequences lays the set out as indented JSON with each task compact on its own line.
 func encodeSequences(set SequenceSet) ([]byte, error) {
 	var b bytes.Buffer
 	str := func(s string) error {
@@ -138,11 +152,11 @@ func encodeSequences(set SequenceSet) ([]byte, error) {
 			b.WriteString(",")
 		}
 		b.WriteString("\n    [")
-		for k := range seq {
+		for k, t := range seq {
 			if k > 0 {
 				b.WriteString(",")
 			}
-			m, err := json.Marshal(&seq[k])
+			m, err := encodeTask(t)
 			if err != nil {
 				return nil, fmt.Errorf("run %d, task %d: %w", r, k, err)
 			}
@@ -183,7 +197,8 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // ReadSequences reads a task-sequence file: either this package's format (key "format" =
-// SequenceFormat; unknown keys are errors) or one of the three published layouts of protocol 2,
+// SequenceFormat, or the older all-maze "temple-task-sequences/v1"; unknown keys are errors) or
+// one of the three published layouts of protocol 2,
 // recognised by their keys (all may carry a "description"):
 //
 //   - online maze {width, height, runs: [run][task][W·H slips]}: goal (W, H), lava (W/2, H/2);
@@ -275,14 +290,33 @@ func decodeStrict(data []byte, v any) error {
 }
 
 func decodeOurs(data []byte) (SequenceSet, error) {
-	var set SequenceSet
-	if err := decodeStrict(data, &set); err != nil {
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
 		return SequenceSet{}, err
 	}
-	if set.Format != SequenceFormat {
-		return SequenceSet{}, fmt.Errorf("format = %q, want %q", set.Format, SequenceFormat)
+	switch head.Format {
+	case SequenceFormat:
+		var set SequenceSet
+		err := decodeStrict(data, &set)
+		return set, err
+	case sequenceFormatV1:
+		var v1 struct {
+			Format      string   `json:"format"`
+			Description string   `json:"description"`
+			Runs        [][]Maze `json:"runs"`
+		}
+		if err := decodeStrict(data, &v1); err != nil {
+			return SequenceSet{}, err
+		}
+		set := SequenceSet{Format: SequenceFormat, Description: v1.Description}
+		for _, run := range v1.Runs {
+			set.Runs = append(set.Runs, Mazes(run...))
+		}
+		return set, nil
 	}
-	return set, nil
+	return SequenceSet{}, fmt.Errorf("format = %q, want %q or %q", head.Format, SequenceFormat, sequenceFormatV1)
 }
 
 // publishedMaze is a published-layout maze with the experiment constants filled in.

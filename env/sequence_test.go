@@ -34,12 +34,12 @@ func readPublished(t *testing.T, name string) SequenceSet {
 func sampleSet() SequenceSet {
 	return SequenceSet{Format: SequenceFormat, Description: "two runs", Runs: []Sequence{
 		{
-			{Width: 2, Height: 2, Slip: []float64{0, 0.2, 0.4, 0.1234567890123}, Goals: []Cell{{2, 2}}, Lava: []Cell{{1, 2}},
+			Maze{Width: 2, Height: 2, Slip: []float64{0, 0.2, 0.4, 0.1234567890123}, Goals: []Cell{{2, 2}}, Lava: []Cell{{1, 2}},
 				StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4},
-			{Width: 3, Height: 2, Slip: []float64{0, 0, 0, 1, 1, 1}, Walls: []Cell{{2, 1}},
+			Maze{Width: 3, Height: 2, Slip: []float64{0, 0, 0, 1, 1, 1}, Walls: []Cell{{2, 1}},
 				StepCost: -0.5, GoalReward: 2, LavaCost: 0, Actions: 8},
 		},
-		{{Width: 1, Height: 2, Slip: []float64{0.3, 0.7}, Goals: []Cell{{1, 1}, {1, 2}}, StepCost: 0.1, GoalReward: 1, Actions: 4}},
+		{Maze{Width: 1, Height: 2, Slip: []float64{0.3, 0.7}, Goals: []Cell{{1, 1}, {1, 2}}, StepCost: 0.1, GoalReward: 1, Actions: 4}},
 	}}
 }
 
@@ -84,7 +84,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Fatalf("same input gave different bytes:\n%s\n%s", first, second)
 	}
-	if !json.Valid(first) || !bytes.Contains(first, []byte(`"format": "temple-task-sequences/v1"`)) {
+	if !json.Valid(first) || !bytes.Contains(first, []byte(`"format": "temple-task-sequences/v2"`)) {
 		t.Fatalf("output is not the expected JSON:\n%s", first)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
@@ -95,7 +95,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 func TestWriteSequencesErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := sampleSet()
-	bad.Runs[1][0].Slip = []float64{0.3}
+	bad.Runs[1][0] = Maze{Width: 1, Height: 2, Slip: []float64{0.3}, Actions: 4}
 	cases := []struct {
 		name string
 		set  SequenceSet
@@ -168,7 +168,7 @@ func TestReadSequencesErrors(t *testing.T) {
 func paperValues(t *testing.T, set SequenceSet) {
 	t.Helper()
 	for r, seq := range set.Runs {
-		for k, m := range seq {
+		for k, m := range mazesOf(t, seq) {
 			for _, p := range m.Slip {
 				if p != 0 && p != 0.2 && p != 0.4 {
 					t.Fatalf("run %d task %d: slip %v, want 0, 0.2 or 0.4", r, k, p)
@@ -199,7 +199,7 @@ func TestReadPublishedOnlineMazes(t *testing.T) {
 	}
 	// Pool of 100 drawn with replacement: 58–69 distinct tasks per run (protocol 2).
 	for r, seq := range set.Runs {
-		if d := distinctSlips(seq); d < 58 || d > 69 {
+		if d := distinctSlips(mazesOf(t, seq)); d < 58 || d > 69 {
 			t.Errorf("run %d: %d distinct tasks, want 58..69", r, d)
 		}
 	}
@@ -212,7 +212,7 @@ func TestReadPublishedFiniteModelGrids(t *testing.T) {
 	}
 	wantStart := []Cell{{3, 4}, {4, 4}, {3, 4}}
 	for k, c := range wantStart {
-		if g := set.Runs[0][k].Goals; len(g) != 1 || g[0] != c {
+		if g := mazesOf(t, set.Runs[0])[k].Goals; len(g) != 1 || g[0] != c {
 			t.Fatalf("run 0 task %d goals %v, want [%v]", k, g, c)
 		}
 	}
@@ -220,10 +220,10 @@ func TestReadPublishedFiniteModelGrids(t *testing.T) {
 		if len(seq) != 50 {
 			t.Fatalf("run %d has %d tasks, want 50", r, len(seq))
 		}
-		if g := distinctGoals(seq); len(g) != 2 {
+		if g := distinctGoals(mazesOf(t, seq)); len(g) != 2 {
 			t.Errorf("run %d: distinct goals %v, want exactly 2", r, g)
 		}
-		for k, m := range seq {
+		for k, m := range mazesOf(t, seq) {
 			if len(m.Lava) != 0 || m.Width != 4 || m.Height != 4 || m.Actions != 4 || m.StepCost != 0.2 || m.GoalReward != 1 || m.LavaCost != 1 {
 				t.Fatalf("run %d task %d: %+v", r, k, m)
 			}
@@ -250,7 +250,7 @@ func TestReadPublishedVaryingSize(t *testing.T) {
 			if len(seq) != 4*c.perSize {
 				t.Fatalf("%s run %d: %d tasks, want %d", c.file, r, len(seq), 4*c.perSize)
 			}
-			for k, m := range seq {
+			for k, m := range mazesOf(t, seq) {
 				n := 3 + k/c.perSize
 				if m.Width != n || m.Height != n || len(m.Goals) != 0 || len(m.Lava) != 0 || m.Actions != 4 || m.StepCost != 0.2 {
 					t.Fatalf("%s run %d task %d: %dx%d goals %v lava %v, want %dx%d without goal or lava",
@@ -269,18 +269,19 @@ func TestReadPublishedVaryingSize(t *testing.T) {
 		if filled.NeedsGoals() || !seq.NeedsGoals() {
 			t.Fatalf("after DrawGoals NeedsGoals = %v, original %v; want false, true", filled.NeedsGoals(), seq.NeedsGoals())
 		}
-		for k, m := range filled {
+		original := mazesOf(t, seq)
+		for k, m := range mazesOf(t, filled) {
 			if err := m.Validate(); err != nil || len(m.Goals) != 1 {
 				t.Fatalf("task %d: goals %v, %v", k, m.Goals, err)
 			}
-			if !reflect.DeepEqual(m.Slip, seq[k].Slip) {
+			if !reflect.DeepEqual(m.Slip, original[k].Slip) {
 				t.Fatalf("task %d: DrawGoals changed the slips", k)
 			}
 		}
 	}
 }
 
-func distinctSlips(seq Sequence) int {
+func distinctSlips(seq []Maze) int {
 	seen := map[string]bool{}
 	for _, m := range seq {
 		b, _ := json.Marshal(m.Slip)
@@ -289,7 +290,7 @@ func distinctSlips(seq Sequence) int {
 	return len(seen)
 }
 
-func distinctGoals(seq Sequence) []Cell {
+func distinctGoals(seq []Maze) []Cell {
 	var out []Cell
 	for _, m := range seq {
 		for _, g := range m.Goals {

@@ -33,7 +33,8 @@ func BenchmarkAgentsFiniteModel(b *testing.B) {
 	for _, typ := range []string{TypeFMTempLe, TypeFMRL, TypeDelayedQ, TypeMaxQInitDelayedQ, TypeAbsRL} {
 		b.Run(typ, func(b *testing.B) {
 			s := finiteModelSpec("bench", typ)
-			s.Runs, s.Tasks.Count = 1, 20
+			s.Runs = 1
+			s.Tasks.Params.(*finiteModelTasks).Tasks = 20
 			benchCells(b, s)
 		})
 	}
@@ -44,7 +45,8 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 		b.Run(typ, func(b *testing.B) {
 			s := paper("bench", FamilyOnlineMaze, typ)
-			s.Runs, s.Tasks.Count = 1, 20
+			s.Runs = 1
+			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
 			benchCells(b, s)
 		})
 	}

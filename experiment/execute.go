@@ -24,7 +24,7 @@ func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 	for _, tasks := range p.Runs {
 		var seq env.Sequence
 		for _, t := range tasks {
-			seq = append(seq, t.Maze)
+			seq = append(seq, t.Def)
 		}
 		set.Runs = append(set.Runs, seq)
 	}

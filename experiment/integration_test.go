@@ -10,7 +10,8 @@ import (
 // the last task nearly all of its visits sit in templates within τ̂ of a true template.
 func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 	s := Default()
-	s.Runs, s.Tasks.Count, s.Episodes = 6, 12, 1000
+	s.Runs, s.Episodes = 6, 1000
+	s.Tasks.Params.(*onlineMazeTasks).Tasks = 12
 	p, err := Build(s)
 	if err != nil {
 		t.Fatal(err)

@@ -85,7 +85,7 @@ func paper(name, family string, agents ...string) Spec {
 	s := Default()
 	s.Name = name
 	s.Runs, s.Episodes, s.Steps = 20, 3000, 30
-	s.Tasks = familyDefaults(family)
+	s.Tasks = mustTaskSpec(family)
 	s.Agents = paperAgents(agents...)
 	return s
 }
@@ -95,9 +95,16 @@ func onlineMaze() Spec {
 }
 
 func finiteModelSpec(name string, agents ...string) Spec {
-	s := paper(name, FamilyFiniteModel, agents...)
-	s.Tasks.Lava = nil
-	return s
+	return paper(name, FamilyFiniteModel, agents...)
+}
+
+// mustTaskSpec is a built-in family with its default parameters.
+func mustTaskSpec(family string) TaskSpec {
+	t, err := NewTaskSpec(family)
+	if err != nil {
+		panic(err) // a preset names a family that does not exist: a programming error
+	}
+	return t
 }
 
 // finiteModel shows the best Abs-RL and MaxQInit variants of finite-model-baselines, as the

@@ -20,8 +20,7 @@ func TestPublishedOnlineMazeTemplates(t *testing.T) {
 	}
 	s := Default()
 	s.Runs = 1
-	s.Tasks = familyDefaults(FamilyFile)
-	s.Tasks.File = publishedDir + "online-maze-4x4.json"
+	s.Tasks = FileTasks(publishedDir + "online-maze-4x4.json")
 	p, err := Build(s)
 	if err != nil {
 		t.Fatal(err)

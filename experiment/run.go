@@ -31,10 +31,12 @@ const (
 	StartFixed StartRule = "fixed"
 )
 
-// Task is one task of a run's sequence: the maze and its model.
+// Task is one task of a run's sequence: its definition and its model.
 type Task struct {
-	Maze  env.Maze
+	Def   env.Task
 	Model *mdp.Model
+	// Start is the start state under start: fixed, −1 under the other rules.
+	Start int
 }
 
 // RunContext is what an agent factory knows when it builds the agent of one run: the run's task
@@ -53,14 +55,13 @@ type AgentFactory struct {
 
 // Plan is a resolved experiment, ready to run: every task built, every agent constructible.
 type Plan struct {
-	Seed      uint64
-	Episodes  int
-	Steps     int
-	Gamma     float64
-	Start     StartRule
-	StartCell env.Cell // with StartFixed
-	Runs      [][]Task // the task sequence of every run
-	Agents    []AgentFactory
+	Seed     uint64
+	Episodes int
+	Steps    int
+	Gamma    float64
+	Start    StartRule
+	Runs     [][]Task // the task sequence of every run
+	Agents   []AgentFactory
 	// Episodes output: write every episode's return to episodes/run-RRR--AGENT.csv.
 	EpisodeReturns bool
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
@@ -72,7 +73,7 @@ type Plan struct {
 type TaskRecord struct {
 	Task    int            `json:"task"`
 	Reward  float64        `json:"reward"` // total undiscounted reward over all episodes of the task
-	Steps   int            `json:"steps"`
+	Steps   int            `json:"steps"`  // environment steps taken: episodes end early at a terminal state
 	States  int            `json:"states"`
 	Actions int            `json:"actions"`
 	Start   int            `json:"start"` // start state (with random-per-episode: of the first episode)
@@ -231,12 +232,13 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
 		startRand := stream(p.Seed, run, "", k, purposeStart)
 		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: p.Gamma,
-			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Truth: m}); err != nil {
+			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Terminal: m.TerminalStates(), Truth: m}); err != nil {
 			return CellResult{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, err)
 		}
-		rec := TaskRecord{Task: k, Steps: p.Episodes * p.Steps, States: m.S, Actions: m.A}
+		rec := TaskRecord{Task: k, States: m.S, Actions: m.A}
 		start := p.startState(task, startRand)
 		rec.Start = start
+		terminated := 0 // episodes that reached a terminal state; the others were truncated at T steps
 		for e := 0; e < p.Episodes; e++ {
 			if e > 0 && p.Start == StartPerEpisode {
 				start = p.startState(task, startRand)
@@ -248,6 +250,11 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 				ag.Observe(s, a, r, next)
 				ret += r
 				s = next
+				rec.Steps++
+				if m.Terminal(s) {
+					terminated++
+					break
+				}
 			}
 			ag.EndEpisode()
 			rec.Reward += ret
@@ -259,6 +266,10 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		ag.EndTask()
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()
+		}
+		if m.TerminalStates() != nil {
+			rec.Metrics = append(rec.Metrics, agent.Metric{Name: "terminated_episodes", Value: float64(terminated)},
+				agent.Metric{Name: "truncated_episodes", Value: float64(p.Episodes - terminated)})
 		}
 		if episodes != nil {
 			if err := episodes.endTask(k); err != nil {
@@ -272,11 +283,11 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 	return res, nil
 }
 
-// startState draws the start state of an episode by the plan's rule: the fixed cell, or
-// uniformly over the open cells (the maze model's start distribution).
+// startState draws the start state of an episode by the plan's rule: the fixed state, or from
+// the task's start distribution (for a maze, uniform over its open cells).
 func (p *Plan) startState(t Task, rng *rand.Rand) int {
 	if p.Start == StartFixed {
-		return t.Maze.Index(p.StartCell)
+		return t.Start
 	}
 	return t.Model.SampleStart(rng)
 }

@@ -14,7 +14,8 @@ import (
 func small(runs, tasks, episodes int) Spec {
 	s := Default()
 	s.Name = "test"
-	s.Runs, s.Tasks.Count, s.Episodes = runs, tasks, episodes
+	s.Runs, s.Episodes = runs, episodes
+	s.Tasks.Params.(*onlineMazeTasks).Tasks = tasks
 	s.Output.Episodes = true
 	return s
 }

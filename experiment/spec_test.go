@@ -28,8 +28,9 @@ agents:
 		t.Errorf("top-level defaults not applied: %+v", s)
 	}
 	// The finite-model family brings its own defaults: slip 0.4, two models, no lava.
-	if s.Tasks.Slip != 0.4 || s.Tasks.Models != 2 || len(s.Tasks.Lava) != 0 || s.Tasks.Count != 5 {
-		t.Errorf("finite-model defaults: %+v", s.Tasks)
+	fm, ok := s.Tasks.Params.(*finiteModelTasks)
+	if !ok || fm.Slip != 0.4 || fm.Models != 2 || len(fm.Lava) != 0 || fm.Tasks != 5 {
+		t.Errorf("finite-model defaults: %+v", s.Tasks.Params)
 	}
 	if len(s.Agents) != 2 {
 		t.Fatalf("agents = %+v, want the two listed (the list replaces the default)", s.Agents)
@@ -46,7 +47,15 @@ agents:
 func TestParseErrorsNameTheField(t *testing.T) {
 	cases := []struct{ yaml, want string }{
 		{"runs: 2\nepisods: 3\n", "line 2: field episods not found"},
-		{"tasks:\n  family: maze\n", `family = "maze", want one of`},
+		{"tasks:\n  family: maze\n", `line 2: family = "maze", want one of`},
+		{"tasks:\n  family: online-maze\n  sd: 0.1\n", `line 3: family online-maze has no parameter "sd"`},
+		{"tasks:\n  family: finite-model\n  pool: 3\n", `line 3: family finite-model has no parameter "pool"`},
+		{"tasks:\n  family: fourroom\n  size: 3\n", "tasks: size = 3, want at least 5"},
+		{"tasks:\n  family: mixed\n  parts:\n    - family: grid\n      sizes: [3]\n", `line 5: family grid has no parameter "sizes"`},
+		{"tasks:\n  family: mixed\n  parts:\n    - family: grid\n      count: 0\n", "tasks: parts[0] (grid): count = 0"},
+		{"tasks:\n  family: mixed\n", "tasks: parts: none listed"},
+		{"tasks:\n  family: grid\n  goals: [[1, 2, 3]]\n", "line 3: a cell is [x, y]"},
+		{"start_state: -2\n", "start_state = -2"},
 		{"runs: 0\n", "runs = 0, want at least 1"},
 		{"gamma: 1\n", "gamma = 1, want 0 <= gamma < 1"},
 		{"start: corner\n", `start = "corner"`},
@@ -68,7 +77,8 @@ func TestParseErrorsNameTheField(t *testing.T) {
 
 func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s := Default()
-	s.Runs, s.Tasks.Count = 1, 1
+	s.Runs = 1
+	s.Tasks.Params.(*onlineMazeTasks).Tasks = 1
 	s.Agents[0].Params.Ms = 0
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -55,7 +57,7 @@ const (
 	bandAlpha   = 0.2
 	legendThumb = vg.Length(22) // width of a legend sample
 	legendGap   = vg.Length(16) // between legend entries
-	legendTop   = vg.Length(10) // between x label and legend
+	legendTop   = vg.Length(6)  // between x label and legend
 
 	titleSize  = 12
 	labelSize  = 11
@@ -66,9 +68,18 @@ const (
 	yPadFrac = 0.05
 )
 
+// Typography and neutral colours are functions rather than package variables
+// so that the package holds no mutable state.
+
 // sans is the typeface of every text in a figure: a Helvetica/Arial
 // metric-compatible face, as is customary for ML paper figures.
-var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+func sans(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+}
+
+func inkColor() color.NRGBA  { return color.NRGBA{0x22, 0x22, 0x22, 0xFF} } // text, axes
+func gridColor() color.NRGBA { return color.NRGBA{0xE3, 0xE3, 0xE3, 0xFF} }
+func refColor() color.NRGBA  { return color.NRGBA{0x70, 0x70, 0x70, 0xFF} } // zero line, VLine
 
 // seriesColor returns the colour of series i: Paul Tol's "bright" scheme,
 // which stays distinguishable under the common colour-vision deficiencies and
@@ -108,12 +119,6 @@ func withAlpha(c color.NRGBA, a float64) color.NRGBA {
 	c.A = uint8(math.Round(a * 255))
 	return c
 }
-
-var (
-	inkColor  = color.NRGBA{0x22, 0x22, 0x22, 0xFF} // text and axes: soft black
-	gridColor = color.NRGBA{0xE3, 0xE3, 0xE3, 0xFF}
-	refColor  = color.NRGBA{0x70, 0x70, 0x70, 0xFF} // zero line and VLine
-)
 
 // Save renders the figure to pathWithoutExt+".png" (6×4 in at 200 dpi) and
 // pathWithoutExt+".svg" (same layout, fonts embedded so it renders
@@ -191,8 +196,8 @@ func (f Figure) draw(c draw.Canvas) {
 
 func textStyle(size float64) text.Style {
 	return text.Style{
-		Color:   inkColor,
-		Font:    font.From(sans, vg.Length(size)),
+		Color:   inkColor(),
+		Font:    sans(vg.Length(size)),
 		Handler: plot.DefaultTextHandler,
 	}
 }
@@ -210,24 +215,25 @@ func (f Figure) plot() *plot.Plot {
 	p.Title.Padding = 8
 
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle.Color = inkColor
-		ax.Label.TextStyle.Font = font.From(sans, labelSize)
+		ax.Label.TextStyle.Color = inkColor()
+		ax.Label.TextStyle.Font = sans(labelSize)
 		ax.Label.Padding = 3
-		ax.Tick.Label.Color = inkColor
-		ax.Tick.Label.Font = font.From(sans, tickSize)
-		ax.LineStyle = draw.LineStyle{Color: inkColor, Width: 0.8}
-		ax.Tick.LineStyle = draw.LineStyle{Color: inkColor, Width: 0.8}
+		ax.Tick.Label.Color = inkColor()
+		ax.Tick.Label.Font = sans(tickSize)
+		ax.LineStyle = draw.LineStyle{Color: inkColor(), Width: 0.8}
+		ax.Tick.LineStyle = draw.LineStyle{Color: inkColor(), Width: 0.8}
 		ax.Tick.Length = 4
 		ax.Padding = 0 // ranges are padded in data units instead
+		ax.Tick.Marker = niceTicks{}
 	}
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
 
 	p.Add(&plotter.Grid{
-		Vertical:   draw.LineStyle{Color: gridColor, Width: 0.6},
-		Horizontal: draw.LineStyle{Color: gridColor, Width: 0.6},
+		Vertical:   draw.LineStyle{Color: gridColor(), Width: 0.6},
+		Horizontal: draw.LineStyle{Color: gridColor(), Width: 0.6},
 	})
-	ref := draw.LineStyle{Color: refColor, Width: 0.9, Dashes: []vg.Length{4, 3}}
+	ref := draw.LineStyle{Color: refColor(), Width: 0.9, Dashes: []vg.Length{4, 3}}
 	if f.ZeroLine {
 		p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) {
 			_, trY := p.Transforms(&c)
@@ -259,14 +265,11 @@ func (f Figure) plot() *plot.Plot {
 				lines = append(lines, seriesLine(s, seg, i))
 			} else {
 				// A lone point (single-point series, or NaNs on both
-				// sides) has no line to show it: mark it, with its CI as
-				// an error bar since it has no band either.
+				// sides) has neither line nor band: show its CI as an
+				// error bar, and always mark it.
 				marks = append(marks, errorBar(s, seg.from, col))
-				if !f.Points {
-					marks = append(marks, seriesMarks(s, seg, i))
-				}
 			}
-			if f.Points {
+			if f.Points || seg.len() < 2 {
 				marks = append(marks, seriesMarks(s, seg, i))
 			}
 		}
@@ -460,7 +463,7 @@ func (f Figure) legend() legend {
 
 func (l legend) rowHeight() vg.Length {
 	e := l.style.FontExtents()
-	return 1.45 * (e.Ascent + e.Descent)
+	return 1.35 * (e.Ascent + e.Descent)
 }
 
 func (l legend) entryWidth(e legendEntry) vg.Length {
@@ -529,4 +532,70 @@ func (l legend) draw(c draw.Canvas, rows [][]legendEntry, centreX, top vg.Length
 			x += l.entryWidth(e) + legendGap
 		}
 	}
+}
+
+// niceTicks places about five to eight labelled ticks at round values (steps
+// of 1, 2, 2.5 or 5 times a power of ten) and no minor ticks: gonum's default
+// ticker often labels only three values, which leaves the grid too sparse to
+// read values off.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || !isFinite(lo) || !isFinite(hi) {
+		return nil
+	}
+	step := niceStep((hi - lo) / 5)
+	prec := decimals(step)
+	first := math.Ceil(lo/step - 1e-9)
+	var ticks []plot.Tick
+	for i := first; i*step <= hi+1e-9*step; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // no "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: tickLabel(v, step, prec)})
+	}
+	return ticks
+}
+
+// niceStep rounds raw to the nearest of 1, 2, 2.5, 5 × 10^k.
+func niceStep(raw float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch f := raw / p; {
+	case f < 1.5:
+		return p
+	case f < 2.25:
+		return 2 * p
+	case f < 3.5:
+		return 2.5 * p
+	case f < 7.5:
+		return 5 * p
+	}
+	return 10 * p
+}
+
+// decimals is the number of decimals needed to print multiples of step.
+func decimals(step float64) int {
+	for p := 0; p < 12; p++ {
+		s := step * math.Pow(10, float64(p))
+		if math.Abs(s-math.Round(s)) < 1e-6*s {
+			return p
+		}
+	}
+	return 12
+}
+
+// tickLabel prints v with a typographic minus, switching to exponent
+// notation for very large or small scales where fixed notation gets long.
+func tickLabel(v, step float64, prec int) string {
+	var s string
+	if step >= 1e5 || step < 1e-4 {
+		s = strconv.FormatFloat(v, 'g', 4, 64)
+	} else {
+		s = strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	if rest, neg := strings.CutPrefix(s, "-"); neg {
+		s = "\u2212" + rest
+	}
+	return s
 }

@@ -37,7 +37,7 @@ func inspectCmd() *cobra.Command {
 				return err
 			}
 			if tasks != "" {
-				s.Tasks.Family, s.Tasks.File, s.Tasks.Count = experiment.FamilyFile, tasks, 0
+				s.Tasks = experiment.FileTasks(tasks)
 			}
 			if run < 0 {
 				return fmt.Errorf("--run = %d, want at least 0", run)
@@ -50,11 +50,11 @@ func inspectCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "experiment %s, run %d: %d tasks\n\n", s.Name, run, len(p.Runs[run]))
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "task\tsize\tS·A\tG\ttemplate gap τ\tranking gap ν\t")
+			fmt.Fprintln(w, "task\ttask name\tS·A\tG\ttemplate gap τ\tranking gap ν\t")
 			var all []template.Point
 			for k, t := range p.Runs[run] {
 				tr := template.OfModel(t.Model)
-				fmt.Fprintf(w, "%d\t%dx%d\t%d\t%d\t%s\t%s\t\n", k, t.Maze.Width, t.Maze.Height, tr.S*tr.A, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
+				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.S*tr.A, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
 				all = append(all, tr.Templates...)
 			}
 			w.Flush()

@@ -65,7 +65,7 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 		s.Runs = o.runs
 	}
 	if o.tasks != "" {
-		s.Tasks.Family, s.Tasks.File, s.Tasks.Count = experiment.FamilyFile, o.tasks, 0
+		s.Tasks = experiment.FileTasks(o.tasks)
 	}
 	if f.Changed("jobs") && o.jobs < 1 {
 		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)

@@ -1,0 +1,143 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/temple-rl/temple/mdp"
+)
+
+// Task is one tabular task of a sequence, as a task-sequence file stores it: its family and the
+// parameters that build its MDP. Any tabular MDP can be a task — a maze, RiverSwim, FrozenLake, a
+// user's own model — and a sequence may mix families, sizes and numbers of actions.
+type Task interface {
+	// Family is the family of the task's model, written as the "family" key of its JSON form
+	// (FamilyMaze, …). Several sequence generators may make tasks of one family: online-maze,
+	// finite-model, fourroom and others all make mazes.
+	Family() string
+	// Name is a short human-readable description, e.g. "maze 4x4" or "FrozenLake 8x8 slippery".
+	Name() string
+	// Model builds and validates the task's MDP: transitions, rewards, start distribution and
+	// terminal states.
+	Model() (*mdp.Model, error)
+}
+
+// Task families, as written in task-sequence files.
+const (
+	FamilyMaze = "maze" // Maze: a slippery grid with landforms, goals, lava and walls
+)
+
+// CellTask is a task on a grid whose states are cells; a fixed start cell is given as a cell.
+type CellTask interface {
+	Task
+	// StateOfCell is the state of cell c, false when c is not an open cell of the grid.
+	StateOfCell(c Cell) (int, bool)
+}
+
+// newTask returns a zero task of the given family for decoding, or nil for an unknown family.
+func newTask(family string) Task {
+	switch family {
+	case FamilyMaze:
+		return &Maze{}
+	}
+	return nil
+}
+
+// taskFamilies lists the families a task-sequence file may hold.
+var taskFamilies = []string{FamilyMaze}
+
+// Sequence is the ordered list of tasks one run of an experiment faces.
+type Sequence []Task
+
+// encodeTask writes t as one compact JSON object whose first key is "family".
+func encodeTask(t Task) ([]byte, error) {
+	body, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	family, _ := json.Marshal(t.Family())
+	out := append([]byte(`{"family":`), family...)
+	if inner := bytes.TrimSpace(body[1 : len(body)-1]); len(inner) > 0 {
+		out = append(append(out, ','), inner...)
+	}
+	return append(out, '}'), nil
+}
+
+// decodeTask reads one JSON task object: its "family" chooses the type, whose other keys must
+// all be known.
+func decodeTask(data []byte) (Task, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, fmt.Errorf("a task is a JSON object with a \"family\" key: %w", err)
+	}
+	var family string
+	if raw, ok := fields["family"]; !ok {
+		return nil, fmt.Errorf("task has no \"family\" key, want one of %s", strings.Join(taskFamilies, ", "))
+	} else if err := json.Unmarshal(raw, &family); err != nil {
+		return nil, fmt.Errorf("task family %s is not a string", abbreviate(raw))
+	}
+	t := newTask(family)
+	if t == nil {
+		return nil, fmt.Errorf("task family %q, want one of %s", family, strings.Join(taskFamilies, ", "))
+	}
+	delete(fields, "family")
+	rest, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeStrict(rest, t); err != nil {
+		return nil, fmt.Errorf("%s task: %w", family, err)
+	}
+	// Decoded into a pointer; sequences hold the value, as generators make them.
+	if m, ok := t.(*Maze); ok {
+		return *m, nil
+	}
+	return t, nil
+}
+
+// MarshalJSON writes the sequence as a JSON array of task objects, each with its "family".
+func (s Sequence) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for k, t := range s {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		enc, err := encodeTask(t)
+		if err != nil {
+			return nil, fmt.Errorf("task %d: %w", k, err)
+		}
+		b.Write(enc)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads a JSON array of task objects; errors name the task (0-based).
+func (s *Sequence) UnmarshalJSON(data []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("a task sequence is a JSON array of tasks: %w", err)
+	}
+	out := make(Sequence, len(raw))
+	for k, r := range raw {
+		t, err := decodeTask(r)
+		if err != nil {
+			return fmt.Errorf("task %d: %w", k, err)
+		}
+		out[k] = t
+	}
+	*s = out
+	return nil
+}
+
+// Mazes returns the sequence of the given mazes.
+func Mazes(ms ...Maze) Sequence {
+	out := make(Sequence, len(ms))
+	for k := range ms {
+		out[k] = ms[k]
+	}
+	return out
+}
