@@ -224,3 +224,20 @@ func TestNoAllocationsPerStep(t *testing.T) {
 		ag.EndTask()
 	}
 }
+
+func TestDelayedQBootstrapsNothingPastATerminalState(t *testing.T) {
+	d, err := NewDelayedQ(DelayedQParams{M: 1, Epsilon1: 0.1, RMax: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := agent.Task{S: 2, A: 1, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: []bool{false, true}}
+	if err := d.BeginTask(tk); err != nil {
+		t.Fatal(err)
+	}
+	// Q starts at R_max/(1−γ) = 10. One sample into the terminal state with reward 0.5: the
+	// attempted update sets Q to AU/m + ε1 = 0.5 + 0.1, with no γ·max Q(terminal, ·) added.
+	d.Observe(0, 0, 0.5, 1)
+	if q := d.Q()[0]; math.Abs(q-0.6) > 1e-12 {
+		t.Fatalf("Q(0,0) = %v, want 0.6", q)
+	}
+}

@@ -10,14 +10,19 @@ import (
 // probabilities built by different sums (1−0.2 against 0.6+0.2).
 const sameTemplate = 1e-9
 
-// Truth is the ground-truth template structure of a known model.
+// Truth is the ground-truth template structure of a known model. Pairs of terminal states are
+// left out: an episode ends there, so they are never experienced.
 type Truth struct {
 	S, A int
+	// Pairs is the number of state-action pairs of states that are not terminal.
+	Pairs int
 	// Templates are the distinct templates G, in order of first appearance by pair index.
 	Templates []Point
-	// PairTemplate[s*A+a] is the index in Templates of the template of (s, a).
+	// PairTemplate[s*A+a] is the index in Templates of the template of (s, a), −1 for a terminal
+	// state.
 	PairTemplate []int
-	// Sigma[s*A+a] is the ranking permutation of p(·|s,a) over all S states.
+	// Sigma[s*A+a] is the ranking permutation of p(·|s,a) over all S states (nil for a terminal
+	// state).
 	Sigma [][]int
 	// Gap is the template gap τ: the smallest distance between two distinct templates
 	// (+Inf when there is only one).
@@ -33,6 +38,13 @@ func OfModel(m *mdp.Model) Truth {
 		RankingGap: math.Inf(1)}
 	dense := make([]float64, m.S)
 	for s := 0; s < m.S; s++ {
+		if m.Terminal(s) {
+			for a := 0; a < m.A; a++ {
+				t.PairTemplate[s*m.A+a] = -1
+			}
+			continue
+		}
+		t.Pairs += m.A
 		for a := 0; a < m.A; a++ {
 			clear(dense)
 			for _, tr := range m.Row(s, a) {

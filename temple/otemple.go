@@ -163,7 +163,7 @@ func (o *OTempLe) identify(i int) {
 	o.pending.ClearPair(i)
 	o.pairTmpl[i], o.sigma[i] = t.ID, sigma
 	o.stats.identified++
-	if o.truth != nil && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
+	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
 	}
 }

@@ -19,8 +19,8 @@ func inspectCmd() *cobra.Command {
 		Short: "Print the ground-truth transition templates of an experiment's tasks",
 		Long: "inspect builds the task sequence of one run of an experiment (the default experiment, a\n" +
 			"config file or a preset) and prints, for every task, its number of distinct true templates G\n" +
-			"against its S·A state-action pairs, its template gap τ and its ranking gap ν; then the same\n" +
-			"over the whole sequence, with every distinct template.",
+			"against its state-action pairs (S·A, less those of terminal states), its template gap τ and its\n" +
+			"ranking gap ν; then the same over the whole sequence, with every distinct template.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Default()
@@ -50,11 +50,11 @@ func inspectCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "experiment %s, run %d: %d tasks\n\n", s.Name, run, len(p.Runs[run]))
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "task\ttask name\tS·A\tG\ttemplate gap τ\tranking gap ν\t")
+			fmt.Fprintln(w, "task\tname\tpairs\tG\ttemplate gap τ\tranking gap ν\t")
 			var all []template.Point
 			for k, t := range p.Runs[run] {
 				tr := template.OfModel(t.Model)
-				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.S*tr.A, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
+				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.Pairs, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
 				all = append(all, tr.Templates...)
 			}
 			w.Flush()
