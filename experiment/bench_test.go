@@ -2,7 +2,11 @@ package experiment
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"testing"
+
+	"github.com/temple-rl/temple/env"
 )
 
 // benchCells runs whole cells of spec through the runner (no disk) and reports steps per second
@@ -49,5 +53,33 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
 			benchCells(b, s)
 		})
+	}
+}
+
+// scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks ×
+// 1000 episodes × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one
+// agent at the paper's parameters.
+func scaleSpec(typ string, n int) Spec {
+	s := paper("scale", FamilyOnlineMaze, typ)
+	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
+	t := s.Tasks.Params.(*onlineMazeTasks)
+	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2
+	t.Goals = []env.Cell{{X: n, Y: n}}
+	return s
+}
+
+// BenchmarkScale times O-TempLe and RMax on growing mazes (issue 10) and reports steps per second
+// and the bytes allocated per cell per state (S = n²).
+func BenchmarkScale(b *testing.B) {
+	for _, typ := range []string{TypeRMax, TypeOTempLe} {
+		for _, n := range []int{4, 16, 64, 100, 250} {
+			b.Run(fmt.Sprintf("%s/%d", typ, n), func(b *testing.B) {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				benchCells(b, scaleSpec(typ, n))
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(n*n), "B/state")
+			})
+		}
 	}
 }

@@ -1,18 +1,27 @@
 package template
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/mdp"
 )
 
+// Count is a template's visits at one rank.
+type Count struct {
+	Rank int32
+	N    int64
+}
+
 // Template is a learned transition template with its accumulated visits o_g = (o^(N), o^(R)):
-// next-state counts in rank order (trailing zeros dropped) and the reward sum (Algorithm 2).
+// next-state counts by rank and the reward sum (Algorithm 2). Visits lists the non-zero ranks in
+// ascending order; every other rank holds 0.
 type Template struct {
 	// ID identifies the template for its whole life; it survives consolidation of other templates.
 	ID     int
-	Visits []int64
+	Visits []Count
 	Reward float64
 }
 
@@ -20,7 +29,7 @@ type Template struct {
 func (t *Template) N() int64 {
 	var n int64
 	for _, x := range t.Visits {
-		n += x
+		n += x.N
 	}
 	return n
 }
@@ -28,52 +37,65 @@ func (t *Template) N() int64 {
 // Mean is the template g = o_g / ‖o^(N)‖₁.
 func (t *Template) Mean() Point {
 	n := float64(t.N())
-	g := Point{P: make([]float64, len(t.Visits)), R: t.Reward / n}
-	for k, x := range t.Visits {
-		g.P[k] = float64(x) / n
+	g := Point{Rank: make([]int32, len(t.Visits)), P: make([]float64, len(t.Visits)), R: t.Reward / n}
+	for j, x := range t.Visits {
+		g.Rank[j], g.P[j] = x.Rank, float64(x.N)/n
 	}
 	return g
 }
 
-// Update is TT-update: it adds visits already in rank order, and their reward sum, to the template.
-func (t *Template) Update(ranked []int64, reward float64) {
-	for len(t.Visits) < len(ranked) {
-		t.Visits = append(t.Visits, 0)
-	}
-	for k, x := range ranked {
-		t.Visits[k] += x
-	}
+// Update is TT-update: it adds visits already in rank order (ascending ranks), and their reward
+// sum, to the template.
+func (t *Template) Update(ranked []Count, reward float64) {
+	t.Visits = addCounts(t.Visits, ranked)
 	t.Reward += reward
 }
 
-// Ranked returns counts reordered by σ (rank k holds counts[σ[k]]), trailing zeros dropped.
-// With σ = Ranking(counts) this is GEN-TT's descending visit vector.
-func Ranked(counts []int64, sigma []int) []int64 {
-	out := make([]int64, 0, 4)
-	last := 0
-	for k, i := range sigma {
-		out = append(out, counts[i])
-		if counts[i] != 0 {
-			last = k + 1
-		}
-	}
-	return out[:last]
-}
-
-// Augmentation returns σ⁻¹(o^(N)) as successor counts: the template's k-th rank goes to state σ[k]
-// (AUGMENT). Ranks beyond the pair's S states cannot be placed and are left out, so the counts a
-// pair receives always sum to its added n.
-func (t *Template) Augmentation(sigma []int) []mdp.Succ {
-	out := make([]mdp.Succ, 0, len(t.Visits))
-	for k, x := range t.Visits {
-		if k >= len(sigma) {
-			break
-		}
-		if x != 0 {
-			out = append(out, mdp.Succ{State: int32(sigma[k]), N: x})
+// addCounts returns x + y, both in ascending rank order, with the ranks of both.
+func addCounts(x, y []Count) []Count {
+	out := make([]Count, 0, len(x)+len(y))
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case j == len(y) || i < len(x) && x[i].Rank < y[j].Rank:
+			out = append(out, x[i])
+			i++
+		case i == len(x) || y[j].Rank < x[i].Rank:
+			out = append(out, y[j])
+			j++
+		default:
+			out = append(out, Count{Rank: x[i].Rank, N: x[i].N + y[j].N})
+			i, j = i+1, j+1
 		}
 	}
 	return out
+}
+
+// Augmentation returns σ⁻¹(o^(N)) as successor counts in rank order: the template's k-th rank goes
+// to state σ[k] (AUGMENT) — a state the pair has seen, or past those the unseen states in
+// ascending order. Ranks beyond the pair's S states cannot be placed and are left out, so the
+// counts a pair receives always sum to its added n.
+func (t *Template) Augmentation(sigma Sigma) []mdp.Succ {
+	out := make([]mdp.Succ, 0, len(t.Visits))
+	sigma.states(len(t.Visits), func(j int) int32 { return t.Visits[j].Rank }, func(j int, s int32) {
+		out = append(out, mdp.Succ{State: s, N: t.Visits[j].N})
+	})
+	return out
+}
+
+// Placed returns g^(p) put back in state order through σ (the pair's probabilities, under g):
+// the states of the template's ranks, ascending by state, ranks beyond S left out.
+func (g Point) Placed(sigma Sigma) []StateProb {
+	out := make([]StateProb, 0, len(g.P))
+	sigma.states(len(g.P), g.rank, func(j int, s int32) { out = append(out, StateProb{State: s, P: g.P[j]}) })
+	slices.SortFunc(out, func(a, b StateProb) int { return cmp.Compare(a.State, b.State) })
+	return out
+}
+
+// StateProb is a probability of one next state.
+type StateProb struct {
+	State int32
+	P     float64
 }
 
 // Library is the template set G with its visit set O, matched with the user's template gap τ̂.
@@ -112,8 +134,8 @@ func (l *Library) Match(g Point) (*Template, float64) {
 }
 
 // Add appends a new template holding the given ranked visits and reward sum.
-func (l *Library) Add(ranked []int64, reward float64) *Template {
-	t := &Template{ID: l.nextID, Visits: append([]int64(nil), ranked...), Reward: reward}
+func (l *Library) Add(ranked []Count, reward float64) *Template {
+	t := &Template{ID: l.nextID, Visits: slices.Clone(ranked), Reward: reward}
 	l.nextID++
 	l.templates = append(l.templates, t)
 	return t

@@ -6,24 +6,18 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 )
 
-func TestRankingAndInverse(t *testing.T) {
-	x := []float64{0.2, 0.6, 0, 0.2}
-	sigma := Ranking(x)
-	// Largest first; the two 0.2 keep ascending index order (paper Definition 7).
-	if want := []int{1, 0, 3, 2}; !slices.Equal(sigma, want) {
-		t.Fatalf("σ = %v, want %v", sigma, want)
-	}
-	inv := Inverse(sigma)
-	for k, i := range sigma {
-		if inv[i] != k {
-			t.Fatalf("σ⁻¹(σ(%d)) = %d", k, inv[i])
+func TestRankingTiesKeepStateOrder(t *testing.T) {
+	// Largest first; the two 3s keep ascending state order (paper Definition 7), and the unseen
+	// states 1 and 4 follow in ascending order.
+	sigma, _ := Ranking([]mdp.Succ{{State: 3, N: 3}, {State: 2, N: 9}, {State: 0, N: 3}}, 5)
+	want := []int32{2, 0, 3, 1, 4}
+	for k, s := range want {
+		if r := sigma.Rank(s); r != int32(k) {
+			t.Errorf("σ⁻¹(%d) = %d, want %d", s, r, k)
 		}
-	}
-	counts := []int64{3, 0, 9, 3}
-	if got, want := Ranking(counts), []int{2, 0, 3, 1}; !slices.Equal(got, want) {
-		t.Errorf("σ of counts = %v, want %v", got, want)
 	}
 }
 

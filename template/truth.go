@@ -1,7 +1,9 @@
 package template
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/mdp"
 )
@@ -21,9 +23,6 @@ type Truth struct {
 	// PairTemplate[s*A+a] is the index in Templates of the template of (s, a), −1 for a terminal
 	// state.
 	PairTemplate []int
-	// Sigma[s*A+a] is the ranking permutation of p(·|s,a) over all S states (nil for a terminal
-	// state).
-	Sigma [][]int
 	// Gap is the template gap τ: the smallest distance between two distinct templates
 	// (+Inf when there is only one).
 	Gap float64
@@ -32,11 +31,9 @@ type Truth struct {
 	RankingGap float64
 }
 
-// OfModel computes the ground-truth templates, permutations and gaps of m.
+// OfModel computes the ground-truth templates and gaps of m, from each pair's outcomes only.
 func OfModel(m *mdp.Model) Truth {
-	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), Sigma: make([][]int, m.S*m.A),
-		RankingGap: math.Inf(1)}
-	dense := make([]float64, m.S)
+	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), RankingGap: math.Inf(1)}
 	for s := 0; s < m.S; s++ {
 		if m.Terminal(s) {
 			for a := 0; a < m.A; a++ {
@@ -46,22 +43,29 @@ func OfModel(m *mdp.Model) Truth {
 		}
 		t.Pairs += m.A
 		for a := 0; a < m.A; a++ {
-			clear(dense)
-			for _, tr := range m.Row(s, a) {
-				dense[tr.Next] = tr.Prob
+			// p(·|s,a) in descending order, equal probabilities by ascending state (Definition 7).
+			row := m.Row(s, a)
+			slices.SortFunc(row, func(x, y mdp.Transition) int {
+				if c := cmp.Compare(y.Prob, x.Prob); c != 0 {
+					return c
+				}
+				return cmp.Compare(x.Next, y.Next)
+			})
+			g := Point{P: make([]float64, len(row)), R: m.ExpectedReward(s, a)}
+			for k, tr := range row {
+				g.P[k] = tr.Prob
 			}
-			i := s*m.A + a
-			t.Sigma[i] = Ranking(dense)
-			g := Point{R: m.ExpectedReward(s, a)}
-			for _, j := range t.Sigma[i] {
-				if dense[j] == 0 {
+			t.PairTemplate[s*m.A+a] = t.index(g)
+			// ν over all S states: adjacent outcomes, then the smallest outcome against the zeros
+			// of the unreachable states, if there are any.
+			for k := 0; k < len(g.P); k++ {
+				next := 0.0
+				if k+1 < len(g.P) {
+					next = g.P[k+1]
+				} else if len(g.P) == m.S {
 					break
 				}
-				g.P = append(g.P, dense[j])
-			}
-			t.PairTemplate[i] = t.index(g)
-			for k := 0; k+1 < m.S; k++ {
-				if d := dense[t.Sigma[i][k]] - dense[t.Sigma[i][k+1]]; d > sameTemplate && d < t.RankingGap {
+				if d := g.P[k] - next; d > sameTemplate && d < t.RankingGap {
 					t.RankingGap = d
 				}
 			}

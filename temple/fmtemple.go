@@ -1,12 +1,14 @@
 package temple
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 )
 
 // FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
@@ -59,10 +61,10 @@ type FMTempLe struct {
 	groups  []*mdp.Counts // model groups, fixed after T_1
 
 	scores     []int
-	identified int // identified group, −1 while none
-	steps      int // steps observed in this task
-	foundAfter int // steps before the model was identified, −1 while not
-	pBuf, qBuf []float64
+	identified int        // identified group, −1 while none
+	steps      int        // steps observed in this task
+	foundAfter int        // steps before the model was identified, −1 while not
+	row        []mdp.Succ // scratch: a group's successors of one pair, by state
 }
 
 // NewFMTempLe validates p and returns an agent.
@@ -96,7 +98,6 @@ func (f *FMTempLe) BeginTask(t agent.Task) error {
 	}
 	f.own.Reset(t.S, t.A)
 	f.steps, f.identified, f.foundAfter = 0, -1, -1
-	f.pBuf, f.qBuf = buf.Zeroed(f.pBuf, t.S), buf.Zeroed(f.qBuf, t.S)
 	f.scores = f.scores[:0]
 	if f.phase2() {
 		for range f.groups {
@@ -127,24 +128,20 @@ func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 }
 
 // score lowers the score of every group whose template or permutation for pair i disagrees
-// with the pair's just-identified template (Algorithm 3, lines 11–15).
+// with the pair's just-identified template (Algorithm 3, lines 11–15): the L2 distance between
+// the template put back in state order by the pair's σ (so equal probabilities may swap freely)
+// and the group's estimate, plus the reward difference.
 func (f *FMTempLe) score(i int) {
 	g := f.o.lib.Get(f.o.pairTmpl[i]).Mean()
-	sigma := f.o.sigma[i]
-	// The pair's template put back in state order by its σ: equal probabilities may swap freely.
-	pair := f.pBuf
-	clear(pair)
-	for k, x := range g.P {
-		if k < len(sigma) {
-			pair[sigma[k]] = x
-		}
-	}
+	pair := g.Placed(f.o.sigma[i])
 	for c, grp := range f.groups {
-		q, r, ok := grp.Estimate(i, f.qBuf)
-		if !ok || f.scores[c] <= 0 {
+		if grp.N(i) == 0 || f.scores[c] <= 0 {
 			continue
 		}
-		if l2(pair, q)+math.Abs(g.R-r) > f.p.Tau {
+		n := float64(grp.N(i))
+		f.row = append(f.row[:0], grp.Successors(i)...)
+		slices.SortFunc(f.row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
+		if l2(pair, f.row, n)+math.Abs(g.R-grp.R(i)/n) > f.p.Tau {
 			f.scores[c]--
 		}
 	}
@@ -174,10 +171,24 @@ func (f *FMTempLe) checkIdentified() {
 	}
 }
 
-func l2(x, y []float64) float64 {
+// l2 is ‖x − y‖₂ of probabilities x and counts y / n, both sparse in ascending state order;
+// the squares are summed in state order.
+func l2(x []template.StateProb, y []mdp.Succ, n float64) float64 {
 	sum := 0.0
-	for k := range x {
-		d := x[k] - y[k]
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		var d float64
+		switch {
+		case j == len(y) || i < len(x) && x[i].State < y[j].State:
+			d = x[i].P
+			i++
+		case i == len(x) || y[j].State < x[i].State:
+			d = float64(y[j].N) / n
+			j++
+		default:
+			d = x[i].P - float64(y[j].N)/n
+			i, j = i+1, j+1
+		}
 		sum += d * d
 	}
 	return math.Sqrt(sum)

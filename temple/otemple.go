@@ -60,14 +60,13 @@ type OTempLe struct {
 
 	// Per task.
 	A        int
-	pending  mdp.Counts // own samples of each pair not yet given to a template
-	own      []int64    // own samples of each pair in this task
-	pairTmpl []int      // template ID of each identified pair, −1 otherwise
-	sigma    [][]int    // ranking permutation σ of each identified pair
+	pending  mdp.Counts       // own samples of each pair not yet given to a template
+	own      []int64          // own samples of each pair in this task
+	pairTmpl []int            // template ID of each identified pair, −1 otherwise
+	sigma    []template.Sigma // ranking permutation σ of each identified pair, by its support
 	// augmented marks pairs that already received counts from elsewhere in this task (FM-TempLe
 	// augments from an identified model); they are not augmented again from the library.
 	augmented []bool
-	dense     []int64
 	truth     *template.Truth
 	stats     taskStats
 
@@ -108,7 +107,6 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	}
 	o.sigma = buf.Zeroed(o.sigma, t.S*t.A)
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
-	o.dense = buf.Zeroed(o.dense, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
 	if t.Truth != nil {
@@ -140,13 +138,11 @@ func (o *OTempLe) observe(i, next int, r float64) (identified bool) {
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
 // (Algorithm 1, lines 7–15).
 func (o *OTempLe) identify(i int) {
-	counts := o.pending.Dense(i, o.dense)
-	sigma := template.Ranking(counts)
-	ranked := template.Ranked(counts, sigma)
+	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
 	reward := o.pending.R(i)
-	g := template.Point{R: reward / float64(o.own[i])}
-	for _, x := range ranked {
-		g.P = append(g.P, float64(x)/float64(o.own[i]))
+	g := template.Point{P: make([]float64, len(ranked)), R: reward / float64(o.own[i])}
+	for k, x := range ranked {
+		g.P[k] = float64(x.N) / float64(o.own[i])
 	}
 	t, _ := o.lib.Match(g)
 	if t != nil {
@@ -186,8 +182,7 @@ func (o *OTempLe) EndTask() {
 		if id < 0 || o.pending.N(i) == 0 {
 			continue
 		}
-		counts := o.pending.Dense(i, o.dense)
-		o.lib.Get(id).Update(template.Ranked(counts, o.sigma[i]), o.pending.R(i))
+		o.lib.Get(id).Update(o.sigma[i].Ranked(o.pending.Successors(i)), o.pending.R(i))
 		o.pending.ClearPair(i)
 	}
 	if o.p.Consolidate {
