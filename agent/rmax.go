@@ -21,6 +21,19 @@ const (
 	BalancedWandering ActionRule = "balanced-wandering"
 )
 
+// Planning is how RMax brings its plan up to date when its optimistic model changes.
+type Planning string
+
+const (
+	// PlanFull rebuilds the whole optimistic model and runs warm-started value iteration sweeps
+	// over every state until the plan is within tolerance (the paper presets' setting).
+	PlanFull Planning = "full"
+	// PlanIncremental updates only from the pairs that changed, by prioritized sweeping, to the
+	// same tolerance; its cost grows with the states whose values move, not with S. Its plans
+	// differ from full ones in rounding, so greedy ties may break differently.
+	PlanIncremental Planning = "incremental"
+)
+
 // RMaxParams are RMax's parameters.
 type RMaxParams struct {
 	M    int64      // known threshold m: a pair is known after m samples
@@ -28,11 +41,13 @@ type RMaxParams struct {
 	Rule ActionRule // action rule
 	// PlanTolerance bounds ‖V − V*‖∞ of each plan on the optimistic model.
 	PlanTolerance float64
+	// Planning is full or incremental re-planning.
+	Planning Planning
 }
 
 // DefaultRMax are the paper's settings: m = 500, R_max = 1, balanced wandering.
 func DefaultRMax() RMaxParams {
-	return RMaxParams{M: 500, RMax: 1, Rule: BalancedWandering, PlanTolerance: 1e-4}
+	return RMaxParams{M: 500, RMax: 1, Rule: BalancedWandering, PlanTolerance: 1e-4, Planning: PlanFull}
 }
 
 // Validate names the first parameter out of range.
@@ -46,6 +61,8 @@ func (p RMaxParams) Validate() error {
 		return fmt.Errorf("rmax: action rule %q, want %q or %q", p.Rule, Optimistic, BalancedWandering)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("rmax: plan tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	case p.Planning != PlanFull && p.Planning != PlanIncremental:
+		return fmt.Errorf("rmax: planning %q, want %q or %q", p.Planning, PlanFull, PlanIncremental)
 	}
 	return nil
 }
@@ -57,7 +74,7 @@ const maxPlanSweeps = 1_000_000
 // protocol 4.3). A pair is known while n(s,a) ≥ its threshold; only unknown pairs take samples.
 // The optimistic model — known pairs at their estimates, unknown pairs a self-loop paying R_max,
 // terminal states at value 0 — is re-planned lazily: only when the known set or a known pair's
-// counts changed and an action needs the plan.
+// counts changed and an action needs the plan, in full or incrementally (Planning).
 type Learner struct {
 	P        RMaxParams
 	S, A     int
@@ -69,11 +86,14 @@ type Learner struct {
 	threshold    []int64
 	known        []bool
 	knownActions []int // per state, how many of its actions are known
+	knownPairs   int
 	unknownValue []float64
 
 	dirty bool
 	q, v  []float64
-	model mdp.Sparse
+	stop  float64    // Δ: a plan stops when no value moves by more than Δ
+	model mdp.Sparse // the optimistic model of a full plan
+	sweep sweeper    // incremental planning
 	plans int
 
 	samples    int64 // own samples recorded in this task
@@ -91,11 +111,17 @@ func (l *Learner) Begin(t Task) {
 	}
 	l.known = buf.Zeroed(l.known, n)
 	l.knownActions = buf.Zeroed(l.knownActions, t.S)
+	l.knownPairs = 0
 	l.q = buf.Zeroed(l.q, n)
 	l.v = buf.Zeroed(l.v, t.S)
+	l.stop = mdp.StopFor(l.gamma, l.P.PlanTolerance)
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
 	l.samples, l.allKnownAt = 0, -1
+	if l.P.Planning == PlanIncremental {
+		l.beginIncremental()
+		l.dirty = false
+	}
 }
 
 // Known reports whether pair i is known.
@@ -111,13 +137,7 @@ func (l *Learner) Counts() *mdp.Counts { return &l.counts }
 func (l *Learner) Threshold(i int) int64 { return l.threshold[i] }
 
 // KnownPairs counts the known pairs.
-func (l *Learner) KnownPairs() int {
-	k := 0
-	for _, x := range l.knownActions {
-		k += x
-	}
-	return k
-}
+func (l *Learner) KnownPairs() int { return l.knownPairs }
 
 // Samples is the number of own samples recorded in this task (samples of unknown pairs).
 func (l *Learner) Samples() int64 { return l.samples }
@@ -148,7 +168,7 @@ func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
 	}
 	l.counts.AddReward(i, reward)
 	if l.known[i] {
-		l.dirty = true // a known pair's estimate changed
+		l.changed(i) // a known pair's estimate changed
 	}
 	l.refresh(i)
 }
@@ -164,6 +184,19 @@ func (l *Learner) SetThreshold(i int, m int64) {
 func (l *Learner) SetUnknownValues(value []float64) {
 	l.unknownValue = value
 	l.dirty = true
+	if l.P.Planning == PlanIncremental {
+		for i := 0; i < l.S*l.A; i++ {
+			l.changed(i)
+		}
+	}
+}
+
+// changed marks pair i's backup as changed: the plan is out of date.
+func (l *Learner) changed(i int) {
+	l.dirty = true
+	if l.P.Planning == PlanIncremental {
+		l.sweep.changed = append(l.sweep.changed, int32(i))
+	}
 }
 
 func (l *Learner) refresh(i int) {
@@ -174,13 +207,15 @@ func (l *Learner) refresh(i int) {
 	l.known[i] = k
 	if k {
 		l.knownActions[i/l.A]++
-		if l.allKnownAt < 0 && l.KnownPairs() == l.S*l.A {
+		l.knownPairs++
+		if l.allKnownAt < 0 && l.knownPairs == l.S*l.A {
 			l.allKnownAt = l.samples
 		}
 	} else {
 		l.knownActions[i/l.A]--
+		l.knownPairs--
 	}
-	l.dirty = true
+	l.changed(i)
 }
 
 // Act chooses an action in state s by the action rule.
@@ -212,6 +247,17 @@ func (l *Learner) Q() []float64 {
 }
 
 func (l *Learner) plan() {
+	if l.P.Planning == PlanIncremental {
+		l.planIncremental()
+	} else {
+		l.planFull()
+	}
+	l.dirty = false
+	l.plans++
+}
+
+// planFull rebuilds the optimistic model and runs value iteration on it, warm-started from q.
+func (l *Learner) planFull() {
 	m := &l.model
 	m.Reset(l.S, l.A)
 	for i := 0; i < l.S*l.A; i++ {
@@ -232,9 +278,7 @@ func (l *Learner) plan() {
 		}
 		m.EndPair()
 	}
-	m.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
-	l.dirty = false
-	l.plans++
+	m.Iterate(l.q, l.v, l.gamma, l.stop, maxPlanSweeps)
 }
 
 // RMax is the single-task RMax agent (Brafman & Tennenholtz 2002): it forgets between tasks.

@@ -43,6 +43,7 @@ type AgentParams struct {
 	RMax          float64          `yaml:"r_max"`          // R_max of unknown pairs
 	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
 	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan
+	Planning      agent.Planning   `yaml:"planning"`       // full | incremental re-planning
 	Ms            int64            `yaml:"m_s"`            // small known threshold m_s
 	Tau           float64          `yaml:"tau"`            // template gap τ̂
 	Consolidate   bool             `yaml:"consolidate"`    // merge templates closer than τ̂ after each task
@@ -71,7 +72,7 @@ type agentType struct {
 }
 
 func rmaxParams(p AgentParams) agent.RMaxParams {
-	return agent.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance}
+	return agent.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance, Planning: p.Planning}
 }
 
 func templeParams(p AgentParams) temple.Params {
@@ -79,7 +80,7 @@ func templeParams(p AgentParams) temple.Params {
 }
 
 var (
-	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance"}
+	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance", "planning"}
 	templeKeys = append([]string{"m_s", "tau", "consolidate"}, rmaxKeys...)
 )
 
@@ -91,7 +92,7 @@ func setTempleDefaults(p *AgentParams) {
 
 func setRMaxDefaults(p *AgentParams) {
 	d := agent.DefaultRMax()
-	p.M, p.RMax, p.ActionRule, p.PlanTolerance = d.M, d.RMax, d.Rule, d.PlanTolerance
+	p.M, p.RMax, p.ActionRule, p.PlanTolerance, p.Planning = d.M, d.RMax, d.Rule, d.PlanTolerance, d.Planning
 }
 
 var agentTypes = map[string]agentType{

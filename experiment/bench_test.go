@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 )
 
@@ -58,9 +59,10 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 
 // scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks ×
 // 1000 episodes × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one
-// agent at the paper's parameters.
+// agent at the paper's parameters with incremental planning.
 func scaleSpec(typ string, n int) Spec {
 	s := paper("scale", FamilyOnlineMaze, typ)
+	s.Agents[0].Params.Planning = agent.PlanIncremental
 	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
 	t := s.Tasks.Params.(*onlineMazeTasks)
 	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2

@@ -1,0 +1,218 @@
+package agent
+
+import (
+	"math"
+
+	"github.com/temple-rl/temple/internal/buf"
+)
+
+// Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
+// pairs that changed. Between plans every pair keeps q(s,a) = (T v)(s,a), the Bellman backup of
+// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ Δ, where Δ =
+// StopFor(γ, tolerance). A change recomputes the changed pairs' backups; states whose residual
+// exceeds Δ are updated largest residual first, v(s) ← max_a q(s,a), and the backups that read
+// v(s) — known pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their
+// states' residuals checked, until no residual exceeds Δ. Then ‖v − V*‖∞ ≤ Δ/(1−γ) and
+// ‖q − Q*‖∞ ≤ γΔ/(1−γ) = tolerance, the guarantee of planning from scratch, at a cost that
+// grows with the states whose values move.
+
+// sweeper holds the state of incremental planning of one task.
+type sweeper struct {
+	changed []int32   // pairs whose backup may have changed since the last plan
+	pred    [][]int32 // pred[s′]: pairs that led to s′ when known (entries may go stale, never missing)
+	linked  []int32   // successors of each pair already entered in pred
+	// A max-heap of the states whose residual exceeds Δ.
+	heap []int32
+	pos  []int32   // position of each state in heap, −1 when absent
+	res  []float64 // residual of each state in heap
+}
+
+func (w *sweeper) reset(S, A int) {
+	w.changed = w.changed[:0]
+	if cap(w.pred) >= S {
+		w.pred = w.pred[:S]
+		for s := range w.pred {
+			w.pred[s] = w.pred[s][:0]
+		}
+	} else {
+		w.pred = make([][]int32, S)
+	}
+	w.linked = buf.Zeroed(w.linked, S*A)
+	w.heap = w.heap[:0]
+	w.pos = buf.Zeroed(w.pos, S)
+	for s := range w.pos {
+		w.pos[s] = -1
+	}
+	w.res = buf.Zeroed(w.res, S)
+}
+
+// beginIncremental sets every value to its value when nothing is known — R_max/(1−γ) for a
+// state of unknown self-loops, 0 for a terminal state — and every q to its backup, so the
+// invariant holds before the first change.
+func (l *Learner) beginIncremental() {
+	l.sweep.reset(l.S, l.A)
+	for s := 0; s < l.S; s++ {
+		l.v[s] = 0
+		if l.terminal == nil || !l.terminal[s] {
+			l.v[s] = l.P.RMax / (1 - l.gamma)
+		}
+	}
+	for s := 0; s < l.S; s++ {
+		l.backupState(s)
+		l.checkResidual(s)
+	}
+	l.sweepHeap()
+}
+
+// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model, the same sum as a
+// full plan's model row.
+func (l *Learner) backup(i int) float64 {
+	switch {
+	case l.terminal != nil && l.terminal[i/l.A]:
+		return 0 // no successor: an episode ends here
+	case l.known[i]:
+		n := float64(l.counts.N(i))
+		x := 0.0
+		for _, s := range l.counts.Successors(i) {
+			x += float64(s.N) / n * l.v[s.State]
+		}
+		return l.counts.R(i)/n + l.gamma*x
+	case l.unknownValue != nil:
+		return l.unknownValue[i]
+	default:
+		return l.P.RMax + l.gamma*l.v[i/l.A]
+	}
+}
+
+// backupState recomputes q of every action of s.
+func (l *Learner) backupState(s int) {
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		l.q[i] = l.backup(i)
+	}
+}
+
+// link enters the successors of known pair i not yet in the predecessor lists.
+func (l *Learner) link(i int) {
+	w := &l.sweep
+	succ := l.counts.Successors(i)
+	for _, x := range succ[w.linked[i]:] {
+		w.pred[x.State] = append(w.pred[x.State], int32(i))
+	}
+	w.linked[i] = int32(len(succ))
+}
+
+// planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.
+func (l *Learner) planIncremental() {
+	w := &l.sweep
+	for _, i := range w.changed {
+		if l.known[i] {
+			l.link(int(i))
+		}
+		l.q[i] = l.backup(int(i))
+		l.checkResidual(int(i) / l.A)
+	}
+	w.changed = w.changed[:0]
+	l.sweepHeap()
+}
+
+// sweepHeap updates states, largest residual first, until no residual exceeds Δ.
+func (l *Learner) sweepHeap() {
+	w := &l.sweep
+	for len(w.heap) > 0 {
+		s := int(w.pop())
+		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
+		// Backups that read v(s): the pairs of s (unknown ones loop on s) and known pairs into s.
+		l.backupState(s)
+		l.checkResidual(s)
+		for _, i := range w.pred[s] {
+			l.q[i] = l.backup(int(i))
+			l.checkResidual(int(i) / l.A)
+		}
+	}
+}
+
+// checkResidual puts s in the heap, or moves it, when its residual exceeds Δ.
+func (l *Learner) checkResidual(s int) {
+	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
+	w := &l.sweep
+	if w.pos[s] < 0 {
+		if r > l.stop {
+			w.push(int32(s), r)
+		}
+		return
+	}
+	w.update(int32(s), r)
+}
+
+func maxOf(q []float64) float64 {
+	m := q[0]
+	for _, x := range q[1:] {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+func (w *sweeper) push(s int32, r float64) {
+	w.res[s] = r
+	w.pos[s] = int32(len(w.heap))
+	w.heap = append(w.heap, s)
+	w.up(len(w.heap) - 1)
+}
+
+func (w *sweeper) update(s int32, r float64) {
+	old := w.res[s]
+	w.res[s] = r
+	if r > old {
+		w.up(int(w.pos[s]))
+	} else {
+		w.down(int(w.pos[s]))
+	}
+}
+
+func (w *sweeper) pop() int32 {
+	top := w.heap[0]
+	last := len(w.heap) - 1
+	w.swap(0, last)
+	w.heap = w.heap[:last]
+	w.pos[top] = -1
+	if last > 0 {
+		w.down(0)
+	}
+	return top
+}
+
+func (w *sweeper) swap(i, j int) {
+	w.heap[i], w.heap[j] = w.heap[j], w.heap[i]
+	w.pos[w.heap[i]], w.pos[w.heap[j]] = int32(i), int32(j)
+}
+
+func (w *sweeper) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if w.res[w.heap[p]] >= w.res[w.heap[i]] {
+			return
+		}
+		w.swap(i, p)
+		i = p
+	}
+}
+
+func (w *sweeper) down(i int) {
+	n := len(w.heap)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && w.res[w.heap[c+1]] > w.res[w.heap[c]] {
+			c++
+		}
+		if w.res[w.heap[i]] >= w.res[w.heap[c]] {
+			return
+		}
+		w.swap(i, c)
+		i = c
+	}
+}
