@@ -1,8 +1,10 @@
 package baseline
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
@@ -53,14 +55,54 @@ func (p FMRLParams) Validate() error {
 	return nil
 }
 
-// groupModel is a group's counts with the dense estimates phase 2 compares transitions with.
+// groupModel is a group's counts with the estimates phase 2 compares transitions with, sparse:
+// the observed successors of pair i are next[start[i]:start[i+1]] in ascending state order, with
+// P̂_g(s′|s,a) in p.
 type groupModel struct {
 	counts *mdp.Counts
-	n      []int64   // n_g(s,a)
-	p      []float64 // P̂_g(s′|s,a) at (s*A+a)*S + s′
+	n      []int64 // n_g(s,a)
+	start  []int32
+	next   []int32
+	p      []float64
 	r      []float64 // R̂_g(s,a)
 	sq     []float64 // ‖P̂_g(·|s,a)‖₂²
 	w      []float64 // confidence width of the pair's estimate, +Inf without data
+}
+
+// row returns the successors of pair i and their probabilities, by ascending state.
+func (g *groupModel) row(i int) ([]int32, []float64) {
+	lo, hi := g.start[i], g.start[i+1]
+	return g.next[lo:hi], g.p[lo:hi]
+}
+
+// prob is P̂_g(s′|s,a) of pair i.
+func (g *groupModel) prob(i int, next int32) float64 {
+	states, p := g.row(i)
+	if k, ok := slices.BinarySearch(states, next); ok {
+		return p[k]
+	}
+	return 0
+}
+
+// addL1 adds ‖P̂_x(·|s,a) − P̂_y(·|s,a)‖₁ of pair i to sum term by term in state order.
+func addL1(sum float64, x, y *groupModel, i int) float64 {
+	xs, xp := x.row(i)
+	ys, yp := y.row(i)
+	a, b := 0, 0
+	for a < len(xs) || b < len(ys) {
+		switch {
+		case b == len(ys) || a < len(xs) && xs[a] < ys[b]:
+			sum += xp[a]
+			a++
+		case a == len(xs) || ys[b] < xs[a]:
+			sum += yp[b]
+			b++
+		default:
+			sum += math.Abs(xp[a] - yp[b])
+			a, b = a+1, b+1
+		}
+	}
+	return sum
 }
 
 // FMRL is finite-model RL (Brunskill & Li, "Sample complexity of multi-task reinforcement
@@ -208,7 +250,7 @@ func (f *FMRL) Observe(s, a int, r float64, next int) {
 
 // eliminate runs the pairwise test on the transition of pair i to next with reward r.
 func (f *FMRL) eliminate(i int, r float64, next int) {
-	G, S := len(f.groups), f.S
+	G := len(f.groups)
 	for gi := 0; gi < G; gi++ {
 		if !f.alive[gi] {
 			continue
@@ -217,24 +259,20 @@ func (f *FMRL) eliminate(i int, r float64, next int) {
 		if x.n[i] == 0 {
 			continue
 		}
-		px := x.p[i*S : i*S+S]
 		for gj := gi + 1; gj < G && f.alive[gi]; gj++ {
 			y := f.groups[gj]
 			if !f.alive[gj] || y.n[i] == 0 {
 				continue
 			}
-			py := y.p[i*S : i*S+S]
-			L := math.Abs(x.r[i] - y.r[i])
-			for k := range px {
-				L += math.Abs(px[k] - py[k])
-			}
+			L := addL1(math.Abs(x.r[i]-y.r[i]), x, y, i)
 			if L < x.w[i]+y.w[i] {
 				continue
 			}
 			k := gi*G + gj
 			f.c[k] += L * L / 4
 			dx, dy := x.r[i]-r, y.r[i]-r
-			f.delta[k] += (x.sq[i] - 2*px[next] + 1 + dx*dx) - (y.sq[i] - 2*py[next] + 1 + dy*dy)
+			px, py := x.prob(i, int32(next)), y.prob(i, int32(next))
+			f.delta[k] += (x.sq[i] - 2*px + 1 + dx*dx) - (y.sq[i] - 2*py + 1 + dy*dy)
 			if f.c[k] < f.bound {
 				continue
 			}
@@ -282,25 +320,29 @@ func (f *FMRL) group() {
 }
 
 func newGroupModel(c *mdp.Counts, delta float64) *groupModel {
-	S, n := c.S, c.S*c.A
+	n := c.S * c.A
 	g := &groupModel{
-		counts: c, n: make([]int64, n), p: make([]float64, n*S),
+		counts: c, n: make([]int64, n), start: make([]int32, n+1),
 		r: make([]float64, n), sq: make([]float64, n), w: make([]float64, n),
 	}
 	logTerm := 2 * math.Log(2/delta)
+	var row []mdp.Succ
 	for i := 0; i < n; i++ {
 		g.n[i] = c.N(i)
+		g.start[i+1] = g.start[i]
 		if g.n[i] == 0 {
 			g.w[i] = math.Inf(1)
 			continue
 		}
 		nn := float64(g.n[i])
-		for _, x := range c.Successors(i) {
-			g.p[i*S+int(x.State)] += float64(x.N) / nn
+		row = append(row[:0], c.Successors(i)...)
+		slices.SortFunc(row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
+		for _, x := range row {
+			p := float64(x.N) / nn
+			g.next, g.p = append(g.next, x.State), append(g.p, p)
+			g.sq[i] += p * p
 		}
-		for _, v := range g.p[i*S : i*S+S] {
-			g.sq[i] += v * v
-		}
+		g.start[i+1] = int32(len(g.next))
 		g.r[i] = c.R(i) / nn
 		g.w[i] = math.Sqrt(logTerm / nn)
 	}

@@ -67,15 +67,6 @@ func (c *Counts) R(i int) float64 { return c.r[i] }
 // Successors lists the observed successors of pair i; the slice is owned by c.
 func (c *Counts) Successors(i int) []Succ { return c.succ[i] }
 
-// Dense writes n(s,a,·) of pair i into buf (length S) and returns it.
-func (c *Counts) Dense(i int, buf []int64) []int64 {
-	clear(buf)
-	for _, x := range c.succ[i] {
-		buf[x.State] += x.N
-	}
-	return buf
-}
-
 // ClearPair empties the statistics of pair i.
 func (c *Counts) ClearPair(i int) {
 	c.n[i], c.r[i] = 0, 0
@@ -97,18 +88,4 @@ func (c *Counts) Merge(other *Counts) {
 		}
 		c.r[i] += other.r[i]
 	}
-}
-
-// Estimate writes P̂(·|s,a) of pair i into buf (length S) and returns it with R̂(s,a); a pair
-// without samples gives zeros and ok = false.
-func (c *Counts) Estimate(i int, buf []float64) (p []float64, r float64, ok bool) {
-	clear(buf)
-	if c.n[i] == 0 {
-		return buf, 0, false
-	}
-	n := float64(c.n[i])
-	for _, x := range c.succ[i] {
-		buf[x.State] += float64(x.N) / n
-	}
-	return buf, c.r[i] / n, true
 }

@@ -1,6 +1,10 @@
 package mdp
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // ModelDistance is the distance between two empirical models of the same S and A used to group
 // the models of the finite-model setting (decision 11): the largest
@@ -11,7 +15,7 @@ func ModelDistance(x, y *Counts, minSamples int64) float64 {
 	if x.S != y.S || x.A != y.A {
 		return math.Inf(1)
 	}
-	diff := make([]float64, x.S)
+	var rx, ry []Succ // one pair's successors in ascending state order
 	d, shared := 0.0, false
 	for i := 0; i < x.S*x.A; i++ {
 		nx, ny := x.N(i), y.N(i)
@@ -19,23 +23,38 @@ func ModelDistance(x, y *Counts, minSamples int64) float64 {
 			continue
 		}
 		shared = true
-		clear(diff)
-		for _, s := range x.Successors(i) {
-			diff[s.State] += float64(s.N) / float64(nx)
-		}
-		for _, s := range y.Successors(i) {
-			diff[s.State] -= float64(s.N) / float64(ny)
-		}
+		rx, ry = byState(rx, x.Successors(i)), byState(ry, y.Successors(i))
+		fx, fy := float64(nx), float64(ny)
 		sq := 0.0
-		for _, v := range diff {
+		a, b := 0, 0
+		for a < len(rx) || b < len(ry) {
+			var v float64
+			switch {
+			case b == len(ry) || a < len(rx) && rx[a].State < ry[b].State:
+				v = float64(rx[a].N) / fx
+				a++
+			case a == len(rx) || ry[b].State < rx[a].State:
+				v = float64(ry[b].N) / fy
+				b++
+			default:
+				v = float64(rx[a].N)/fx - float64(ry[b].N)/fy
+				a, b = a+1, b+1
+			}
 			sq += v * v
 		}
-		d = math.Max(d, math.Sqrt(sq)+math.Abs(x.R(i)/float64(nx)-y.R(i)/float64(ny)))
+		d = math.Max(d, math.Sqrt(sq)+math.Abs(x.R(i)/fx-y.R(i)/fy))
 	}
 	if !shared {
 		return math.Inf(1)
 	}
 	return d
+}
+
+// byState copies succ into dst sorted by ascending state.
+func byState(dst, succ []Succ) []Succ {
+	dst = append(dst[:0], succ...)
+	slices.SortFunc(dst, func(a, b Succ) int { return cmp.Compare(a.State, b.State) })
+	return dst
 }
 
 // GroupModels clusters models in order (decision 11): each joins the closest existing group
