@@ -349,8 +349,22 @@ func checkRNG(rng *rand.Rand) error {
 }
 
 func checkSize(w, h int) error {
-	if w < 1 || h < 1 || w*h < 2 {
+	if w < 1 || h < 1 || w == 1 && h == 1 {
 		return fmt.Errorf("width = %d, height = %d, want both at least 1 and at least 2 cells", w, h)
+	}
+	return checkCells(w, h)
+}
+
+// MaxCells is the largest maze, in cells (2048 × 2048). A maze's model takes about 100 bytes per
+// state-action pair and each learner as much again, so a larger maze needs gigabytes per task;
+// it is refused before any array of one entry per cell is allocated.
+const MaxCells = 1 << 22
+
+// checkCells refuses a maze of more than MaxCells cells, naming its size.
+func checkCells(w, h int) error {
+	if w > MaxCells/h {
+		return fmt.Errorf("width = %d, height = %d: %d cells, more than the %d (2048x2048) a maze may have; "+
+			"use a smaller width and height", w, h, int64(w)*int64(h), MaxCells)
 	}
 	return nil
 }
@@ -390,6 +404,9 @@ func checkSizes(sizes []int) error {
 	for i, n := range sizes {
 		if n < 2 {
 			return fmt.Errorf("sizes[%d] = %d, want at least 2", i, n)
+		}
+		if err := checkCells(n, n); err != nil {
+			return fmt.Errorf("sizes[%d]: %w", i, err)
 		}
 	}
 	return nil

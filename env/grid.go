@@ -113,6 +113,9 @@ func (c FourRoomConfig) Validate() error {
 	if c.Size < 5 {
 		return fmt.Errorf("size = %d, want at least 5 (two rooms of at least two cells each way)", c.Size)
 	}
+	if err := checkCells(c.Size, c.Size); err != nil {
+		return fmt.Errorf("size: %w", err)
+	}
 	if err := firstErr(atLeast("count", c.Tasks, 1), checkProbability("slip", c.Slip)); err != nil {
 		return err
 	}

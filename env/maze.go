@@ -81,6 +81,9 @@ func (m Maze) Name() string {
 	return fmt.Sprintf("maze %dx%d", m.Width, m.Height)
 }
 
+// Size is the number of states (cells) and actions of the maze's model, known before it is built.
+func (m Maze) Size() (states, actions int) { return m.Width * m.Height, m.Actions }
+
 // StateOfCell is the state of cell c, false when c is outside the maze or a wall.
 func (m Maze) StateOfCell(c Cell) (int, bool) {
 	if !m.inside(c) || m.IsWall(m.Index(c)) {
@@ -101,6 +104,9 @@ func (m Maze) inside(c Cell) bool { return c.X >= 1 && c.X <= m.Width && c.Y >= 
 func (m Maze) Validate() error {
 	if m.Width < 1 || m.Height < 1 {
 		return fmt.Errorf("maze: width %d and height %d must both be at least 1", m.Width, m.Height)
+	}
+	if err := checkCells(m.Width, m.Height); err != nil {
+		return fmt.Errorf("maze: %w", err)
 	}
 	if m.Width*m.Height < 2 {
 		return fmt.Errorf("maze: a %dx%d maze has a single cell; need at least 2", m.Width, m.Height)

@@ -24,6 +24,12 @@ type Task interface {
 	Model() (*mdp.Model, error)
 }
 
+// Sized is a task that knows the size of its model before building it; the experiment runner
+// estimates an experiment's memory from it before building any model.
+type Sized interface {
+	Size() (states, actions int)
+}
+
 // Task families, as written in task-sequence files.
 const (
 	FamilyMaze = "maze" // Maze: a slippery grid with landforms, goals, lava and walls

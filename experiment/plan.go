@@ -23,11 +23,16 @@ func Build(s Spec) (*Plan, error) {
 	digest := sha256.Sum256(specYAML)
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		Fingerprint: hex.EncodeToString(digest[:8])}
-	for run := 0; run < s.Runs; run++ {
-		seq, err := s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence))
-		if err != nil {
+	seqs := make([]env.Sequence, s.Runs)
+	for run := range seqs {
+		if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
 			return nil, fmt.Errorf("tasks: %w", err)
 		}
+	}
+	if err := checkMemory(s, seqs); err != nil {
+		return nil, err
+	}
+	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
 			m, err := def.Model()

@@ -31,6 +31,10 @@ type Spec struct {
 	Tasks      TaskSpec    `yaml:"tasks"`
 	Agents     []AgentSpec `yaml:"agents"`
 	Output     OutputSpec  `yaml:"output"`
+	// MaxMemory, in MB, is the memory an experiment may need by its estimate (task models and the
+	// agents running at once); a larger one is refused before anything is built. 0: the
+	// machine's memory.
+	MaxMemory int64 `yaml:"max_memory,omitempty"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -120,6 +124,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("output.smoothing = %v, want 0 <= smoothing < 1", s.Output.Smoothing)
 	case len(s.Agents) == 0:
 		return fmt.Errorf("agents: none listed, want at least one")
+	case s.MaxMemory < 0:
+		return fmt.Errorf("max_memory = %d, want a number of MB >= 0 (0: the machine's memory)", s.MaxMemory)
 	}
 	if s.StartState != nil && *s.StartState < 0 {
 		return fmt.Errorf("start_state = %d, want a state number >= 0", *s.StartState)

@@ -1,0 +1,113 @@
+package experiment
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/temple-rl/temple/env"
+)
+
+// Memory estimate of an experiment, checked before any model is built. The runner holds every
+// run's task models at once and, on each worker, one agent sized for the largest task. The figures
+// are bytes per state-action pair measured on 100×100 mazes (heap after two tasks), rounded up to
+// cover pairs whose every outcome has been seen.
+const (
+	modelPairBytes  = 100 // mdp.Model: row offsets, successors, probabilities, rewards, sampling sums
+	recordPairBytes = 100 // one phase-1 model record of FM-TempLe or FMRL
+)
+
+// agentPairBytes is what an agent of each type holds per state-action pair of a task.
+var agentPairBytes = map[string]int64{
+	TypeRMax: 160, TypeOTempLe: 320, TypeFMTempLe: 400, TypeFMRL: 280, TypeQLearning: 16,
+	TypeDelayedQ: 48, TypeAbsRL: 64, TypeMaxQInitQ: 32, TypeMaxQInitDelayedQ: 64, TypeMaxQInitRMax: 200,
+}
+
+// memoryEstimate is the bytes an experiment needs: its task models and its busiest agents.
+type memoryEstimate struct {
+	models, agents int64
+	workers        int
+	agent          string // the agent type with the largest tables
+}
+
+func (e memoryEstimate) total() int64 { return e.models + e.agents }
+
+// estimateMemory estimates the memory of the spec's run sequences, or ok = false when a task does
+// not know its size before its model is built.
+func estimateMemory(s Spec, runs []env.Sequence) (e memoryEstimate, ok bool) {
+	var largest int64
+	cells := 0
+	for _, seq := range runs {
+		for _, def := range seq {
+			sized, isSized := def.(env.Sized)
+			if !isSized {
+				return memoryEstimate{}, false
+			}
+			S, A := sized.Size()
+			pairs := int64(S) * int64(A)
+			e.models += pairs * modelPairBytes
+			largest = max(largest, pairs)
+		}
+		cells += len(s.Agents)
+	}
+	e.workers = min(runtime.GOMAXPROCS(0), cells)
+	perCell := int64(0)
+	for _, a := range s.Agents {
+		b := agentPairBytes[a.Type]
+		if a.Type == TypeFMTempLe || a.Type == TypeFMRL {
+			b += int64(a.Params.T1) * recordPairBytes
+		}
+		if b*largest > perCell {
+			perCell, e.agent = b*largest, a.Type
+		}
+	}
+	e.agents = perCell * int64(e.workers)
+	return e, true
+}
+
+// memoryLimit is max_memory in bytes, or the machine's memory when it is 0 (0 when that cannot
+// be read: no limit).
+func memoryLimit(s Spec) (limit int64, source string) {
+	if s.MaxMemory > 0 {
+		return s.MaxMemory << 20, fmt.Sprintf("max_memory = %d", s.MaxMemory)
+	}
+	total := machineMemory()
+	return total, fmt.Sprintf("the machine's %d MB (max_memory = 0)", total>>20)
+}
+
+// machineMemory is the total memory of the machine from /proc/meminfo, 0 where it is not there.
+func machineMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// checkMemory refuses an experiment whose estimate exceeds the limit, with the estimate and the
+// fields to change.
+func checkMemory(s Spec, runs []env.Sequence) error {
+	e, ok := estimateMemory(s, runs)
+	limit, source := memoryLimit(s)
+	if !ok || limit == 0 || e.total() <= limit {
+		return nil
+	}
+	return fmt.Errorf("the experiment needs about %d MB — task models of %d runs: %d MB, %d workers running %s: %d MB — "+
+		"more than %s; use smaller tasks (tasks: width, height, sizes), fewer tasks (tasks: count) or runs, "+
+		"or raise max_memory (MB)", e.total()>>20, len(runs), e.models>>20, e.workers, e.agent, e.agents>>20, source)
+}

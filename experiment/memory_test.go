@@ -1,0 +1,44 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/env"
+)
+
+// TestImpossibleExperimentsAreRefusedUpFront: a maze too large to index is refused when the
+// config is read, and an experiment whose estimate exceeds max_memory when it is built, each
+// naming the fields to change, before any model is allocated.
+func TestImpossibleExperimentsAreRefusedUpFront(t *testing.T) {
+	_, err := Parse([]byte("tasks:\n  family: online-maze\n  width: 100000\n  height: 100000\n"))
+	if err == nil || !strings.Contains(err.Error(), "width = 100000, height = 100000") {
+		t.Fatalf("a 100000x100000 maze: %v, want a refusal naming width and height", err)
+	}
+	s, err := Parse([]byte("runs: 2\nmax_memory: 100\ntasks:\n  family: online-maze\n  count: 2\n  pool: 1\n  width: 300\n  height: 300\n  goals: [[300, 300]]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(s)
+	if err == nil || !strings.Contains(err.Error(), "more than max_memory = 100") || !strings.Contains(err.Error(), "tasks: width, height") {
+		t.Fatalf("2 runs of 2 300x300 mazes under max_memory 100 MB: %v, want a refusal with the estimate", err)
+	}
+	if _, err := Parse([]byte("max_memory: -1\n")); err == nil || !strings.Contains(err.Error(), "max_memory = -1") {
+		t.Errorf("max_memory -1: %v", err)
+	}
+}
+
+// TestMemoryEstimateCoversTheAgents: the estimate grows with the agents' tables and phase-1 records.
+func TestMemoryEstimateCoversTheAgents(t *testing.T) {
+	s := scaleSpec(TypeRMax, 100)
+	p, err := s.Tasks.Params.Sequence(0, stream(1, 0, "", 0, purposeSequence))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmax, _ := estimateMemory(s, []env.Sequence{p[:1]})
+	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
+	fm, _ := estimateMemory(s, []env.Sequence{p[:1]})
+	if rmax.models != 100*100*4*modelPairBytes || fm.agents <= rmax.agents || fm.agent != TypeFMTempLe {
+		t.Errorf("estimates rmax %+v, fm-temple %+v", rmax, fm)
+	}
+}
