@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -61,6 +63,12 @@ var presets = []Preset{
 		Description: "Appendix F.4: 5 tasks with the 4 moves, then 5 tasks with 8 actions (moves and diagonals), " +
 			"4x4 mazes, 3000 x 30, 20 runs; O-TempLe, RMax, Q-learning",
 		Spec: varyingActions,
+	},
+	{
+		Name: "large-maze",
+		Description: "Scale (not in the paper): 3 mazes of 100x100, then 3 of 250x250, landforms {0, 0.2, 0.4}, " +
+			"start (1,1), goal (12,12), lava (2,2), 2000 x 100, 5 runs; O-TempLe and RMax with incremental planning, Q-learning",
+		Spec: largeMaze,
 	},
 	{
 		Name: "tau-sweep",
@@ -192,6 +200,31 @@ func gaussian() Spec { return paper("gaussian", FamilyGaussian, TypeOTempLe, Typ
 
 func varyingActions() Spec {
 	return paper("varying-actions", FamilyVaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+}
+
+// largeMaze shows template transfer on mazes of 10 000 and 62 500 states: templates learned on
+// the 100×100 mazes carry to the 250×250 ones, where a pair is known after m_s own samples instead
+// of m. The goal is near the start so that an episode can reach it; exploring the rest of the maze
+// is what the template learner saves. Planning is incremental: a full plan would sweep every state
+// each time a pair becomes known.
+func largeMaze() Spec {
+	s := paper("large-maze", FamilyMixed, TypeOTempLe, TypeRMax, TypeQLearning)
+	s.Runs, s.Episodes, s.Steps = 5, 2000, 100
+	s.Start = StartFixed // start_cell (1,1)
+	part := func(n int) TaskSpec {
+		t := mustTaskSpec(FamilyOnlineMaze)
+		maze := t.Params.(*onlineMazeTasks)
+		maze.Width, maze.Height, maze.Tasks, maze.Pool = n, n, 3, 3
+		maze.Goals = []env.Cell{{X: 12, Y: 12}}
+		return t
+	}
+	s.Tasks.Params.(*mixedTasks).Parts = []TaskSpec{part(100), part(250)}
+	for k := range s.Agents {
+		if s.Agents[k].Type != TypeQLearning {
+			s.Agents[k].Params.Planning = agent.PlanIncremental
+		}
+	}
+	return s
 }
 
 func tauSweep() Sweep {
