@@ -121,9 +121,11 @@ func (l *Learner) sweepHeap() {
 	for len(w.heap) > 0 {
 		s := int(w.pop())
 		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
-		// Backups that read v(s): the pairs of s (unknown ones loop on s) and known pairs into s.
-		l.backupState(s)
-		l.checkResidual(s)
+		// Backups that read v(s): unknown pairs of s, which loop on s, and known pairs into s.
+		if l.knownActions[s] < l.A {
+			l.backupState(s)
+			l.checkResidual(s)
+		}
 		for _, i := range w.pred[s] {
 			l.q[i] = l.backup(int(i))
 			l.checkResidual(int(i) / l.A)
