@@ -25,6 +25,10 @@ type sweeper struct {
 	heap []int32
 	pos  []int32   // position of each state in heap, −1 when absent
 	res  []float64 // residual of each state in heap
+	// The states whose pairs one update touched, each once: stamp[s] = round when listed.
+	touched []int32
+	stamp   []uint32
+	round   uint32
 }
 
 func (w *sweeper) reset(S, A int) {
@@ -44,6 +48,8 @@ func (w *sweeper) reset(S, A int) {
 		w.pos[s] = -1
 	}
 	w.res = buf.Zeroed(w.res, S)
+	w.stamp = buf.Zeroed(w.stamp, S)
+	w.round = 0
 }
 
 // beginIncremental sets every value to its value when nothing is known — R_max/(1−γ) for a
@@ -64,19 +70,18 @@ func (l *Learner) beginIncremental() {
 	l.sweepHeap()
 }
 
-// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model, the same sum as a
-// full plan's model row.
+// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model.
 func (l *Learner) backup(i int) float64 {
 	switch {
 	case l.terminal != nil && l.terminal[i/l.A]:
 		return 0 // no successor: an episode ends here
 	case l.known[i]:
-		n := float64(l.counts.N(i))
+		// (R(s,a) + γ Σ n(s,a,s′) v(s′)) / n(s,a): the estimate's backup with one division.
 		x := 0.0
 		for _, s := range l.counts.Successors(i) {
-			x += float64(s.N) / n * l.v[s.State]
+			x += float64(s.N) * l.v[s.State]
 		}
-		return l.counts.R(i)/n + l.gamma*x
+		return (l.counts.R(i) + l.gamma*x) / float64(l.counts.N(i))
 	case l.unknownValue != nil:
 		return l.unknownValue[i]
 	default:
@@ -126,9 +131,21 @@ func (l *Learner) sweepHeap() {
 			l.backupState(s)
 			l.checkResidual(s)
 		}
+		// Recompute every backup into s, then check each state they belong to once.
+		if w.round++; w.round == 0 { // wrapped: old stamps could match
+			clear(w.stamp)
+			w.round = 1
+		}
+		w.touched = w.touched[:0]
 		for _, i := range w.pred[s] {
 			l.q[i] = l.backup(int(i))
-			l.checkResidual(int(i) / l.A)
+			if t := int32(int(i) / l.A); w.stamp[t] != w.round {
+				w.stamp[t] = w.round
+				w.touched = append(w.touched, t)
+			}
+		}
+		for _, t := range w.touched {
+			l.checkResidual(int(t))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package template
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 
@@ -34,6 +35,11 @@ type Truth struct {
 // OfModel computes the ground-truth templates and gaps of m, from each pair's outcomes only.
 func OfModel(m *mdp.Model) Truth {
 	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), RankingGap: math.Inf(1)}
+	// Pairs with bit-identical templates get the same index and the same ν terms: index(g) only
+	// appends, so its first match for g never changes. Most pairs of a model repeat a few rows.
+	seen := map[string]int{}
+	var key []byte
+	var row []outcome
 	for s := 0; s < m.S; s++ {
 		if m.Terminal(s) {
 			for a := 0; a < m.A; a++ {
@@ -43,19 +49,33 @@ func OfModel(m *mdp.Model) Truth {
 		}
 		t.Pairs += m.A
 		for a := 0; a < m.A; a++ {
+			i := s*m.A + a
 			// p(·|s,a) in descending order, equal probabilities by ascending state (Definition 7).
-			row := m.Row(s, a)
-			slices.SortFunc(row, func(x, y mdp.Transition) int {
-				if c := cmp.Compare(y.Prob, x.Prob); c != 0 {
+			row = row[:0]
+			for k := m.Start[i]; k < m.Start[i+1]; k++ {
+				row = append(row, outcome{m.Prob[k], m.Next[k]})
+			}
+			slices.SortFunc(row, func(x, y outcome) int {
+				if c := cmp.Compare(y.p, x.p); c != 0 {
 					return c
 				}
-				return cmp.Compare(x.Next, y.Next)
+				return cmp.Compare(x.next, y.next)
 			})
-			g := Point{P: make([]float64, len(row)), R: m.ExpectedReward(s, a)}
-			for k, tr := range row {
-				g.P[k] = tr.Prob
+			r := m.R[i]
+			key = binary.LittleEndian.AppendUint64(key[:0], math.Float64bits(r))
+			for _, o := range row {
+				key = binary.LittleEndian.AppendUint64(key, math.Float64bits(o.p))
 			}
-			t.PairTemplate[s*m.A+a] = t.index(g)
+			if k, ok := seen[string(key)]; ok {
+				t.PairTemplate[i] = k
+				continue
+			}
+			g := Point{P: make([]float64, len(row)), R: r}
+			for k, o := range row {
+				g.P[k] = o.p
+			}
+			t.PairTemplate[i] = t.index(g)
+			seen[string(key)] = t.PairTemplate[i]
 			// ν over all S states: adjacent outcomes, then the smallest outcome against the zeros
 			// of the unreachable states, if there are any.
 			for k := 0; k < len(g.P); k++ {
@@ -73,6 +93,12 @@ func OfModel(m *mdp.Model) Truth {
 	}
 	t.Gap = MinDistance(t.Templates)
 	return t
+}
+
+// outcome is one next state of a pair with its probability.
+type outcome struct {
+	p    float64
+	next int32
 }
 
 // index returns the index of g among the known templates, adding it if it is new.
