@@ -11,7 +11,8 @@ import (
 )
 
 // benchCells runs whole cells of spec through the runner (no disk) and reports steps per second
-// per core: b.N cells, one after another on one goroutine.
+// per core: b.N cells, one after another on one goroutine. steps/cpu-s divides by the CPU time the
+// process used instead of the wall time, which other work on a shared machine inflates.
 func benchCells(b *testing.B, s Spec) {
 	s.Output.Baseline = ""
 	p, err := Build(s)
@@ -20,6 +21,7 @@ func benchCells(b *testing.B, s Spec) {
 	}
 	steps := 0
 	b.ResetTimer()
+	cpu := cpuTime()
 	for k := 0; k < b.N; k++ {
 		res, err := runCell(context.Background(), p, b.TempDir(), 0, p.Agents[0], silent{})
 		if err != nil {
@@ -30,6 +32,9 @@ func benchCells(b *testing.B, s Spec) {
 		}
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(float64(steps)/used.Seconds(), "steps/cpu-s")
+	}
 }
 
 // BenchmarkAgentsFiniteModel times every finite-model agent over 20 tasks (15 in phase 1) of the
