@@ -147,6 +147,25 @@ func TestSparseEqualsDense(t *testing.T) {
 		if got, want := tm.Augmentation(sigma), denseAugmentation(tv, dSigma); !slices.Equal(got, want) && len(want)+len(got) > 0 {
 			t.Fatalf("template %v through σ of %v: %v, dense %v", tv, dense, got, want)
 		}
+		// Its mean put back in state order: pair[σ[k]] = g[k], ranks beyond S left out.
+		if len(tm.Visits) > 0 {
+			g := tm.Mean()
+			pair := make([]float64, S)
+			for k, p := range denseMean(tv) {
+				if k < S {
+					pair[dSigma[k]] = p
+				}
+			}
+			var want []StateProb
+			for s, p := range pair {
+				if p != 0 {
+					want = append(want, StateProb{State: int32(s), P: p})
+				}
+			}
+			if got := g.Placed(sigma); !slices.Equal(got, want) && len(want)+len(got) > 0 {
+				t.Fatalf("template %v placed through σ of %v: %v, dense %v", tv, dense, got, want)
+			}
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package template
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -76,26 +75,16 @@ func addCounts(x, y []Count) []Count {
 // ascending order. Ranks beyond the pair's S states cannot be placed and are left out, so the
 // counts a pair receives always sum to its added n.
 func (t *Template) Augmentation(sigma Sigma) []mdp.Succ {
+	state := sigma.stateOf()
 	out := make([]mdp.Succ, 0, len(t.Visits))
-	sigma.states(len(t.Visits), func(j int) int32 { return t.Visits[j].Rank }, func(j int, s int32) {
-		out = append(out, mdp.Succ{State: s, N: t.Visits[j].N})
-	})
+	for _, x := range t.Visits {
+		s, ok := state(x.Rank)
+		if !ok {
+			break
+		}
+		out = append(out, mdp.Succ{State: s, N: x.N})
+	}
 	return out
-}
-
-// Placed returns g^(p) put back in state order through σ (the pair's probabilities, under g):
-// the states of the template's ranks, ascending by state, ranks beyond S left out.
-func (g Point) Placed(sigma Sigma) []StateProb {
-	out := make([]StateProb, 0, len(g.P))
-	sigma.states(len(g.P), g.rank, func(j int, s int32) { out = append(out, StateProb{State: s, P: g.P[j]}) })
-	slices.SortFunc(out, func(a, b StateProb) int { return cmp.Compare(a.State, b.State) })
-	return out
-}
-
-// StateProb is a probability of one next state.
-type StateProb struct {
-	State int32
-	P     float64
 }
 
 // Library is the template set G with its visit set O, matched with the user's template gap τ̂.

@@ -69,31 +69,50 @@ func (σ Sigma) Ranked(counts []mdp.Succ) []Count {
 	return out
 }
 
-// states calls place(j, σ[ranks[j]]) for ascending ranks, stopping at the first rank ≥ S, which
-// cannot be placed. Ranks beyond the seen states go to the unseen states in ascending order.
-func (σ Sigma) states(n int, rank func(j int) int32, place func(j int, state int32)) {
-	var sorted []int32 // seen states in ascending order, once a rank beyond them is asked for
-	for j := 0; j < n; j++ {
-		r := rank(j)
-		if int(r) >= σ.S {
-			return
-		}
-		if int(r) < len(σ.Top) {
-			place(j, σ.Top[r])
-			continue
+// stateOf returns σ as a function of rank: the state of rank r, and false for a rank ≥ S, which
+// no state has. Ranks beyond the seen states go to the unseen states in ascending order.
+func (σ Sigma) stateOf() func(r int32) (int32, bool) {
+	var sorted []int32 // the seen states in ascending order, once a rank beyond them is asked for
+	return func(r int32) (int32, bool) {
+		switch {
+		case int(r) >= σ.S:
+			return 0, false
+		case int(r) < len(σ.Top):
+			return σ.Top[r], true
 		}
 		if sorted == nil {
 			sorted = slices.Sorted(slices.Values(σ.Top))
 		}
 		// The u-th unseen state is u plus the number of seen states at or below it.
-		u := r - int32(len(σ.Top))
-		s := u
+		s := r - int32(len(σ.Top))
 		for _, t := range sorted {
 			if t > s {
 				break
 			}
 			s++
 		}
-		place(j, s)
+		return s, true
 	}
+}
+
+// Placed returns g^(p) put back in state order through σ (the pair's probabilities, under g):
+// the states of the template's ranks, ascending by state, ranks beyond S left out.
+func (g Point) Placed(sigma Sigma) []StateProb {
+	state := sigma.stateOf()
+	out := make([]StateProb, 0, len(g.P))
+	for j, p := range g.P {
+		s, ok := state(g.rank(j))
+		if !ok {
+			break
+		}
+		out = append(out, StateProb{State: s, P: p})
+	}
+	slices.SortFunc(out, func(a, b StateProb) int { return cmp.Compare(a.State, b.State) })
+	return out
+}
+
+// StateProb is a probability of one next state.
+type StateProb struct {
+	State int32
+	P     float64
 }
