@@ -91,7 +91,6 @@ type Learner struct {
 
 	dirty bool
 	q, v  []float64
-	stop  float64    // Δ: a plan stops when no value moves by more than Δ
 	model mdp.Sparse // the optimistic model of a full plan
 	sweep sweeper    // incremental planning
 	plans int
@@ -114,7 +113,6 @@ func (l *Learner) Begin(t Task) {
 	l.knownPairs = 0
 	l.q = buf.Zeroed(l.q, n)
 	l.v = buf.Zeroed(l.v, t.S)
-	l.stop = mdp.StopFor(l.gamma, l.P.PlanTolerance)
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
 	l.samples, l.allKnownAt = 0, -1
@@ -278,7 +276,7 @@ func (l *Learner) planFull() {
 		}
 		m.EndPair()
 	}
-	m.Iterate(l.q, l.v, l.gamma, l.stop, maxPlanSweeps)
+	m.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
 }
 
 // RMax is the single-task RMax agent (Brafman & Tennenholtz 2002): it forgets between tasks.

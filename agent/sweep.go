@@ -8,20 +8,21 @@ import (
 
 // Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
 // pairs that changed. Between plans every pair keeps q(s,a) = (T v)(s,a), the Bellman backup of
-// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ Δ, where Δ =
-// StopFor(γ, tolerance). A change recomputes the changed pairs' backups; states whose residual
-// exceeds Δ are updated largest residual first, v(s) ← max_a q(s,a), and the backups that read
-// v(s) — known pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their
-// states' residuals checked, until no residual exceeds Δ. Then ‖v − V*‖∞ ≤ Δ/(1−γ) and
-// ‖q − Q*‖∞ ≤ γΔ/(1−γ) = tolerance, the guarantee of planning from scratch, at a cost that
-// grows with the states whose values move.
+// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ ε, where ε =
+// tolerance·(1−γ). A change recomputes the changed pairs' backups; states whose residual exceeds
+// ε are updated largest residual first, v(s) ← max_a q(s,a), and the backups that read v(s) —
+// known pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their states'
+// residuals checked, until no residual exceeds ε. Then ‖v − V*‖∞ ≤ ε/(1−γ) = tolerance (T is a
+// γ-contraction) and ‖q − Q*‖∞ ≤ γ·tolerance: the guarantee of a full plan, at a cost that grows
+// with the states whose values move.
 
 // sweeper holds the state of incremental planning of one task.
 type sweeper struct {
 	changed []int32   // pairs whose backup may have changed since the last plan
 	pred    [][]int32 // pred[s′]: pairs that led to s′ when known (entries may go stale, never missing)
 	linked  []int32   // successors of each pair already entered in pred
-	// A max-heap of the states whose residual exceeds Δ.
+	eps     float64   // ε: the largest residual a plan leaves
+	// A max-heap of the states whose residual exceeds ε.
 	heap []int32
 	pos  []int32   // position of each state in heap, −1 when absent
 	res  []float64 // residual of each state in heap
@@ -31,7 +32,8 @@ type sweeper struct {
 	round   uint32
 }
 
-func (w *sweeper) reset(S, A int) {
+func (w *sweeper) reset(S, A int, eps float64) {
+	w.eps = eps
 	w.changed = w.changed[:0]
 	if cap(w.pred) >= S {
 		w.pred = w.pred[:S]
@@ -56,7 +58,7 @@ func (w *sweeper) reset(S, A int) {
 // state of unknown self-loops, 0 for a terminal state — and every q to its backup, so the
 // invariant holds before the first change.
 func (l *Learner) beginIncremental() {
-	l.sweep.reset(l.S, l.A)
+	l.sweep.reset(l.S, l.A, l.P.PlanTolerance*(1-l.gamma))
 	for s := 0; s < l.S; s++ {
 		l.v[s] = 0
 		if l.terminal == nil || !l.terminal[s] {
@@ -120,7 +122,7 @@ func (l *Learner) planIncremental() {
 	l.sweepHeap()
 }
 
-// sweepHeap updates states, largest residual first, until no residual exceeds Δ.
+// sweepHeap updates states, largest residual first, until no residual exceeds ε.
 func (l *Learner) sweepHeap() {
 	w := &l.sweep
 	for len(w.heap) > 0 {
@@ -150,12 +152,12 @@ func (l *Learner) sweepHeap() {
 	}
 }
 
-// checkResidual puts s in the heap, or moves it, when its residual exceeds Δ.
+// checkResidual puts s in the heap, or moves it, when its residual exceeds ε.
 func (l *Learner) checkResidual(s int) {
 	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 	w := &l.sweep
 	if w.pos[s] < 0 {
-		if r > l.stop {
+		if r > w.eps {
 			w.push(int32(s), r)
 		}
 		return
