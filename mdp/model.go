@@ -59,6 +59,12 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 		return nil, fmt.Errorf("mdp: terminal flags have length %d, want S = %d", len(terminal), S)
 	}
 	m := &Model{Sparse: Sparse{S: S, A: A, Start: make([]int32, S*A+1), R: make([]float64, S*A)}}
+	outcomes := 0
+	for _, row := range rows {
+		outcomes += max(len(row), 1)
+	}
+	m.Next, m.Prob, m.reward = make([]int32, 0, outcomes), make([]float64, 0, outcomes), make([]float64, 0, outcomes)
+	listed := make([]int, S) // listed[s′] = i+1 once row i has listed s′
 	for i, row := range rows {
 		s, a := i/A, i%A
 		if terminal != nil && terminal[s] {
@@ -69,7 +75,6 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 			row = []Transition{{Next: s, Prob: 1}}
 		}
 		total := 0.0
-		seen := make(map[int]bool, len(row))
 		for _, t := range row {
 			switch {
 			case t.Next < 0 || t.Next >= S:
@@ -80,10 +85,10 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 				return nil, fmt.Errorf("mdp: state %d action %d: probability of next state %d is negative (%v)", s, a, t.Next, t.Prob)
 			case math.IsNaN(t.Reward) || math.IsInf(t.Reward, 0):
 				return nil, fmt.Errorf("mdp: state %d action %d: reward of next state %d is %v, not finite", s, a, t.Next, t.Reward)
-			case seen[t.Next]:
+			case listed[t.Next] == i+1:
 				return nil, fmt.Errorf("mdp: state %d action %d: next state %d listed twice", s, a, t.Next)
 			}
-			seen[t.Next] = true
+			listed[t.Next] = i + 1
 			total += t.Prob
 			if t.Prob == 0 {
 				continue
