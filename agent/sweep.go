@@ -152,17 +152,18 @@ func (l *Learner) sweepHeap() {
 	}
 }
 
-// checkResidual puts s in the heap, or moves it, when its residual exceeds ε.
+// checkResidual keeps s in the heap, at its residual, exactly when the residual exceeds ε.
 func (l *Learner) checkResidual(s int) {
 	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 	w := &l.sweep
-	if w.pos[s] < 0 {
-		if r > w.eps {
-			w.push(int32(s), r)
-		}
-		return
+	switch {
+	case w.pos[s] >= 0 && r > w.eps:
+		w.update(int32(s), r)
+	case w.pos[s] >= 0:
+		w.remove(int32(s))
+	case r > w.eps:
+		w.push(int32(s), r)
 	}
-	w.update(int32(s), r)
 }
 
 func maxOf(q []float64) float64 {
@@ -194,14 +195,20 @@ func (w *sweeper) update(s int32, r float64) {
 
 func (w *sweeper) pop() int32 {
 	top := w.heap[0]
-	last := len(w.heap) - 1
-	w.swap(0, last)
-	w.heap = w.heap[:last]
-	w.pos[top] = -1
-	if last > 0 {
-		w.down(0)
-	}
+	w.remove(top)
 	return top
+}
+
+// remove takes s out of the heap: the last state takes its place and moves up or down.
+func (w *sweeper) remove(s int32) {
+	i, last := int(w.pos[s]), len(w.heap)-1
+	w.swap(i, last)
+	w.heap = w.heap[:last]
+	w.pos[s] = -1
+	if i < last {
+		w.down(i)
+		w.up(i)
+	}
 }
 
 func (w *sweeper) swap(i, j int) {
