@@ -35,8 +35,10 @@ func (c *Counts) Reset(S, A int) {
 	} else {
 		c.succ = make([][]Succ, S*A)
 	}
-	for i := range c.succ {
-		c.succ[i] = c.succ[i][:0]
+	for i, row := range c.succ {
+		if len(row) != 0 { // rewrite only the rows in use: a fresh table is all empty
+			c.succ[i] = row[:0]
+		}
 	}
 }
 

@@ -55,12 +55,7 @@ func OfModel(m *mdp.Model) Truth {
 			for k := m.Start[i]; k < m.Start[i+1]; k++ {
 				row = append(row, outcome{m.Prob[k], m.Next[k]})
 			}
-			slices.SortFunc(row, func(x, y outcome) int {
-				if c := cmp.Compare(y.p, x.p); c != 0 {
-					return c
-				}
-				return cmp.Compare(x.next, y.next)
-			})
+			slices.SortFunc(row, outcome.compare)
 			r := m.R[i]
 			key = binary.LittleEndian.AppendUint64(key[:0], math.Float64bits(r))
 			for _, o := range row {
@@ -99,6 +94,14 @@ func OfModel(m *mdp.Model) Truth {
 type outcome struct {
 	p    float64
 	next int32
+}
+
+// compare orders outcomes by descending probability, then ascending state.
+func (x outcome) compare(y outcome) int {
+	if c := cmp.Compare(y.p, x.p); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.next, y.next)
 }
 
 // index returns the index of g among the known templates, adding it if it is new.

@@ -132,8 +132,9 @@ func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 // the template put back in state order by the pair's σ (so equal probabilities may swap freely)
 // and the group's estimate, plus the reward difference.
 func (f *FMTempLe) score(i int) {
-	g := f.o.lib.Get(f.o.pairTmpl[i]).Mean()
-	pair := g.Placed(f.o.sigma[i])
+	id := f.o.idents[f.o.ident[i]]
+	g := f.o.lib.Get(id.tmpl).Mean()
+	pair := g.Placed(id.sigma)
 	for c, grp := range f.groups {
 		if grp.N(i) == 0 || f.scores[c] <= 0 {
 			continue

@@ -59,11 +59,12 @@ type OTempLe struct {
 	l   agent.Learner
 
 	// Per task.
-	A        int
-	pending  mdp.Counts       // own samples of each pair not yet given to a template
-	own      []int64          // own samples of each pair in this task
-	pairTmpl []int            // template ID of each identified pair, −1 otherwise
-	sigma    []template.Sigma // ranking permutation σ of each identified pair, by its support
+	A       int
+	pending mdp.Counts // own samples of each pair not yet given to a template
+	own     []int64    // own samples of each pair in this task
+	// ident[i] is pair i's entry in idents once its template is identified in this task, −1 before.
+	ident  []int32
+	idents []identification
 	// augmented marks pairs that already received counts from elsewhere in this task (FM-TempLe
 	// augments from an identified model); they are not augmented again from the library.
 	augmented []bool
@@ -72,6 +73,20 @@ type OTempLe struct {
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
+}
+
+// identification is what a pair's identification fixed for the rest of the task.
+type identification struct {
+	tmpl  int            // ID of the pair's template
+	sigma template.Sigma // the pair's ranking permutation σ, by its support
+}
+
+// tmplOf is the ID of pair i's template, −1 while it is not identified.
+func (o *OTempLe) tmplOf(i int) int {
+	if o.ident[i] < 0 {
+		return -1
+	}
+	return o.idents[o.ident[i]].tmpl
 }
 
 type taskStats struct {
@@ -101,11 +116,12 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	o.A = t.A
 	o.pending.Reset(t.S, t.A)
 	o.own = buf.Zeroed(o.own, t.S*t.A)
-	o.pairTmpl = buf.Zeroed(o.pairTmpl, t.S*t.A)
-	for i := range o.pairTmpl {
-		o.pairTmpl[i] = -1
+	o.ident = buf.Zeroed(o.ident, t.S*t.A)
+	for i := range o.ident {
+		o.ident[i] = -1
 	}
-	o.sigma = buf.Zeroed(o.sigma, t.S*t.A)
+	clear(o.idents)
+	o.idents = o.idents[:0]
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
 	o.stats = taskStats{}
 	o.truth = nil
@@ -128,7 +144,7 @@ func (o *OTempLe) observe(i, next int, r float64) (identified bool) {
 	}
 	o.pending.Add(i, next, 1, r)
 	o.own[i]++
-	if o.own[i] == o.p.Ms && o.pairTmpl[i] < 0 {
+	if o.own[i] == o.p.Ms && o.ident[i] < 0 {
 		o.identify(i)
 		return true
 	}
@@ -157,7 +173,8 @@ func (o *OTempLe) identify(i int) {
 		o.stats.created++
 	}
 	o.pending.ClearPair(i)
-	o.pairTmpl[i], o.sigma[i] = t.ID, sigma
+	o.ident[i] = int32(len(o.idents))
+	o.idents = append(o.idents, identification{tmpl: t.ID, sigma: sigma})
 	o.stats.identified++
 	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
@@ -178,11 +195,12 @@ func (o *OTempLe) EndEpisode() {}
 // EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,
 // lines 19–21), aligned by the pair's σ, then consolidates the library.
 func (o *OTempLe) EndTask() {
-	for i, id := range o.pairTmpl {
-		if id < 0 || o.pending.N(i) == 0 {
+	for i, k := range o.ident {
+		if k < 0 || o.pending.N(i) == 0 {
 			continue
 		}
-		o.lib.Get(id).Update(o.sigma[i].Ranked(o.pending.Successors(i)), o.pending.R(i))
+		id := o.idents[k]
+		o.lib.Get(id.tmpl).Update(id.sigma.Ranked(o.pending.Successors(i)), o.pending.R(i))
 		o.pending.ClearPair(i)
 	}
 	if o.p.Consolidate {

@@ -79,7 +79,7 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				o.Observe(s, a, r, next)
 				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.N(i) != nBefore+1 {
 					// Augmented at this step: own m_s samples plus what others gave the template.
-					tm := o.lib.Get(o.pairTmpl[i])
+					tm := o.lib.Get(o.tmplOf(i))
 					if got, want := o.l.N(i), tm.N(); got != want {
 						t.Fatalf("task %d pair %d: estimate has %d samples, want own %d + others %d = %d",
 							k, i, got, p.Ms, want-p.Ms, want)
@@ -87,8 +87,8 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				}
 				s = next
 			}
-			for i, id := range o.pairTmpl {
-				if id >= 0 {
+			for i, k := range o.ident {
+				if k >= 0 {
 					given += o.own[i]
 				}
 			}

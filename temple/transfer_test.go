@@ -52,10 +52,10 @@ func checkTransfer(t *testing.T, sources []*mdp.Model, target *mdp.Model) {
 		next, r := target.Step(s, a, rng)
 		ownBefore := o.own[i]
 		o.Observe(s, a, r, next)
-		if ownBefore == o.p.Ms-1 && o.own[i] == o.p.Ms && o.augmented[i] && fromSources[o.pairTmpl[i]] {
+		if ownBefore == o.p.Ms-1 && o.own[i] == o.p.Ms && o.augmented[i] && fromSources[o.tmplOf(i)] {
 			transferred++
 			// The template now holds its earlier visits plus this pair's m_s own samples.
-			if got, want := o.l.N(i), o.lib.Get(o.pairTmpl[i]).N(); got != want {
+			if got, want := o.l.N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
 				t.Fatalf("pair %d: %d samples after augmentation, want own %d + template's earlier %d", i, got, o.p.Ms, want-o.p.Ms)
 			}
 			for _, x := range o.l.Counts().Successors(i) {
