@@ -8,10 +8,11 @@ import (
 
 // Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
 // pairs that changed. Between plans every pair keeps q(s,a) = (T v)(s,a), the Bellman backup of
-// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ ε, where ε =
-// tolerance·(1−γ). A change recomputes the changed pairs' backups; states whose residual exceeds
-// ε are updated largest residual first, v(s) ← max_a q(s,a), and the backups that read v(s) —
-// known pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their states'
+// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ ε, where
+// ε = tolerance·(1−γ). A change recomputes the changed pairs' backups; states whose residual
+// exceeds ε are updated, largest residual first within a factor 2 (the queue is buckets of
+// residuals by binary exponent): v(s) ← max_a q(s,a), and the backups that read v(s) — known
+// pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their states'
 // residuals checked, until no residual exceeds ε. Then ‖v − V*‖∞ ≤ ε/(1−γ) = tolerance (T is a
 // γ-contraction) and ‖q − Q*‖∞ ≤ γ·tolerance: the guarantee of a full plan, at a cost that grows
 // with the states whose values move.
@@ -22,10 +23,13 @@ type sweeper struct {
 	pred    [][]int32 // pred[s′]: pairs that led to s′ when known (entries may go stale, never missing)
 	linked  []int32   // successors of each pair already entered in pred
 	eps     float64   // ε: the largest residual a plan leaves
-	// A max-heap of the states whose residual exceeds ε.
-	heap []int32
-	pos  []int32   // position of each state in heap, −1 when absent
-	res  []float64 // residual of each state in heap
+	// The states whose residual exceeds ε, in buckets by the binary exponent of the residual
+	// above ε's: bucket[b] holds states with residual in [2^b, 2^(b+1))·ε (the last bucket
+	// everything larger). A state is in the bucket bucketOf[s] (−1: none); entries of other buckets
+	// that name it are stale and skipped.
+	bucket   [][]int32
+	bucketOf []int8
+	top      int // no bucket above top holds an entry
 	// The states whose pairs one update touched, each once: stamp[s] = round when listed.
 	touched []int32
 	stamp   []uint32
@@ -44,12 +48,17 @@ func (w *sweeper) reset(S, A int, eps float64) {
 		w.pred = make([][]int32, S)
 	}
 	w.linked = buf.Zeroed(w.linked, S*A)
-	w.heap = w.heap[:0]
-	w.pos = buf.Zeroed(w.pos, S)
-	for s := range w.pos {
-		w.pos[s] = -1
+	if w.bucket == nil {
+		w.bucket = make([][]int32, buckets)
 	}
-	w.res = buf.Zeroed(w.res, S)
+	for b := range w.bucket {
+		w.bucket[b] = w.bucket[b][:0]
+	}
+	w.bucketOf = buf.Zeroed(w.bucketOf, S)
+	for s := range w.bucketOf {
+		w.bucketOf[s] = -1
+	}
+	w.top = 0
 	w.stamp = buf.Zeroed(w.stamp, S)
 	w.round = 0
 }
@@ -69,7 +78,7 @@ func (l *Learner) beginIncremental() {
 		l.backupState(s)
 		l.checkResidual(s)
 	}
-	l.sweepHeap()
+	l.sweepStates()
 }
 
 // backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model.
@@ -119,14 +128,18 @@ func (l *Learner) planIncremental() {
 		l.checkResidual(int(i) / l.A)
 	}
 	w.changed = w.changed[:0]
-	l.sweepHeap()
+	l.sweepStates()
 }
 
-// sweepHeap updates states, largest residual first, until no residual exceeds ε.
-func (l *Learner) sweepHeap() {
+// sweepStates updates states, largest residual first (within a factor 2), until no residual
+// exceeds ε.
+func (l *Learner) sweepStates() {
 	w := &l.sweep
-	for len(w.heap) > 0 {
-		s := int(w.pop())
+	for {
+		s := w.pop()
+		if s < 0 {
+			return
+		}
 		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
 		// Backups that read v(s): unknown pairs of s, which loop on s, and known pairs into s.
 		if l.knownActions[s] < l.A {
@@ -152,19 +165,27 @@ func (l *Learner) sweepHeap() {
 	}
 }
 
-// checkResidual keeps s in the heap, at its residual, exactly when the residual exceeds ε.
+// checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
 func (l *Learner) checkResidual(s int) {
 	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 	w := &l.sweep
-	switch {
-	case w.pos[s] >= 0 && r > w.eps:
-		w.update(int32(s), r)
-	case w.pos[s] >= 0:
-		w.remove(int32(s))
-	case r > w.eps:
-		w.push(int32(s), r)
+	b := int8(-1)
+	if r > w.eps {
+		_, e := math.Frexp(r / w.eps) // r/ε in [2^(e−1), 2^e), e ≥ 1
+		b = int8(min(e-1, buckets-1))
+	}
+	if b == w.bucketOf[s] {
+		return
+	}
+	w.bucketOf[s] = b
+	if b >= 0 {
+		w.bucket[b] = append(w.bucket[b], int32(s))
+		w.top = max(w.top, int(b))
 	}
 }
+
+// buckets is the number of residual buckets: residuals up to 2^63·ε are told apart.
+const buckets = 64
 
 func maxOf(q []float64) float64 {
 	m := q[0]
@@ -176,71 +197,22 @@ func maxOf(q []float64) float64 {
 	return m
 }
 
-func (w *sweeper) push(s int32, r float64) {
-	w.res[s] = r
-	w.pos[s] = int32(len(w.heap))
-	w.heap = append(w.heap, s)
-	w.up(len(w.heap) - 1)
-}
-
-func (w *sweeper) update(s int32, r float64) {
-	old := w.res[s]
-	w.res[s] = r
-	if r > old {
-		w.up(int(w.pos[s]))
-	} else {
-		w.down(int(w.pos[s]))
-	}
-}
-
-func (w *sweeper) pop() int32 {
-	top := w.heap[0]
-	w.remove(top)
-	return top
-}
-
-// remove takes s out of the heap: the last state takes its place and moves up or down.
-func (w *sweeper) remove(s int32) {
-	i, last := int(w.pos[s]), len(w.heap)-1
-	w.swap(i, last)
-	w.heap = w.heap[:last]
-	w.pos[s] = -1
-	if i < last {
-		w.down(i)
-		w.up(i)
-	}
-}
-
-func (w *sweeper) swap(i, j int) {
-	w.heap[i], w.heap[j] = w.heap[j], w.heap[i]
-	w.pos[w.heap[i]], w.pos[w.heap[j]] = int32(i), int32(j)
-}
-
-func (w *sweeper) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if w.res[w.heap[p]] >= w.res[w.heap[i]] {
-			return
+// pop takes a state from the highest non-empty bucket, −1 when every bucket is empty.
+func (w *sweeper) pop() int {
+	for w.top >= 0 {
+		entries := w.bucket[w.top]
+		for len(entries) > 0 {
+			s := entries[len(entries)-1]
+			entries = entries[:len(entries)-1]
+			if w.bucketOf[s] == int8(w.top) {
+				w.bucket[w.top] = entries
+				w.bucketOf[s] = -1
+				return int(s)
+			}
 		}
-		w.swap(i, p)
-		i = p
+		w.bucket[w.top] = entries
+		w.top--
 	}
-}
-
-func (w *sweeper) down(i int) {
-	n := len(w.heap)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if c+1 < n && w.res[w.heap[c+1]] > w.res[w.heap[c]] {
-			c++
-		}
-		if w.res[w.heap[i]] >= w.res[w.heap[c]] {
-			return
-		}
-		w.swap(i, c)
-		i = c
-	}
+	w.top = 0
+	return -1
 }
