@@ -195,7 +195,8 @@ func FrozenLake(p FrozenLakeParams) (*mdp.Model, error) {
 			}
 			var row []mdp.Transition
 			for _, d := range dirs {
-				row = addOutcome(row, l.move(s, d), prob, l.reward(l.move(s, d)))
+				next := l.move(s, d)
+				row = addOutcome(row, next, prob, l.reward(next))
 			}
 			rows[s*A+a] = row
 		}

@@ -97,15 +97,23 @@ func decodeTaxi(i int) TaxiState {
 
 // String names the state, e.g. "taxi (3,1), passenger at Y, destination R".
 func (s TaxiState) String() string {
-	pass := "in taxi"
-	if s.Pass >= 0 && s.Pass < len(TaxiLandmarkNames) {
-		pass = "at " + TaxiLandmarkNames[s.Pass]
+	return fmt.Sprintf("taxi (%d,%d), passenger %s, destination %s", s.Row, s.Col, passengerName(s.Pass), landmarkName(s.Dest))
+}
+
+// landmarkName is the letter of landmark i, or the number itself when it is out of range.
+func landmarkName(i int) string {
+	if i >= 0 && i < len(TaxiLandmarkNames) {
+		return TaxiLandmarkNames[i]
 	}
-	dest := "?"
-	if s.Dest >= 0 && s.Dest < len(TaxiLandmarkNames) {
-		dest = TaxiLandmarkNames[s.Dest]
+	return fmt.Sprint(i)
+}
+
+// passengerName describes passenger location pass: "in taxi" or "at" a landmark.
+func passengerName(pass int) string {
+	if pass == InTaxi {
+		return "in taxi"
 	}
-	return fmt.Sprintf("taxi (%d,%d), passenger %s, destination %s", s.Row, s.Col, pass, dest)
+	return "at " + landmarkName(pass)
 }
 
 // Terminal reports whether s is a terminal state of the model: the passenger is at the

@@ -261,3 +261,19 @@ func TestTaxiOptimalValues(t *testing.T) {
 		}
 	}
 }
+
+func TestTaxiStateString(t *testing.T) {
+	cases := []struct {
+		s    TaxiState
+		want string
+	}{
+		{TaxiState{Row: 0, Col: 4, Pass: InTaxi, Dest: 1}, "taxi (0,4), passenger in taxi, destination G"},
+		{TaxiState{Row: 4, Col: 3, Pass: 3, Dest: 2}, "taxi (4,3), passenger at B, destination Y"},
+		{TaxiState{Row: 9, Col: 0, Pass: 7, Dest: -1}, "taxi (9,0), passenger at 7, destination -1"},
+	}
+	for _, c := range cases {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
