@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/env/toytext"
 )
 
 // Task families of a config's tasks: block. A family makes each run's task sequence from its own
@@ -24,10 +25,12 @@ const (
 	// FamilyVaryingActions is online mazes whose first source_tasks tasks have the 4 moves and
 	// the rest 8 actions (moves and diagonals; paper Appendix F.4).
 	FamilyVaryingActions = "varying-actions"
-	FamilyGrid           = "grid"     // an open gridTasks world with a terminal goal (Appendix F.5)
-	FamilyFourRoom       = "fourroom" // the four-room gridTasks (Appendix F.5)
-	FamilyMixed          = "mixed"    // parts of other families one after another, repeated
-	FamilyFile           = "file"     // task sequences read from a JSON file
+	FamilyGrid           = "grid"               // an open gridTasks world with a terminal goal (Appendix F.5)
+	FamilyFourRoom       = "fourroom"           // the four-room gridTasks (Appendix F.5)
+	FamilyFrozenLake     = env.FamilyFrozenLake // Gymnasium's FrozenLake-v1 (Appendix F.5)
+	FamilyTaxi           = env.FamilyTaxi       // Gymnasium's Taxi-v3 (Appendix F.5)
+	FamilyMixed          = "mixed"              // parts of other families one after another, repeated
+	FamilyFile           = "file"               // task sequences read from a JSON file
 )
 
 // FamilyParams are the parameters of one task family, decoded from the tasks: block with their
@@ -71,6 +74,10 @@ var families = map[string]func() FamilyParams{
 	FamilyFourRoom: func() FamilyParams {
 		return &fourRoomTasks{env.FourRoomConfig{Size: 9, Tasks: 1, Actions: 4, GoalReward: 1, TerminalGoals: true}}
 	},
+	FamilyFrozenLake: func() FamilyParams {
+		return &frozenLakeTasks{Map: "4x4", Slippery: true, Count: 1}
+	},
+	FamilyTaxi:  func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
 	FamilyMixed: func() FamilyParams { return &mixedTasks{Repeat: 1} },
 	FamilyFile:  func() FamilyParams { return &fileTasks{} },
 }
@@ -263,6 +270,64 @@ type fourRoomTasks struct {
 
 func (p *fourRoomTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	return mazes(env.FourRooms(p.FourRoomConfig))
+}
+
+// frozenLakeTasks are Count copies of one FrozenLake.
+type frozenLakeTasks struct {
+	Map      string   `yaml:"map"`      // "4x4" or "8x8", or empty with desc
+	Desc     []string `yaml:"desc"`     // a map of one's own, top row first, letters S F H G
+	Slippery bool     `yaml:"slippery"` // Gymnasium's is_slippery
+	Count    int      `yaml:"count"`
+}
+
+func (p *frozenLakeTasks) task() env.FrozenLake {
+	return env.FrozenLake{FrozenLakeParams: toytext.FrozenLakeParams{Map: p.Map, Desc: p.Desc, Slippery: p.Slippery}}
+}
+
+func (p *frozenLakeTasks) Validate() error {
+	if p.Count < 1 {
+		return fmt.Errorf("count = %d, want at least 1", p.Count)
+	}
+	_, err := p.task().Model()
+	return err
+}
+
+func (p *frozenLakeTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return copies(p.task(), p.Count), nil
+}
+
+// namedTasks are Count copies of the MDP of a family without parameters.
+type namedTasks struct {
+	family string
+	Count  int `yaml:"count"`
+}
+
+func (p *namedTasks) Validate() error {
+	if p.Count < 1 {
+		return fmt.Errorf("count = %d, want at least 1", p.Count)
+	}
+	_, err := env.NewNamed(p.family)
+	return err
+}
+
+func (p *namedTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	t, err := env.NewNamed(p.family)
+	return copies(t, p.Count), err
+}
+
+// copies is the sequence of n copies of t.
+func copies(t env.Task, n int) env.Sequence {
+	out := make(env.Sequence, n)
+	for k := range out {
+		out[k] = t
+	}
+	return out
 }
 
 func mazes(ms []env.Maze, err error) (env.Sequence, error) {

@@ -192,6 +192,30 @@ func cumulative(c CellResult) []float64 {
 	return out
 }
 
+// episodeBlocks is how many points the per-episode figure has at most: episodes are averaged in
+// blocks so that a long run still reads as a curve.
+const episodeBlocks = 200
+
+// blockSize is the number of episodes per point of the per-episode figure.
+func blockSize(episodes int) int { return (episodes + episodeBlocks - 1) / episodeBlocks }
+
+// episodeMeans returns the mean return per episode (over the cell's tasks), averaged over blocks
+// of block consecutive episodes.
+func episodeMeans(block int) func(CellResult) []float64 {
+	return func(c CellResult) []float64 {
+		var out []float64
+		for from := 0; from < len(c.EpisodeSums); from += block {
+			to := min(from+block, len(c.EpisodeSums))
+			sum := 0.0
+			for _, x := range c.EpisodeSums[from:to] {
+				sum += x
+			}
+			out = append(out, sum/float64(to-from)/float64(len(c.Tasks)))
+		}
+		return out
+	}
+}
+
 func seq(n int, from float64) []float64 {
 	x := make([]float64, n)
 	for i := range x {
@@ -200,8 +224,9 @@ func seq(n int, from float64) []float64 {
 	return x
 }
 
-// writeFigures draws per-task reward, advantage over the baseline and cumulative reward, each
-// as the mean over runs with its 95% confidence band.
+// writeFigures draws per-task reward, advantage over the baseline (when a run has more than one
+// task), cumulative reward and reward per episode, each as the mean over runs with its 95%
+// confidence band.
 func writeFigures(dir string, s Spec, results []CellResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("experiment: %w", err)
@@ -213,6 +238,11 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 	title := fmt.Sprintf("%s, mean of %d runs, 95%% CI", s.Name, s.Runs)
 	perTask := report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
 	cum := report.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	block := blockSize(s.Episodes)
+	perEpisode := report.Figure{Title: title, XLabel: "Episode", YLabel: "Reward per episode"}
+	if block > 1 {
+		perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", block)
+	}
 	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Output.Baseline + smooth, ZeroLine: true}
 	var base [][]float64
 	if s.Output.Baseline != "" {
@@ -229,6 +259,14 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 			return fmt.Errorf("experiment: agent %s: %w", name, err)
 		}
 		cum.Series = append(cum.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band})
+		if band, err = report.BandAcross(byAgent(results, name, episodeMeans(block))); err != nil {
+			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		}
+		x := make([]float64, len(band.Mean))
+		for k := range x {
+			x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
+		}
+		perEpisode.Series = append(perEpisode.Series, report.Series{Label: name, X: x, Band: band})
 		if base != nil {
 			diff := make([][]float64, len(rows))
 			for r := range rows {
@@ -243,9 +281,12 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
 		}
 	}
-	figs := map[string]report.Figure{"per_task_reward": perTask, "cumulative_reward": cum}
-	if base != nil {
-		figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+	figs := map[string]report.Figure{"cumulative_reward": cum, "episode_reward": perEpisode}
+	if len(results) > 0 && len(results[0].Tasks) > 1 {
+		figs["per_task_reward"] = perTask
+		if base != nil {
+			figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+		}
 	}
 	for name, f := range figs {
 		if err := f.Save(filepath.Join(dir, name)); err != nil {

@@ -63,6 +63,30 @@ var presets = []Preset{
 		Spec: varyingActions,
 	},
 	{
+		Name: "fourroom",
+		Description: "Appendix F.5: the 9x9 FourRoom (simple_rl's walls, goal (9,9) terminal, reward 1, no slip), " +
+			"start (1,1), 5000 x 100, 20 runs; O-TempLe, Q-learning, RMax; cumulative reward over episodes",
+		Spec: fourRoomPreset,
+	},
+	{
+		Name: "grid-large",
+		Description: "Appendix F.5 \"large GridWorld\": a 10x10 open grid, goal (10,10) terminal, reward 1, no slip, " +
+			"start (1,1), 5000 x 100, 20 runs; O-TempLe, Q-learning, RMax",
+		Spec: gridLarge,
+	},
+	{
+		Name: "frozenlake",
+		Description: "Appendix F.5: Gymnasium's FrozenLake 8x8, slippery, gamma 0.99, 20000 x 200, 20 runs; " +
+			"O-TempLe, Q-learning, RMax",
+		Spec: frozenLake,
+	},
+	{
+		Name: "taxi",
+		Description: "Appendix F.5: Gymnasium's Taxi (Dietterich's 5x5, 500 states, 6 actions), gamma 0.99, " +
+			"start drawn every episode, 10000 x 200, 20 runs; O-TempLe, Q-learning, RMax",
+		Spec: taxi,
+	},
+	{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",
@@ -192,6 +216,45 @@ func gaussian() Spec { return paper("gaussian", FamilyGaussian, TypeOTempLe, Typ
 
 func varyingActions() Spec {
 	return paper("varying-actions", FamilyVaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+}
+
+// singleTask is an experiment of Appendix F.5 on one task: O-TempLe against Q-learning and RMax
+// with the paper's agent settings, 20 runs. The paper gives no episode counts or lengths for
+// these figures; ours are long enough for every learner's curve to settle (EXPERIMENTS.md).
+func singleTask(name, family string, episodes, steps int) Spec {
+	s := paper(name, family, TypeOTempLe, TypeQLearning, TypeRMax)
+	s.Episodes, s.Steps = episodes, steps
+	return s
+}
+
+// fourRoomPreset starts every episode in (1,1), as simple_rl's FourRoomMDP does.
+func fourRoomPreset() Spec {
+	s := singleTask("fourroom", FamilyFourRoom, 5000, 100)
+	s.Start = StartFixed
+	return s
+}
+
+func gridLarge() Spec {
+	s := singleTask("grid-large", FamilyGrid, 5000, 100)
+	s.Start = StartFixed
+	return s
+}
+
+// frozenLake runs the 8x8 map, slippery, with Gymnasium's step limit for it (200) and γ 0.99:
+// with 0.95 the agents would trade safety for speed on the slippery lake.
+func frozenLake() Spec {
+	s := singleTask("frozenlake", FamilyFrozenLake, 20000, 200)
+	s.Gamma = 0.99
+	fl := s.Tasks.Params.(*frozenLakeTasks)
+	fl.Map, fl.Slippery = "8x8", true
+	return s
+}
+
+// taxi draws a start state every episode, as Gymnasium's reset does, with its step limit (200).
+func taxi() Spec {
+	s := singleTask("taxi", FamilyTaxi, 10000, 200)
+	s.Gamma, s.Start = 0.99, StartPerEpisode
+	return s
 }
 
 func tauSweep() Sweep {

@@ -84,3 +84,19 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
 	}
 }
+
+// Every preset builds: its tasks are valid and its agents constructible.
+func TestEveryPresetBuilds(t *testing.T) {
+	for _, p := range Presets() {
+		s := Spec{}
+		if p.Sweep != nil {
+			s = p.Sweep().Base
+		} else {
+			s = p.Spec()
+		}
+		s.Runs = 1
+		if _, err := Build(s); err != nil {
+			t.Errorf("preset %s: %v", p.Name, err)
+		}
+	}
+}
