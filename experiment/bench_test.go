@@ -51,3 +51,22 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFamilies times RMax and O-TempLe through the runner on one task of the classic and
+// toy-text families at their presets' episode lengths (1000 episodes). Episodes that reach a
+// terminal state end early; steps/s counts the steps actually taken.
+func BenchmarkFamilies(b *testing.B) {
+	for _, preset := range []string{"frozenlake", "taxi"} {
+		for _, typ := range []string{TypeRMax, TypeOTempLe} {
+			b.Run(preset+"/"+typ, func(b *testing.B) {
+				p, err := LookupPreset(preset)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := p.Spec()
+				s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
+				benchCells(b, s)
+			})
+		}
+	}
+}
