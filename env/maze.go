@@ -89,6 +89,9 @@ func (m Maze) StateOfCell(c Cell) (int, bool) {
 	return m.Index(c), true
 }
 
+// maxSide bounds a maze's width and height so that their product cannot overflow.
+const maxSide = 1 << 20
+
 // Index is the state index of cell c: (x−1) + (y−1)·Width.
 func (m Maze) Index(c Cell) int { return (c.X - 1) + (c.Y-1)*m.Width }
 
@@ -101,6 +104,9 @@ func (m Maze) inside(c Cell) bool { return c.X >= 1 && c.X <= m.Width && c.Y >= 
 func (m Maze) Validate() error {
 	if m.Width < 1 || m.Height < 1 {
 		return fmt.Errorf("maze: width %d and height %d must both be at least 1", m.Width, m.Height)
+	}
+	if m.Width > maxSide || m.Height > maxSide {
+		return fmt.Errorf("maze: width %d and height %d must both be at most %d", m.Width, m.Height, maxSide)
 	}
 	if m.Width*m.Height < 2 {
 		return fmt.Errorf("maze: a %dx%d maze has a single cell; need at least 2", m.Width, m.Height)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -80,6 +81,9 @@ func Load(path string) (Spec, error) {
 // Parse decodes a spec from YAML onto the defaults and validates it. The task family chooses the
 // defaults of the tasks: block.
 func Parse(b []byte) (Spec, error) {
+	if err := checkMapping(b); err != nil {
+		return Spec{}, err
+	}
 	s := Default()
 	s.Name, s.Output.Baseline = "", ""
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -97,6 +101,30 @@ func Parse(b []byte) (Spec, error) {
 		return Spec{}, err
 	}
 	return s, nil
+}
+
+// checkMapping rejects what cannot be a config before decoding: a binary file, an empty one (the
+// defaults would run silently) and a YAML document that is not a mapping of keys.
+func checkMapping(b []byte) error {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0 || r == utf8.RuneError && size == 1 {
+			return fmt.Errorf("not a text file (a NUL byte or invalid UTF-8 at byte %d); a config is a YAML mapping such as \"runs: 3\"", i)
+		}
+		i += size
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return cleanYAMLError(err)
+	}
+	if len(doc.Content) == 0 {
+		return errors.New("the config is empty; give at least one key (for instance \"runs: 3\"), or run without a config for the default experiment")
+	}
+	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+		kind := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value", yaml.AliasNode: "an alias"}[root.Kind]
+		return fmt.Errorf("line %d: the config is %s; want a mapping of keys such as runs:, tasks:, agents:", root.Line, kind)
+	}
+	return nil
 }
 
 func cleanYAMLError(err error) error {

@@ -66,6 +66,12 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"tasks:\n  family: online-maze\n  count: 0\n", "tasks: count = 0, want at least 1"},
 		{"tasks:\n  family: file\n", `family "file" needs file: PATH`},
 		{"runs: [1]\n", "line 1"},
+		{"\x00\x01binary", "not a text file (a NUL byte or invalid UTF-8 at byte 0)"},
+		{"runs: 3\n\xff\xfe", "not a text file (a NUL byte or invalid UTF-8 at byte 8)"},
+		{"", "the config is empty"},
+		{"# only a comment\n", "the config is empty"},
+		{"- runs: 3\n", "line 1: the config is a list; want a mapping"},
+		{"42\n", "line 1: the config is a single value"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.yaml))

@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/temple-rl/temple/experiment"
 )
@@ -147,7 +150,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return err
+		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	for _, a := range sum.Agents {
@@ -161,6 +164,23 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	return nil
 }
 
+// interrupted turns a cancelled run into a message that says what was kept and how to resume;
+// other errors pass through.
+func interrupted(cmd *cobra.Command, err error, out string) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	sweepCells, _ := filepath.Glob(filepath.Join(out, "*", "cells", "*.json"))
+	again := append([]string{cmd.CommandPath()}, cmd.Flags().Args()...)
+	cmd.Flags().Visit(func(f *pflag.Flag) { again = append(again, "--"+f.Name, f.Value.String()) })
+	if !cmd.Flags().Changed("out") {
+		again = append(again, "--out", out)
+	}
+	return fmt.Errorf("interrupted: %d finished cells are saved under %s; run the same command again (%s) to resume from them",
+		len(cells)+len(sweepCells), out, strings.Join(again, " "))
+}
+
 func executeSweep(cmd *cobra.Command, sw experiment.Sweep, o overrides) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: sweep %s over %s = %v, seed %d, %d runs\n", experiment.Version, sw.Base.Name, sw.Param, sw.Values, sw.Base.Seed, sw.Base.Runs)
@@ -168,7 +188,7 @@ func executeSweep(cmd *cobra.Command, sw experiment.Sweep, o overrides) error {
 	points, err := experiment.ExecuteSweep(cmd.Context(), sw, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return err
+		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", sw.Base.Runs)
 	for _, p := range points {

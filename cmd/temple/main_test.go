@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,19 @@ func TestInspect(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestInterruptSaysHowToResume(t *testing.T) {
+	out := t.TempDir()
+	cmd := root()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cmd.SetArgs([]string{"reproduce", "online-maze", "--runs", "2", "--out", out})
+	cmd.SetOut(io.Discard)
+	err := cmd.ExecuteContext(ctx)
+	want := "interrupted: 0 finished cells are saved under " + out + "; run the same command again (temple reproduce online-maze --out " + out + " --runs 2) to resume"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v\nwant it to contain %q", err, want)
 	}
 }
