@@ -255,6 +255,26 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 	return nil
 }
 
+// MarshalYAML writes the type, the name and the parameters of the agent's type only, so that a
+// written spec (spec.yaml) reads back.
+func (a AgentSpec) MarshalYAML() (any, error) {
+	var params yaml.Node
+	if err := params.Encode(a.Params); err != nil {
+		return nil, err
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	for _, kv := range [][2]string{{"type", a.Type}, {"name", a.Name}} {
+		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
+	}
+	keys := agentTypes[a.Type].keys
+	for i := 0; i+1 < len(params.Content); i += 2 {
+		if slices.Contains(keys, params.Content[i].Value) {
+			out.Content = append(out.Content, params.Content[i], params.Content[i+1])
+		}
+	}
+	return out, nil
+}
+
 // factory returns the agent factory of a.
 func (a AgentSpec) factory() AgentFactory {
 	t := agentTypes[a.Type]

@@ -274,9 +274,9 @@ func (p *fourRoomTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 
 // frozenLakeTasks are Count copies of one FrozenLake.
 type frozenLakeTasks struct {
-	Map      string   `yaml:"map"`      // "4x4" or "8x8", or empty with desc
-	Desc     []string `yaml:"desc"`     // a map of one's own, top row first, letters S F H G
-	Slippery bool     `yaml:"slippery"` // Gymnasium's is_slippery
+	Map      string   `yaml:"map"`            // "4x4" or "8x8", or empty with desc
+	Desc     []string `yaml:"desc,omitempty"` // a map of one's own, top row first, letters S F H G
+	Slippery bool     `yaml:"slippery"`       // Gymnasium's is_slippery
 	Count    int      `yaml:"count"`
 }
 

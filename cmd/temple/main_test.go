@@ -98,3 +98,30 @@ func TestInterruptSaysHowToResume(t *testing.T) {
 		t.Fatalf("error = %v\nwant it to contain %q", err, want)
 	}
 }
+
+func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, out := range []string{a, b} {
+		if _, err := temple(t, "reproduce", "varying-actions", "--runs", "3", "--out", out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text, err := temple(t, "compare", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same spec, same seed: every difference is 0, so every p-value is 1.
+	if !strings.Contains(text, "O-TempLe ("+a+")") || !strings.Contains(text, "0.00 ± 0.00") {
+		t.Errorf("output:\n%s", text)
+	}
+	if text, err = temple(t, "compare", a); err != nil || !strings.Contains(text, "O-TempLe") || !strings.Contains(text, "RMax") {
+		t.Errorf("against the baseline: %v\n%s", err, text)
+	}
+	if _, err := os.Stat(filepath.Join(a, "compare.csv")); err != nil {
+		t.Error(err)
+	}
+	if _, err := temple(t, "compare", a, t.TempDir()); err == nil {
+		t.Error("a directory without results was accepted")
+	}
+}
