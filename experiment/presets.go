@@ -10,13 +10,11 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
-// Preset is a named experiment of the paper: a single experiment (Spec) or a parameter sweep
-// (Sweep).
+// Preset is a named experiment of the paper; its spec may sweep a parameter (Spec.Sweep).
 type Preset struct {
 	Name        string
 	Description string
 	Spec        func() Spec
-	Sweep       func() Sweep
 }
 
 var presets = []Preset{
@@ -42,7 +40,7 @@ var presets = []Preset{
 		Name: "gamma-sweep",
 		Description: "Figure 3(b): mean per-task reward of FM-TempLe, FMRL and RMax for Gamma from 0.2 to 1.8 " +
 			"on the finite-model setting, 20 runs",
-		Sweep: gammaSweep,
+		Spec: gammaSweep,
 	},
 	{
 		Name: "varying-size",
@@ -90,7 +88,7 @@ var presets = []Preset{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",
-		Sweep: tauSweep,
+		Spec: tauSweep,
 	},
 }
 
@@ -160,9 +158,10 @@ func finiteModelBaselines() Spec {
 	return s
 }
 
-func gammaSweep() Sweep {
+func gammaSweep() Spec {
 	s := finiteModelSpec("gamma-sweep", TypeFMTempLe, TypeFMRL, TypeRMax)
-	return Sweep{Base: s, Param: "model_gap", Values: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8}, TrueValue: trueModelGap}
+	s.Sweep = []SweepParam{{Param: "model_gap", Values: Values(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)}}
+	return s
 }
 
 // trueModelGap is the model gap of the first run's tasks: the smallest distance between two
@@ -257,12 +256,12 @@ func taxi() Spec {
 	return s
 }
 
-func tauSweep() Sweep {
+func tauSweep() Spec {
 	s := onlineMaze()
 	s.Name = "tau-sweep"
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax)
-	return Sweep{Base: s, Param: "tau", Values: []float64{0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9},
-		TrueValue: trueTemplateGap}
+	s.Sweep = []SweepParam{{Param: "tau", Values: Values(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9)}}
+	return s
 }
 
 // trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
@@ -281,7 +280,7 @@ func trueTemplateGap(s Spec) (float64, error) {
 
 // firstRunTasks builds the tasks of the first run of s.
 func firstRunTasks(s Spec) ([]Task, error) {
-	s.Runs = 1
+	s.Runs, s.Sweep = 1, nil
 	s.Agents, s.Output.Baseline = s.Agents[:1], ""
 	p, err := Build(s)
 	if err != nil {

@@ -32,6 +32,8 @@ type Spec struct {
 	Tasks      TaskSpec    `yaml:"tasks"`
 	Agents     []AgentSpec `yaml:"agents"`
 	Output     OutputSpec  `yaml:"output"`
+	// Sweep runs the experiment at every value of one parameter, or every combination of several.
+	Sweep []SweepParam `yaml:"sweep,omitempty"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -165,7 +167,7 @@ func (s *Spec) Validate() error {
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
 	}
-	return nil
+	return s.validateSweep()
 }
 
 // AgentNames lists the agents' names in spec order.

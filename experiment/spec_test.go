@@ -98,12 +98,7 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 // Every preset builds: its tasks are valid and its agents constructible.
 func TestEveryPresetBuilds(t *testing.T) {
 	for _, p := range Presets() {
-		s := Spec{}
-		if p.Sweep != nil {
-			s = p.Sweep().Base
-		} else {
-			s = p.Spec()
-		}
+		s := p.Spec()
 		s.Runs = 1
 		if _, err := Build(s); err != nil {
 			t.Errorf("preset %s: %v", p.Name, err)
@@ -114,12 +109,7 @@ func TestEveryPresetBuilds(t *testing.T) {
 // The spec.yaml a results directory holds reads back into the same spec, for every preset.
 func TestWrittenSpecReadsBack(t *testing.T) {
 	for _, p := range Presets() {
-		s := Spec{}
-		if p.Sweep != nil {
-			s = p.Sweep().Base
-		} else {
-			s = p.Spec()
-		}
+		s := p.Spec()
 		b, err := yaml.Marshal(s)
 		if err != nil {
 			t.Fatal(err)

@@ -124,13 +124,6 @@ func reproduceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if p.Sweep != nil {
-				sw := p.Sweep()
-				if err := o.apply(cmd, &sw.Base); err != nil {
-					return err
-				}
-				return executeSweep(cmd, sw, o)
-			}
 			s := p.Spec()
 			if err := o.apply(cmd, &s); err != nil {
 				return err
@@ -144,6 +137,9 @@ func reproduceCmd() *cobra.Command {
 }
 
 func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
+	if len(s.Sweep) > 0 {
+		return executeSweep(cmd, s, o)
+	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	prog := newProgress(out, s)
@@ -164,6 +160,11 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	return nil
 }
 
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // interrupted turns a cancelled run into a message that says what was kept and how to resume;
 // other errors pass through.
 func interrupted(cmd *cobra.Command, err error, out string) error {
@@ -181,19 +182,30 @@ func interrupted(cmd *cobra.Command, err error, out string) error {
 		len(cells)+len(sweepCells), out, strings.Join(again, " "))
 }
 
-func executeSweep(cmd *cobra.Command, sw experiment.Sweep, o overrides) error {
+func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "temple %s: sweep %s over %s = %v, seed %d, %d runs\n", experiment.Version, sw.Base.Name, sw.Param, sw.Values, sw.Base.Seed, sw.Base.Runs)
-	prog := newProgress(out, sw.Base)
-	points, err := experiment.ExecuteSweep(cmd.Context(), sw, o.out, o.jobs, prog)
+	var params []string
+	for _, p := range s.Sweep {
+		params = append(params, fmt.Sprintf("%s (%d values)", p.Param, len(p.Values)))
+	}
+	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
+	prog := newProgress(out, s)
+	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
 		return interrupted(cmd, err, o.out)
 	}
-	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", sw.Base.Runs)
+	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	for _, p := range points {
-		fmt.Fprintf(out, "  %s = %-6g %-16s %10.2f ± %.2f\n", sw.Param, p.Value, p.Agent, p.MeanPerTaskReward, p.CI95)
+		var at []string
+		for k, v := range p.Values {
+			at = append(at, s.Sweep[k].Param+" = "+v)
+		}
+		fmt.Fprintf(out, "  %-24s %-16s %10.2f ± %.2f\n", strings.Join(at, ", "), p.Agent, p.MeanPerTaskReward, p.CI95)
 	}
-	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per value)\nFigure: %s\n", o.out, filepath.Join(o.out, "figures", "sweep.png"))
+	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per point)\n", o.out)
+	if fig := filepath.Join(o.out, "figures", "sweep.png"); fileExists(fig) {
+		fmt.Fprintf(out, "Figure: %s\n", fig)
+	}
 	return nil
 }
