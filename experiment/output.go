@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/temple-rl/temple/report"
 )
 
@@ -84,12 +82,8 @@ func Summarize(s Spec, results []CellResult) Summary {
 // timings.json and the figures. Everything but timings.json is a function of the spec and seed.
 func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	sum := Summarize(s, results)
-	specYAML, err := yaml.Marshal(s)
-	if err != nil {
-		return sum, fmt.Errorf("experiment: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), specYAML, 0o644); err != nil {
-		return sum, fmt.Errorf("experiment: %w", err)
+	if err := writeSpec(dir, s); err != nil {
+		return sum, err
 	}
 	if err := writeCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
 		for _, c := range results {

@@ -67,6 +67,8 @@ type Plan struct {
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
+	// Shard, when set, restricts Run to its share of the cells (see Shard).
+	Shard Shard
 }
 
 // TaskRecord is the outcome of one task of one cell.
@@ -106,9 +108,10 @@ type silent struct{}
 func (silent) Start(int)                 {}
 func (silent) TaskDone(int, string, int) {}
 
-// Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing
-// each finished cell under dir/cells so that an interrupted experiment resumes where it stopped.
-// The results are returned in (run, agent) order and do not depend on jobs.
+// Run executes every (run, agent) cell of the plan — or of its shard — on up to jobs workers (0:
+// one per core), storing each finished cell under dir/cells so that an interrupted experiment
+// resumes where it stopped. The results are returned in (run, agent) order and do not depend on
+// jobs.
 func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -125,8 +128,12 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		}
 	}
 	total := 0
-	for _, tasks := range p.Runs {
-		total += len(tasks) * len(p.Agents)
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if p.Shard.Has(run*len(p.Agents) + k) {
+				total += len(tasks)
+			}
+		}
 	}
 	progress.Start(total)
 	results := make([]CellResult, len(p.Runs)*len(p.Agents))
@@ -135,6 +142,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	for run := range p.Runs {
 		for k, fac := range p.Agents {
 			idx := run*len(p.Agents) + k
+			if !p.Shard.Has(idx) {
+				continue
+			}
 			g.Go(func() error {
 				if err := ctx.Err(); err != nil {
 					return err
@@ -159,6 +169,15 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if p.Shard.Count > 1 {
+		mine := results[:0]
+		for idx, res := range results {
+			if p.Shard.Has(idx) {
+				mine = append(mine, res)
+			}
+		}
+		results = mine
 	}
 	return results, nil
 }

@@ -194,6 +194,9 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if err := writeSpec(dir, s); err != nil {
+		return nil, err
+	}
 	var points []SweepPoint
 	first := map[string]SweepPoint{} // results of the agents that run at the first point only
 	for _, point := range sweepPoints(s.Sweep) {

@@ -36,16 +36,17 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd())
 	return cmd
 }
 
-// overrides are the flags that change a spec.
+// overrides are the flags that change a spec or where and how much of it runs.
 type overrides struct {
 	out        string
 	seed       uint64
 	runs, jobs int
 	tasks      string
+	shard      string
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
@@ -54,6 +55,7 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
+	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
 		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (ours or a published one)")
 	}
@@ -137,6 +139,13 @@ func reproduceCmd() *cobra.Command {
 }
 
 func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
+	sh, sharded, err := shardOf(o)
+	if err != nil {
+		return err
+	}
+	if sharded {
+		return executeShard(cmd, s, o, sh)
+	}
 	if len(s.Sweep) > 0 {
 		return executeSweep(cmd, s, o)
 	}
@@ -158,6 +167,45 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\n", o.out, filepath.Join(o.out, "figures"))
 	return nil
+}
+
+// shardOf is the shard of --shard, or of the cluster's environment when the flag is not given.
+func shardOf(o overrides) (experiment.Shard, bool, error) {
+	if o.shard != "" {
+		sh, err := experiment.ParseShard(o.shard)
+		return sh, err == nil, err
+	}
+	return experiment.ShardFromEnv(os.Getenv)
+}
+
+func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experiment.Shard) error {
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
+	prog := newProgress(out, s)
+	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
+	prog.done()
+	if err != nil {
+		return interrupted(cmd, err, o.out)
+	}
+	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
+	return nil
+}
+
+func mergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge OUT SHARD_DIR...",
+		Short: "Join the results directories of the shards of one experiment",
+		Long: "merge checks that the shard directories ran the same spec, gathers their cells, checks that\n" +
+			"none is missing and writes the results into OUT: the same bytes as an unsharded run.",
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := experiment.Merge(cmd.Context(), args[0], args[1:]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Merged %d shards into %s\n", len(args)-1, args[0])
+			return nil
+		},
+	}
 }
 
 func fileExists(path string) bool {
