@@ -119,7 +119,10 @@ func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total}); err != nil {
 		return sum, err
 	}
-	return sum, writeFigures(filepath.Join(dir, "figures"), s, results)
+	if err := writeFigures(filepath.Join(dir, "figures"), s, results); err != nil {
+		return sum, err
+	}
+	return sum, WriteReport(dir)
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -182,6 +185,33 @@ func cumulative(c CellResult) []float64 {
 	for e, x := range c.EpisodeSums {
 		acc += x
 		out[e] = acc / float64(len(c.Tasks))
+	}
+	return out
+}
+
+// maxCurvePoints is how many points a cumulative curve keeps at most: it is smooth, and a point per
+// episode would make the SVG of a 20 000-episode run megabytes long.
+const maxCurvePoints = 1000
+
+// thinned keeps every k-th point of s (and its last) so that it has at most n points.
+func thinned(s report.Series, n int) report.Series {
+	k := (len(s.X) + n - 1) / n
+	if k <= 1 {
+		return s
+	}
+	out := report.Series{Label: s.Label}
+	keep := func(i int) {
+		out.X = append(out.X, s.X[i])
+		out.Band.Mean = append(out.Band.Mean, s.Band.Mean[i])
+		if s.Band.Lo != nil {
+			out.Band.Lo, out.Band.Hi = append(out.Band.Lo, s.Band.Lo[i]), append(out.Band.Hi, s.Band.Hi[i])
+		}
+	}
+	for i := 0; i < len(s.X); i += k {
+		keep(i)
+	}
+	if (len(s.X)-1)%k != 0 {
+		keep(len(s.X) - 1)
 	}
 	return out
 }
@@ -252,7 +282,7 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		if band, err = report.BandAcross(byAgent(results, name, cumulative)); err != nil {
 			return fmt.Errorf("experiment: agent %s: %w", name, err)
 		}
-		cum.Series = append(cum.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band})
+		cum.Series = append(cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
 		if band, err = report.BandAcross(byAgent(results, name, episodeMeans(block))); err != nil {
 			return fmt.Errorf("experiment: agent %s: %w", name, err)
 		}

@@ -229,7 +229,10 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 			points = append(points, sp)
 		}
 	}
-	return points, writeSweep(dir, s, points)
+	if err := writeSweep(dir, s, points); err != nil {
+		return nil, err
+	}
+	return points, writeSweepReport(dir, s, points)
 }
 
 func writeSweep(dir string, s Spec, points []SweepPoint) error {

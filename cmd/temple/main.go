@@ -36,7 +36,7 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd())
 	return cmd
 }
 
@@ -165,7 +165,8 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\n", o.out, filepath.Join(o.out, "figures"))
+	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\nReport:  %s\n", o.out,
+		filepath.Join(o.out, "figures"), filepath.Join(o.out, "report.html"))
 	return nil
 }
 
@@ -189,6 +190,24 @@ func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experim
 	}
 	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
 	return nil
+}
+
+func reportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "report DIR",
+		Short: "Rebuild report.html of a results directory",
+		Long: "report rebuilds the self-contained report.html of a results directory from its files: the\n" +
+			"summary with 95% CIs, the paired comparison with the baseline, every figure, each agent's\n" +
+			"diagnostics, the timings and the resolved spec.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := experiment.WriteReport(args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			return nil
+		},
+	}
 }
 
 func mergeCmd() *cobra.Command {
