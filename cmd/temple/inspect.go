@@ -3,17 +3,20 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/template"
 )
 
 func inspectCmd() *cobra.Command {
 	var run int
-	var preset, tasks string
+	var preset, tasks, drawDir string
 	cmd := &cobra.Command{
 		Use:   "inspect [CONFIG.yaml]",
 		Short: "Print the ground-truth transition templates of an experiment's tasks",
@@ -63,12 +66,33 @@ func inspectCmd() *cobra.Command {
 			for i, g := range distinct {
 				fmt.Fprintf(out, "  g%-3d p = %v  r = %.4g\n", i+1, rounded(g.P), g.R)
 			}
+			if drawDir == "" {
+				return nil
+			}
+			if err := os.MkdirAll(drawDir, 0o755); err != nil {
+				return err
+			}
+			drawn := 0
+			for k, t := range p.Runs[run] {
+				land, tmpl, ok := experiment.MazePictures(t)
+				if !ok {
+					continue
+				}
+				for name, g := range map[string]report.Grid{"landforms": land, "templates": tmpl} {
+					if err := g.Save(filepath.Join(drawDir, fmt.Sprintf("task-%03d-%s", k, name))); err != nil {
+						return err
+					}
+				}
+				drawn++
+			}
+			fmt.Fprintf(out, "\nDrew the landforms and true template maps of %d maze tasks into %s (task-NNN-{landforms,templates}.{png,svg})\n", drawn, drawDir)
 			return nil
 		},
 	}
 	cmd.Flags().IntVar(&run, "run", 0, "which run's task sequence to inspect")
 	cmd.Flags().StringVar(&preset, "preset", "", "inspect a preset's tasks instead of a config")
 	cmd.Flags().StringVar(&tasks, "tasks", "", "inspect the task sequences of this JSON file")
+	cmd.Flags().StringVar(&drawDir, "draw", "", "also draw each maze task's landforms and true template map into this directory")
 	return cmd
 }
 

@@ -1,0 +1,96 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/template"
+)
+
+// MazePictures draws a maze task as the paper's Figure 1 does — each cell coloured by its
+// landform (slip probability), goals, lava and walls marked — and its true template map: for
+// each action, the cells coloured by the template of their pair, numbered as in the legend, so
+// that the cells that share a template are visible at a glance (the paper's 5×5 template
+// figure). ok is false for a task that is not a maze.
+func MazePictures(t Task) (landforms, templates report.Grid, ok bool) {
+	mz, ok := t.Def.(env.Maze)
+	if !ok {
+		return report.Grid{}, report.Grid{}, false
+	}
+	S := mz.Width * mz.Height
+	// Landforms: one class per distinct slip, or per tenth when there are more than eight.
+	slips := slices.Clone(mz.Slip)
+	slices.Sort(slips)
+	slips = slices.Compact(slips)
+	bin, binned := func(p float64) float64 { return p }, len(slips) > 8
+	if binned {
+		bin = func(p float64) float64 { return math.Min(math.Floor(p*10), 9) / 10 }
+		for i := range slips {
+			slips[i] = bin(slips[i])
+		}
+		slips = slices.Compact(slips)
+	}
+	land := report.GridPanel{Title: "landforms", Class: make([]int, S), Label: make([]string, S)}
+	for s := range S {
+		land.Class[s] = slices.Index(slips, bin(mz.Slip[s]))
+	}
+	mark := func(cells []env.Cell, text string) {
+		for _, c := range cells {
+			land.Label[mz.Index(c)] = text
+		}
+	}
+	mark(mz.Lava, "L")
+	mark(mz.Goals, "G")
+	for _, c := range mz.Walls {
+		land.Class[mz.Index(c)], land.Label[mz.Index(c)] = -1, "#"
+	}
+	landforms = report.Grid{Title: fmt.Sprintf("%s: landforms (G goal, L lava, # wall)", mz.Name()), W: mz.Width, H: mz.Height,
+		Panels: []report.GridPanel{land}}
+	for _, p := range slips {
+		name := "slip " + strconv.FormatFloat(p, 'g', 3, 64)
+		if binned {
+			name = fmt.Sprintf("slip %g–%g", p, p+0.1)
+		}
+		landforms.Legend = append(landforms.Legend, name)
+	}
+
+	tr := template.OfModel(t.Model)
+	templates = report.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
+		len(tr.Templates), tr.Pairs), W: mz.Width, H: mz.Height}
+	for a := range t.Model.A {
+		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a), Label: make([]string, S)}
+		for s, k := range panel.Class {
+			switch {
+			case mz.IsWall(s):
+				panel.Class[s], panel.Label[s] = -1, "#"
+			case k < 0:
+				panel.Label[s] = "T" // a terminal state: no template
+			default:
+				panel.Label[s] = strconv.Itoa(k + 1)
+			}
+		}
+		templates.Panels = append(templates.Panels, panel)
+	}
+	for k, g := range tr.Templates {
+		p := make([]string, len(g.P))
+		for i, x := range g.P {
+			p[i] = strconv.FormatFloat(x, 'g', 3, 64)
+		}
+		templates.Legend = append(templates.Legend, fmt.Sprintf("%d: p %v r %.3g", k+1, p, math.Round(g.R*1e9)/1e9+0))
+	}
+	return landforms, templates, true
+}
+
+// TemplateMap is the index of the true template of (s, a) for every state s (−1 for a terminal
+// state).
+func TemplateMap(tr template.Truth, a int) []int {
+	out := make([]int, tr.S)
+	for s := range out {
+		out[s] = tr.PairTemplate[s*tr.A+a]
+	}
+	return out
+}
