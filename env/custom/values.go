@@ -274,5 +274,8 @@ func yamlText(n *yaml.Node) string {
 	case yaml.MappingNode:
 		return "a mapping"
 	}
+	if n.ShortTag() == "!!str" {
+		return strconv.Quote(abbreviate([]byte(n.Value)))
+	}
 	return abbreviate([]byte(n.Value))
 }
