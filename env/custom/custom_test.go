@@ -308,7 +308,7 @@ func TestReadErrors(t *testing.T) {
 		want []string
 	}{
 		{huge, []string{"huge.json", "larger than the limit of 256 MiB (MaxFileBytes)"}},
-		{hugeYAML, []string{"larger than the limit of 32 MiB (MaxYAMLBytes"}},
+		{hugeYAML, []string{"larger than the limit of 16 MiB (MaxYAMLBytes"}},
 		{empty, []string{"empty.yml", "empty file"}},
 		{filepath.Join(dir, "missing.json"), []string{"missing.json", "no such file"}},
 		{filepath.Join(dir, "model.txt"), []string{`extension ".txt"`}},
@@ -471,4 +471,30 @@ func TestWriteErrors(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("a failed write left %s behind", path)
 	}
+}
+
+// TestFormatDocument checks that the example of FORMAT.md reads, and that its JSON and YAML
+// forms build the same task.
+func TestFormatDocument(t *testing.T) {
+	doc, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(lang string) []byte {
+		_, rest, ok := strings.Cut(string(doc), "```"+lang+"\n")
+		text, _, closed := strings.Cut(rest, "```")
+		if !ok || !closed {
+			t.Fatalf("FORMAT.md has no %s block", lang)
+		}
+		return []byte(text)
+	}
+	fromJSON, err := Parse(block("json"), "json")
+	if err != nil {
+		t.Fatalf("FORMAT.md, JSON example: %v", err)
+	}
+	fromYAML, err := Parse(block("yaml"), "yaml")
+	if err != nil {
+		t.Fatalf("FORMAT.md, YAML example: %v", err)
+	}
+	sameTasks(t, fromYAML, fromJSON)
 }
