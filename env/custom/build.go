@@ -217,7 +217,7 @@ func buildTask(td *taskDoc, total *totals) (Task, error) {
 	seen := make(map[int]int) // next state -> outcome index, within one row
 	for j := range td.Transitions {
 		tr := &td.Transitions[j]
-		s, _ := states.resolve(tr.State)
+		s, _ := states.resolve(tr.State) // both checked by checkPairs
 		a, _ := actions.resolve(tr.Action)
 		if total.outcomes += int64(len(tr.Outcomes)); total.outcomes > MaxOutcomes {
 			return Task{}, fmt.Errorf("transitions[%d]: the file lists more than %d outcomes (MaxOutcomes)", j, MaxOutcomes)

@@ -196,7 +196,7 @@ type startEntry struct {
 func (st *startDoc) UnmarshalJSON(b []byte) error {
 	*st = startDoc{kind: wrong, text: abbreviate(b)}
 	if len(b) == 0 || b[0] != '{' {
-		if err := st.one.UnmarshalJSON(b); err == nil && st.one.kind != wrong {
+		if st.one.UnmarshalJSON(b); st.one.kind != wrong {
 			st.kind = st.one.kind
 		}
 		return nil

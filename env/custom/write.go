@@ -77,15 +77,16 @@ func encodeTask(b *bytes.Buffer, t *Task) error {
 			return fmt.Errorf("ActionNames[%d]: %w", i, err)
 		}
 	}
-	// ref writes state or action i: its name, or its index.
-	ref := func(names []string, i int) {
+	// writeRef writes state or action i: its name, or its index.
+	writeRef := func(names []string, i int) {
 		if names != nil {
 			writeString(b, names[i])
 		} else {
 			b.WriteString(strconv.Itoa(i))
 		}
 	}
-	space := func(names []string, n int) {
+	// writeSpace writes the states or actions: their names, or their count.
+	writeSpace := func(names []string, n int) {
 		if names == nil {
 			b.WriteString(strconv.Itoa(n))
 			return
@@ -102,9 +103,9 @@ func encodeTask(b *bytes.Buffer, t *Task) error {
 	b.WriteString("\n    {\n      \"name\": ")
 	writeString(b, t.Name)
 	b.WriteString(",\n      \"states\": ")
-	space(t.StateNames, m.S)
+	writeSpace(t.StateNames, m.S)
 	b.WriteString(",\n      \"actions\": ")
-	space(t.ActionNames, m.A)
+	writeSpace(t.ActionNames, m.A)
 	b.WriteString(",\n      \"start\": {")
 	first := true
 	for s, p := range m.StartDistribution() {
@@ -128,15 +129,15 @@ func encodeTask(b *bytes.Buffer, t *Task) error {
 	if term := m.TerminalStates(); term != nil {
 		b.WriteString(",\n      \"terminal\": [")
 		first := true
-		for s, t2 := range term {
-			if !t2 {
+		for s, isTerminal := range term {
+			if !isTerminal {
 				continue
 			}
 			if !first {
 				b.WriteString(", ")
 			}
 			first = false
-			ref(t.StateNames, s)
+			writeRef(t.StateNames, s)
 		}
 		b.WriteString("]")
 	}
@@ -152,16 +153,16 @@ func encodeTask(b *bytes.Buffer, t *Task) error {
 			}
 			first = false
 			b.WriteString("\n        {\"state\": ")
-			ref(t.StateNames, s)
+			writeRef(t.StateNames, s)
 			b.WriteString(", \"action\": ")
-			ref(t.ActionNames, a)
+			writeRef(t.ActionNames, a)
 			b.WriteString(", \"outcomes\": [")
 			for k, o := range m.Row(s, a) {
 				if k > 0 {
 					b.WriteString(", ")
 				}
 				b.WriteString("{\"next\": ")
-				ref(t.StateNames, o.Next)
+				writeRef(t.StateNames, o.Next)
 				b.WriteString(", \"p\": ")
 				writeFloat(b, o.Prob)
 				b.WriteString(", \"r\": ")
@@ -175,11 +176,14 @@ func encodeTask(b *bytes.Buffer, t *Task) error {
 	return nil
 }
 
-// writeString writes s as a JSON string. Marshalling a string cannot fail; invalid UTF-8 would be
-// replaced silently, which checkName rules out for every name written.
+// writeString writes s as a JSON string, with <, > and & as they are (the default escapes them
+// for HTML, which makes names harder to read). Encoding a string cannot fail; invalid UTF-8 would
+// be replaced silently, which checkName rules out for every name written.
 func writeString(b *bytes.Buffer, s string) {
-	q, _ := json.Marshal(s)
-	b.Write(q)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	b.Truncate(b.Len() - 1) // the newline Encode ends with
 }
 
 // writeFloat writes x in the shortest form that parses back to the same float64.
