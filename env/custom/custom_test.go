@@ -105,6 +105,17 @@ func TestParseValid(t *testing.T) {
 			n.Model.TerminalStates(), n.Model.ExpectedReward(1, 0))
 	}
 
+	// The same task with numbered states and actions, in YAML, builds the same model.
+	numberedYAML := strings.NewReplacer("[a, b, end]", "3", "[x, y]", "2", "{a: 1}", "{0: 1}", "[end]", "[2]",
+		"state: a", "state: 0", "state: b", "state: 1", "action: x", "action: 0", "action: y", "action: 1",
+		"next: a", "next: 0", "next: b", "next: 1", "next: end", "next: 2").Replace(validYAML)
+	fromNumbered, err := Parse([]byte(numberedYAML), "yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, numberedYAML)
+	}
+	fromNumbered[0].StateNames, fromNumbered[0].ActionNames = task.StateNames, task.ActionNames
+	sameTasks(t, fromNumbered, fromJSON)
+
 	// The other accepted shapes: a start state by name, a start distribution by index, no
 	// terminal key, a leading byte-order mark, an outcome of probability 0 (dropped).
 	for _, text := range []string{
@@ -170,6 +181,11 @@ func TestParseErrors(t *testing.T) {
 		J("unknown key in a task", `"name": "t",`, `"name": "t", "gamma": 0.9,`, `unknown key "gamma" in a task`, "line 5"),
 		J("unknown key in an outcome", `"r": 0.25}`, `"r": 0.25, "prob": 1}`, `unknown key "prob" in an outcome`, "want next, p, r"),
 		J("duplicate key", `"p": 1, "r": -1}`, `"p": 1, "p": 1, "r": -1}`, `key "p" appears twice`, "line 12"),
+		{"duplicate key in a large object", "json", edit(t, validNumbered, `"start": 0`,
+			`"start": {"0": 1, "1": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 0, "7": 0, "8": 0, "9": 0, "10": 0, "11": 0,
+			"12": 0, "13": 0, "14": 0, "15": 0, "16": 0, "17": 0, "18": 0, "19": 0, "20": 0, "7": 0}`), []string{`key "7" appears twice`}},
+		J("long wrong value", `"next": "b", "p": 1`, `"next": 12345678901234567890123456789012345678901234567890, "p": 1`,
+			`next: state = 1234567890123456789012345678901234567...: want a state name`),
 		J("duplicate start key", `"start": {"a": 1}`, `"start": {"a": 1, "a": 1}`, `key "a" appears twice`),
 		J("sum below 1", `"p": 0.5, "r": 0.25`, `"p": 0.4, "r": 0.25`, `task 0 ("t")`, `transitions[0] (state "a", action "x")`, "sum to 0.9", "want 1"),
 		J("sum above 1", `"p": 1, "r": 0.5`, `"p": 1.0000001, "r": 0.5`, `(state "b", action "x")`, "sum to 1.0000001"),
