@@ -179,6 +179,8 @@ func TestParseErrors(t *testing.T) {
 		J("no tasks", `"tasks": [`, `"tasks": [], "x": [`, `unknown key "x" in the file`),
 		{"empty task list", "json", `{"format": "temple-mdp/v1", "tasks": []}`, []string{"no tasks"}},
 		J("unknown key in a task", `"name": "t",`, `"name": "t", "gamma": 0.9,`, `unknown key "gamma" in a task`, "line 5"),
+		// encoding/json alone would match keys regardless of case.
+		J("key in another case", `"name": "t"`, `"Name": "t"`, `unknown key "Name" in a task`),
 		J("unknown key in an outcome", `"r": 0.25}`, `"r": 0.25, "prob": 1}`, `unknown key "prob" in an outcome`, "want next, p, r"),
 		J("duplicate key", `"p": 1, "r": -1}`, `"p": 1, "p": 1, "r": -1}`, `key "p" appears twice`, "line 12"),
 		{"duplicate key in a large object", "json", edit(t, validNumbered, `"start": 0`,
