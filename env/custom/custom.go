@@ -63,8 +63,8 @@ const (
 	// memory at the peak (measured on a file of 60 000 states), so about 2.5 GiB at the limit.
 	MaxFileBytes = 256 << 20
 	// MaxYAMLBytes bounds a YAML file: 16 MiB. The YAML parser builds a node per value, so
-	// reading takes about 60 times the text in memory and 5 times as long as the same model in
-	// JSON: big models belong in JSON.
+	// reading takes about 60 times the text in memory (1 GiB at the limit) and about 10 times as
+	// long as the same model in JSON (BenchmarkParse): big models belong in JSON.
 	MaxYAMLBytes = 16 << 20
 	// MaxStates bounds the states of one task.
 	MaxStates = 10_000_000

@@ -27,8 +27,9 @@ const (
 	outcome
 )
 
-// keysOf lists the keys allowed at each place, with its name for error messages.
-var keysOf = map[place]struct {
+// keysOf lists the keys allowed at each place that has a fixed set, with its name for error
+// messages.
+var keysOf = [...]struct {
 	what string
 	keys []string
 }{
@@ -57,13 +58,19 @@ func (p place) child(key string) place {
 	return elsewhere
 }
 
-// checkKey rejects a key that the object at p may not have.
-func (p place) checkKey(key string) error {
-	allowed, ok := keysOf[p]
-	if !ok || slices.Contains(allowed.keys, key) {
-		return nil
+// knownKey returns key as one of the keys allowed at p (a constant, so the caller keeps no copy
+// of the text), or key itself where any key is allowed; an unknown key is an error.
+func (p place) knownKey(key []byte) (string, error) {
+	if int(p) >= len(keysOf) || keysOf[p].keys == nil {
+		return string(key), nil
 	}
-	return fmt.Errorf("unknown key %q in %s (want %s)", key, allowed.what, strings.Join(allowed.keys, ", "))
+	allowed := keysOf[p]
+	for _, k := range allowed.keys {
+		if string(key) == k {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown key %q in %s (want %s)", key, allowed.what, strings.Join(allowed.keys, ", "))
 }
 
 // maxDepth is the deepest nesting of the format: the file, tasks, a task, transitions, a
@@ -96,91 +103,112 @@ func (k *keySet) add(key string) (dup bool) {
 	return false
 }
 
-// checkJSON walks the tokens of data before it is decoded, for what encoding/json lets through
-// or reports without a position: duplicate keys (it keeps the last one silently), unknown keys,
-// nesting deeper than the format, trailing data and a truncated file.
+// checkJSON checks data before it is decoded, for what encoding/json lets through or reports
+// without a position: invalid syntax and a truncated file (with their line and column), trailing
+// data, duplicate keys (the decoder keeps the last one silently), unknown keys (the decoder
+// matches them regardless of case) and nesting deeper than the format.
 func checkJSON(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // numbers are checked when decoded; parsing them here would be wasted
-	at := func() string { return position(data, int(dec.InputOffset())) }
+	if !json.Valid(data) {
+		return jsonSyntaxError(data)
+	}
+	// The text is valid JSON from here on, so the walk below only follows its structure: it
+	// visits each byte once and copies nothing but the keys of start distributions.
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
+		return fmt.Errorf("at %s: the file must be a JSON object {...}", position(data, i))
+	}
 	type frame struct {
-		object  bool
-		place   place
-		wantKey bool   // in an object, the next token is a key (or its end)
-		key     string // in an object, the key of the value being read
-		keys    keySet
+		object bool
+		place  place
+		key    string // in an object, the key of the value being read
+		keys   keySet
 	}
 	var stack []frame
-	// valueDone marks the end of a value inside the innermost object, whose next token is a key.
-	valueDone := func() {
-		if n := len(stack); n > 0 && stack[n-1].object {
-			stack[n-1].wantKey = true
-		}
-	}
-	for first := true; ; first = false {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			if len(stack) > 0 {
-				return fmt.Errorf("truncated JSON: the file ends inside a value at %s", at())
-			}
-			return nil
-		}
-		if err != nil {
-			return jsonSyntaxError(data, err, at())
-		}
-		if first {
-			if d, ok := tok.(json.Delim); !ok || d != '{' {
-				return fmt.Errorf("at %s: the file must be a JSON object {...}", at())
-			}
-		} else if len(stack) == 0 {
-			return fmt.Errorf("trailing data after the JSON object at %s", at())
-		}
-		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].wantKey {
-			top := &stack[n-1]
-			if key, ok := tok.(string); ok {
-				if top.keys.add(key) {
-					return fmt.Errorf("at %s: key %q appears twice in the same object", at(), key)
-				}
-				if err := top.place.checkKey(key); err != nil {
-					return fmt.Errorf("at %s: %w", at(), err)
-				}
-				top.key, top.wantKey = key, false
-				continue
-			}
-			// The only other token the decoder allows here is the object's end.
-		}
-		d, ok := tok.(json.Delim)
-		if !ok {
-			valueDone()
-			continue
-		}
-		switch d {
+	expectKey := false // the next string is a key
+	for i < len(data) {
+		switch c := data[i]; c {
 		case '{', '[':
 			p := root
 			if n := len(stack); n > 0 {
 				p = stack[n-1].place.child(stack[n-1].key)
 			}
 			if len(stack) == maxDepth {
-				return fmt.Errorf("at %s: values nested deeper than the format allows (%d levels)", at(), maxDepth)
+				return fmt.Errorf("at %s: values nested deeper than the format allows (%d levels)", position(data, i), maxDepth)
 			}
-			stack = append(stack, frame{object: d == '{', place: p, wantKey: d == '{'})
-		default:
+			stack = append(stack, frame{object: c == '{', place: p})
+			expectKey = c == '{'
+			i++
+		case '}', ']':
 			stack = stack[:len(stack)-1]
-			valueDone()
+			expectKey = false
+			i++
+		case ',':
+			expectKey = stack[len(stack)-1].object
+			i++
+		case '"':
+			end := stringEnd(data, i)
+			if expectKey {
+				top := &stack[len(stack)-1]
+				raw := data[i+1 : end-1]
+				if bytes.IndexByte(raw, '\\') >= 0 {
+					var unquoted string
+					json.Unmarshal(data[i:end], &unquoted) // valid JSON: cannot fail
+					raw = []byte(unquoted)
+				}
+				key, err := top.place.knownKey(raw)
+				if err != nil {
+					return fmt.Errorf("at %s: %w", position(data, i), err)
+				}
+				if top.keys.add(key) {
+					return fmt.Errorf("at %s: key %q appears twice in the same object", position(data, i), key)
+				}
+				top.key, expectKey = key, false
+			}
+			i = end
+		default: // white space, a colon, or a number or literal, none of which nests
+			i++
+		}
+	}
+	return nil
+}
+
+// skipSpace is the index of the first byte at or after i that is not JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index just past the closing quote of the string that opens at data[i], in
+// valid JSON.
+func stringEnd(data []byte, i int) int {
+	for j := i + 1; ; j++ {
+		switch data[j] {
+		case '\\':
+			j++ // the escaped byte, which may be a quote
+		case '"':
+			return j + 1
 		}
 	}
 }
 
-// jsonSyntaxError says what is wrong with a file that is not valid JSON, and where.
-func jsonSyntaxError(data []byte, err error, at string) error {
+// jsonSyntaxError says where data, which is not valid JSON, stops being JSON.
+func jsonSyntaxError(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first json.RawMessage
+	err := dec.Decode(&first)
 	var syn *json.SyntaxError
 	switch {
+	case err == nil:
+		return fmt.Errorf("trailing data after the JSON object at %s", position(data, skipSpace(data, int(dec.InputOffset()))))
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("truncated JSON: the file ends inside a value at %s", at)
+		return fmt.Errorf("truncated JSON: the file ends inside a value at %s", position(data, len(data)))
 	case errors.As(err, &syn):
-		return fmt.Errorf("invalid JSON at %s: %s", position(data, int(syn.Offset)), strings.TrimPrefix(syn.Error(), "json: "))
+		// Offset counts the bytes read, the offending one included.
+		return fmt.Errorf("invalid JSON at %s: %s", position(data, int(syn.Offset)-1), strings.TrimPrefix(syn.Error(), "json: "))
 	}
-	return fmt.Errorf("invalid JSON at %s: %w", at, err)
+	return fmt.Errorf("invalid JSON: %w", err)
 }
 
 // decodeJSON checks data (checkJSON) and decodes it into doc, rejecting unknown keys.
@@ -282,7 +310,7 @@ func checkYAML(doc *yaml.Node) error {
 				if keys.add(k.Value) {
 					return fmt.Errorf("line %d: key %q appears twice in the same mapping", k.Line, k.Value)
 				}
-				if err := p.checkKey(k.Value); err != nil {
+				if _, err := p.knownKey([]byte(k.Value)); err != nil {
 					return fmt.Errorf("line %d: %w", k.Line, err)
 				}
 				if err := walk(n.Content[i+1], p.child(k.Value), depth+1); err != nil {
