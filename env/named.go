@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/env/custom"
 	"github.com/temple-rl/temple/env/toytext"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -87,3 +88,26 @@ func (f FrozenLake) Name() string {
 
 // Model builds the MDP; holes and the goal are terminal.
 func (f FrozenLake) Model() (*mdp.Model, error) { return toytext.FrozenLake(f.FrozenLakeParams) }
+
+// FamilyCustom is the family of a user's own MDPs (env/custom).
+const FamilyCustom = "custom"
+
+// Custom is a task of a user's own MDP file (package env/custom); its JSON form is the task object
+// of that file format, so a task-sequence file holds the whole model.
+type Custom struct {
+	custom.Task
+}
+
+// Family is FamilyCustom.
+func (c Custom) Family() string { return FamilyCustom }
+
+// Name is the task's name in its file.
+func (c Custom) Name() string { return c.Task.Name }
+
+// Model is the model read from the file.
+func (c Custom) Model() (*mdp.Model, error) {
+	if c.Task.Model == nil {
+		return nil, fmt.Errorf("env: custom task %q has no model", c.Task.Name)
+	}
+	return c.Task.Model, nil
+}

@@ -48,6 +48,11 @@ func decodeAs[T Task](data []byte) (Task, error) {
 var taskDecoders = map[string]func([]byte) (Task, error){
 	FamilyMaze:       decodeAs[Maze],
 	FamilyFrozenLake: decodeAs[FrozenLake],
+	FamilyCustom: func(data []byte) (Task, error) {
+		var c Custom
+		err := c.Task.UnmarshalJSON(data)
+		return c, err
+	},
 }
 
 func init() {

@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/env/custom"
 	"github.com/temple-rl/temple/env/toytext"
 )
 
@@ -29,6 +30,7 @@ const (
 	FamilyFourRoom       = "fourroom"           // the four-room gridTasks (Appendix F.5)
 	FamilyFrozenLake     = env.FamilyFrozenLake // Gymnasium's FrozenLake-v1 (Appendix F.5)
 	FamilyTaxi           = env.FamilyTaxi       // Gymnasium's Taxi-v3 (Appendix F.5)
+	FamilyCustom         = env.FamilyCustom     // a user's own MDPs from a file (env/custom)
 	FamilyMixed          = "mixed"              // parts of other families one after another, repeated
 	FamilyFile           = "file"               // task sequences read from a JSON file
 )
@@ -77,9 +79,10 @@ var families = map[string]func() FamilyParams{
 	FamilyFrozenLake: func() FamilyParams {
 		return &frozenLakeTasks{Map: "4x4", Slippery: true, Count: 1}
 	},
-	FamilyTaxi:  func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
-	FamilyMixed: func() FamilyParams { return &mixedTasks{Repeat: 1} },
-	FamilyFile:  func() FamilyParams { return &fileTasks{} },
+	FamilyTaxi:   func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
+	FamilyCustom: func() FamilyParams { return &customTasks{Repeat: 1} },
+	FamilyMixed:  func() FamilyParams { return &mixedTasks{Repeat: 1} },
+	FamilyFile:   func() FamilyParams { return &fileTasks{} },
 }
 
 func paperLandforms() []float64 { return []float64{0, 0.2, 0.4} }
@@ -319,6 +322,37 @@ func (p *namedTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	}
 	t, err := env.NewNamed(p.family)
 	return copies(t, p.Count), err
+}
+
+// customTasks are the tasks of a user's MDP file (the temple-mdp/v1 format of env/custom, JSON
+// or YAML), in the file's order, repeated Repeat times.
+type customTasks struct {
+	File   string `yaml:"file"`
+	Repeat int    `yaml:"repeat"`
+}
+
+func (p *customTasks) Validate() error {
+	switch {
+	case p.File == "":
+		return fmt.Errorf("family %q needs file: PATH (a temple-mdp/v1 file, .json or .yaml)", FamilyCustom)
+	case p.Repeat < 1:
+		return fmt.Errorf("repeat = %d, want at least 1", p.Repeat)
+	}
+	return nil
+}
+
+func (p *customTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	tasks, err := custom.Read(p.File)
+	if err != nil {
+		return nil, err
+	}
+	var out env.Sequence
+	for range p.Repeat {
+		for _, t := range tasks {
+			out = append(out, env.Custom{Task: t})
+		}
+	}
+	return out, nil
 }
 
 // copies is the sequence of n copies of t.

@@ -217,3 +217,24 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	return err
 }
+
+// MarshalJSON writes t as one task object of the file format (an element of "tasks"), so that a
+// task can travel inside another JSON document, such as a task-sequence file.
+func (t Task) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := encodeTask(&b, &t); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads one task object of the file format, with the checks and limits of Parse.
+func (t *Task) UnmarshalJSON(data []byte) error {
+	doc := append(append([]byte(`{"format":"`+Format+`","tasks":[`), data...), "]}"...)
+	tasks, err := Parse(doc, "json")
+	if err != nil {
+		return err
+	}
+	*t = tasks[0]
+	return nil
+}
