@@ -1,8 +1,12 @@
 package experiment
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -93,4 +97,83 @@ func TemplateMap(tr template.Truth, a int) []int {
 		out[s] = tr.PairTemplate[s*tr.A+a]
 	}
 	return out
+}
+
+// TaskSnapshot is one line of a templates/ file: an agent's templates at the end of a task.
+type TaskSnapshot struct {
+	Task int `json:"task"`
+	template.Snapshot
+}
+
+// ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
+// with output.templates).
+func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
+	path := filepath.Join(dir, "templates", cellName(run, agentName)+".jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w (run the experiment with output.templates: true)", err)
+	}
+	var out []TaskSnapshot
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for dec.More() {
+		var s TaskSnapshot
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("experiment: %s: %w", path, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// LearnedPictures draws what an agent learned on a maze task, from its snapshot at the end of
+// the task: for each action, the library template each cell's pair was identified with
+// (numbered by library position, * where it is farther than tau from the pair's true template,
+// – where the pair was never identified), and the library itself — each template's ranked
+// probabilities, with its reward and visit count in the legend. ok is false for a task that is
+// not a maze.
+func LearnedPictures(t Task, snap template.Snapshot, tau float64) (pairs report.Grid, library report.Figure, ok bool) {
+	mz, ok := t.Def.(env.Maze)
+	if !ok || len(snap.Pairs) != t.Model.S*t.Model.A {
+		return report.Grid{}, report.Figure{}, false
+	}
+	tr := template.OfModel(t.Model)
+	position := map[int]int{}
+	for k, tm := range snap.Library {
+		position[tm.ID] = k
+	}
+	wrong := 0
+	pairs = report.Grid{W: mz.Width, H: mz.Height}
+	for a := range t.Model.A {
+		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, t.Model.S), Label: make([]string, t.Model.S)}
+		for s := range t.Model.S {
+			i := s*t.Model.A + a
+			k, identified := position[snap.Pairs[i]]
+			switch {
+			case mz.IsWall(s):
+				panel.Class[s], panel.Label[s] = -1, "#"
+			case tr.PairTemplate[i] < 0:
+				panel.Class[s], panel.Label[s] = -1, "T"
+			case snap.Pairs[i] < 0 || !identified:
+				panel.Class[s], panel.Label[s] = -1, "–"
+			default:
+				panel.Class[s], panel.Label[s] = k, strconv.Itoa(k+1)
+				if template.Distance(snap.Library[k].Mean(), tr.Templates[tr.PairTemplate[i]]) > tau {
+					panel.Label[s] += "*"
+					wrong++
+				}
+			}
+		}
+		pairs.Panels = append(pairs.Panels, panel)
+	}
+	pairs.Title = fmt.Sprintf("%s: learned templates of each action (%d identifications farther than τ̂ = %g from the truth, marked *)",
+		mz.Name(), wrong, tau)
+	library = report.Figure{Title: fmt.Sprintf("Template library after this task (%d templates)", len(snap.Library)),
+		XLabel: "Rank", YLabel: "Probability", Points: true}
+	for k, tm := range snap.Library {
+		g := tm.Mean()
+		pairs.Legend = append(pairs.Legend, fmt.Sprintf("%d: p %.2f r %.3g", k+1, g.P, g.R))
+		library.Series = append(library.Series, report.Series{Label: fmt.Sprintf("%d: r %.3g, %d visits", k+1, g.R, tm.N()),
+			X: seq(len(g.P), 1), Band: report.Band{Mean: g.P}})
+	}
+	return pairs, library, true
 }

@@ -64,3 +64,39 @@ func TestTemplateMapGolden(t *testing.T) {
 		}
 	}
 }
+
+// The learned-template picture numbers each pair by its library template and marks the pairs
+// whose template is farther than τ̂ from their true one.
+func TestLearnedPicturesMarkWrongIdentifications(t *testing.T) {
+	slip := []float64{0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4}
+	mz := env.Maze{Width: 3, Height: 3, Slip: slip, Actions: 4}
+	m, _ := mz.Model()
+	// Template 7 is right for the pairs that move freely, (0.6, 0.2, 0.2); template 9 is (1), wrong
+	// for every pair. Every pair is given 7, except (1,1) up, given 9, and (2,1) up, never
+	// identified.
+	snap := template.Snapshot{Pairs: make([]int, 36), Library: []template.Template{
+		{ID: 7, Visits: []int64{60, 20, 20}}, {ID: 9, Visits: []int64{100}}}}
+	for i := range snap.Pairs {
+		snap.Pairs[i] = 7
+	}
+	snap.Pairs[mz.Index(env.Cell{X: 1, Y: 1})*4+env.Up] = 9
+	snap.Pairs[mz.Index(env.Cell{X: 2, Y: 1})*4+env.Up] = -1
+	grid, library, ok := LearnedPictures(Task{Def: mz, Model: m}, snap, 0.15)
+	if !ok || len(grid.Panels) != 4 || len(library.Series) != 2 {
+		t.Fatalf("ok %v, %d panels, %d library series", ok, len(grid.Panels), len(library.Series))
+	}
+	up := grid.Panels[env.Up]
+	// Row y = 1 first: (1,1) got the wrong template 2; (2,1) none; (3,1) template 1, right.
+	if got := up.Label[:3]; got[0] != "2*" || got[1] != "–" || got[2] != "1" {
+		t.Errorf("up, bottom row labels %q", got)
+	}
+	// In the corner (1,3), moving up keeps 0.8 on the spot: template 1 is wrong there too.
+	if got := up.Label[mz.Index(env.Cell{X: 1, Y: 3})]; got != "1*" {
+		t.Errorf("up from (1,3): %q, want 1*", got)
+	}
+	// Wrong: the 8 pairs that push a corner into its two walls, whose truth is (0.8, 0.2), and
+	// (1,1) up.
+	if !strings.Contains(grid.Title, "(9 identifications farther") {
+		t.Errorf("title %q: want 9 wrong identifications", grid.Title)
+	}
+}

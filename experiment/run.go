@@ -16,6 +16,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 )
 
 // StartRule says where episodes start (decision 19).
@@ -64,6 +65,9 @@ type Plan struct {
 	Agents   []AgentFactory
 	// Episodes output: write every episode's return to episodes/run-RRR--AGENT.csv.
 	EpisodeReturns bool
+	// TemplateSnapshots writes the template snapshot of agents that have one after every task to
+	// templates/run-RRR--AGENT.jsonl.
+	TemplateSnapshots bool
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
@@ -119,8 +123,8 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if progress == nil {
 		progress = silent{}
 	}
-	for _, sub := range []string{"cells", "episodes"} {
-		if sub == "episodes" && !p.EpisodeReturns {
+	for _, sub := range cellOutputs {
+		if sub == "episodes" && !p.EpisodeReturns || sub == "templates" && !p.TemplateSnapshots {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
@@ -180,6 +184,14 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		results = mine
 	}
 	return results, nil
+}
+
+// cellOutputs are the directories that hold a file per cell.
+var cellOutputs = []string{"cells", "episodes", "templates"}
+
+// snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
+type snapshotter interface {
+	TemplateSnapshot() template.Snapshot
 }
 
 // cellName is the file name of a cell: run number and agent name.
@@ -243,6 +255,15 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		}
 		defer episodes.close()
 	}
+	var snapshots *json.Encoder
+	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
+		f, err := os.Create(filepath.Join(dir, "templates", cellName(run, fac.Name)+".jsonl"))
+		if err != nil {
+			return CellResult{}, fmt.Errorf("experiment: %w", err)
+		}
+		defer f.Close()
+		snapshots = json.NewEncoder(f)
+	}
 	for k, task := range tasks {
 		if err := ctx.Err(); err != nil {
 			return CellResult{}, err
@@ -293,6 +314,15 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		if episodes != nil {
 			if err := episodes.endTask(k); err != nil {
 				return CellResult{}, err
+			}
+		}
+		if snapshots != nil {
+			line := struct {
+				Task int `json:"task"`
+				template.Snapshot
+			}{k, ag.(snapshotter).TemplateSnapshot()}
+			if err := snapshots.Encode(line); err != nil {
+				return CellResult{}, fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
 			}
 		}
 		res.Tasks = append(res.Tasks, rec)

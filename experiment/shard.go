@@ -160,7 +160,7 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 	}
 	for k, sub := range subdirs {
 		for _, d := range shards {
-			for _, kind := range []string{"cells", "episodes"} {
+			for _, kind := range cellOutputs {
 				if err := copyFiles(filepath.Join(d, sub, kind), filepath.Join(out, sub, kind)); err != nil {
 					return Summary{}, fmt.Errorf("experiment: merge: %w", err)
 				}

@@ -40,6 +40,9 @@ type Spec struct {
 type OutputSpec struct {
 	// Episodes writes every episode's return (one CSV per cell under episodes/).
 	Episodes bool `yaml:"episodes"`
+	// Templates writes, for agents with a template library, each pair's template and the library
+	// at the end of every task (one JSON-lines file per cell under templates/), for pictures.
+	Templates bool `yaml:"templates,omitempty"`
 	// Smoothing is the weight of the exponential moving average in per-task figures (0 = raw;
 	// the paper's figures use 0.9).
 	Smoothing float64 `yaml:"smoothing"`

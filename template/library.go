@@ -11,9 +11,9 @@ import (
 // next-state counts in rank order (trailing zeros dropped) and the reward sum (Algorithm 2).
 type Template struct {
 	// ID identifies the template for its whole life; it survives consolidation of other templates.
-	ID     int
-	Visits []int64
-	Reward float64
+	ID     int     `json:"id"`
+	Visits []int64 `json:"visits"`
+	Reward float64 `json:"reward"`
 }
 
 // N is the number of samples the template holds, ‖o^(N)‖₁.
@@ -181,4 +181,13 @@ func (l *Library) TotalVisits() int64 {
 		n += t.N()
 	}
 	return n
+}
+
+// Snapshot is the state of an agent's templates at the end of a task, for pictures and analysis:
+// the template each pair was identified with and the library.
+type Snapshot struct {
+	// Pairs[s*A+a] is the ID of the library template of pair (s, a), −1 if it was not identified.
+	Pairs []int `json:"pairs"`
+	// Library lists the templates in library order.
+	Library []Template `json:"library"`
 }

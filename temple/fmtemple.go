@@ -7,6 +7,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 )
 
 // FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
@@ -221,3 +222,6 @@ func (f *FMTempLe) TaskMetrics() []agent.Metric {
 		agent.Metric{Name: "identified_after_steps", Value: float64(f.foundAfter)},
 	)
 }
+
+// TemplateSnapshot is the snapshot of its O-TempLe.
+func (f *FMTempLe) TemplateSnapshot() template.Snapshot { return f.o.TemplateSnapshot() }

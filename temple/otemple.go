@@ -5,6 +5,7 @@ package temple
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
@@ -234,4 +235,20 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		agent.Metric{Name: "template_error_max", Value: worst},
 		agent.Metric{Name: "visits_within_tau", Value: close / float64(max(o.lib.TotalVisits(), 1))},
 	)
+}
+
+// TemplateSnapshot is the library and each pair's template at this point of the task; a pair's
+// template is named by its current ID (following consolidation).
+func (o *OTempLe) TemplateSnapshot() template.Snapshot {
+	snap := template.Snapshot{Pairs: make([]int, len(o.pairTmpl))}
+	for i, id := range o.pairTmpl {
+		snap.Pairs[i] = -1
+		if t := o.lib.Get(id); id >= 0 && t != nil {
+			snap.Pairs[i] = t.ID
+		}
+	}
+	for _, t := range o.lib.Templates() {
+		snap.Library = append(snap.Library, template.Template{ID: t.ID, Visits: slices.Clone(t.Visits), Reward: t.Reward})
+	}
+	return snap
 }
