@@ -127,7 +127,7 @@ func checkMapping(b []byte) error {
 	}
 	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
 		kind := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value", yaml.AliasNode: "an alias"}[root.Kind]
-		return fmt.Errorf("line %d: the config is %s; want a mapping of keys such as runs:, tasks:, agents:", root.Line, kind)
+		return fmt.Errorf("line %d: the config is %s; want a mapping of keys (runs, tasks, agents, ...)", root.Line, kind)
 	}
 	return nil
 }
