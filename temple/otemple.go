@@ -70,6 +70,9 @@ type OTempLe struct {
 	dense     []int64
 	truth     *template.Truth
 	stats     taskStats
+	// wrong marks pairs that received counts from elsewhere (a matched template, or FM-TempLe's
+	// identified model) farther than τ̂ from the pair's truth: diagnostics only, for Phase.
+	wrong []bool
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
@@ -108,6 +111,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	}
 	o.sigma = buf.Zeroed(o.sigma, t.S*t.A)
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
+	o.wrong = buf.Zeroed(o.wrong, t.S*t.A)
 	o.dense = buf.Zeroed(o.dense, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
@@ -149,10 +153,12 @@ func (o *OTempLe) identify(i int) {
 		g.P = append(g.P, float64(x)/float64(o.own[i]))
 	}
 	t, _ := o.lib.Match(g)
+	transferred := false
 	if t != nil {
 		// Augment with the visits other pairs gave the template, then give it this pair's own.
 		if !o.augmented[i] {
 			o.augment(i, t.Augmentation(sigma), t.Reward)
+			transferred = true
 		}
 		t.Update(ranked, reward)
 		o.stats.matched++
@@ -165,6 +171,7 @@ func (o *OTempLe) identify(i int) {
 	o.stats.identified++
 	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
+		o.wrong[i] = transferred
 	}
 }
 
@@ -175,6 +182,21 @@ func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 	if o.l.Known(i) {
 		o.stats.knownEarly++
 	}
+}
+
+// Phase is Exploring while some action of s is unknown; once all are known, Misidentified if
+// one of them was augmented from a template farther than τ̂ from its true template (the measure
+// of the misidentification_rate diagnostic), KnownModel otherwise (StepInfo).
+func (o *OTempLe) Phase(s int) agent.Phase {
+	ph := o.l.Phase(s)
+	if ph == agent.KnownModel {
+		for _, w := range o.wrong[s*o.A : s*o.A+o.A] {
+			if w {
+				return agent.Misidentified
+			}
+		}
+	}
+	return ph
 }
 
 func (o *OTempLe) EndEpisode() {}
