@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/mdp"
@@ -102,4 +103,19 @@ const (
 // learner or draw random numbers, and must not allocate.
 type StepInfo interface {
 	Phase(s int) Phase
+}
+
+// String is the phase's name as the results files write it.
+func (p Phase) String() string {
+	switch p {
+	case Unclassified:
+		return "unclassified"
+	case Exploring:
+		return "exploring"
+	case Misidentified:
+		return "misidentified"
+	case KnownModel:
+		return "known_model"
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
 }
