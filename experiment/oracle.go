@@ -10,18 +10,21 @@ import (
 )
 
 // oracleTolerance is ‖V − V*‖∞ of the discounted optimum the oracle solves for.
-const oracleTolerance = 1e-9
+const oracleTolerance = 1e-7
 
 // TaskOracle measures one agent on one task against the optimal policy of the task's true model.
 //
 // Regret is OptimalReward minus the task's reward. With T steps per episode, h_t = T − t steps to
-// go at step t, V_h and Q_h the finite-horizon optimal values, each step's share of the regret is
-// d_t = V_{h_t}(s_t) − r_t − V_{h_t−1}(s_{t+1}); over an episode these telescope to
-// V_T(s_0) − return (V_0 = 0, and a terminal state is worth 0), so summed over the task they are
-// exactly the regret. Each d_t splits into the action gap V_h(s_t) − Q_h(s_t,a_t) ≥ 0, the
-// expected loss of the agent's choice, filed under the agent's phase in s_t (agent.StepInfo), and
-// the luck Q_h(s_t,a_t) − r_t − V_{h−1}(s_{t+1}), the outcome's deviation from its expectation
-// (mean zero given the past). So Gap[Unclassified] + … + Gap[KnownModel] + Luck = regret.
+// go at step t and V_h the finite-horizon optimal values, step t's one-step regret is
+//
+//	d_t = V_{h_t}(s_t) − r_t − V_{h_t−1}(s_{t+1}),
+//
+// which over an episode telescopes to V_T(s_0) − return (V_0 = 0, and a terminal state is worth 0
+// at every horizon), so summed over the task the d_t are exactly the regret. Each d_t is filed
+// under the agent's phase in s_t (agent.StepInfo; Unclassified for agents that do not report
+// one), so Regret[Unclassified] + … + Regret[KnownModel] is the regret. In expectation d_t is
+// the action gap V_h(s_t) − Q_h(s_t,a_t) ≥ 0 of the step; the rest is the outcome's deviation
+// from its expectation, with mean zero given the past.
 type TaskOracle struct {
 	// OptimalReward is Σ over the task's episodes of V_T(s_0), the largest expected total reward
 	// from the episodes' start states: the best per-task reward in expectation.
@@ -31,16 +34,14 @@ type TaskOracle struct {
 	// Mistakes counts ε-mistakes: steps with Q*(s_t,a_t) < V*(s_t) − ε (γ-discounted, ε =
 	// oracle.epsilon·V_max), the non-ε-optimal actions of PAC-MDP analyses judged by Q*.
 	Mistakes int64 `json:"eps_mistakes"`
-	// Gap[φ] is the sum of the action gaps of the steps taken in phase φ.
-	Gap [agent.Phases]float64 `json:"gap_by_phase"`
-	// Luck is the sum of the steps' deviations from their expected outcomes.
-	Luck float64 `json:"luck"`
+	// Regret[φ] is the sum of d_t over the steps taken in phase φ.
+	Regret [agent.Phases]float64 `json:"regret_by_phase"`
 }
 
-// Regret is the total of the decomposition: the sum of the gaps of every phase and the luck.
-func (o *TaskOracle) Regret() float64 {
-	x := o.Luck
-	for _, g := range o.Gap {
+// Total is the sum of the decomposition, the task's regret.
+func (o *TaskOracle) Total() float64 {
+	x := 0.0
+	for _, g := range o.Regret {
 		x += g
 	}
 	return x
@@ -83,14 +84,10 @@ func (o *taskOracle) episode(s int) {
 
 // step measures the transition (s, a, r, next) taken with h steps to go in phase ph.
 func (o *taskOracle) step(s, a int, r float64, next, h int, ph agent.Phase) {
-	i := s*o.m.A + a
-	if o.mistake[i] {
+	if o.mistake[s*o.m.A+a] {
 		o.rec.Mistakes++
 	}
-	after := o.horizon.Values(h - 1)
-	q := o.m.Backup(i, after, 1)
-	o.rec.Gap[ph] += o.horizon.Values(h)[s] - q
-	o.rec.Luck += q - r - after[next]
+	o.rec.Regret[ph] += o.horizon.Value(h, s) - r - o.horizon.Value(h-1, next)
 }
 
 // finish returns the task's record, the discounted start value averaged over its episodes.
@@ -148,9 +145,8 @@ func agentOracle(results []CellResult, name string) *AgentOracle {
 		regret = append(regret, meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.OptimalReward - t.Reward }))
 		mistakes = append(mistakes, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(t.Oracle.Mistakes) }))
 		for ph := range agent.Phases {
-			parts[ph.String()] = append(parts[ph.String()], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Gap[ph] }))
+			parts[ph.String()] = append(parts[ph.String()], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Regret[ph] }))
 		}
-		parts[luckColumn] = append(parts[luckColumn], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Luck }))
 	}
 	a := &AgentOracle{MeanRegret: estimate(regret), MeanEpsMistakes: estimate(mistakes), RegretByPhase: map[string]Estimate{}}
 	if shareOK {
@@ -162,9 +158,6 @@ func agentOracle(results []CellResult, name string) *AgentOracle {
 	}
 	return a
 }
-
-// luckColumn names the luck part of the regret decomposition in regret.csv and summary.json.
-const luckColumn = "luck"
 
 // writeOracle writes oracle.csv (the optimum of every task of every run) and regret.csv (every
 // agent against it, with the regret decomposition).
@@ -180,9 +173,8 @@ func writeOracle(dir string, s Spec, results []CellResult) error {
 	}
 	header := "run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes"
 	for ph := range agent.Phases {
-		header += ",gap_" + ph.String()
+		header += ",regret_" + ph.String()
 	}
-	header += "," + luckColumn
 	return writeCSV(filepath.Join(dir, "regret.csv"), header, func(w *bufio.Writer) {
 		for _, c := range results {
 			for _, t := range c.Tasks {
@@ -193,10 +185,10 @@ func writeOracle(dir string, s Spec, results []CellResult) error {
 				}
 				fmt.Fprintf(w, "%d,%s,%d,%s,%s,%s,%s,%d", c.Run, csvField(c.Agent), t.Task, num(t.Reward), num(o.OptimalReward),
 					num(o.OptimalReward-t.Reward), share, o.Mistakes)
-				for _, g := range o.Gap {
+				for _, g := range o.Regret {
 					fmt.Fprintf(w, ",%s", num(g))
 				}
-				fmt.Fprintf(w, ",%s\n", num(o.Luck))
+				w.WriteByte('\n')
 			}
 		}
 	})

@@ -62,8 +62,8 @@ type AgentOracle struct {
 	MeanRegret Estimate `json:"mean_regret"`
 	// MeanEpsMistakes is, per run, the mean over tasks of the ε-mistakes.
 	MeanEpsMistakes Estimate `json:"mean_eps_mistakes"`
-	// RegretByPhase is MeanRegret decomposed: the action gaps of each phase (agent.Phase names)
-	// and "luck"; the parts add up to MeanRegret (TaskOracle).
+	// RegretByPhase is MeanRegret decomposed by the agent's phase (agent.Phase names); the parts
+	// add up to MeanRegret (TaskOracle).
 	RegretByPhase map[string]Estimate `json:"regret_by_phase"`
 }
 

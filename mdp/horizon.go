@@ -38,6 +38,9 @@ func FiniteHorizon(m *Model, T int) (Horizon, error) {
 // Values returns V_h as a slice over states (shared, not a copy); 0 <= h <= T.
 func (h Horizon) Values(steps int) []float64 { return h.v[steps*h.S : (steps+1)*h.S] }
 
+// Value is V_h(s), for 0 <= h <= T.
+func (h *Horizon) Value(steps, s int) float64 { return h.v[steps*h.S+s] }
+
 // Backup is the one-step look-ahead of pair i on the values v: r(s,a) + γ Σ_s′ p(s′|s,a) v(s′).
 // With v = V_{h−1} and γ = 1 it is the finite-horizon Q_h(s,a); with v = V* and the task's γ it
 // is Q*(s,a).

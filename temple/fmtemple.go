@@ -172,7 +172,9 @@ func (f *FMTempLe) checkIdentified() {
 	for i := range f.o.augmented {
 		if !f.o.augmented[i] && grp.N(i) > 0 {
 			f.o.augment(i, grp.Successors(i), grp.R(i))
-			f.o.wrong[i] = f.farFromTruth(grp, i)
+			if f.farFromTruth(grp, i) {
+				f.o.wrong[i/f.o.A]++
+			}
 		}
 	}
 }

@@ -70,9 +70,10 @@ type OTempLe struct {
 	dense     []int64
 	truth     *template.Truth
 	stats     taskStats
-	// wrong marks pairs that received counts from elsewhere (a matched template, or FM-TempLe's
-	// identified model) farther than τ̂ from the pair's truth: diagnostics only, for Phase.
-	wrong []bool
+	// wrong[s] counts the pairs of state s that received counts from elsewhere (a matched
+	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth:
+	// diagnostics only, for Phase.
+	wrong []int
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
@@ -111,7 +112,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	}
 	o.sigma = buf.Zeroed(o.sigma, t.S*t.A)
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
-	o.wrong = buf.Zeroed(o.wrong, t.S*t.A)
+	o.wrong = buf.Zeroed(o.wrong, t.S)
 	o.dense = buf.Zeroed(o.dense, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
@@ -171,7 +172,9 @@ func (o *OTempLe) identify(i int) {
 	o.stats.identified++
 	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
-		o.wrong[i] = transferred
+		if transferred {
+			o.wrong[i/o.A]++
+		}
 	}
 }
 
@@ -189,12 +192,8 @@ func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 // of the misidentification_rate diagnostic), KnownModel otherwise (StepInfo).
 func (o *OTempLe) Phase(s int) agent.Phase {
 	ph := o.l.Phase(s)
-	if ph == agent.KnownModel {
-		for _, w := range o.wrong[s*o.A : s*o.A+o.A] {
-			if w {
-				return agent.Misidentified
-			}
-		}
+	if ph == agent.KnownModel && o.wrong[s] > 0 {
+		return agent.Misidentified
 	}
 	return ph
 }
