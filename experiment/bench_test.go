@@ -70,3 +70,22 @@ func BenchmarkFamilies(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOracleOverhead times O-TempLe on 20 tasks of the online maze through the runner with
+// the oracle off and on (finite-horizon and discounted optimum per task, ε-mistakes and the
+// regret decomposition at every step).
+func BenchmarkOracleOverhead(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := paper("bench", FamilyOnlineMaze, TypeOTempLe)
+			s.Runs = 1
+			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
+			s.Oracle.Enabled = on
+			benchCells(b, s)
+		})
+	}
+}

@@ -18,14 +18,15 @@ func ReadSummary(dir string) (Summary, error) {
 		return Summary{}, fmt.Errorf("experiment: %w (is %s a results directory?)", err, dir)
 	}
 	var raw struct {
-		Name   string         `json:"name"`
-		Runs   int            `json:"runs"`
-		Agents []AgentSummary `json:"agents"`
+		Name    string          `json:"name"`
+		Runs    int             `json:"runs"`
+		Agents  []AgentSummary  `json:"agents"`
+		Optimal *OptimalSummary `json:"optimal"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return Summary{}, fmt.Errorf("experiment: %s: %w", filepath.Join(dir, "summary.json"), err)
 	}
-	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents}, nil
+	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
 }
 
 // Compare runs paired comparisons of the agents of one results directory, run by run, on their

@@ -183,8 +183,9 @@ func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, e
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f2": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
-	"g3": func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) },
+	"f2":     func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+	"g3":     func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) },
+	"phases": func() []string { return []string{"exploring", "misidentified", "known_model", "unclassified"} },
 	"deref": func(x *float64) string {
 		if x == nil {
 			return ""
@@ -214,6 +215,12 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 <table><tr><th>agent</th><th>mean per-task reward</th><th>95% CI</th>{{if .Baseline}}<th>advantage over {{.Baseline}}</th><th>95% CI</th>{{end}}</tr>
 {{range .Summary.Agents}}<tr><td>{{.Name}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td>{{if $.Baseline}}<td>{{deref .Advantage}}</td><td>{{if .AdvantageCI95}}± {{deref .AdvantageCI95}}{{end}}</td>{{end}}</tr>
 {{end}}</table>
+
+{{with .Summary.Optimal}}<h2>Distance to optimal</h2>
+<p class="note">The optimal policy of each task's true model earns {{f2 .MeanPerTaskReward.Mean}} ± {{f2 .MeanPerTaskReward.CI95}} per task (finite-horizon optimum from the episodes' start states). Regret is optimal − obtained per task; an ε-mistake is a step whose action's Q* is more than ε = {{g3 .Epsilon}}·V_max below V*; the regret is split by the agent's phase at each step (oracle.csv, regret.csv).</p>
+<table><tr><th>agent</th><th>share of optimal</th><th>mean regret</th><th>ε-mistakes per task</th><th>regret: exploring</th><th>misidentified</th><th>known model</th><th>unclassified</th></tr>
+{{range $a := $.Summary.Agents}}{{with $o := $a.Oracle}}<tr><td>{{$a.Name}}</td><td>{{with $o.ShareOfOptimal}}{{printf "%.3f ± %.3f" .Mean .CI95}}{{end}}</td><td>{{f2 $o.MeanRegret.Mean}} ± {{f2 $o.MeanRegret.CI95}}</td><td>{{f2 $o.MeanEpsMistakes.Mean}} ± {{f2 $o.MeanEpsMistakes.CI95}}</td>{{range $p := phases}}<td>{{with index $o.RegretByPhase $p}}{{f2 .Mean}}{{end}}</td>{{end}}</tr>{{end}}
+{{end}}</table>{{end}}
 
 {{if .Comparisons}}<h2>Paired comparison with {{.Baseline}}</h2>
 <p class="note">Two-sided paired t-test on the runs' mean per-task rewards; Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method.</p>

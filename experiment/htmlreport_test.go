@@ -21,8 +21,8 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 	}
 	page := string(b)
 	figures, _ := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
-	if len(figures) != 4 {
-		t.Fatalf("%d figures, want 4", len(figures))
+	if len(figures) != 5 {
+		t.Fatalf("%d figures, want 5", len(figures))
 	}
 	for _, f := range figures {
 		name := strings.TrimSuffix(filepath.Base(f), ".svg")
@@ -31,7 +31,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"<h2>Summary</h2>", "<td>O-TempLe</td>", "Paired comparison with RMax", "Holm",
-		"<th>library_size</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + Version} {
+		"<th>library_size</th>", "<h2>Distance to optimal</h2>", "<th>share of optimal</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + Version} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}

@@ -23,6 +23,46 @@ type Summary struct {
 	Runs        int            `json:"runs"`
 	Spec        Spec           `json:"spec"`
 	Agents      []AgentSummary `json:"agents"`
+	// Optimal is the optimal policy's expected per-task reward (with oracle.enabled).
+	Optimal *OptimalSummary `json:"optimal,omitempty"`
+}
+
+// Estimate is a mean over runs of one number per run, with the half-width of its 95% CI
+// (Student's t; 0 with one run).
+type Estimate struct {
+	Mean   float64   `json:"mean"`
+	CI95   float64   `json:"ci95"`
+	PerRun []float64 `json:"per_run"`
+}
+
+func estimate(perRun []float64) Estimate {
+	m, ci := report.MeanCI(perRun)
+	return Estimate{Mean: m, CI95: ci, PerRun: perRun}
+}
+
+// OptimalSummary is what the optimal policy of each task's true model earns: per run, the mean
+// over tasks of the expected per-task reward (Σ over episodes of V_T(s_0)) and of the mean
+// γ-discounted V*(s_0).
+type OptimalSummary struct {
+	MeanPerTaskReward        Estimate `json:"mean_per_task_reward"`
+	MeanDiscountedStartValue Estimate `json:"mean_discounted_start_value"`
+	// Epsilon is oracle.epsilon: ε of ε-mistakes as a fraction of each task's V_max.
+	Epsilon float64 `json:"epsilon_fraction_of_v_max"`
+}
+
+// AgentOracle is an agent measured against the optimum, each number a mean over runs with its
+// 95% CI.
+type AgentOracle struct {
+	// ShareOfOptimal is, per run, the agent's total reward over the tasks divided by the optimal
+	// total; absent when some run's optimal total is not positive.
+	ShareOfOptimal *Estimate `json:"share_of_optimal,omitempty"`
+	// MeanRegret is, per run, the mean over tasks of optimal − obtained per-task reward.
+	MeanRegret Estimate `json:"mean_regret"`
+	// MeanEpsMistakes is, per run, the mean over tasks of the ε-mistakes.
+	MeanEpsMistakes Estimate `json:"mean_eps_mistakes"`
+	// RegretByPhase is MeanRegret decomposed by the agent's phase (agent.Phase names); the parts
+	// add up to MeanRegret (TaskOracle).
+	RegretByPhase map[string]Estimate `json:"regret_by_phase"`
 }
 
 // AgentSummary is one agent's result across runs.
@@ -37,6 +77,8 @@ type AgentSummary struct {
 	// reward, with the 95% CI of that paired difference; absent without a baseline.
 	Advantage     *float64 `json:"advantage_over_baseline,omitempty"`
 	AdvantageCI95 *float64 `json:"advantage_ci95,omitempty"`
+	// Oracle measures the agent against the optimum (with oracle.enabled).
+	Oracle *AgentOracle `json:"oracle,omitempty"`
 }
 
 // Summarize computes the summary of results (in (run, agent) order).
@@ -55,7 +97,17 @@ func Summarize(s Spec, results []CellResult) Summary {
 			a.PerRun = append(a.PerRun, total/float64(len(c.Tasks)))
 		}
 		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
+		if s.Oracle.Enabled {
+			a.Oracle = agentOracle(results, name)
+		}
 		sum.Agents = append(sum.Agents, a)
+	}
+	if s.Oracle.Enabled {
+		sum.Optimal = &OptimalSummary{
+			MeanPerTaskReward:        estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalReward })),
+			MeanDiscountedStartValue: estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalDiscountedStart })),
+			Epsilon:                  s.Oracle.Epsilon,
+		}
 	}
 	var base []float64
 	for _, a := range sum.Agents {
@@ -104,6 +156,11 @@ func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 		}
 	}); err != nil {
 		return sum, err
+	}
+	if s.Oracle.Enabled {
+		if err := writeOracle(dir, s, results); err != nil {
+			return sum, err
+		}
 	}
 	if err := writeJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return sum, err
@@ -175,6 +232,15 @@ func taskRewards(c CellResult) []float64 {
 	out := make([]float64, len(c.Tasks))
 	for k, t := range c.Tasks {
 		out[k] = t.Reward
+	}
+	return out
+}
+
+// oracleSeries is f of every task's oracle record of the cell.
+func oracleSeries(c CellResult, f func(*TaskOracle) float64) []float64 {
+	out := make([]float64, len(c.Tasks))
+	for k, t := range c.Tasks {
+		out[k] = f(t.Oracle)
 	}
 	return out
 }
@@ -268,9 +334,21 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", block)
 	}
 	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Output.Baseline + smooth, ZeroLine: true}
+	mistakes := report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Oracle.Epsilon, smooth)}
 	var base [][]float64
 	if s.Output.Baseline != "" {
 		base = byAgent(results, s.Output.Baseline, taskRewards)
+	}
+	if s.Oracle.Enabled {
+		var rows [][]float64
+		for _, c := range firstAgentCells(s, results) {
+			rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
+		}
+		band, err := report.BandAcross(rows)
+		if err != nil {
+			return fmt.Errorf("experiment: optimal reward: %w", err)
+		}
+		perTask.Reference = &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)}
 	}
 	for _, name := range s.AgentNames() {
 		rows := byAgent(results, name, taskRewards)
@@ -291,6 +369,14 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 			x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
 		}
 		perEpisode.Series = append(perEpisode.Series, report.Series{Label: name, X: x, Band: band})
+		if s.Oracle.Enabled {
+			if band, err = report.BandAcross(byAgent(results, name, func(c CellResult) []float64 {
+				return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
+			})); err != nil {
+				return fmt.Errorf("experiment: agent %s: %w", name, err)
+			}
+			mistakes.Series = append(mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		}
 		if base != nil {
 			diff := make([][]float64, len(rows))
 			for r := range rows {
@@ -310,6 +396,9 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		figs["per_task_reward"] = perTask
 		if base != nil {
 			figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+		}
+		if s.Oracle.Enabled {
+			figs["eps_mistakes"] = mistakes
 		}
 	}
 	for name, f := range figs {

@@ -22,8 +22,8 @@ func Build(s Spec) (*Plan, error) {
 	}
 	digest := sha256.Sum256(specYAML)
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
-		TemplateSnapshots: s.Output.Templates,
-		Fingerprint:       hex.EncodeToString(digest[:8])}
+		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon,
+		Fingerprint: hex.EncodeToString(digest[:8])}
 	for run := 0; run < s.Runs; run++ {
 		seq, err := s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence))
 		if err != nil {

@@ -68,6 +68,10 @@ type Plan struct {
 	// TemplateSnapshots writes the template snapshot of agents that have one after every task to
 	// templates/run-RRR--AGENT.jsonl.
 	TemplateSnapshots bool
+	// Oracle measures every cell against the optimal policy of each task's true model; Epsilon
+	// is the ε of ε-mistakes as a fraction of V_max (OracleSpec).
+	Oracle  bool
+	Epsilon float64
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
@@ -84,6 +88,8 @@ type TaskRecord struct {
 	Actions int            `json:"actions"`
 	Start   int            `json:"start"` // start state (with random-per-episode: of the first episode)
 	Metrics []agent.Metric `json:"metrics,omitempty"`
+	// Oracle measures the task against its optimum (with oracle.enabled).
+	Oracle *TaskOracle `json:"oracle,omitempty"`
 }
 
 // CellResult is the outcome of one agent on one run's task sequence.
@@ -278,16 +284,36 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		rec := TaskRecord{Task: k, States: m.S, Actions: m.A}
 		start := p.startState(task, startRand)
 		rec.Start = start
+		// The oracle sees the same start states and transitions as the agent, step by step; it
+		// draws no random numbers, so it leaves the results unchanged.
+		var orc *taskOracle
+		var info agent.StepInfo
+		if p.Oracle {
+			if orc, err = newTaskOracle(m, p.Steps, p.Gamma, p.Epsilon); err != nil {
+				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
+			}
+			info, _ = ag.(agent.StepInfo)
+		}
 		terminated := 0 // episodes that reached a terminal state; the others were truncated at T steps
 		for e := 0; e < p.Episodes; e++ {
 			if e > 0 && p.Start == StartPerEpisode {
 				start = p.startState(task, startRand)
 			}
+			if orc != nil {
+				orc.episode(start)
+			}
 			s, ret := start, 0.0
 			for t := 0; t < p.Steps; t++ {
 				a := ag.Act(s)
+				ph := agent.Unclassified
+				if info != nil {
+					ph = info.Phase(s)
+				}
 				next, r := m.Step(s, a, envRand)
 				ag.Observe(s, a, r, next)
+				if orc != nil {
+					orc.step(s, a, r, next, p.Steps-t, ph)
+				}
 				ret += r
 				s = next
 				rec.Steps++
@@ -304,6 +330,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			}
 		}
 		ag.EndTask()
+		if orc != nil {
+			rec.Oracle = orc.finish(p.Episodes)
+		}
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -32,6 +33,7 @@ type Spec struct {
 	Tasks      TaskSpec    `yaml:"tasks"`
 	Agents     []AgentSpec `yaml:"agents"`
 	Output     OutputSpec  `yaml:"output"`
+	Oracle     OracleSpec  `yaml:"oracle"`
 	// Sweep runs the experiment at every value of one parameter, or every combination of several.
 	Sweep []SweepParam `yaml:"sweep,omitempty"`
 }
@@ -51,6 +53,21 @@ type OutputSpec struct {
 	Baseline string `yaml:"baseline"`
 }
 
+// OracleSpec says how learners are measured against the optimal policy of each task's true model
+// (oracle.csv, regret.csv and the share of optimal in summary.json).
+type OracleSpec struct {
+	// Enabled computes the optimal values of every task and each agent's regret, ε-mistakes and
+	// regret decomposition.
+	Enabled bool `yaml:"enabled"`
+	// Epsilon is the ε of ε-mistakes (steps t with Q*(s_t,a_t) < V*(s_t) − ε, γ-discounted) as a
+	// fraction of the task's V_max = R_max/(1−γ), R_max the largest |reward| of the task.
+	Epsilon float64 `yaml:"epsilon"`
+}
+
+// DefaultEpsilon is the default oracle.epsilon: ε = 0.1·V_max. The paper's sample-complexity
+// bounds depend on ε only through V_max/ε (Theoretical Analysis), so ε is given relative to V_max.
+const DefaultEpsilon = 0.1
+
 // Default is the built-in experiment of `temple run`: the online 4×4 maze setting, sized to
 // finish in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with RMax, Q-learning and
 // O-TempLe.
@@ -61,6 +78,7 @@ func Default() Spec {
 		Name: "online-maze-small", Seed: 1, Runs: 3, Episodes: 3000, Steps: 30, Gamma: 0.95,
 		Start: StartPerTask, StartCell: [2]int{1, 1}, Tasks: tasks,
 		Output: OutputSpec{Smoothing: 0.9, Baseline: "RMax"},
+		Oracle: OracleSpec{Enabled: true, Epsilon: DefaultEpsilon},
 	}
 	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 		s.Agents = append(s.Agents, defaultAgent(typ))
@@ -151,6 +169,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("start = %q, want %q, %q or %q", s.Start, StartPerTask, StartPerEpisode, StartFixed)
 	case !(s.Output.Smoothing >= 0 && s.Output.Smoothing < 1):
 		return fmt.Errorf("output.smoothing = %v, want 0 <= smoothing < 1", s.Output.Smoothing)
+	case !(s.Oracle.Epsilon >= 0) || math.IsInf(s.Oracle.Epsilon, 0):
+		return fmt.Errorf("oracle.epsilon = %v, want a finite number >= 0 (a fraction of V_max)", s.Oracle.Epsilon)
 	case len(s.Agents) == 0:
 		return fmt.Errorf("agents: none listed, want at least one")
 	}

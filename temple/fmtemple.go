@@ -64,6 +64,7 @@ type FMTempLe struct {
 	steps      int // steps observed in this task
 	foundAfter int // steps before the model was identified, −1 while not
 	pBuf, qBuf []float64
+	truth      *mdp.Model // the task's true model, for diagnostics only
 }
 
 // NewFMTempLe validates p and returns an agent.
@@ -96,6 +97,7 @@ func (f *FMTempLe) BeginTask(t agent.Task) error {
 		return err
 	}
 	f.own.Reset(t.S, t.A)
+	f.truth = t.Truth
 	f.steps, f.identified, f.foundAfter = 0, -1, -1
 	f.pBuf, f.qBuf = buf.Zeroed(f.pBuf, t.S), buf.Zeroed(f.qBuf, t.S)
 	f.scores = f.scores[:0]
@@ -171,8 +173,25 @@ func (f *FMTempLe) checkIdentified() {
 	for i := range f.o.augmented {
 		if !f.o.augmented[i] && grp.N(i) > 0 {
 			f.o.augment(i, grp.Successors(i), grp.R(i))
+			if f.farFromTruth(grp, i) {
+				f.o.wrong[i/f.o.A]++
+			}
 		}
 	}
+}
+
+// farFromTruth reports whether the group's estimate of pair i is farther than τ̂ from the true
+// model, ‖P̂_g(·|s,a) − P(·|s,a)‖₂ + |R̂_g(s,a) − r(s,a)| > τ̂: a wrong transfer (diagnostics only).
+func (f *FMTempLe) farFromTruth(grp *mdp.Counts, i int) bool {
+	if f.truth == nil {
+		return false
+	}
+	q, r, _ := grp.Estimate(i, f.qBuf)
+	clear(f.pBuf)
+	for _, t := range f.truth.Row(i/f.o.A, i%f.o.A) {
+		f.pBuf[t.Next] = t.Prob
+	}
+	return l2(f.pBuf, q)+math.Abs(f.truth.ExpectedReward(i/f.o.A, i%f.o.A)-r) > f.p.Tau
 }
 
 func l2(x, y []float64) float64 {
@@ -183,6 +202,10 @@ func l2(x, y []float64) float64 {
 	}
 	return math.Sqrt(sum)
 }
+
+// Phase is O-TempLe's phase of s, where a pair augmented from the identified model group
+// counts as misidentified when the group's estimate is farther than τ̂ from the truth (StepInfo).
+func (f *FMTempLe) Phase(s int) agent.Phase { return f.o.Phase(s) }
 
 func (f *FMTempLe) EndEpisode() {}
 

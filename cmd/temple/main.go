@@ -165,8 +165,22 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\nReport:  %s\n", o.out,
-		filepath.Join(o.out, "figures"), filepath.Join(o.out, "report.html"))
+	files := "per_task.csv, metrics.csv, summary.json"
+	if opt := sum.Optimal; opt != nil {
+		files += ", oracle.csv, regret.csv"
+		fmt.Fprintf(out, "\nAgainst the optimal policy of each task's true model (%.2f ± %.2f per task):\n",
+			opt.MeanPerTaskReward.Mean, opt.MeanPerTaskReward.CI95)
+		for _, a := range sum.Agents {
+			fmt.Fprintf(out, "  %-16s", a.Name)
+			if sh := a.Oracle.ShareOfOptimal; sh != nil {
+				fmt.Fprintf(out, " share of optimal %.3f ± %.3f", sh.Mean, sh.CI95)
+			}
+			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f per task (ε = %g·V_max)\n", a.Oracle.MeanRegret.Mean,
+				a.Oracle.MeanRegret.CI95, a.Oracle.MeanEpsMistakes.Mean, a.Oracle.MeanEpsMistakes.CI95, opt.Epsilon)
+		}
+	}
+	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
+		filepath.Join(o.out, "report.html"))
 	return nil
 }
 

@@ -34,12 +34,13 @@ func TestRunWithConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"experiment tiny, seed 7, 2 runs x 3 agents", "O-TempLe", "paired advantage over RMax", "progress: 18/18 tasks"} {
+	for _, want := range []string{"experiment tiny, seed 7, 2 runs x 3 agents", "O-TempLe", "paired advantage over RMax", "progress: 18/18 tasks",
+		"Against the optimal policy of each task's true model", "share of optimal", "ε-mistakes"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"per_task.csv", "summary.json", "figures/per_task_reward.png", "figures/per_task_reward.svg"} {
+	for _, f := range []string{"per_task.csv", "summary.json", "oracle.csv", "regret.csv", "figures/per_task_reward.png", "figures/per_task_reward.svg", "figures/eps_mistakes.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "results", f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
