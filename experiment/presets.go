@@ -85,6 +85,18 @@ var presets = []Preset{
 		Spec: taxi,
 	},
 	{
+		Name: "beyond",
+		Description: "Beyond the paper: the online-maze setting (20 runs) with O-TempLe as published and with the retry " +
+			"option (new templates deferred until a pair's samples match none at 2·m_s, 4·m_s, ...), Q-learning, RMax",
+		Spec: beyond,
+	},
+	{
+		Name: "beyond-finite-model",
+		Description: "Beyond the paper: the finite-model setting (20 runs) with FM-TempLe as published and with retry, " +
+			"FMRL, Q-learning, RMax",
+		Spec: beyondFiniteModel,
+	},
+	{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",
@@ -254,6 +266,27 @@ func taxi() Spec {
 	s := singleTask("taxi", FamilyTaxi, 10000, 200)
 	s.Gamma, s.Start = 0.99, StartPerEpisode
 	return s
+}
+
+// beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
+// option measured so far (EXPERIMENTS.md, "Distance to optimal").
+func beyond() Spec {
+	s := paper("beyond", FamilyOnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
+	s.Agents = slices.Insert(s.Agents, 1, withRetry(defaultAgent(TypeOTempLe)))
+	return s
+}
+
+func beyondFiniteModel() Spec {
+	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
+	s.Agents = slices.Insert(s.Agents, 1, withRetry(defaultAgent(TypeFMTempLe)))
+	return s
+}
+
+// withRetry is a with the retry option, named NAME+retry.
+func withRetry(a AgentSpec) AgentSpec {
+	a.Name += "+retry"
+	a.Params.Retry = true
+	return a
 }
 
 func tauSweep() Spec {
