@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/mdp"
@@ -76,4 +77,45 @@ func Greedy(q []float64, rng *rand.Rand) int {
 			k--
 		}
 	}
+}
+
+// Phase is what a model-based learner's choice in a state rests on, for the decomposition of its
+// regret (the runner attributes each step's regret to the phase of the state it acted in).
+type Phase uint8
+
+const (
+	// Unclassified: the agent does not report its phase (model-free learners).
+	Unclassified Phase = iota
+	// Exploring: some action of the state is unknown (fewer than its known threshold of samples).
+	Exploring
+	// Misidentified: every action of the state is known, and at least one of them through a
+	// transition template farther than τ̂ from the pair's true template (negative transfer).
+	Misidentified
+	// KnownModel: every action of the state is known and none through a wrong template; regret
+	// here comes from the estimation error of the known model and the plan on it.
+	KnownModel
+	// Phases is the number of phases.
+	Phases
+)
+
+// StepInfo is implemented by learners that can say, at every step, the phase of the state they
+// act in. The runner calls Phase(s) after Act(s) and before Observe; it must not change the
+// learner or draw random numbers, and must not allocate.
+type StepInfo interface {
+	Phase(s int) Phase
+}
+
+// String is the phase's name as the results files write it.
+func (p Phase) String() string {
+	switch p {
+	case Unclassified:
+		return "unclassified"
+	case Exploring:
+		return "exploring"
+	case Misidentified:
+		return "misidentified"
+	case KnownModel:
+		return "known_model"
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
 }

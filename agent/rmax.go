@@ -307,3 +307,15 @@ func (a *RMax) TaskMetrics() []Metric {
 		{"plans", float64(a.l.Plans())},
 	}
 }
+
+// Phase is Exploring while some action of s is unknown, KnownModel otherwise (a single-task
+// learner has no templates to misidentify).
+func (l *Learner) Phase(s int) Phase {
+	if l.knownActions[s] < l.A {
+		return Exploring
+	}
+	return KnownModel
+}
+
+// Phase reports the learner's phase in s (StepInfo).
+func (a *RMax) Phase(s int) Phase { return a.l.Phase(s) }

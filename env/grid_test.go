@@ -116,3 +116,28 @@ func TestCellYAML(t *testing.T) {
 		t.Fatalf("bad cell: %v", err)
 	}
 }
+
+func TestCustomTaskInASequence(t *testing.T) {
+	text := `[{"family":"custom","name":"coin","states":2,"actions":1,"start":0,"terminal":[1],` +
+		`"transitions":[{"state":0,"action":0,"outcomes":[{"next":0,"p":0.5,"r":0},{"next":1,"p":0.5,"r":1}]}]}]`
+	var seq Sequence
+	if err := json.Unmarshal([]byte(text), &seq); err != nil {
+		t.Fatal(err)
+	}
+	m, err := seq[0].Model()
+	if err != nil || seq[0].Family() != FamilyCustom || seq[0].Name() != "coin" || m.S != 2 || !m.Terminal(1) {
+		t.Fatalf("task %+v, model %v, %v", seq[0], m, err)
+	}
+	b, err := json.Marshal(seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Sequence
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, seq) {
+		t.Fatalf("round trip %s: %v", b, err)
+	}
+	bad := strings.Replace(text, `"p":0.5,"r":1`, `"p":0.6,"r":1`, 1)
+	if err := json.Unmarshal([]byte(bad), &seq); err == nil || !strings.Contains(err.Error(), "task 0: custom task:") || !strings.Contains(err.Error(), "sum to 1.1") {
+		t.Fatalf("probabilities that do not sum to 1: %v", err)
+	}
+}

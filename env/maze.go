@@ -170,12 +170,13 @@ func (m Maze) Reward(i int) float64 {
 			return m.GoalReward - m.StepCost
 		}
 	}
+	// 0 − x rather than −x, so that a cost of 0 pays +0, not −0.
 	for _, c := range m.Lava {
 		if m.Index(c) == i {
-			return -m.LavaCost
+			return 0 - m.LavaCost
 		}
 	}
-	return -m.StepCost
+	return 0 - m.StepCost
 }
 
 // IsWall reports whether cell index i is a wall.

@@ -218,8 +218,19 @@ func ReadSequences(path string) (SequenceSet, error) {
 	if err != nil {
 		return fail(err)
 	}
+	set, err := ParseSequences(data)
+	if err != nil {
+		return fail(err)
+	}
+	return set, nil
+}
+
+// ParseSequences decodes the contents of a task-sequence file; see ReadSequences.
+func ParseSequences(data []byte) (SequenceSet, error) {
+	fail := func(err error) (SequenceSet, error) { return SequenceSet{}, err }
 	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(data, &keys); err != nil {
+	var err error
+	if err = json.Unmarshal(data, &keys); err != nil {
 		return fail(fmt.Errorf("invalid JSON: %w", err))
 	}
 	var set SequenceSet

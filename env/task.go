@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/mdp"
@@ -42,17 +43,44 @@ type CellTask interface {
 	StateOfCell(c Cell) (int, bool)
 }
 
-// newTask returns a zero task of the given family for decoding, or nil for an unknown family.
-func newTask(family string) Task {
-	switch family {
-	case FamilyMaze:
-		return &Maze{}
+// decodeAs decodes the parameters of a task of type T, rejecting unknown keys.
+func decodeAs[T Task](data []byte) (Task, error) {
+	var t T
+	err := decodeStrict(data, &t)
+	return t, err
+}
+
+// taskDecoders reads the parameters of a task of each family.
+var taskDecoders = map[string]func([]byte) (Task, error){
+	FamilyMaze:       decodeAs[Maze],
+	FamilyFrozenLake: decodeAs[FrozenLake],
+	FamilyCustom: func(data []byte) (Task, error) {
+		var c Custom
+		err := c.Task.UnmarshalJSON(data)
+		return c, err
+	},
+}
+
+func init() {
+	for _, f := range namedFamilies() {
+		taskDecoders[f] = func(data []byte) (Task, error) {
+			if err := decodeStrict(data, &struct{}{}); err != nil {
+				return nil, err
+			}
+			return Named{family: f}, nil
+		}
 	}
-	return nil
 }
 
 // taskFamilies lists the families a task-sequence file may hold.
-var taskFamilies = []string{FamilyMaze}
+func taskFamilies() []string {
+	var out []string
+	for f := range taskDecoders {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
 
 // Sequence is the ordered list of tasks one run of an experiment faces.
 type Sequence []Task
@@ -80,25 +108,22 @@ func decodeTask(data []byte) (Task, error) {
 	}
 	var family string
 	if raw, ok := fields["family"]; !ok {
-		return nil, fmt.Errorf("task has no \"family\" key, want one of %s", strings.Join(taskFamilies, ", "))
+		return nil, fmt.Errorf("task has no \"family\" key, want one of %s", strings.Join(taskFamilies(), ", "))
 	} else if err := json.Unmarshal(raw, &family); err != nil {
 		return nil, fmt.Errorf("task family %s is not a string", abbreviate(raw))
 	}
-	t := newTask(family)
-	if t == nil {
-		return nil, fmt.Errorf("task family %q, want one of %s", family, strings.Join(taskFamilies, ", "))
+	decode, ok := taskDecoders[family]
+	if !ok {
+		return nil, fmt.Errorf("task family %q, want one of %s", family, strings.Join(taskFamilies(), ", "))
 	}
 	delete(fields, "family")
 	rest, err := json.Marshal(fields)
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeStrict(rest, t); err != nil {
+	t, err := decode(rest)
+	if err != nil {
 		return nil, fmt.Errorf("%s task: %w", family, err)
-	}
-	// Decoded into a pointer; sequences hold the value, as generators make them.
-	if m, ok := t.(*Maze); ok {
-		return *m, nil
 	}
 	return t, nil
 }

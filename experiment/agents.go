@@ -39,25 +39,26 @@ type AgentSpec struct {
 // AgentParams are the parameters of every agent type, by their paper symbols; each type reads
 // only its own (see agentTypes).
 type AgentParams struct {
-	M             int64            `yaml:"m"`              // known threshold m
-	RMax          float64          `yaml:"r_max"`          // R_max of unknown pairs
-	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
-	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan
-	Planning      agent.Planning   `yaml:"planning"`       // full | incremental re-planning
-	Ms            int64            `yaml:"m_s"`            // small known threshold m_s
-	Tau           float64          `yaml:"tau"`            // template gap τ̂
-	Consolidate   bool             `yaml:"consolidate"`    // merge templates closer than τ̂ after each task
-	Alpha         float64          `yaml:"alpha"`          // Q-learning rate α
-	Epsilon       float64          `yaml:"epsilon"`        // ε-greedy exploration
-	InitialQ      float64          `yaml:"initial_q"`      // initial Q values
-	T1            int              `yaml:"t1"`             // phase-1 tasks T_1
-	ModelGap      float64          `yaml:"model_gap"`      // model gap Γ
-	Eta           int              `yaml:"eta"`            // model error tolerance η
-	Delta         float64          `yaml:"delta"`          // FMRL: error probability δ of an elimination
-	Xi            float64          `yaml:"xi"`             // FMRL: informativeness ξ of tested pairs
-	Epsilon1      float64          `yaml:"epsilon1"`       // Delayed-Q: ε1 of an attempted update
-	SampleTasks   int              `yaml:"sample_tasks"`   // MaxQInit: sampling tasks N
-	Abstraction   string           `yaml:"abstraction"`    // Abs-RL: q-star-epsilon | q-star-d | q-star
+	M             int64            `yaml:"m"`               // known threshold m
+	RMax          float64          `yaml:"r_max"`           // R_max of unknown pairs
+	ActionRule    agent.ActionRule `yaml:"action_rule"`     // optimistic | balanced-wandering
+	PlanTolerance float64          `yaml:"plan_tolerance"`  // ‖V − V*‖∞ of each plan
+	Planning      agent.Planning   `yaml:"planning"`        // full | incremental re-planning
+	Ms            int64            `yaml:"m_s"`             // small known threshold m_s
+	Tau           float64          `yaml:"tau"`             // template gap τ̂
+	Consolidate   bool             `yaml:"consolidate"`     // merge templates closer than τ̂ after each task
+	Retry         bool             `yaml:"retry,omitempty"` // defer new templates (not in the paper)
+	Alpha         float64          `yaml:"alpha"`           // Q-learning rate α
+	Epsilon       float64          `yaml:"epsilon"`         // ε-greedy exploration
+	InitialQ      float64          `yaml:"initial_q"`       // initial Q values
+	T1            int              `yaml:"t1"`              // phase-1 tasks T_1
+	ModelGap      float64          `yaml:"model_gap"`       // model gap Γ
+	Eta           int              `yaml:"eta"`             // model error tolerance η
+	Delta         float64          `yaml:"delta"`           // FMRL: error probability δ of an elimination
+	Xi            float64          `yaml:"xi"`              // FMRL: informativeness ξ of tested pairs
+	Epsilon1      float64          `yaml:"epsilon1"`        // Delayed-Q: ε1 of an attempted update
+	SampleTasks   int              `yaml:"sample_tasks"`    // MaxQInit: sampling tasks N
+	Abstraction   string           `yaml:"abstraction"`     // Abs-RL: q-star-epsilon | q-star-d | q-star
 	AbsEpsilon    float64          `yaml:"abstraction_epsilon"`
 	Learner       string           `yaml:"learner"` // Abs-RL: q-learning | delayed-q
 }
@@ -76,12 +77,12 @@ func rmaxParams(p AgentParams) agent.RMaxParams {
 }
 
 func templeParams(p AgentParams) temple.Params {
-	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate}
+	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate, Retry: p.Retry}
 }
 
 var (
 	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance", "planning"}
-	templeKeys = append([]string{"m_s", "tau", "consolidate"}, rmaxKeys...)
+	templeKeys = append([]string{"m_s", "tau", "consolidate", "retry"}, rmaxKeys...)
 )
 
 func setTempleDefaults(p *AgentParams) {
@@ -254,6 +255,26 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 		return err
 	}
 	return nil
+}
+
+// MarshalYAML writes the type, the name and the parameters of the agent's type only, so that a
+// written spec (spec.yaml) reads back.
+func (a AgentSpec) MarshalYAML() (any, error) {
+	var params yaml.Node
+	if err := params.Encode(a.Params); err != nil {
+		return nil, err
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	for _, kv := range [][2]string{{"type", a.Type}, {"name", a.Name}} {
+		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
+	}
+	keys := agentTypes[a.Type].keys
+	for i := 0; i+1 < len(params.Content); i += 2 {
+		if slices.Contains(keys, params.Content[i].Value) {
+			out.Content = append(out.Content, params.Content[i], params.Content[i+1])
+		}
+	}
+	return out, nil
 }
 
 // factory returns the agent factory of a.

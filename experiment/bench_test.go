@@ -64,11 +64,13 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 
 // scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks ×
 // 1000 episodes × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one
-// agent at the paper's parameters with incremental planning.
+// agent at the paper's parameters with incremental planning; the oracle is off, so the agent alone
+// is timed.
 func scaleSpec(typ string, n int) Spec {
 	s := paper("scale", FamilyOnlineMaze, typ)
 	s.Agents[0].Params.Planning = agent.PlanIncremental
 	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
+	s.Oracle.Enabled = false
 	t := s.Tasks.Params.(*onlineMazeTasks)
 	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2
 	t.Goals = []env.Cell{{X: n, Y: n}}
@@ -88,5 +90,43 @@ func BenchmarkScale(b *testing.B) {
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(n*n), "B/state")
 			})
 		}
+	}
+}
+
+// BenchmarkFamilies times RMax and O-TempLe through the runner on one task of the classic and
+// toy-text families at their presets' episode lengths (1000 episodes). Episodes that reach a
+// terminal state end early; steps/s counts the steps actually taken.
+func BenchmarkFamilies(b *testing.B) {
+	for _, preset := range []string{"frozenlake", "taxi"} {
+		for _, typ := range []string{TypeRMax, TypeOTempLe} {
+			b.Run(preset+"/"+typ, func(b *testing.B) {
+				p, err := LookupPreset(preset)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := p.Spec()
+				s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
+				benchCells(b, s)
+			})
+		}
+	}
+}
+
+// BenchmarkOracleOverhead times O-TempLe on 20 tasks of the online maze through the runner with
+// the oracle off and on (finite-horizon and discounted optimum per task, ε-mistakes and the
+// regret decomposition at every step).
+func BenchmarkOracleOverhead(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := paper("bench", FamilyOnlineMaze, TypeOTempLe)
+			s.Runs = 1
+			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
+			s.Oracle.Enabled = on
+			benchCells(b, s)
+		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/temple-rl/temple/env"
 )
 
@@ -13,12 +15,25 @@ import (
 // used (tasks.json, including goals drawn from the seed), runs every cell on up to jobs workers —
 // reusing cells already finished in dir by the same spec — and writes the results and figures.
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
-	p, err := Build(s)
+	p, err := prepare(s, dir)
 	if err != nil {
 		return Summary{}, err
 	}
+	results, err := Run(ctx, p, dir, jobs, progress)
+	if err != nil {
+		return Summary{}, err
+	}
+	return Write(dir, s, results)
+}
+
+// prepare builds the plan of s and writes its task sequences to dir/tasks.json.
+func prepare(s Spec, dir string) (*Plan, error) {
+	p, err := Build(s)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Summary{}, fmt.Errorf("experiment: %w", err)
+		return nil, fmt.Errorf("experiment: %w", err)
 	}
 	set := env.SequenceSet{Format: env.SequenceFormat, Description: "task sequences of experiment " + s.Name}
 	for _, tasks := range p.Runs {
@@ -29,11 +44,22 @@ func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 		set.Runs = append(set.Runs, seq)
 	}
 	if err := env.WriteSequences(filepath.Join(dir, "tasks.json"), set); err != nil {
-		return Summary{}, err
+		return nil, err
 	}
-	results, err := Run(ctx, p, dir, jobs, progress)
+	return p, nil
+}
+
+// writeSpec writes the resolved spec to dir/spec.yaml.
+func writeSpec(dir string, s Spec) error {
+	b, err := yaml.Marshal(s)
 	if err != nil {
-		return Summary{}, err
+		return fmt.Errorf("experiment: %w", err)
 	}
-	return Write(dir, s, results)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), b, 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/env/custom"
+	"github.com/temple-rl/temple/env/toytext"
 )
 
 // Task families of a config's tasks: block. A family makes each run's task sequence from its own
@@ -24,10 +26,13 @@ const (
 	// FamilyVaryingActions is online mazes whose first source_tasks tasks have the 4 moves and
 	// the rest 8 actions (moves and diagonals; paper Appendix F.4).
 	FamilyVaryingActions = "varying-actions"
-	FamilyGrid           = "grid"     // an open gridTasks world with a terminal goal (Appendix F.5)
-	FamilyFourRoom       = "fourroom" // the four-room gridTasks (Appendix F.5)
-	FamilyMixed          = "mixed"    // parts of other families one after another, repeated
-	FamilyFile           = "file"     // task sequences read from a JSON file
+	FamilyGrid           = "grid"               // an open gridTasks world with a terminal goal (Appendix F.5)
+	FamilyFourRoom       = "fourroom"           // the four-room gridTasks (Appendix F.5)
+	FamilyFrozenLake     = env.FamilyFrozenLake // Gymnasium's FrozenLake-v1 (Appendix F.5)
+	FamilyTaxi           = env.FamilyTaxi       // Gymnasium's Taxi-v3 (Appendix F.5)
+	FamilyCustom         = env.FamilyCustom     // a user's own MDPs from a file (env/custom)
+	FamilyMixed          = "mixed"              // parts of other families one after another, repeated
+	FamilyFile           = "file"               // task sequences read from a JSON file
 )
 
 // FamilyParams are the parameters of one task family, decoded from the tasks: block with their
@@ -71,8 +76,13 @@ var families = map[string]func() FamilyParams{
 	FamilyFourRoom: func() FamilyParams {
 		return &fourRoomTasks{env.FourRoomConfig{Size: 9, Tasks: 1, Actions: 4, GoalReward: 1, TerminalGoals: true}}
 	},
-	FamilyMixed: func() FamilyParams { return &mixedTasks{Repeat: 1} },
-	FamilyFile:  func() FamilyParams { return &fileTasks{} },
+	FamilyFrozenLake: func() FamilyParams {
+		return &frozenLakeTasks{Map: "4x4", Slippery: true, Count: 1}
+	},
+	FamilyTaxi:   func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
+	FamilyCustom: func() FamilyParams { return &customTasks{Repeat: 1} },
+	FamilyMixed:  func() FamilyParams { return &mixedTasks{Repeat: 1} },
+	FamilyFile:   func() FamilyParams { return &fileTasks{} },
 }
 
 func paperLandforms() []float64 { return []float64{0, 0.2, 0.4} }
@@ -263,6 +273,95 @@ type fourRoomTasks struct {
 
 func (p *fourRoomTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	return mazes(env.FourRooms(p.FourRoomConfig))
+}
+
+// frozenLakeTasks are Count copies of one FrozenLake.
+type frozenLakeTasks struct {
+	Map      string   `yaml:"map"`            // "4x4" or "8x8", or empty with desc
+	Desc     []string `yaml:"desc,omitempty"` // a map of one's own, top row first, letters S F H G
+	Slippery bool     `yaml:"slippery"`       // Gymnasium's is_slippery
+	Count    int      `yaml:"count"`
+}
+
+func (p *frozenLakeTasks) task() env.FrozenLake {
+	return env.FrozenLake{FrozenLakeParams: toytext.FrozenLakeParams{Map: p.Map, Desc: p.Desc, Slippery: p.Slippery}}
+}
+
+func (p *frozenLakeTasks) Validate() error {
+	if p.Count < 1 {
+		return fmt.Errorf("count = %d, want at least 1", p.Count)
+	}
+	_, err := p.task().Model()
+	return err
+}
+
+func (p *frozenLakeTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return copies(p.task(), p.Count), nil
+}
+
+// namedTasks are Count copies of the MDP of a family without parameters.
+type namedTasks struct {
+	family string
+	Count  int `yaml:"count"`
+}
+
+func (p *namedTasks) Validate() error {
+	if p.Count < 1 {
+		return fmt.Errorf("count = %d, want at least 1", p.Count)
+	}
+	_, err := env.NewNamed(p.family)
+	return err
+}
+
+func (p *namedTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	t, err := env.NewNamed(p.family)
+	return copies(t, p.Count), err
+}
+
+// customTasks are the tasks of a user's MDP file (the temple-mdp/v1 format of env/custom, JSON
+// or YAML), in the file's order, repeated Repeat times.
+type customTasks struct {
+	File   string `yaml:"file"`
+	Repeat int    `yaml:"repeat"`
+}
+
+func (p *customTasks) Validate() error {
+	switch {
+	case p.File == "":
+		return fmt.Errorf("family %q needs file: PATH (a temple-mdp/v1 file, .json or .yaml)", FamilyCustom)
+	case p.Repeat < 1:
+		return fmt.Errorf("repeat = %d, want at least 1", p.Repeat)
+	}
+	return nil
+}
+
+func (p *customTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
+	tasks, err := custom.Read(p.File)
+	if err != nil {
+		return nil, err
+	}
+	var out env.Sequence
+	for range p.Repeat {
+		for _, t := range tasks {
+			out = append(out, env.Custom{Task: t})
+		}
+	}
+	return out, nil
+}
+
+// copies is the sequence of n copies of t.
+func copies(t env.Task, n int) env.Sequence {
+	out := make(env.Sequence, n)
+	for k := range out {
+		out[k] = t
+	}
+	return out
 }
 
 func mazes(ms []env.Maze, err error) (env.Sequence, error) {

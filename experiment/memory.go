@@ -12,7 +12,7 @@ import (
 )
 
 // Memory estimate of an experiment, checked before any model is built. The runner holds every
-// run's task models at once and, on each worker, one agent sized for the largest task. The figures
+// run's task models at once and, on each worker, one agent and the oracle of the largest task. The figures
 // are bytes per state-action pair measured on 100×100 mazes (heap after two tasks), rounded up to
 // cover pairs whose every outcome has been seen.
 const (
@@ -26,30 +26,37 @@ var agentPairBytes = map[string]int64{
 	TypeDelayedQ: 48, TypeAbsRL: 64, TypeMaxQInitQ: 32, TypeMaxQInitDelayedQ: 64, TypeMaxQInitRMax: 200,
 }
 
-// memoryEstimate is the bytes an experiment needs: its task models and its busiest agents.
+// memoryEstimate is the bytes an experiment needs: its task models and its busiest agents, each
+// with its task's oracle when that is on.
 type memoryEstimate struct {
 	models, agents int64
 	workers        int
 	agent          string // the agent type with the largest tables
 }
 
+// oracleBytes is what the oracle holds for a task of S states and the given pairs on a worker:
+// the finite-horizon values V_0 … V_T and the discounted Q*, V* and ε-mistake flags.
+func oracleBytes(S, pairs int64, steps int) int64 { return int64(steps+1)*S*8 + pairs*(8+1) + S*8 }
+
 func (e memoryEstimate) total() int64 { return e.models + e.agents }
 
-// estimateMemory estimates the memory of the spec's run sequences, or ok = false when a task does
-// not know its size before its model is built.
-func estimateMemory(s Spec, runs []env.Sequence) (e memoryEstimate, ok bool) {
-	var largest int64
+// estimateMemory estimates the memory of the spec's run sequences. Tasks that do not know their
+// size before their model is built (FrozenLake, Taxi, a user's MDP file: small by construction)
+// are left out.
+func estimateMemory(s Spec, runs []env.Sequence) memoryEstimate {
+	var e memoryEstimate
+	var largest, largestS int64
 	cells := 0
 	for _, seq := range runs {
 		for _, def := range seq {
-			sized, isSized := def.(env.Sized)
-			if !isSized {
-				return memoryEstimate{}, false
+			sized, ok := def.(env.Sized)
+			if !ok {
+				continue
 			}
 			S, A := sized.Size()
 			pairs := int64(S) * int64(A)
 			e.models += pairs * modelPairBytes
-			largest = max(largest, pairs)
+			largest, largestS = max(largest, pairs), max(largestS, int64(S))
 		}
 		cells += len(s.Agents)
 	}
@@ -64,8 +71,11 @@ func estimateMemory(s Spec, runs []env.Sequence) (e memoryEstimate, ok bool) {
 			perCell, e.agent = b*largest, a.Type
 		}
 	}
+	if s.Oracle.Enabled {
+		perCell += oracleBytes(largestS, largest, s.Steps)
+	}
 	e.agents = perCell * int64(e.workers)
-	return e, true
+	return e
 }
 
 // memoryLimit is max_memory in bytes, or the machine's memory when it is 0 (0 when that cannot
@@ -102,9 +112,9 @@ func machineMemory() int64 {
 // checkMemory refuses an experiment whose estimate exceeds the limit, with the estimate and the
 // fields to change.
 func checkMemory(s Spec, runs []env.Sequence) error {
-	e, ok := estimateMemory(s, runs)
+	e := estimateMemory(s, runs)
 	limit, source := memoryLimit(s)
-	if !ok || limit == 0 || e.total() <= limit {
+	if limit == 0 || e.total() <= limit {
 		return nil
 	}
 	return fmt.Errorf("the experiment needs about %d MB — task models of %d runs: %d MB, %d workers running %s: %d MB — "+

@@ -28,17 +28,23 @@ func TestImpossibleExperimentsAreRefusedUpFront(t *testing.T) {
 	}
 }
 
-// TestMemoryEstimateCoversTheAgents: the estimate grows with the agents' tables and phase-1 records.
+// TestMemoryEstimateCoversTheAgents: the estimate grows with the agents' tables, phase-1 records
+// and the oracle.
 func TestMemoryEstimateCoversTheAgents(t *testing.T) {
 	s := scaleSpec(TypeRMax, 100)
 	p, err := s.Tasks.Params.Sequence(0, stream(1, 0, "", 0, purposeSequence))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmax, _ := estimateMemory(s, []env.Sequence{p[:1]})
+	rmax := estimateMemory(s, []env.Sequence{p[:1]})
 	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
-	fm, _ := estimateMemory(s, []env.Sequence{p[:1]})
+	s.Oracle.Enabled = true
+	fm := estimateMemory(s, []env.Sequence{p[:1]})
 	if rmax.models != 100*100*4*modelPairBytes || fm.agents <= rmax.agents || fm.agent != TypeFMTempLe {
 		t.Errorf("estimates rmax %+v, fm-temple %+v", rmax, fm)
+	}
+	s.Oracle.Enabled = false
+	if off := estimateMemory(s, []env.Sequence{p[:1]}); off.agents >= fm.agents {
+		t.Errorf("the oracle adds nothing: %+v with it, %+v without", fm, off)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/temple-rl/temple/report"
 )
 
@@ -25,6 +23,46 @@ type Summary struct {
 	Runs        int            `json:"runs"`
 	Spec        Spec           `json:"spec"`
 	Agents      []AgentSummary `json:"agents"`
+	// Optimal is the optimal policy's expected per-task reward (with oracle.enabled).
+	Optimal *OptimalSummary `json:"optimal,omitempty"`
+}
+
+// Estimate is a mean over runs of one number per run, with the half-width of its 95% CI
+// (Student's t; 0 with one run).
+type Estimate struct {
+	Mean   float64   `json:"mean"`
+	CI95   float64   `json:"ci95"`
+	PerRun []float64 `json:"per_run"`
+}
+
+func estimate(perRun []float64) Estimate {
+	m, ci := report.MeanCI(perRun)
+	return Estimate{Mean: m, CI95: ci, PerRun: perRun}
+}
+
+// OptimalSummary is what the optimal policy of each task's true model earns: per run, the mean
+// over tasks of the expected per-task reward (Σ over episodes of V_T(s_0)) and of the mean
+// γ-discounted V*(s_0).
+type OptimalSummary struct {
+	MeanPerTaskReward        Estimate `json:"mean_per_task_reward"`
+	MeanDiscountedStartValue Estimate `json:"mean_discounted_start_value"`
+	// Epsilon is oracle.epsilon: ε of ε-mistakes as a fraction of each task's V_max.
+	Epsilon float64 `json:"epsilon_fraction_of_v_max"`
+}
+
+// AgentOracle is an agent measured against the optimum, each number a mean over runs with its
+// 95% CI.
+type AgentOracle struct {
+	// ShareOfOptimal is, per run, the agent's total reward over the tasks divided by the optimal
+	// total; absent when some run's optimal total is not positive.
+	ShareOfOptimal *Estimate `json:"share_of_optimal,omitempty"`
+	// MeanRegret is, per run, the mean over tasks of optimal − obtained per-task reward.
+	MeanRegret Estimate `json:"mean_regret"`
+	// MeanEpsMistakes is, per run, the mean over tasks of the ε-mistakes.
+	MeanEpsMistakes Estimate `json:"mean_eps_mistakes"`
+	// RegretByPhase is MeanRegret decomposed by the agent's phase (agent.Phase names); the parts
+	// add up to MeanRegret (TaskOracle).
+	RegretByPhase map[string]Estimate `json:"regret_by_phase"`
 }
 
 // AgentSummary is one agent's result across runs.
@@ -39,6 +77,8 @@ type AgentSummary struct {
 	// reward, with the 95% CI of that paired difference; absent without a baseline.
 	Advantage     *float64 `json:"advantage_over_baseline,omitempty"`
 	AdvantageCI95 *float64 `json:"advantage_ci95,omitempty"`
+	// Oracle measures the agent against the optimum (with oracle.enabled).
+	Oracle *AgentOracle `json:"oracle,omitempty"`
 }
 
 // Summarize computes the summary of results (in (run, agent) order).
@@ -57,7 +97,17 @@ func Summarize(s Spec, results []CellResult) Summary {
 			a.PerRun = append(a.PerRun, total/float64(len(c.Tasks)))
 		}
 		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
+		if s.Oracle.Enabled {
+			a.Oracle = agentOracle(results, name)
+		}
 		sum.Agents = append(sum.Agents, a)
+	}
+	if s.Oracle.Enabled {
+		sum.Optimal = &OptimalSummary{
+			MeanPerTaskReward:        estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalReward })),
+			MeanDiscountedStartValue: estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalDiscountedStart })),
+			Epsilon:                  s.Oracle.Epsilon,
+		}
 	}
 	var base []float64
 	for _, a := range sum.Agents {
@@ -84,12 +134,8 @@ func Summarize(s Spec, results []CellResult) Summary {
 // timings.json and the figures. Everything but timings.json is a function of the spec and seed.
 func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	sum := Summarize(s, results)
-	specYAML, err := yaml.Marshal(s)
-	if err != nil {
-		return sum, fmt.Errorf("experiment: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), specYAML, 0o644); err != nil {
-		return sum, fmt.Errorf("experiment: %w", err)
+	if err := writeSpec(dir, s); err != nil {
+		return sum, err
 	}
 	if err := writeCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
 		for _, c := range results {
@@ -111,6 +157,11 @@ func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	}); err != nil {
 		return sum, err
 	}
+	if s.Oracle.Enabled {
+		if err := writeOracle(dir, s, results); err != nil {
+			return sum, err
+		}
+	}
 	if err := writeJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return sum, err
 	}
@@ -125,7 +176,10 @@ func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total}); err != nil {
 		return sum, err
 	}
-	return sum, writeFigures(filepath.Join(dir, "figures"), s, results)
+	if err := writeFigures(filepath.Join(dir, "figures"), s, results); err != nil {
+		return sum, err
+	}
+	return sum, WriteReport(dir)
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -182,6 +236,15 @@ func taskRewards(c CellResult) []float64 {
 	return out
 }
 
+// oracleSeries is f of every task's oracle record of the cell.
+func oracleSeries(c CellResult, f func(*TaskOracle) float64) []float64 {
+	out := make([]float64, len(c.Tasks))
+	for k, t := range c.Tasks {
+		out[k] = f(t.Oracle)
+	}
+	return out
+}
+
 func cumulative(c CellResult) []float64 {
 	out := make([]float64, len(c.EpisodeSums))
 	acc := 0.0
@@ -192,6 +255,57 @@ func cumulative(c CellResult) []float64 {
 	return out
 }
 
+// maxCurvePoints is how many points a cumulative curve keeps at most: it is smooth, and a point per
+// episode would make the SVG of a 20 000-episode run megabytes long.
+const maxCurvePoints = 1000
+
+// thinned keeps every k-th point of s (and its last) so that it has at most n points.
+func thinned(s report.Series, n int) report.Series {
+	k := (len(s.X) + n - 1) / n
+	if k <= 1 {
+		return s
+	}
+	out := report.Series{Label: s.Label}
+	keep := func(i int) {
+		out.X = append(out.X, s.X[i])
+		out.Band.Mean = append(out.Band.Mean, s.Band.Mean[i])
+		if s.Band.Lo != nil {
+			out.Band.Lo, out.Band.Hi = append(out.Band.Lo, s.Band.Lo[i]), append(out.Band.Hi, s.Band.Hi[i])
+		}
+	}
+	for i := 0; i < len(s.X); i += k {
+		keep(i)
+	}
+	if (len(s.X)-1)%k != 0 {
+		keep(len(s.X) - 1)
+	}
+	return out
+}
+
+// episodeBlocks is how many points the per-episode figure has at most: episodes are averaged in
+// blocks so that a long run still reads as a curve.
+const episodeBlocks = 200
+
+// blockSize is the number of episodes per point of the per-episode figure.
+func blockSize(episodes int) int { return (episodes + episodeBlocks - 1) / episodeBlocks }
+
+// episodeMeans returns the mean return per episode (over the cell's tasks), averaged over blocks
+// of block consecutive episodes.
+func episodeMeans(block int) func(CellResult) []float64 {
+	return func(c CellResult) []float64 {
+		var out []float64
+		for from := 0; from < len(c.EpisodeSums); from += block {
+			to := min(from+block, len(c.EpisodeSums))
+			sum := 0.0
+			for _, x := range c.EpisodeSums[from:to] {
+				sum += x
+			}
+			out = append(out, sum/float64(to-from)/float64(len(c.Tasks)))
+		}
+		return out
+	}
+}
+
 func seq(n int, from float64) []float64 {
 	x := make([]float64, n)
 	for i := range x {
@@ -200,8 +314,9 @@ func seq(n int, from float64) []float64 {
 	return x
 }
 
-// writeFigures draws per-task reward, advantage over the baseline and cumulative reward, each
-// as the mean over runs with its 95% confidence band.
+// writeFigures draws per-task reward, advantage over the baseline (when a run has more than one
+// task), cumulative reward and reward per episode, each as the mean over runs with its 95%
+// confidence band.
 func writeFigures(dir string, s Spec, results []CellResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("experiment: %w", err)
@@ -213,10 +328,27 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 	title := fmt.Sprintf("%s, mean of %d runs, 95%% CI", s.Name, s.Runs)
 	perTask := report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
 	cum := report.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	block := blockSize(s.Episodes)
+	perEpisode := report.Figure{Title: title, XLabel: "Episode", YLabel: "Reward per episode"}
+	if block > 1 {
+		perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", block)
+	}
 	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Output.Baseline + smooth, ZeroLine: true}
+	mistakes := report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Oracle.Epsilon, smooth)}
 	var base [][]float64
 	if s.Output.Baseline != "" {
 		base = byAgent(results, s.Output.Baseline, taskRewards)
+	}
+	if s.Oracle.Enabled {
+		var rows [][]float64
+		for _, c := range firstAgentCells(s, results) {
+			rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
+		}
+		band, err := report.BandAcross(rows)
+		if err != nil {
+			return fmt.Errorf("experiment: optimal reward: %w", err)
+		}
+		perTask.Reference = &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)}
 	}
 	for _, name := range s.AgentNames() {
 		rows := byAgent(results, name, taskRewards)
@@ -228,7 +360,23 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		if band, err = report.BandAcross(byAgent(results, name, cumulative)); err != nil {
 			return fmt.Errorf("experiment: agent %s: %w", name, err)
 		}
-		cum.Series = append(cum.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band})
+		cum.Series = append(cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
+		if band, err = report.BandAcross(byAgent(results, name, episodeMeans(block))); err != nil {
+			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		}
+		x := make([]float64, len(band.Mean))
+		for k := range x {
+			x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
+		}
+		perEpisode.Series = append(perEpisode.Series, report.Series{Label: name, X: x, Band: band})
+		if s.Oracle.Enabled {
+			if band, err = report.BandAcross(byAgent(results, name, func(c CellResult) []float64 {
+				return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
+			})); err != nil {
+				return fmt.Errorf("experiment: agent %s: %w", name, err)
+			}
+			mistakes.Series = append(mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		}
 		if base != nil {
 			diff := make([][]float64, len(rows))
 			for r := range rows {
@@ -243,9 +391,15 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
 		}
 	}
-	figs := map[string]report.Figure{"per_task_reward": perTask, "cumulative_reward": cum}
-	if base != nil {
-		figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+	figs := map[string]report.Figure{"cumulative_reward": cum, "episode_reward": perEpisode}
+	if len(results) > 0 && len(results[0].Tasks) > 1 {
+		figs["per_task_reward"] = perTask
+		if base != nil {
+			figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+		}
+		if s.Oracle.Enabled {
+			figs["eps_mistakes"] = mistakes
+		}
 	}
 	for name, f := range figs {
 		if err := f.Save(filepath.Join(dir, name)); err != nil {

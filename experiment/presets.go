@@ -12,13 +12,11 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
-// Preset is a named experiment of the paper: a single experiment (Spec) or a parameter sweep
-// (Sweep).
+// Preset is a named experiment of the paper; its spec may sweep a parameter (Spec.Sweep).
 type Preset struct {
 	Name        string
 	Description string
 	Spec        func() Spec
-	Sweep       func() Sweep
 }
 
 var presets = []Preset{
@@ -44,7 +42,7 @@ var presets = []Preset{
 		Name: "gamma-sweep",
 		Description: "Figure 3(b): mean per-task reward of FM-TempLe, FMRL and RMax for Gamma from 0.2 to 1.8 " +
 			"on the finite-model setting, 20 runs",
-		Sweep: gammaSweep,
+		Spec: gammaSweep,
 	},
 	{
 		Name: "varying-size",
@@ -65,6 +63,42 @@ var presets = []Preset{
 		Spec: varyingActions,
 	},
 	{
+		Name: "fourroom",
+		Description: "Appendix F.5: the 9x9 FourRoom (simple_rl's walls, goal (9,9) terminal, reward 1, no slip), " +
+			"start (1,1), 5000 x 100, 20 runs; O-TempLe, Q-learning, RMax; cumulative reward over episodes",
+		Spec: fourRoomPreset,
+	},
+	{
+		Name: "grid-large",
+		Description: "Appendix F.5 \"large GridWorld\": a 10x10 open grid, goal (10,10) terminal, reward 1, no slip, " +
+			"start (1,1), 5000 x 100, 20 runs; O-TempLe, Q-learning, RMax",
+		Spec: gridLarge,
+	},
+	{
+		Name: "frozenlake",
+		Description: "Appendix F.5: Gymnasium's FrozenLake 8x8, slippery, gamma 0.99, 20000 x 200, 20 runs; " +
+			"O-TempLe, Q-learning, RMax",
+		Spec: frozenLake,
+	},
+	{
+		Name: "taxi",
+		Description: "Appendix F.5: Gymnasium's Taxi (Dietterich's 5x5, 500 states, 6 actions), gamma 0.99, " +
+			"start drawn every episode, 10000 x 200, 20 runs; O-TempLe, Q-learning, RMax",
+		Spec: taxi,
+	},
+	{
+		Name: "beyond",
+		Description: "Beyond the paper: the online-maze setting (20 runs) with O-TempLe as published and with the retry " +
+			"option (new templates deferred until a pair's samples match none at 2·m_s, 4·m_s, ...), Q-learning, RMax",
+		Spec: beyond,
+	},
+	{
+		Name: "beyond-finite-model",
+		Description: "Beyond the paper: the finite-model setting (20 runs) with FM-TempLe as published and with retry, " +
+			"FMRL, Q-learning, RMax",
+		Spec: beyondFiniteModel,
+	},
+	{
 		Name: "large-maze",
 		Description: "Scale (not in the paper): 3 mazes of 100x100, then 3 of 250x250, landforms {0, 0.2, 0.4}, " +
 			"start (1,1), goal (12,12), lava (2,2), 2000 x 100, 5 runs; O-TempLe and RMax with incremental planning, Q-learning",
@@ -74,7 +108,7 @@ var presets = []Preset{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",
-		Sweep: tauSweep,
+		Spec: tauSweep,
 	},
 }
 
@@ -144,9 +178,10 @@ func finiteModelBaselines() Spec {
 	return s
 }
 
-func gammaSweep() Sweep {
+func gammaSweep() Spec {
 	s := finiteModelSpec("gamma-sweep", TypeFMTempLe, TypeFMRL, TypeRMax)
-	return Sweep{Base: s, Param: "model_gap", Values: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8}, TrueValue: trueModelGap}
+	s.Sweep = []SweepParam{{Param: "model_gap", Values: Values(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)}}
+	return s
 }
 
 // trueModelGap is the model gap of the first run's tasks: the smallest distance between two
@@ -227,12 +262,72 @@ func largeMaze() Spec {
 	return s
 }
 
-func tauSweep() Sweep {
+// singleTask is an experiment of Appendix F.5 on one task: O-TempLe against Q-learning and RMax
+// with the paper's agent settings, 20 runs. The paper gives no episode counts or lengths for
+// these figures; ours are long enough for every learner's curve to settle (EXPERIMENTS.md).
+func singleTask(name, family string, episodes, steps int) Spec {
+	s := paper(name, family, TypeOTempLe, TypeQLearning, TypeRMax)
+	s.Episodes, s.Steps = episodes, steps
+	return s
+}
+
+// fourRoomPreset starts every episode in (1,1), as simple_rl's FourRoomMDP does.
+func fourRoomPreset() Spec {
+	s := singleTask("fourroom", FamilyFourRoom, 5000, 100)
+	s.Start = StartFixed
+	return s
+}
+
+func gridLarge() Spec {
+	s := singleTask("grid-large", FamilyGrid, 5000, 100)
+	s.Start = StartFixed
+	return s
+}
+
+// frozenLake runs the 8x8 map, slippery, with Gymnasium's step limit for it (200) and γ 0.99:
+// with 0.95 the agents would trade safety for speed on the slippery lake.
+func frozenLake() Spec {
+	s := singleTask("frozenlake", FamilyFrozenLake, 20000, 200)
+	s.Gamma = 0.99
+	fl := s.Tasks.Params.(*frozenLakeTasks)
+	fl.Map, fl.Slippery = "8x8", true
+	return s
+}
+
+// taxi draws a start state every episode, as Gymnasium's reset does, with its step limit (200).
+func taxi() Spec {
+	s := singleTask("taxi", FamilyTaxi, 10000, 200)
+	s.Gamma, s.Start = 0.99, StartPerEpisode
+	return s
+}
+
+// beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
+// option measured so far (EXPERIMENTS.md, "Distance to optimal").
+func beyond() Spec {
+	s := paper("beyond", FamilyOnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
+	s.Agents = slices.Insert(s.Agents, 1, withRetry(defaultAgent(TypeOTempLe)))
+	return s
+}
+
+func beyondFiniteModel() Spec {
+	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
+	s.Agents = slices.Insert(s.Agents, 1, withRetry(defaultAgent(TypeFMTempLe)))
+	return s
+}
+
+// withRetry is a with the retry option, named NAME+retry.
+func withRetry(a AgentSpec) AgentSpec {
+	a.Name += "+retry"
+	a.Params.Retry = true
+	return a
+}
+
+func tauSweep() Spec {
 	s := onlineMaze()
 	s.Name = "tau-sweep"
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax)
-	return Sweep{Base: s, Param: "tau", Values: []float64{0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9},
-		TrueValue: trueTemplateGap}
+	s.Sweep = []SweepParam{{Param: "tau", Values: Values(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9)}}
+	return s
 }
 
 // trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
@@ -251,7 +346,7 @@ func trueTemplateGap(s Spec) (float64, error) {
 
 // firstRunTasks builds the tasks of the first run of s.
 func firstRunTasks(s Spec) ([]Task, error) {
-	s.Runs = 1
+	s.Runs, s.Sweep = 1, nil
 	s.Agents, s.Output.Baseline = s.Agents[:1], ""
 	p, err := Build(s)
 	if err != nil {

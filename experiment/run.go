@@ -16,6 +16,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 )
 
 // StartRule says where episodes start (decision 19).
@@ -64,9 +65,18 @@ type Plan struct {
 	Agents   []AgentFactory
 	// Episodes output: write every episode's return to episodes/run-RRR--AGENT.csv.
 	EpisodeReturns bool
+	// TemplateSnapshots writes the template snapshot of agents that have one after every task to
+	// templates/run-RRR--AGENT.jsonl.
+	TemplateSnapshots bool
+	// Oracle measures every cell against the optimal policy of each task's true model; Epsilon
+	// is the ε of ε-mistakes as a fraction of V_max (OracleSpec).
+	Oracle  bool
+	Epsilon float64
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
+	// Shard, when set, restricts Run to its share of the cells (see Shard).
+	Shard Shard
 }
 
 // TaskRecord is the outcome of one task of one cell.
@@ -78,6 +88,8 @@ type TaskRecord struct {
 	Actions int            `json:"actions"`
 	Start   int            `json:"start"` // start state (with random-per-episode: of the first episode)
 	Metrics []agent.Metric `json:"metrics,omitempty"`
+	// Oracle measures the task against its optimum (with oracle.enabled).
+	Oracle *TaskOracle `json:"oracle,omitempty"`
 }
 
 // CellResult is the outcome of one agent on one run's task sequence.
@@ -106,9 +118,10 @@ type silent struct{}
 func (silent) Start(int)                 {}
 func (silent) TaskDone(int, string, int) {}
 
-// Run executes every (run, agent) cell of the plan on up to jobs workers (0: one per core), storing
-// each finished cell under dir/cells so that an interrupted experiment resumes where it stopped.
-// The results are returned in (run, agent) order and do not depend on jobs.
+// Run executes every (run, agent) cell of the plan — or of its shard — on up to jobs workers (0:
+// one per core), storing each finished cell under dir/cells so that an interrupted experiment
+// resumes where it stopped. The results are returned in (run, agent) order and do not depend on
+// jobs.
 func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -116,8 +129,8 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if progress == nil {
 		progress = silent{}
 	}
-	for _, sub := range []string{"cells", "episodes"} {
-		if sub == "episodes" && !p.EpisodeReturns {
+	for _, sub := range cellOutputs {
+		if sub == "episodes" && !p.EpisodeReturns || sub == "templates" && !p.TemplateSnapshots {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
@@ -125,8 +138,12 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		}
 	}
 	total := 0
-	for _, tasks := range p.Runs {
-		total += len(tasks) * len(p.Agents)
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if p.Shard.Has(run*len(p.Agents) + k) {
+				total += len(tasks)
+			}
+		}
 	}
 	progress.Start(total)
 	results := make([]CellResult, len(p.Runs)*len(p.Agents))
@@ -135,6 +152,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	for run := range p.Runs {
 		for k, fac := range p.Agents {
 			idx := run*len(p.Agents) + k
+			if !p.Shard.Has(idx) {
+				continue
+			}
 			g.Go(func() error {
 				if err := ctx.Err(); err != nil {
 					return err
@@ -160,7 +180,24 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	if p.Shard.Count > 1 {
+		mine := results[:0]
+		for idx, res := range results {
+			if p.Shard.Has(idx) {
+				mine = append(mine, res)
+			}
+		}
+		results = mine
+	}
 	return results, nil
+}
+
+// cellOutputs are the directories that hold a file per cell.
+var cellOutputs = []string{"cells", "episodes", "templates"}
+
+// snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
+type snapshotter interface {
+	TemplateSnapshot() template.Snapshot
 }
 
 // cellName is the file name of a cell: run number and agent name.
@@ -224,6 +261,15 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		}
 		defer episodes.close()
 	}
+	var snapshots *json.Encoder
+	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
+		f, err := os.Create(filepath.Join(dir, "templates", cellName(run, fac.Name)+".jsonl"))
+		if err != nil {
+			return CellResult{}, fmt.Errorf("experiment: %w", err)
+		}
+		defer f.Close()
+		snapshots = json.NewEncoder(f)
+	}
 	for k, task := range tasks {
 		if err := ctx.Err(); err != nil {
 			return CellResult{}, err
@@ -238,16 +284,36 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		rec := TaskRecord{Task: k, States: m.S, Actions: m.A}
 		start := p.startState(task, startRand)
 		rec.Start = start
+		// The oracle sees the same start states and transitions as the agent, step by step; it
+		// draws no random numbers, so it leaves the results unchanged.
+		var orc *taskOracle
+		var info agent.StepInfo
+		if p.Oracle {
+			if orc, err = newTaskOracle(m, p.Steps, p.Gamma, p.Epsilon); err != nil {
+				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
+			}
+			info, _ = ag.(agent.StepInfo)
+		}
 		terminated := 0 // episodes that reached a terminal state; the others were truncated at T steps
 		for e := 0; e < p.Episodes; e++ {
 			if e > 0 && p.Start == StartPerEpisode {
 				start = p.startState(task, startRand)
 			}
+			if orc != nil {
+				orc.episode(start)
+			}
 			s, ret := start, 0.0
 			for t := 0; t < p.Steps; t++ {
 				a := ag.Act(s)
+				ph := agent.Unclassified
+				if info != nil {
+					ph = info.Phase(s)
+				}
 				next, r := m.Step(s, a, envRand)
 				ag.Observe(s, a, r, next)
+				if orc != nil {
+					orc.step(s, a, r, next, p.Steps-t, ph)
+				}
 				ret += r
 				s = next
 				rec.Steps++
@@ -264,6 +330,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			}
 		}
 		ag.EndTask()
+		if orc != nil {
+			rec.Oracle = orc.finish(p.Episodes)
+		}
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()
 		}
@@ -274,6 +343,15 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		if episodes != nil {
 			if err := episodes.endTask(k); err != nil {
 				return CellResult{}, err
+			}
+		}
+		if snapshots != nil {
+			line := struct {
+				Task int `json:"task"`
+				template.Snapshot
+			}{k, ag.(snapshotter).TemplateSnapshot()}
+			if err := snapshots.Encode(line); err != nil {
+				return CellResult{}, fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
 			}
 		}
 		res.Tasks = append(res.Tasks, rec)

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -31,6 +33,9 @@ type Spec struct {
 	Tasks      TaskSpec    `yaml:"tasks"`
 	Agents     []AgentSpec `yaml:"agents"`
 	Output     OutputSpec  `yaml:"output"`
+	Oracle     OracleSpec  `yaml:"oracle"`
+	// Sweep runs the experiment at every value of one parameter, or every combination of several.
+	Sweep []SweepParam `yaml:"sweep,omitempty"`
 	// MaxMemory, in MB, is the memory an experiment may need by its estimate (task models and the
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
@@ -41,6 +46,9 @@ type Spec struct {
 type OutputSpec struct {
 	// Episodes writes every episode's return (one CSV per cell under episodes/).
 	Episodes bool `yaml:"episodes"`
+	// Templates writes, for agents with a template library, each pair's template and the library
+	// at the end of every task (one JSON-lines file per cell under templates/), for pictures.
+	Templates bool `yaml:"templates,omitempty"`
 	// Smoothing is the weight of the exponential moving average in per-task figures (0 = raw;
 	// the paper's figures use 0.9).
 	Smoothing float64 `yaml:"smoothing"`
@@ -48,6 +56,21 @@ type OutputSpec struct {
 	// there is one, else none (no advantage figure).
 	Baseline string `yaml:"baseline"`
 }
+
+// OracleSpec says how learners are measured against the optimal policy of each task's true model
+// (oracle.csv, regret.csv and the share of optimal in summary.json).
+type OracleSpec struct {
+	// Enabled computes the optimal values of every task and each agent's regret, ε-mistakes and
+	// regret decomposition.
+	Enabled bool `yaml:"enabled"`
+	// Epsilon is the ε of ε-mistakes (steps t with Q*(s_t,a_t) < V*(s_t) − ε, γ-discounted) as a
+	// fraction of the task's V_max = R_max/(1−γ), R_max the largest |reward| of the task.
+	Epsilon float64 `yaml:"epsilon"`
+}
+
+// DefaultEpsilon is the default oracle.epsilon: ε = 0.1·V_max. The paper's sample-complexity
+// bounds depend on ε only through V_max/ε (Theoretical Analysis), so ε is given relative to V_max.
+const DefaultEpsilon = 0.1
 
 // Default is the built-in experiment of `temple run`: the online 4×4 maze setting, sized to
 // finish in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with RMax, Q-learning and
@@ -59,6 +82,7 @@ func Default() Spec {
 		Name: "online-maze-small", Seed: 1, Runs: 3, Episodes: 3000, Steps: 30, Gamma: 0.95,
 		Start: StartPerTask, StartCell: [2]int{1, 1}, Tasks: tasks,
 		Output: OutputSpec{Smoothing: 0.9, Baseline: "RMax"},
+		Oracle: OracleSpec{Enabled: true, Epsilon: DefaultEpsilon},
 	}
 	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 		s.Agents = append(s.Agents, defaultAgent(typ))
@@ -84,6 +108,9 @@ func Load(path string) (Spec, error) {
 // Parse decodes a spec from YAML onto the defaults and validates it. The task family chooses the
 // defaults of the tasks: block.
 func Parse(b []byte) (Spec, error) {
+	if err := checkMapping(b); err != nil {
+		return Spec{}, err
+	}
 	s := Default()
 	s.Name, s.Output.Baseline = "", ""
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -101,6 +128,30 @@ func Parse(b []byte) (Spec, error) {
 		return Spec{}, err
 	}
 	return s, nil
+}
+
+// checkMapping rejects what cannot be a config before decoding: a binary file, an empty one (the
+// defaults would run silently) and a YAML document that is not a mapping of keys.
+func checkMapping(b []byte) error {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0 || r == utf8.RuneError && size == 1 {
+			return fmt.Errorf("not a text file (a NUL byte or invalid UTF-8 at byte %d); a config is a YAML mapping such as \"runs: 3\"", i)
+		}
+		i += size
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return cleanYAMLError(err)
+	}
+	if len(doc.Content) == 0 {
+		return errors.New("the config is empty; give at least one key (for instance \"runs: 3\"), or run without a config for the default experiment")
+	}
+	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+		kind := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value", yaml.AliasNode: "an alias"}[root.Kind]
+		return fmt.Errorf("line %d: the config is %s; want a mapping of keys (runs, tasks, agents, ...)", root.Line, kind)
+	}
+	return nil
 }
 
 func cleanYAMLError(err error) error {
@@ -122,6 +173,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("start = %q, want %q, %q or %q", s.Start, StartPerTask, StartPerEpisode, StartFixed)
 	case !(s.Output.Smoothing >= 0 && s.Output.Smoothing < 1):
 		return fmt.Errorf("output.smoothing = %v, want 0 <= smoothing < 1", s.Output.Smoothing)
+	case !(s.Oracle.Epsilon >= 0) || math.IsInf(s.Oracle.Epsilon, 0):
+		return fmt.Errorf("oracle.epsilon = %v, want a finite number >= 0 (a fraction of V_max)", s.Oracle.Epsilon)
 	case len(s.Agents) == 0:
 		return fmt.Errorf("agents: none listed, want at least one")
 	case s.MaxMemory < 0:
@@ -143,7 +196,7 @@ func (s *Spec) Validate() error {
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
 	}
-	return nil
+	return s.validateSweep()
 }
 
 // AgentNames lists the agents' names in spec order.

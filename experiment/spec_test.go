@@ -1,6 +1,10 @@
 package experiment
 
 import (
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+
 	"strings"
 	"testing"
 
@@ -66,6 +70,12 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"tasks:\n  family: online-maze\n  count: 0\n", "tasks: count = 0, want at least 1"},
 		{"tasks:\n  family: file\n", `family "file" needs file: PATH`},
 		{"runs: [1]\n", "line 1"},
+		{"\x00\x01binary", "not a text file (a NUL byte or invalid UTF-8 at byte 0)"},
+		{"runs: 3\n\xff\xfe", "not a text file (a NUL byte or invalid UTF-8 at byte 8)"},
+		{"", "the config is empty"},
+		{"# only a comment\n", "the config is empty"},
+		{"- runs: 3\n", "line 1: the config is a list; want a mapping"},
+		{"42\n", "line 1: the config is a single value"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.yaml))
@@ -82,5 +92,57 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s.Agents[0].Params.Ms = 0
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
+	}
+}
+
+// Every preset builds: its tasks are valid and its agents constructible.
+func TestEveryPresetBuilds(t *testing.T) {
+	for _, p := range Presets() {
+		s := p.Spec()
+		s.Runs = 1
+		if _, err := Build(s); err != nil {
+			t.Errorf("preset %s: %v", p.Name, err)
+		}
+	}
+}
+
+// The spec.yaml a results directory holds reads back into the same spec, for every preset.
+func TestWrittenSpecReadsBack(t *testing.T) {
+	for _, p := range Presets() {
+		s := p.Spec()
+		b, err := yaml.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(b)
+		if err != nil {
+			t.Fatalf("preset %s: spec.yaml does not read back: %v\n%s", p.Name, err, b)
+		}
+		again, _ := yaml.Marshal(back)
+		if !bytes.Equal(again, b) {
+			t.Errorf("preset %s: spec.yaml changes when read back:\n%s\nbecame\n%s", p.Name, b, again)
+		}
+	}
+}
+
+func TestCompareAgainstTheBaselineAndAllPairs(t *testing.T) {
+	sum := Summary{Name: "x", Agents: []AgentSummary{
+		{Name: "A", PerRun: []float64{11, 12, 13, 14}},
+		{Name: "B", PerRun: []float64{10, 10, 10, 10}},
+		{Name: "C", PerRun: []float64{10, 11, 10, 11}},
+	}}
+	cs, err := Compare(sum, "B")
+	if err != nil || len(cs) != 2 || cs[0].A != "A" || cs[0].B != "B" || cs[1].A != "C" {
+		t.Fatalf("against B: %+v, %v", cs, err)
+	}
+	if cs[0].MeanDiff != 2.5 || cs[0].PAdjusted < cs[0].P {
+		t.Errorf("A − B = %v, p %v adjusted %v", cs[0].MeanDiff, cs[0].P, cs[0].PAdjusted)
+	}
+	all, err := Compare(sum, "")
+	if err != nil || len(all) != 3 {
+		t.Fatalf("all pairs: %d comparisons, %v", len(all), err)
+	}
+	if _, err := Compare(sum, "D"); err == nil || !strings.Contains(err.Error(), `no agent named "D"`) {
+		t.Errorf("unknown baseline: %v", err)
 	}
 }

@@ -3,137 +3,292 @@ package experiment
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/report"
 )
 
-// Sweep runs one experiment at several values of one agent parameter (the paper's Figure 3:
-// τ̂ and Γ). Agents without the parameter do not depend on it: they run once, at the first value,
-// and appear in the sweep as a flat line.
-type Sweep struct {
-	Base   Spec
-	Param  string    // an agent parameter key, e.g. "tau" or "model_gap"
-	Values []float64 // in increasing order
-	// TrueValue, when set, computes the environment's true value of the parameter from the base
-	// spec (for instance the template gap of the first run's tasks); it is drawn as a dashed line.
-	TrueValue func(Spec) (float64, error)
+// SweepParam is one swept parameter of a config's sweep: block: an agent parameter (set on every
+// agent that has it, e.g. tau or m_s) or, prefixed with "tasks.", a parameter of the task family
+// (e.g. tasks.slip), and its values in order. Several parameters sweep their grid (every
+// combination).
+type SweepParam struct {
+	Param  string      `yaml:"parameter"`
+	Values []yaml.Node `yaml:"values"`
 }
 
-// SweepPoint is the result of one agent at one value.
-type SweepPoint struct {
-	Value             float64 `json:"value"`
-	Agent             string  `json:"agent"`
-	MeanPerTaskReward float64 `json:"mean_per_task_reward"`
-	CI95              float64 `json:"ci95"`
+// Values wraps plain values as the nodes of a sweep parameter.
+func Values[T any](xs ...T) []yaml.Node {
+	out := make([]yaml.Node, len(xs))
+	for i, x := range xs {
+		out[i].Encode(x)
+	}
+	return out
 }
 
-// setParam sets the swept parameter on every agent that has it and reports whether any had it.
-func setParam(s *Spec, key string, v float64) (swept []bool, err error) {
-	for k := range s.Agents {
-		a := &s.Agents[k]
-		has := slices.Contains(agentTypes[a.Type].keys, key)
-		swept = append(swept, has)
-		if !has {
+// taskParam is the family parameter a sweep parameter names, "" for an agent parameter.
+func (p SweepParam) taskParam() string {
+	name, ok := strings.CutPrefix(p.Param, "tasks.")
+	if !ok {
+		return ""
+	}
+	return name
+}
+
+// validateSweep checks the sweep: block of s.
+func (s *Spec) validateSweep() error {
+	seen := map[string]bool{}
+	for k, p := range s.Sweep {
+		where := fmt.Sprintf("sweep[%d]", k)
+		switch {
+		case p.Param == "":
+			return fmt.Errorf("%s: parameter is empty", where)
+		case seen[p.Param]:
+			return fmt.Errorf("%s: parameter %q is swept twice", where, p.Param)
+		case len(p.Values) == 0:
+			return fmt.Errorf("%s: parameter %s has no values", where, p.Param)
+		}
+		seen[p.Param] = true
+		if name := p.taskParam(); name != "" {
+			if keys := yamlKeys(reflect.TypeOf(s.Tasks.Params).Elem()); !slices.Contains(keys, name) {
+				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)", where, s.Tasks.Family, name, strings.Join(keys, ", "))
+			}
 			continue
 		}
-		switch key {
-		case "tau":
-			a.Params.Tau = v
-		case "model_gap":
-			a.Params.ModelGap = v
-		default:
-			return nil, fmt.Errorf("sweep: parameter %q cannot be swept (tau, model_gap)", key)
+		if !slices.ContainsFunc(s.Agents, func(a AgentSpec) bool { return slices.Contains(agentTypes[a.Type].keys, p.Param) }) {
+			return fmt.Errorf("%s: no agent has parameter %q (a task parameter is written tasks.NAME)", where, p.Param)
 		}
 	}
-	if !slices.Contains(swept, true) {
-		return nil, fmt.Errorf("sweep: no agent has parameter %q", key)
-	}
-	return swept, nil
+	return nil
 }
 
-// ExecuteSweep runs the sweep into dir: one results directory per value (PARAM-VALUE/), then
-// sweep.csv and figures/sweep.{png,svg} with each agent's mean per-task reward and 95% CI.
-func ExecuteSweep(ctx context.Context, sw Sweep, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
-	var truth *float64
-	if sw.TrueValue != nil {
-		v, err := sw.TrueValue(sw.Base)
-		if err != nil {
-			return nil, err
+// SweepPoint is the result of one agent at one point of the sweep.
+type SweepPoint struct {
+	Values            []string `json:"values"` // the value of each swept parameter, as written
+	Agent             string   `json:"agent"`
+	MeanPerTaskReward float64  `json:"mean_per_task_reward"`
+	CI95              float64  `json:"ci95"`
+}
+
+// sweepPoints lists the points of the grid in order, the last parameter changing fastest.
+func sweepPoints(params []SweepParam) [][]int {
+	points := [][]int{{}}
+	for _, p := range params {
+		var next [][]int
+		for _, pt := range points {
+			for v := range p.Values {
+				next = append(next, append(slices.Clone(pt), v))
+			}
 		}
-		truth = &v
+		points = next
+	}
+	return points
+}
+
+// valueText is a sweep value as written in directory names and sweep.csv.
+func valueText(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	b, _ := yaml.Marshal(n)
+	return strings.TrimSpace(string(b))
+}
+
+// at returns the spec of one point of the sweep: the parameters set to their values, the agents
+// that depend on none of the parameters kept only at the first point (they would run the same
+// experiment again), and a name that says the point.
+func (s Spec) at(point []int) (Spec, error) {
+	out := s
+	out.Sweep = nil
+	out.Agents = slices.Clone(s.Agents)
+	tasks, err := cloneTasks(s.Tasks)
+	if err != nil {
+		return Spec{}, err
+	}
+	out.Tasks = tasks
+	swept := make([]bool, len(out.Agents))
+	var label []string
+	for k, p := range s.Sweep {
+		v := &p.Values[point[k]]
+		label = append(label, p.Param+"="+valueText(v))
+		if name := p.taskParam(); name != "" {
+			if err := setKey(out.Tasks.Params, name, v); err != nil {
+				return Spec{}, fmt.Errorf("sweep: tasks.%s = %s: %w", name, valueText(v), err)
+			}
+			clear(swept) // every agent depends on the tasks
+			for i := range swept {
+				swept[i] = true
+			}
+			continue
+		}
+		for i := range out.Agents {
+			if slices.Contains(agentTypes[out.Agents[i].Type].keys, p.Param) {
+				if err := setKey(&out.Agents[i].Params, p.Param, v); err != nil {
+					return Spec{}, fmt.Errorf("sweep: %s = %s: %w", p.Param, valueText(v), err)
+				}
+				swept[i] = true
+			}
+		}
+	}
+	if slices.ContainsFunc(point, func(i int) bool { return i > 0 }) {
+		var keep []AgentSpec
+		for i, a := range out.Agents {
+			if swept[i] {
+				keep = append(keep, a)
+			}
+		}
+		out.Agents = keep
+		if !slices.Contains(out.AgentNames(), out.Output.Baseline) {
+			out.Output.Baseline = ""
+		}
+	}
+	out.Name = s.Name + " " + strings.Join(label, " ")
+	return out, out.Validate()
+}
+
+// setKey decodes {key: v} onto the struct behind ptr, leaving its other fields.
+func setKey(ptr any, key string, v *yaml.Node) error {
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
+	return doc.Decode(ptr)
+}
+
+// cloneTasks is a deep copy of t, so that a sweep point can change it.
+func cloneTasks(t TaskSpec) (TaskSpec, error) {
+	var n yaml.Node
+	if err := n.Encode(t); err != nil {
+		return TaskSpec{}, err
+	}
+	var out TaskSpec
+	err := n.Decode(&out)
+	return out, err
+}
+
+// pointDir is the results directory of a point: PARAM-VALUE, joined by "__" for a grid.
+func pointDir(s Spec, point []int) string {
+	var parts []string
+	for k, p := range s.Sweep {
+		parts = append(parts, safeName(p.Param)+"-"+safeName(valueText(&p.Values[point[k]])))
+	}
+	return strings.Join(parts, "__")
+}
+
+// ExecuteSweep runs every point of the spec's sweep into dir (one results directory per point),
+// then writes sweep.csv and, for a sweep of one numeric parameter, figures/sweep.{png,svg} with
+// each agent's mean per-task reward and 95% CI. Agents that depend on no swept parameter run at
+// the first point only and appear at every point with that result. For tau and model_gap the
+// figure marks the true template or model gap of the first run's tasks.
+func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
+	if len(s.Sweep) == 0 {
+		return nil, errors.New("experiment: the spec has no sweep: block")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := writeSpec(dir, s); err != nil {
+		return nil, err
 	}
 	var points []SweepPoint
-	once := map[string]SweepPoint{} // agents independent of the parameter
-	for i, v := range sw.Values {
-		s := sw.Base
-		s.Agents = slices.Clone(sw.Base.Agents)
-		swept, err := setParam(&s, sw.Param, v)
+	first := map[string]SweepPoint{} // results of the agents that run at the first point only
+	for _, point := range sweepPoints(s.Sweep) {
+		ps, err := s.at(point)
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 {
-			// Agents that do not depend on the parameter ran at the first value.
-			var keep []AgentSpec
-			for k, a := range s.Agents {
-				if swept[k] {
-					keep = append(keep, a)
-				}
-			}
-			s.Agents = keep
-			if !slices.Contains(s.AgentNames(), s.Output.Baseline) {
-				s.Output.Baseline = ""
-			}
-		}
-		s.Name = fmt.Sprintf("%s %s=%g", sw.Base.Name, sw.Param, v)
-		sum, err := Execute(ctx, s, filepath.Join(dir, sw.Param+"-"+strconv.FormatFloat(v, 'g', -1, 64)), jobs, progress)
+		sum, err := Execute(ctx, ps, filepath.Join(dir, pointDir(s, point)), jobs, progress)
 		if err != nil {
 			return nil, err
 		}
-		for k, a := range sum.Agents {
-			p := SweepPoint{Value: v, Agent: a.Name, MeanPerTaskReward: a.MeanPerTaskReward, CI95: a.CI95}
-			if i == 0 && !swept[k] {
-				once[a.Name] = p
-			}
-			points = append(points, p)
+		var values []string
+		for k, p := range s.Sweep {
+			values = append(values, valueText(&p.Values[point[k]]))
 		}
-		if i > 0 {
-			for _, a := range sw.Base.AgentNames() {
-				if p, ok := once[a]; ok {
-					p.Value = v
-					points = append(points, p)
+		for _, name := range s.AgentNames() {
+			sp, ran := SweepPoint{Values: values, Agent: name}, false
+			for _, a := range sum.Agents {
+				if a.Name == name {
+					sp.MeanPerTaskReward, sp.CI95, ran = a.MeanPerTaskReward, a.CI95, true
 				}
 			}
+			if !ran {
+				sp.MeanPerTaskReward, sp.CI95 = first[name].MeanPerTaskReward, first[name].CI95
+			} else if len(first) < len(s.Agents) {
+				if _, ok := first[name]; !ok {
+					first[name] = sp
+				}
+			}
+			points = append(points, sp)
 		}
 	}
-	return points, writeSweep(dir, sw, points, truth)
+	if err := writeSweep(dir, s, points); err != nil {
+		return nil, err
+	}
+	return points, writeSweepReport(dir, s, points)
 }
 
-func writeSweep(dir string, sw Sweep, points []SweepPoint, truth *float64) error {
-	if err := writeCSV(filepath.Join(dir, "sweep.csv"), "value,agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
+func writeSweep(dir string, s Spec, points []SweepPoint) error {
+	var header []string
+	for _, p := range s.Sweep {
+		header = append(header, csvField(p.Param))
+	}
+	if len(s.Sweep) == 1 {
+		header = []string{"value"}
+	}
+	if err := writeCSV(filepath.Join(dir, "sweep.csv"), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
 		for _, p := range points {
-			fmt.Fprintf(w, "%s,%s,%s,%s\n", num(p.Value), csvField(p.Agent), num(p.MeanPerTaskReward), num(p.CI95))
+			var vs []string
+			for _, v := range p.Values {
+				vs = append(vs, csvField(v))
+			}
+			fmt.Fprintf(w, "%s,%s,%s,%s\n", strings.Join(vs, ","), csvField(p.Agent), num(p.MeanPerTaskReward), num(p.CI95))
 		}
 	}); err != nil {
 		return err
 	}
-	symbol := map[string]string{"tau": "τ̂", "model_gap": "Γ"}[sw.Param]
-	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", sw.Base.Name, symbol, sw.Base.Runs),
-		XLabel: map[string]string{"tau": "User-specified template gap τ̂", "model_gap": "User-specified model gap Γ"}[sw.Param],
-		YLabel: "Mean per-task reward", Points: true, VLine: truth}
-	for _, name := range sw.Base.AgentNames() {
-		var ser report.Series
-		ser.Label = name
+	if len(s.Sweep) != 1 {
+		return nil // a grid has no single x axis: sweep.csv holds it
+	}
+	param := s.Sweep[0].Param
+	xs := make([]float64, len(s.Sweep[0].Values))
+	for i := range xs {
+		x, err := strconv.ParseFloat(s.Sweep[0].Values[i].Value, 64)
+		if err != nil {
+			return nil // not numeric: no figure
+		}
+		xs[i] = x
+	}
+	symbol, label := param, "Value of "+param
+	switch param {
+	case "tau":
+		symbol, label = "τ̂", "User-specified template gap τ̂"
+	case "model_gap":
+		symbol, label = "Γ", "User-specified model gap Γ"
+	}
+	truth, err := trueValue(s, param)
+	if err != nil {
+		return err
+	}
+	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", s.Name, symbol, s.Runs),
+		XLabel: label, YLabel: "Mean per-task reward", Points: true, VLine: truth}
+	for _, name := range s.AgentNames() {
+		ser := report.Series{Label: name}
+		k := 0
 		for _, p := range points {
 			if p.Agent == name {
-				ser.X = append(ser.X, p.Value)
+				ser.X = append(ser.X, xs[k])
 				ser.Band.Mean = append(ser.Band.Mean, p.MeanPerTaskReward)
 				ser.Band.Lo = append(ser.Band.Lo, p.MeanPerTaskReward-p.CI95)
 				ser.Band.Hi = append(ser.Band.Hi, p.MeanPerTaskReward+p.CI95)
+				k++
 			}
 		}
 		fig.Series = append(fig.Series, ser)
@@ -142,4 +297,24 @@ func writeSweep(dir string, sw Sweep, points []SweepPoint, truth *float64) error
 		return fmt.Errorf("experiment: %w", err)
 	}
 	return fig.Save(filepath.Join(dir, "figures", "sweep"))
+}
+
+// trueValue is the environment's true value of a swept parameter where one exists — the
+// template gap for tau, the model gap for model_gap — drawn as a dashed line; nil otherwise or
+// when it is infinite (fewer than two distinct templates or models).
+func trueValue(s Spec, param string) (*float64, error) {
+	var v float64
+	var err error
+	switch param {
+	case "tau":
+		v, err = trueTemplateGap(s)
+	case "model_gap":
+		v, err = trueModelGap(s)
+	default:
+		return nil, nil
+	}
+	if err != nil || math.IsInf(v, 0) {
+		return nil, err
+	}
+	return &v, nil
 }

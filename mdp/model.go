@@ -202,3 +202,12 @@ func (m *Model) SampleStart(rng *rand.Rand) int {
 	}
 	return last
 }
+
+// MaxAbsReward is the largest |r| over the model's transitions, the R_max of V_max = R_max/(1−γ).
+func (m *Model) MaxAbsReward() float64 {
+	x := 0.0
+	for _, r := range m.reward {
+		x = math.Max(x, math.Abs(r))
+	}
+	return x
+}

@@ -42,6 +42,10 @@ type Figure struct {
 	VLine *float64
 	// Points draws a marker at every point, for sweeps with few points.
 	Points bool
+	// Reference, if set, is a curve to measure the series against (for instance the optimal
+	// per-task reward): drawn as a dark grey dashed line with its band, under the series, with its
+	// own legend entry after theirs.
+	Reference *Series
 }
 
 // Geometry and typography. The figure is laid out in points, so the PNG at
@@ -155,7 +159,7 @@ func writeFile(name string, w io.WriterTo) error {
 }
 
 func (f Figure) validate() error {
-	for i, s := range f.Series {
+	for i, s := range f.all() {
 		n := len(s.Band.Mean)
 		if len(s.X) != n {
 			return fmt.Errorf("series %d (%q): %d x values but %d means", i, s.Label, len(s.X), n)
@@ -166,6 +170,14 @@ func (f Figure) validate() error {
 		}
 	}
 	return nil
+}
+
+// all is the series followed by the reference curve, if any.
+func (f Figure) all() []Series {
+	if f.Reference == nil {
+		return f.Series
+	}
+	return append(f.Series[:len(f.Series):len(f.Series)], *f.Reference)
 }
 
 // draw lays out the figure on c: the plot on top, the legend in its own row
@@ -253,6 +265,20 @@ func (f Figure) plot() *plot.Plot {
 	// All bands first, then all lines, then markers: a translucent band
 	// must never veil another series' line.
 	var lines, marks []plot.Plotter
+	if r := f.Reference; r != nil {
+		for _, seg := range segments(r.X, r.Band.Lo, r.Band.Hi) {
+			if band := bandPolygon(*r, seg, withAlpha(refColor(), bandAlpha)); band != nil {
+				p.Add(band)
+			}
+		}
+		for _, seg := range segments(r.X, r.Band.Mean) {
+			if seg.len() >= 2 {
+				line := seriesLine(*r, seg, 0)
+				line.LineStyle = referenceStyle()
+				lines = append(lines, line)
+			}
+		}
+	}
 	for i, s := range f.Series {
 		col := seriesColor(i)
 		for _, seg := range segments(s.X, s.Band.Lo, s.Band.Hi) {
@@ -352,6 +378,11 @@ func seriesLine(s Series, seg segment, i int) *plotter.Line {
 	return &plotter.Line{XYs: xys, LineStyle: lineStyle(i)}
 }
 
+// referenceStyle is the line of Figure.Reference.
+func referenceStyle() draw.LineStyle {
+	return draw.LineStyle{Color: refColor(), Width: lineWidth, Dashes: []vg.Length{6, 3}}
+}
+
 func lineStyle(i int) draw.LineStyle {
 	return draw.LineStyle{Color: seriesColor(i), Width: lineWidth, Dashes: seriesDashes(i)}
 }
@@ -393,7 +424,7 @@ func (f Figure) dataRange() (xmin, xmax, ymin, ymax float64) {
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
 	addX := func(v float64) { xmin, xmax = math.Min(xmin, v), math.Max(xmax, v) }
 	addY := func(v float64) { ymin, ymax = math.Min(ymin, v), math.Max(ymax, v) }
-	for _, s := range f.Series {
+	for _, s := range f.all() {
 		for _, ys := range [][]float64{s.Band.Mean, s.Band.Lo, s.Band.Hi} {
 			for _, seg := range segments(s.X, ys) {
 				for k := seg.from; k < seg.to; k++ {
@@ -438,12 +469,17 @@ type legendEntry struct {
 	series int
 	band   bool // the series has a visible band
 	points bool
+	ref    bool // the entry is Figure.Reference
 }
 
 func (f Figure) legend() legend {
 	l := legend{style: textStyle(legendSize)}
-	for i, s := range f.Series {
+	for i, s := range f.all() {
 		if s.Label == "" {
+			continue
+		}
+		if i == len(f.Series) { // the reference: a dashed line and its band
+			l.entries = append(l.entries, legendEntry{label: s.Label, ref: true, band: s.Band.Lo != nil})
 			continue
 		}
 		band := false
@@ -519,12 +555,15 @@ func (l legend) draw(c draw.Canvas, rows [][]legendEntry, centreX, top vg.Length
 				Min: vg.Point{X: x, Y: mid - half},
 				Max: vg.Point{X: x + legendThumb, Y: mid + half},
 			}
-			col := seriesColor(e.series)
+			col, line := seriesColor(e.series), lineStyle(e.series)
+			if e.ref {
+				col, line = refColor(), referenceStyle()
+			}
 			if e.band {
 				c.SetColor(withAlpha(col, bandAlpha))
 				c.Fill(thumb.Path())
 			}
-			c.StrokeLine2(lineStyle(e.series), thumb.Min.X, mid, thumb.Max.X, mid)
+			c.StrokeLine2(line, thumb.Min.X, mid, thumb.Max.X, mid)
 			if e.points {
 				c.DrawGlyph(glyphStyle(e.series), vg.Point{X: x + legendThumb/2, Y: mid})
 			}

@@ -99,6 +99,10 @@ func TestFigureSaveErrors(t *testing.T) {
 	if err := bad.Save(filepath.Join(t.TempDir(), "bad")); err == nil {
 		t.Error("len(X) != len(Mean): no error")
 	}
+	badRef := Figure{Reference: &Series{Label: "optimal", X: []float64{1, 2}, Band: Band{Mean: []float64{1}}}}
+	if err := badRef.Save(filepath.Join(t.TempDir(), "bad")); err == nil || !strings.Contains(err.Error(), `"optimal"`) {
+		t.Errorf("reference with len(X) != len(Mean): %v, want an error naming it", err)
+	}
 }
 
 // TestFigureExamples renders the three kinds of figure an experiment makes
@@ -140,8 +144,8 @@ func TestFigureExamples(t *testing.T) {
 		Series: []Series{
 			{Label: "TempLe", X: tasksX, Band: temple},
 			{Label: "Single-task learner", X: tasksX, Band: single},
-			{Label: "Oracle (known model)", X: tasksX, Band: oracle},
 		},
+		Reference: &Series{Label: "Optimal (known model)", X: tasksX, Band: oracle},
 	}
 
 	diff := func(a, b Band) Band {

@@ -10,8 +10,8 @@ import (
 
 // Count is a template's visits at one rank.
 type Count struct {
-	Rank int32
-	N    int64
+	Rank int32 `json:"rank"`
+	N    int64 `json:"n"`
 }
 
 // Template is a learned transition template with its accumulated visits o_g = (o^(N), o^(R)):
@@ -19,9 +19,9 @@ type Count struct {
 // ascending order; every other rank holds 0.
 type Template struct {
 	// ID identifies the template for its whole life; it survives consolidation of other templates.
-	ID     int
-	Visits []Count
-	Reward float64
+	ID     int     `json:"id"`
+	Visits []Count `json:"visits"`
+	Reward float64 `json:"reward"`
 }
 
 // N is the number of samples the template holds, ‖o^(N)‖₁.
@@ -192,4 +192,13 @@ func (l *Library) TotalVisits() int64 {
 		n += t.N()
 	}
 	return n
+}
+
+// Snapshot is the state of an agent's templates at the end of a task, for pictures and analysis:
+// the template each pair was identified with and the library.
+type Snapshot struct {
+	// Pairs[s*A+a] is the ID of the library template of pair (s, a), −1 if it was not identified.
+	Pairs []int `json:"pairs"`
+	// Library lists the templates in library order.
+	Library []Template `json:"library"`
 }

@@ -61,10 +61,12 @@ type FMTempLe struct {
 	groups  []*mdp.Counts // model groups, fixed after T_1
 
 	scores     []int
-	identified int        // identified group, −1 while none
-	steps      int        // steps observed in this task
-	foundAfter int        // steps before the model was identified, −1 while not
-	row        []mdp.Succ // scratch: a group's successors of one pair, by state
+	identified int                  // identified group, −1 while none
+	steps      int                  // steps observed in this task
+	foundAfter int                  // steps before the model was identified, −1 while not
+	row        []mdp.Succ           // scratch: a group's successors of one pair, by state
+	truthRow   []template.StateProb // scratch: the true outcomes of one pair, by state
+	truth      *mdp.Model           // the task's true model, for diagnostics only
 }
 
 // NewFMTempLe validates p and returns an agent.
@@ -97,6 +99,7 @@ func (f *FMTempLe) BeginTask(t agent.Task) error {
 		return err
 	}
 	f.own.Reset(t.S, t.A)
+	f.truth = t.Truth
 	f.steps, f.identified, f.foundAfter = 0, -1, -1
 	f.scores = f.scores[:0]
 	if f.phase2() {
@@ -168,8 +171,30 @@ func (f *FMTempLe) checkIdentified() {
 	for i := range f.o.augmented {
 		if !f.o.augmented[i] && grp.N(i) > 0 {
 			f.o.augment(i, grp.Successors(i), grp.R(i))
+			if f.farFromTruth(grp, i) {
+				f.o.wrong[i/f.o.A]++
+			}
 		}
 	}
+}
+
+// farFromTruth reports whether the group's estimate of pair i (which has samples) is farther
+// than τ̂ from the true model, ‖P̂_g(·|s,a) − P(·|s,a)‖₂ + |R̂_g(s,a) − r(s,a)| > τ̂: a wrong
+// transfer (diagnostics only).
+func (f *FMTempLe) farFromTruth(grp *mdp.Counts, i int) bool {
+	if f.truth == nil {
+		return false
+	}
+	s, a := i/f.o.A, i%f.o.A
+	f.truthRow = f.truthRow[:0]
+	for _, t := range f.truth.Row(s, a) {
+		f.truthRow = append(f.truthRow, template.StateProb{State: int32(t.Next), P: t.Prob})
+	}
+	slices.SortFunc(f.truthRow, func(x, y template.StateProb) int { return cmp.Compare(x.State, y.State) })
+	n := float64(grp.N(i))
+	f.row = append(f.row[:0], grp.Successors(i)...)
+	slices.SortFunc(f.row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
+	return l2(f.truthRow, f.row, n)+math.Abs(f.truth.ExpectedReward(s, a)-grp.R(i)/n) > f.p.Tau
 }
 
 // l2 is ‖x − y‖₂ of probabilities x and counts y / n, both sparse in ascending state order;
@@ -194,6 +219,10 @@ func l2(x []template.StateProb, y []mdp.Succ, n float64) float64 {
 	}
 	return math.Sqrt(sum)
 }
+
+// Phase is O-TempLe's phase of s, where a pair augmented from the identified model group
+// counts as misidentified when the group's estimate is farther than τ̂ from the truth (StepInfo).
+func (f *FMTempLe) Phase(s int) agent.Phase { return f.o.Phase(s) }
 
 func (f *FMTempLe) EndEpisode() {}
 
@@ -233,3 +262,6 @@ func (f *FMTempLe) TaskMetrics() []agent.Metric {
 		agent.Metric{Name: "identified_after_steps", Value: float64(f.foundAfter)},
 	)
 }
+
+// TemplateSnapshot is the snapshot of its O-TempLe.
+func (f *FMTempLe) TemplateSnapshot() template.Snapshot { return f.o.TemplateSnapshot() }

@@ -5,6 +5,7 @@ package temple
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
@@ -22,6 +23,12 @@ type Params struct {
 	Tau float64
 	// Consolidate merges templates closer than τ̂ at the end of every task (decision 8).
 	Consolidate bool
+	// Retry (not in the paper; off in the paper presets) defers a new template: a pair whose
+	// m_s own samples match no library template within τ̂ keeps sampling and tries again at
+	// 2·m_s, 4·m_s, … own samples; only when it reaches m (known by its own samples) unmatched,
+	// or at the end of the task, does it become a new template. The paper adds the new template
+	// at m_s, so a pair whose few samples were unlucky needs m own samples in every such task.
+	Retry bool
 }
 
 // DefaultParams are the paper's online settings: m = 500, m_s = 50, τ̂ = 0.15, consolidation on.
@@ -70,6 +77,10 @@ type OTempLe struct {
 	augmented []bool
 	truth     *template.Truth
 	stats     taskStats
+	// wrong[s] counts the pairs of state s that received counts from elsewhere (a matched
+	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth:
+	// diagnostics only, for Phase.
+	wrong []int
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
@@ -91,6 +102,7 @@ func (o *OTempLe) tmplOf(i int) int {
 
 type taskStats struct {
 	identified, matched, created, knownEarly, misidentified int
+	deferred                                                int // with Retry: attempts without a match
 }
 
 // NewOTempLe validates p and returns an agent with an empty library.
@@ -123,6 +135,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	clear(o.idents)
 	o.idents = o.idents[:0]
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
+	o.wrong = buf.Zeroed(o.wrong, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
 	if t.Truth != nil {
@@ -144,27 +157,45 @@ func (o *OTempLe) observe(i, next int, r float64) (identified bool) {
 	}
 	o.pending.Add(i, next, 1, r)
 	o.own[i]++
-	if o.own[i] == o.p.Ms && o.ident[i] < 0 {
-		o.identify(i)
-		return true
+	if o.ident[i] < 0 && o.attempt(i) {
+		return o.identify(i, o.l.Known(i))
 	}
 	return false
 }
 
+// attempt reports whether pair i, not yet identified, tries to identify its template at this
+// own sample: at m_s, and with Retry also at 2·m_s, 4·m_s, … and when it became known.
+func (o *OTempLe) attempt(i int) bool {
+	n := o.own[i]
+	if n == o.p.Ms || !o.p.Retry || n < o.p.Ms {
+		return n == o.p.Ms
+	}
+	k := n / o.p.Ms
+	return n%o.p.Ms == 0 && k&(k-1) == 0 || o.l.Known(i)
+}
+
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
-// (Algorithm 1, lines 7–15).
-func (o *OTempLe) identify(i int) {
+// (Algorithm 1, lines 7–15), and reports whether it did. With Retry and no match it defers the
+// new template unless final.
+func (o *OTempLe) identify(i int, final bool) bool {
 	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
 	reward := o.pending.R(i)
-	g := template.Point{P: make([]float64, len(ranked)), R: reward / float64(o.own[i])}
+	n := float64(o.pending.N(i)) // the pair's own samples: m_s without Retry
+	g := template.Point{P: make([]float64, len(ranked)), R: reward / n}
 	for k, x := range ranked {
-		g.P[k] = float64(x.N) / float64(o.own[i])
+		g.P[k] = float64(x.N) / n
 	}
 	t, _ := o.lib.Match(g)
+	if t == nil && o.p.Retry && !final {
+		o.stats.deferred++
+		return false
+	}
+	transferred := false
 	if t != nil {
 		// Augment with the visits other pairs gave the template, then give it this pair's own.
 		if !o.augmented[i] {
 			o.augment(i, t.Augmentation(sigma), t.Reward)
+			transferred = true
 		}
 		t.Update(ranked, reward)
 		o.stats.matched++
@@ -178,7 +209,11 @@ func (o *OTempLe) identify(i int) {
 	o.stats.identified++
 	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
 		o.stats.misidentified++
+		if transferred {
+			o.wrong[i/o.A]++
+		}
 	}
+	return true
 }
 
 // augment adds counts that are not pair i's own samples to its estimate, once per task.
@@ -190,11 +225,30 @@ func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 	}
 }
 
+// Phase is Exploring while some action of s is unknown; once all are known, Misidentified if
+// one of them was augmented from a template farther than τ̂ from its true template (the measure
+// of the misidentification_rate diagnostic), KnownModel otherwise (StepInfo).
+func (o *OTempLe) Phase(s int) agent.Phase {
+	ph := o.l.Phase(s)
+	if ph == agent.KnownModel && o.wrong[s] > 0 {
+		return agent.Misidentified
+	}
+	return ph
+}
+
 func (o *OTempLe) EndEpisode() {}
 
 // EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,
 // lines 19–21), aligned by the pair's σ, then consolidates the library.
 func (o *OTempLe) EndTask() {
+	if o.p.Retry {
+		// Pairs still deferred give their samples to the library as new or matched templates.
+		for i, k := range o.ident {
+			if k < 0 && o.pending.N(i) >= o.p.Ms {
+				o.identify(i, true)
+			}
+		}
+	}
 	for i, k := range o.ident {
 		if k < 0 || o.pending.N(i) == 0 {
 			continue
@@ -226,6 +280,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		{Name: "samples_recorded", Value: float64(o.l.Samples())},
 		{Name: "samples_until_all_known", Value: float64(o.l.SamplesUntilAllKnown())},
 	}
+	if o.p.Retry {
+		m = append(m, agent.Metric{Name: "deferred_identifications", Value: float64(o.stats.deferred)})
+	}
 	if o.truth == nil {
 		return m
 	}
@@ -247,4 +304,22 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		agent.Metric{Name: "template_error_max", Value: worst},
 		agent.Metric{Name: "visits_within_tau", Value: close / float64(max(o.lib.TotalVisits(), 1))},
 	)
+}
+
+// TemplateSnapshot is the library and each pair's template at this point of the task; a pair's
+// template is named by its current ID (following consolidation).
+func (o *OTempLe) TemplateSnapshot() template.Snapshot {
+	snap := template.Snapshot{Pairs: make([]int, len(o.ident))}
+	for i := range o.ident {
+		snap.Pairs[i] = -1
+		if id := o.tmplOf(i); id >= 0 {
+			if t := o.lib.Get(id); t != nil {
+				snap.Pairs[i] = t.ID
+			}
+		}
+	}
+	for _, t := range o.lib.Templates() {
+		snap.Library = append(snap.Library, template.Template{ID: t.ID, Visits: slices.Clone(t.Visits), Reward: t.Reward})
+	}
+	return snap
 }

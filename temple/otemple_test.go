@@ -54,11 +54,13 @@ func smallParams() Params {
 }
 
 // TestNoSampleCountedTwice checks decision 7: after every task the library holds exactly the own
-// samples of the pairs that were identified, each once, with and without consolidation.
+// samples of the pairs that were identified, each once, with and without consolidation, and with
+// Retry (which identifies the pairs still deferred at the end of the task).
 func TestNoSampleCountedTwice(t *testing.T) {
-	for _, consolidate := range []bool{false, true} {
+	for _, c := range []struct{ consolidate, retry bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		consolidate := c.consolidate
 		p := smallParams()
-		p.Consolidate = consolidate
+		p.Consolidate, p.Retry = c.consolidate, c.retry
 		o, err := NewOTempLe(p)
 		if err != nil {
 			t.Fatal(err)
@@ -87,14 +89,16 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				}
 				s = next
 			}
+			o.EndTask()
 			for i, k := range o.ident {
 				if k >= 0 {
 					given += o.own[i]
+				} else if o.own[i] >= p.Ms {
+					t.Fatalf("retry=%v task %d: pair %d has %d own samples but no template", c.retry, k, i, o.own[i])
 				}
 			}
-			o.EndTask()
 			if got := o.lib.TotalVisits(); got != given {
-				t.Fatalf("consolidate=%v task %d: library holds %d visits, identified pairs sampled %d", consolidate, k, got, given)
+				t.Fatalf("consolidate=%v retry=%v task %d: library holds %d visits, identified pairs sampled %d", consolidate, c.retry, k, got, given)
 			}
 		}
 		if given == 0 {
@@ -145,5 +149,37 @@ func TestParamsValidate(t *testing.T) {
 	p.Tau = -0.1
 	if _, err := NewOTempLe(p); err == nil {
 		t.Error("negative tau accepted")
+	}
+}
+
+// TestRetryDefersNewTemplates: with Retry a pair whose m_s samples match no template is not made a
+// template at once; deferred pairs are identified later, and more pairs become known through a
+// matched template than without Retry, on tasks drawn from the same seed.
+func TestRetryDefersNewTemplates(t *testing.T) {
+	metrics := func(retry bool) (deferred, early float64) {
+		p := DefaultParams()
+		p.Retry = retry
+		o, err := NewOTempLe(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 3))
+		for k := 0; k < 6; k++ {
+			playTask(t, o, randomMaze(t, rng), k, 1000, rng)
+			for _, x := range o.TaskMetrics() {
+				switch x.Name {
+				case "deferred_identifications":
+					deferred += x.Value
+				case "known_early_pairs":
+					early += x.Value
+				}
+			}
+		}
+		return deferred, early
+	}
+	deferred, early := metrics(true)
+	_, paperEarly := metrics(false)
+	if deferred == 0 || early <= paperEarly {
+		t.Errorf("retry: %v deferred identifications, %v pairs known early (paper rule %v)", deferred, early, paperEarly)
 	}
 }

@@ -3,29 +3,41 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/template"
 )
 
 func inspectCmd() *cobra.Command {
 	var run int
-	var preset, tasks string
+	var preset, tasks, drawDir, results, agentName string
 	cmd := &cobra.Command{
 		Use:   "inspect [CONFIG.yaml]",
 		Short: "Print the ground-truth transition templates of an experiment's tasks",
 		Long: "inspect builds the task sequence of one run of an experiment (the default experiment, a\n" +
 			"config file or a preset) and prints, for every task, its number of distinct true templates G\n" +
 			"against its state-action pairs (S·A, less those of terminal states), its template gap τ and its\n" +
-			"ranking gap ν; then the same over the whole sequence, with every distinct template.",
+			"ranking gap ν; then the same over the whole sequence, with every distinct template.\n\n" +
+			"With --draw DIR it draws each maze task's landforms and true template map. With --results\n" +
+			"RESULTS_DIR it inspects the tasks of that results directory and, when the experiment ran with\n" +
+			"output.templates, also draws what an agent (--agent, default the first with templates)\n" +
+			"learned: the template of every pair, marking those farther than τ̂ from the truth, and its\n" +
+			"library.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Default()
 			var err error
 			switch {
+			case results != "":
+				if s, err = experiment.Load(filepath.Join(results, "spec.yaml")); err == nil {
+					s.Tasks, s.Sweep = experiment.FileTasks(filepath.Join(results, "tasks.json")), nil
+				}
 			case len(args) == 1:
 				s, err = experiment.Load(args[0])
 			case preset != "":
@@ -63,12 +75,40 @@ func inspectCmd() *cobra.Command {
 			for i, g := range distinct {
 				fmt.Fprintf(out, "  g%-3d p = %v  r = %.4g\n", i+1, rounded(g.P), g.R)
 			}
+			if drawDir == "" {
+				return nil
+			}
+			if err := os.MkdirAll(drawDir, 0o755); err != nil {
+				return err
+			}
+			drawn := 0
+			for k, t := range p.Runs[run] {
+				land, tmpl, ok := experiment.MazePictures(t)
+				if !ok {
+					continue
+				}
+				for name, g := range map[string]report.Grid{"landforms": land, "templates": tmpl} {
+					if err := g.Save(filepath.Join(drawDir, fmt.Sprintf("task-%03d-%s", k, name))); err != nil {
+						return err
+					}
+				}
+				drawn++
+				if results != "" {
+					if err := drawLearned(drawDir, results, agentName, s, run, k, t); err != nil {
+						return err
+					}
+				}
+			}
+			fmt.Fprintf(out, "\nDrew the landforms and true template maps of %d maze tasks into %s (task-NNN-{landforms,templates}.{png,svg})\n", drawn, drawDir)
 			return nil
 		},
 	}
 	cmd.Flags().IntVar(&run, "run", 0, "which run's task sequence to inspect")
 	cmd.Flags().StringVar(&preset, "preset", "", "inspect a preset's tasks instead of a config")
 	cmd.Flags().StringVar(&tasks, "tasks", "", "inspect the task sequences of this JSON file")
+	cmd.Flags().StringVar(&drawDir, "draw", "", "also draw each maze task's landforms and true template map into this directory")
+	cmd.Flags().StringVar(&results, "results", "", "inspect the tasks of this results directory (and with --draw, what its agent learned)")
+	cmd.Flags().StringVar(&agentName, "agent", "", "with --results: the agent whose templates to draw (default: the first that has them)")
 	return cmd
 }
 
@@ -85,4 +125,41 @@ func rounded(p []float64) []float64 {
 		out[i] = math.Round(x*1e6) / 1e6
 	}
 	return out
+}
+
+// drawLearned draws the templates the agent learned on task k of run, from the results directory.
+func drawLearned(drawDir, results, agentName string, s experiment.Spec, run, k int, t experiment.Task) error {
+	var tau float64
+	for _, a := range s.Agents {
+		if agentName != "" && a.Name != agentName {
+			continue
+		}
+		snaps, err := experiment.ReadSnapshots(results, run, a.Name)
+		if err != nil {
+			if agentName != "" {
+				return err
+			}
+			continue
+		}
+		tau = a.Params.Tau
+		for _, snap := range snaps {
+			if snap.Task != k {
+				continue
+			}
+			pairs, library, ok := experiment.LearnedPictures(t, snap.Snapshot, tau)
+			if !ok {
+				return nil
+			}
+			base := filepath.Join(drawDir, fmt.Sprintf("task-%03d-%s", k, a.Name))
+			if err := pairs.Save(base + "-learned"); err != nil {
+				return err
+			}
+			return library.Save(base + "-library")
+		}
+		return nil
+	}
+	if agentName != "" {
+		return fmt.Errorf("--agent %q is not an agent of %s", agentName, results)
+	}
+	return nil
 }

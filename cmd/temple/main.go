@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/temple-rl/temple/experiment"
 )
@@ -33,16 +36,17 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd())
 	return cmd
 }
 
-// overrides are the flags that change a spec.
+// overrides are the flags that change a spec or where and how much of it runs.
 type overrides struct {
 	out        string
 	seed       uint64
 	runs, jobs int
 	tasks      string
+	shard      string
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
@@ -51,6 +55,7 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
+	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
 		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (ours or a published one)")
 	}
@@ -121,13 +126,6 @@ func reproduceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if p.Sweep != nil {
-				sw := p.Sweep()
-				if err := o.apply(cmd, &sw.Base); err != nil {
-					return err
-				}
-				return executeSweep(cmd, sw, o)
-			}
 			s := p.Spec()
 			if err := o.apply(cmd, &s); err != nil {
 				return err
@@ -141,13 +139,23 @@ func reproduceCmd() *cobra.Command {
 }
 
 func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
+	sh, sharded, err := shardOf(o)
+	if err != nil {
+		return err
+	}
+	if sharded {
+		return executeShard(cmd, s, o, sh)
+	}
+	if len(s.Sweep) > 0 {
+		return executeSweep(cmd, s, o)
+	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	prog := newProgress(out, s)
 	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return err
+		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	for _, a := range sum.Agents {
@@ -157,23 +165,128 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "\nResults: %s (per_task.csv, metrics.csv, summary.json)\nFigures: %s\n", o.out, filepath.Join(o.out, "figures"))
+	files := "per_task.csv, metrics.csv, summary.json"
+	if opt := sum.Optimal; opt != nil {
+		files += ", oracle.csv, regret.csv"
+		fmt.Fprintf(out, "\nAgainst the optimal policy of each task's true model (%.2f ± %.2f per task):\n",
+			opt.MeanPerTaskReward.Mean, opt.MeanPerTaskReward.CI95)
+		for _, a := range sum.Agents {
+			fmt.Fprintf(out, "  %-16s", a.Name)
+			if sh := a.Oracle.ShareOfOptimal; sh != nil {
+				fmt.Fprintf(out, " share of optimal %.3f ± %.3f", sh.Mean, sh.CI95)
+			}
+			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f per task (ε = %g·V_max)\n", a.Oracle.MeanRegret.Mean,
+				a.Oracle.MeanRegret.CI95, a.Oracle.MeanEpsMistakes.Mean, a.Oracle.MeanEpsMistakes.CI95, opt.Epsilon)
+		}
+	}
+	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
+		filepath.Join(o.out, "report.html"))
 	return nil
 }
 
-func executeSweep(cmd *cobra.Command, sw experiment.Sweep, o overrides) error {
+// shardOf is the shard of --shard, or of the cluster's environment when the flag is not given.
+func shardOf(o overrides) (experiment.Shard, bool, error) {
+	if o.shard != "" {
+		sh, err := experiment.ParseShard(o.shard)
+		return sh, err == nil, err
+	}
+	return experiment.ShardFromEnv(os.Getenv)
+}
+
+func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experiment.Shard) error {
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "temple %s: sweep %s over %s = %v, seed %d, %d runs\n", experiment.Version, sw.Base.Name, sw.Param, sw.Values, sw.Base.Seed, sw.Base.Runs)
-	prog := newProgress(out, sw.Base)
-	points, err := experiment.ExecuteSweep(cmd.Context(), sw, o.out, o.jobs, prog)
+	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
+	prog := newProgress(out, s)
+	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
 	if err != nil {
+		return interrupted(cmd, err, o.out)
+	}
+	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
+	return nil
+}
+
+func reportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "report DIR",
+		Short: "Rebuild report.html of a results directory",
+		Long: "report rebuilds the self-contained report.html of a results directory from its files: the\n" +
+			"summary with 95% CIs, the paired comparison with the baseline, every figure, each agent's\n" +
+			"diagnostics, the timings and the resolved spec.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := experiment.WriteReport(args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			return nil
+		},
+	}
+}
+
+func mergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge OUT SHARD_DIR...",
+		Short: "Join the results directories of the shards of one experiment",
+		Long: "merge checks that the shard directories ran the same spec, gathers their cells, checks that\n" +
+			"none is missing and writes the results into OUT: the same bytes as an unsharded run.",
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := experiment.Merge(cmd.Context(), args[0], args[1:]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Merged %d shards into %s\n", len(args)-1, args[0])
+			return nil
+		},
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// interrupted turns a cancelled run into a message that says what was kept and how to resume;
+// other errors pass through.
+func interrupted(cmd *cobra.Command, err error, out string) error {
+	if !errors.Is(err, context.Canceled) {
 		return err
 	}
-	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", sw.Base.Runs)
-	for _, p := range points {
-		fmt.Fprintf(out, "  %s = %-6g %-16s %10.2f ± %.2f\n", sw.Param, p.Value, p.Agent, p.MeanPerTaskReward, p.CI95)
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	sweepCells, _ := filepath.Glob(filepath.Join(out, "*", "cells", "*.json"))
+	again := append([]string{cmd.CommandPath()}, cmd.Flags().Args()...)
+	cmd.Flags().Visit(func(f *pflag.Flag) { again = append(again, "--"+f.Name, f.Value.String()) })
+	if !cmd.Flags().Changed("out") {
+		again = append(again, "--out", out)
 	}
-	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per value)\nFigure: %s\n", o.out, filepath.Join(o.out, "figures", "sweep.png"))
+	return fmt.Errorf("interrupted: %d finished cells are saved under %s; run the same command again (%s) to resume from them",
+		len(cells)+len(sweepCells), out, strings.Join(again, " "))
+}
+
+func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
+	out := cmd.OutOrStdout()
+	var params []string
+	for _, p := range s.Sweep {
+		params = append(params, fmt.Sprintf("%s (%d values)", p.Param, len(p.Values)))
+	}
+	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
+	prog := newProgress(out, s)
+	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
+	prog.done()
+	if err != nil {
+		return interrupted(cmd, err, o.out)
+	}
+	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
+	for _, p := range points {
+		var at []string
+		for k, v := range p.Values {
+			at = append(at, s.Sweep[k].Param+" = "+v)
+		}
+		fmt.Fprintf(out, "  %-24s %-16s %10.2f ± %.2f\n", strings.Join(at, ", "), p.Agent, p.MeanPerTaskReward, p.CI95)
+	}
+	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per point)\n", o.out)
+	if fig := filepath.Join(o.out, "figures", "sweep.png"); fileExists(fig) {
+		fmt.Fprintf(out, "Figure: %s\n", fig)
+	}
 	return nil
 }

@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // temple runs the command line with args and returns what it printed and its error.
@@ -29,12 +34,13 @@ func TestRunWithConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"experiment tiny, seed 7, 2 runs x 3 agents", "O-TempLe", "paired advantage over RMax", "progress: 18/18 tasks"} {
+	for _, want := range []string{"experiment tiny, seed 7, 2 runs x 3 agents", "O-TempLe", "paired advantage over RMax", "progress: 18/18 tasks",
+		"Against the optimal policy of each task's true model", "share of optimal", "ε-mistakes"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, f := range []string{"per_task.csv", "summary.json", "figures/per_task_reward.png", "figures/per_task_reward.svg"} {
+	for _, f := range []string{"per_task.csv", "summary.json", "oracle.csv", "regret.csv", "figures/per_task_reward.png", "figures/per_task_reward.svg", "figures/eps_mistakes.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "results", f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
@@ -81,5 +87,125 @@ func TestInspect(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestInterruptSaysHowToResume(t *testing.T) {
+	out := t.TempDir()
+	cmd := root()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cmd.SetArgs([]string{"reproduce", "online-maze", "--runs", "2", "--out", out})
+	cmd.SetOut(io.Discard)
+	err := cmd.ExecuteContext(ctx)
+	want := "interrupted: 0 finished cells are saved under " + out + "; run the same command again (temple reproduce online-maze --out " + out + " --runs 2) to resume"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v\nwant it to contain %q", err, want)
+	}
+}
+
+func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, out := range []string{a, b} {
+		if _, err := temple(t, "reproduce", "varying-actions", "--runs", "3", "--out", out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text, err := temple(t, "compare", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same spec, same seed: every difference is 0, so every p-value is 1.
+	if !strings.Contains(text, "O-TempLe ("+a+")") || !strings.Contains(text, "0.00 ± 0.00") {
+		t.Errorf("output:\n%s", text)
+	}
+	if text, err = temple(t, "compare", a); err != nil || !strings.Contains(text, "O-TempLe") || !strings.Contains(text, "RMax") {
+		t.Errorf("against the baseline: %v\n%s", err, text)
+	}
+	if _, err := os.Stat(filepath.Join(a, "compare.csv")); err != nil {
+		t.Error(err)
+	}
+	if _, err := temple(t, "compare", a, t.TempDir()); err == nil {
+		t.Error("a directory without results was accepted")
+	}
+}
+
+// The example Slurm script, run three times as the array tasks of a job would, gives shards
+// that merge into the bytes of an unsharded run.
+func TestSlurmScriptShardsMergeToTheUnshardedResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs a small experiment four times")
+	}
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "temple"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	config := filepath.Join(dir, "small.yaml")
+	os.WriteFile(config, []byte("name: small\nruns: 3\nepisodes: 50\ntasks:\n  family: online-maze\n  count: 3\n"+
+		"sweep:\n  - parameter: tau\n    values: [0.1, 0.3]\n"), 0o644)
+	script, _ := filepath.Abs("../../examples/cluster/slurm.sbatch")
+	var shards []string
+	for i := range 3 {
+		cmd := exec.Command("bash", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "CONFIG="+config, "OUT="+filepath.Join(dir, "r"),
+			fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, out)
+		}
+		shards = append(shards, filepath.Join(dir, fmt.Sprintf("r-shard-%d", i)))
+	}
+	merged := filepath.Join(dir, "merged")
+	if _, err := temple(t, append([]string{"merge", merged}, shards...)...); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(dir, "whole")
+	if _, err := temple(t, "run", config, "--out", whole); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"sweep.csv", "tau-0.1/per_task.csv", "tau-0.3/metrics.csv", "tau-0.3/summary.json", "tau-0.1/tasks.json"} {
+		a, errA := os.ReadFile(filepath.Join(merged, file))
+		b, errB := os.ReadFile(filepath.Join(whole, file))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: merged and unsharded differ (%v, %v)", file, errA, errB)
+		}
+	}
+}
+
+// The example Kubernetes Job tells temple the number of shards it runs: TEMPLE_SHARDS must equal
+// the Job's completions.
+func TestKubernetesJobShardsMatchItsCompletions(t *testing.T) {
+	b, err := os.ReadFile("../../examples/cluster/job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job struct {
+		Spec struct {
+			CompletionMode string `yaml:"completionMode"`
+			Completions    int    `yaml:"completions"`
+			Template       struct {
+				Spec struct {
+					Containers []struct {
+						Command []string `yaml:"command"`
+						Env     []struct{ Name, Value string }
+					}
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal(b, &job); err != nil {
+		t.Fatal(err)
+	}
+	c := job.Spec.Template.Spec.Containers[0]
+	shards := ""
+	for _, e := range c.Env {
+		if e.Name == "TEMPLE_SHARDS" {
+			shards = e.Value
+		}
+	}
+	if job.Spec.CompletionMode != "Indexed" || shards != fmt.Sprint(job.Spec.Completions) || !strings.Contains(strings.Join(c.Command, " "), "$JOB_COMPLETION_INDEX") {
+		t.Errorf("job: mode %q, completions %d, TEMPLE_SHARDS %q, command %v", job.Spec.CompletionMode, job.Spec.Completions, shards, c.Command)
 	}
 }

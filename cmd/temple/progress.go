@@ -15,8 +15,9 @@ import (
 	"github.com/temple-rl/temple/experiment"
 )
 
-// progress shows finished tasks: a live bar on a terminal, and otherwise a plain line at every
-// tenth of the work, so that logs carry no escape codes.
+// progress shows finished tasks and the estimated time left (at the average pace so far): a live
+// bar on a terminal, and otherwise a plain line at every tenth of the work, so that logs carry no
+// escape codes.
 type progress struct {
 	out      io.Writer
 	name     string
@@ -53,7 +54,8 @@ func (p *progress) Start(total int) {
 	p.bars = mpb.New(mpb.WithOutput(p.out), mpb.WithWidth(48))
 	p.bar = p.bars.AddBar(int64(total),
 		mpb.PrependDecorators(decor.Name(p.name+" "), decor.CountersNoUnit("%d/%d tasks")),
-		mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)),
+		mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO),
+			decor.Name(", left "), decor.AverageETA(decor.ET_STYLE_GO)),
 	)
 }
 
@@ -69,7 +71,10 @@ func (p *progress) TaskDone(int, string, int) {
 	defer p.mu.Unlock()
 	if tenth > p.lastTent {
 		p.lastTent = tenth
-		fmt.Fprintf(p.out, "progress: %d/%d tasks (%d%%), %s\n", n, total, tenth*10, time.Since(p.began).Round(time.Second))
+		elapsed := time.Since(p.began)
+		left := time.Duration(float64(elapsed) * float64(total-n) / float64(n))
+		fmt.Fprintf(p.out, "progress: %d/%d tasks (%d%%), %s, about %s left\n", n, total, tenth*10,
+			elapsed.Round(time.Second), left.Round(time.Second))
 	}
 }
 

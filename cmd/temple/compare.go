@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/report"
+)
+
+func compareCmd() *cobra.Command {
+	var baseline string
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "compare DIR [OTHER_DIR]",
+		Short: "Paired statistical comparison of agents, run by run, with Holm's correction",
+		Long: "compare tests whether one agent earns more than another, run by run on the same task sequences:\n" +
+			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size and\n" +
+			"the p-values adjusted for all comparisons together (Holm). With one results directory it\n" +
+			"compares every agent against the baseline (default: the experiment's output.baseline) or, with\n" +
+			"--all, every pair; with two directories that ran the same tasks, each agent against its\n" +
+			"namesake in the other. It prints a table and writes compare.csv into DIR.",
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var cs []report.Comparison
+			var err error
+			if len(args) == 2 {
+				cs, err = experiment.CompareDirs(args[0], args[1])
+			} else {
+				var sum experiment.Summary
+				if sum, err = experiment.ReadSummary(args[0]); err != nil {
+					return err
+				}
+				if !all && baseline == "" {
+					spec, err := experiment.Load(filepath.Join(args[0], "spec.yaml"))
+					if err != nil {
+						return err
+					}
+					if baseline = spec.Output.Baseline; baseline == "" {
+						return fmt.Errorf("the experiment has no baseline agent: give --baseline NAME or --all")
+					}
+				}
+				if all {
+					baseline = ""
+				}
+				cs, err = experiment.Compare(sum, baseline)
+			}
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "A\tB\truns\tA − B (95% CI)\tt\tp\tp (Holm)\td_z\tA wins\t")
+			for _, c := range cs {
+				fmt.Fprintf(w, "%s\t%s\t%d\t%.2f ± %.2f\t%.3g\t%.3g\t%.3g\t%.2f\t%d/%d\t\n", c.A, c.B, c.N, c.MeanDiff, c.CI95,
+					c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N)
+			}
+			w.Flush()
+			path := filepath.Join(args[0], "compare.csv")
+			if err := experiment.WriteComparisons(path, cs); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "\nWritten: %s\n", path)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&baseline, "baseline", "", "agent every other agent is compared with")
+	cmd.Flags().BoolVar(&all, "all", false, "compare every pair of agents")
+	return cmd
+}

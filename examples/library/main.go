@@ -1,0 +1,111 @@
+// Command library shows temple as a Go library: a task family of one's own (a slippery
+// corridor), O-TempLe and RMax run on a sequence of its tasks by the experiment runner, and the
+// templates O-TempLe learned. It uses only the public API.
+//
+//	go run ./examples/library
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/temple"
+)
+
+// Corridor is a task family of our own (it implements env.Task): N cells in a row; "right" moves right with probability
+// 1 − Slip and stays otherwise, "left" moves left. Reaching the last cell pays 1 and ends the
+// episode; every other step costs 0.05.
+type Corridor struct {
+	N    int
+	Slip float64
+}
+
+func (c Corridor) Family() string { return "corridor" }
+func (c Corridor) Name() string   { return fmt.Sprintf("corridor of %d, slip %g", c.N, c.Slip) }
+
+// Model builds the corridor's MDP: states 0..N−1, actions 0 (left) and 1 (right).
+func (c Corridor) Model() (*mdp.Model, error) {
+	rows := make([][]mdp.Transition, c.N*2)
+	reward := func(next int) float64 {
+		if next == c.N-1 {
+			return 1
+		}
+		return -0.05
+	}
+	for s := 0; s < c.N-1; s++ { // the last cell is terminal: no outcomes
+		left, right := max(s-1, 0), s+1
+		rows[s*2] = []mdp.Transition{{Next: left, Prob: 1, Reward: reward(left)}}
+		rows[s*2+1] = []mdp.Transition{{Next: right, Prob: 1 - c.Slip, Reward: reward(right)}, {Next: s, Prob: c.Slip, Reward: reward(s)}}
+	}
+	start := make([]float64, c.N)
+	start[0] = 1
+	terminal := make([]bool, c.N)
+	terminal[c.N-1] = true
+	return mdp.NewEpisodic(c.N, 2, rows, start, terminal)
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "library:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	// Two runs of five corridors of growing length: templates learned on short corridors serve
+	// the long ones.
+	plan := &experiment.Plan{Seed: 1, Episodes: 300, Steps: 60, Gamma: 0.95, Start: experiment.StartPerTask,
+		Fingerprint: "library-example"}
+	for run := 0; run < 2; run++ {
+		var tasks []experiment.Task
+		for _, n := range []int{6, 8, 10, 12, 14} {
+			def := Corridor{N: n, Slip: 0.3}
+			m, err := def.Model()
+			if err != nil {
+				return err
+			}
+			tasks = append(tasks, experiment.Task{Def: def, Model: m, Start: -1})
+		}
+		plan.Runs = append(plan.Runs, tasks)
+	}
+	var library *temple.OTempLe // run 0's O-TempLe, to look at its templates afterwards
+	params := temple.DefaultParams()
+	params.RMax.M, params.Ms = 100, 10
+	plan.Agents = []experiment.AgentFactory{
+		{Name: "O-TempLe", New: func(ctx experiment.RunContext) (agent.Agent, error) {
+			ot, err := temple.NewOTempLe(params)
+			if ctx.Run == 0 {
+				library = ot
+			}
+			return ot, err
+		}},
+		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) { return agent.NewRMax(params.RMax) }},
+	}
+	dir, err := os.MkdirTemp("", "temple-library-example-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	results, err := experiment.Run(context.Background(), plan, dir, 1, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range results {
+		fmt.Fprintf(w, "run %d %-8s", c.Run, c.Agent)
+		for _, t := range c.Tasks {
+			fmt.Fprintf(w, " %8.1f", t.Reward)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "O-TempLe's library after run 0 (%d templates):\n", library.Library().Len())
+	for _, t := range library.Library().Templates() {
+		g := t.Mean()
+		fmt.Fprintf(w, "  p = %.2f  r = %+.3f  (%d samples)\n", g.P, g.R, t.N())
+	}
+	return nil
+}

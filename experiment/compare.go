@@ -1,0 +1,110 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/temple-rl/temple/report"
+)
+
+// ReadSummary reads summary.json of a results directory.
+func ReadSummary(dir string) (Summary, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return Summary{}, fmt.Errorf("experiment: %w (is %s a results directory?)", err, dir)
+	}
+	var raw struct {
+		Name    string          `json:"name"`
+		Runs    int             `json:"runs"`
+		Agents  []AgentSummary  `json:"agents"`
+		Optimal *OptimalSummary `json:"optimal"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return Summary{}, fmt.Errorf("experiment: %s: %w", filepath.Join(dir, "summary.json"), err)
+	}
+	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
+}
+
+// Compare runs paired comparisons of the agents of one results directory, run by run, on their
+// mean per-task reward: every agent against baseline, or every pair of agents when baseline is
+// empty. The p-values are adjusted together with Holm's correction.
+func Compare(sum Summary, baseline string) ([]report.Comparison, error) {
+	var cs []report.Comparison
+	found := baseline == ""
+	for i, a := range sum.Agents {
+		for j, b := range sum.Agents {
+			if a.Name == baseline {
+				found = true
+			}
+			if baseline != "" && (b.Name != baseline || i == j) || baseline == "" && j <= i {
+				continue
+			}
+			c, err := report.PairedTest(a.Name, b.Name, a.PerRun, b.PerRun)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, c)
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("experiment: compare: no agent named %q in %s", baseline, sum.Name)
+	}
+	report.Holm(cs)
+	return cs, nil
+}
+
+// CompareDirs compares each agent of directory a with the agent of the same name in directory b,
+// run by run. Both must hold the same task sequences (identical tasks.json), so that run r
+// faced the same tasks in both.
+func CompareDirs(a, b string) ([]report.Comparison, error) {
+	ta, errA := os.ReadFile(filepath.Join(a, "tasks.json"))
+	tb, errB := os.ReadFile(filepath.Join(b, "tasks.json"))
+	switch {
+	case errA != nil:
+		return nil, fmt.Errorf("experiment: compare: %w", errA)
+	case errB != nil:
+		return nil, fmt.Errorf("experiment: compare: %w", errB)
+	case !bytes.Equal(ta, tb):
+		return nil, fmt.Errorf("experiment: compare: %s and %s ran different task sequences (their tasks.json differ); runs cannot be paired", a, b)
+	}
+	sa, err := ReadSummary(a)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := ReadSummary(b)
+	if err != nil {
+		return nil, err
+	}
+	var cs []report.Comparison
+	for _, x := range sa.Agents {
+		for _, y := range sb.Agents {
+			if x.Name != y.Name {
+				continue
+			}
+			c, err := report.PairedTest(x.Name+" ("+a+")", y.Name+" ("+b+")", x.PerRun, y.PerRun)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("experiment: compare: %s and %s have no agent name in common", a, b)
+	}
+	report.Holm(cs)
+	return cs, nil
+}
+
+// WriteComparisons writes compare.csv: one line per comparison.
+func WriteComparisons(path string, cs []report.Comparison) error {
+	return writeCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins", func(w *bufio.Writer) {
+		for _, c := range cs {
+			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d\n", csvField(c.A), csvField(c.B), c.N, num(c.MeanDiff), num(c.CI95),
+				num(c.T), num(c.P), num(c.PAdjusted), num(c.EffectSize), c.Wins)
+		}
+	})
+}

@@ -1,0 +1,301 @@
+package experiment
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/temple-rl/temple/report"
+)
+
+// figureOrder is the order of the figures in the report; other figures follow in name order.
+var figureOrder = []string{"per_task_reward", "advantage_over_", "cumulative_reward", "episode_reward"}
+
+// reportPage is what report.html shows.
+type reportPage struct {
+	Name, Version string
+	Seed          uint64
+	Runs          int
+	Tasks         string
+	Summary       Summary
+	Baseline      string
+	Comparisons   []report.Comparison
+	Figures       []reportFigure
+	Metrics       []string // diagnostic names, in order of first appearance
+	Diagnostics   []diagnosticRow
+	Seconds       float64
+	Spec          string
+}
+
+type reportFigure struct {
+	Name string
+	SVG  template.HTML
+}
+
+type diagnosticRow struct {
+	Agent  string
+	Values []string // mean over runs and tasks of each metric, "" when the agent has none
+}
+
+// WriteReport writes report.html into a results directory from the files it holds: one
+// self-contained page with the resolved spec, the summary with 95% CIs, the paired comparison with
+// the baseline, every figure inline, each agent's diagnostics and the timings.
+func WriteReport(dir string) error {
+	sum, err := ReadSummary(dir)
+	if err != nil {
+		return err
+	}
+	specYAML, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	s, err := Parse(specYAML)
+	if err != nil {
+		return fmt.Errorf("experiment: report: %s: %w", filepath.Join(dir, "spec.yaml"), err)
+	}
+	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
+		Spec: string(specYAML), Tasks: s.Tasks.Family}
+	if page.Baseline != "" && s.Runs >= 2 {
+		if page.Comparisons, err = Compare(sum, page.Baseline); err != nil {
+			return err
+		}
+	}
+	if page.Figures, err = readFigures(filepath.Join(dir, "figures")); err != nil {
+		return err
+	}
+	if page.Metrics, page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), s.AgentNames()); err != nil {
+		return err
+	}
+	var timings struct {
+		Total float64 `json:"total_cell_seconds"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
+		json.Unmarshal(b, &timings)
+	}
+	page.Seconds = timings.Total
+	f, err := os.Create(filepath.Join(dir, "report.html"))
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	err = reportTemplate.Execute(w, page)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	return nil
+}
+
+// readFigures reads the SVG figures of dir in report order.
+func readFigures(dir string) ([]reportFigure, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.svg"))
+	if err != nil {
+		return nil, err
+	}
+	rank := func(name string) int {
+		for i, prefix := range figureOrder {
+			if strings.HasPrefix(name, prefix) {
+				return i
+			}
+		}
+		return len(figureOrder)
+	}
+	slices.SortStableFunc(files, func(a, b string) int {
+		return rank(filepath.Base(a)) - rank(filepath.Base(b))
+	})
+	var out []reportFigure
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("experiment: report: %w", err)
+		}
+		// Our own figures, written by report.Figure: trusted markup. Drop the XML prolog.
+		svg := string(b)
+		if i := strings.Index(svg, "<svg"); i > 0 {
+			svg = svg[i:]
+		}
+		out = append(out, reportFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
+	}
+	return out, nil
+}
+
+// readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks.
+func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("experiment: report: %w", err)
+	}
+	defer f.Close()
+	type acc struct{ sum, n float64 }
+	sums := map[[2]string]*acc{}
+	var names []string
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), ",")
+		if len(fields) < 5 {
+			continue
+		}
+		// run,agent,task,metric,value — an agent name may hold a quoted comma.
+		metric, value := fields[len(fields)-2], fields[len(fields)-1]
+		agent := strings.Trim(strings.Join(fields[1:len(fields)-3], ","), `"`)
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			continue
+		}
+		if !slices.Contains(names, metric) {
+			names = append(names, metric)
+		}
+		k := [2]string{agent, metric}
+		if sums[k] == nil {
+			sums[k] = &acc{}
+		}
+		sums[k].sum += v
+		sums[k].n++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("experiment: report: %w", err)
+	}
+	var rows []diagnosticRow
+	for _, a := range agents {
+		row := diagnosticRow{Agent: a}
+		for _, m := range names {
+			if x := sums[[2]string{a, m}]; x != nil {
+				row.Values = append(row.Values, strconv.FormatFloat(x.sum/x.n, 'g', 4, 64))
+			} else {
+				row.Values = append(row.Values, "")
+			}
+		}
+		rows = append(rows, row)
+	}
+	return names, rows, nil
+}
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"f2":     func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+	"g3":     func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) },
+	"phases": func() []string { return []string{"exploring", "misidentified", "known_model", "unclassified"} },
+	"deref": func(x *float64) string {
+		if x == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*x, 'f', 2, 64)
+	},
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} — temple report</title>
+<style>
+body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }
+th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f4f4f4; }
+.figures { display: flex; flex-wrap: wrap; gap: 1em; }
+.figure svg { width: 520px; height: auto; border: 1px solid #eee; }
+pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
+.note { color: #666; font-size: 0.9em; }
+.scroll { overflow-x: auto; }
+</style></head><body>
+<h1>{{.Name}}</h1>
+<p class="note">temple {{.Version}} · seed {{.Seed}} · {{.Runs}} runs · tasks: {{.Tasks}} · {{printf "%.1f" .Seconds}} s of cell time in the last invocation</p>
+
+<h2>Summary</h2>
+<p class="note">Mean over runs of each run's mean per-task reward (total reward of a task's episodes), ± half-width of the 95% confidence interval across runs (Student's t).{{if .Baseline}} The advantage over {{.Baseline}} is paired run by run.{{end}}</p>
+<table><tr><th>agent</th><th>mean per-task reward</th><th>95% CI</th>{{if .Baseline}}<th>advantage over {{.Baseline}}</th><th>95% CI</th>{{end}}</tr>
+{{range .Summary.Agents}}<tr><td>{{.Name}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td>{{if $.Baseline}}<td>{{deref .Advantage}}</td><td>{{if .AdvantageCI95}}± {{deref .AdvantageCI95}}{{end}}</td>{{end}}</tr>
+{{end}}</table>
+
+{{with .Summary.Optimal}}<h2>Distance to optimal</h2>
+<p class="note">The optimal policy of each task's true model earns {{f2 .MeanPerTaskReward.Mean}} ± {{f2 .MeanPerTaskReward.CI95}} per task (finite-horizon optimum from the episodes' start states). Regret is optimal − obtained per task; an ε-mistake is a step whose action's Q* is more than ε = {{g3 .Epsilon}}·V_max below V*; the regret is split by the agent's phase at each step (oracle.csv, regret.csv).</p>
+<table><tr><th>agent</th><th>share of optimal</th><th>mean regret</th><th>ε-mistakes per task</th><th>regret: exploring</th><th>misidentified</th><th>known model</th><th>unclassified</th></tr>
+{{range $a := $.Summary.Agents}}{{with $o := $a.Oracle}}<tr><td>{{$a.Name}}</td><td>{{with $o.ShareOfOptimal}}{{printf "%.3f ± %.3f" .Mean .CI95}}{{end}}</td><td>{{f2 $o.MeanRegret.Mean}} ± {{f2 $o.MeanRegret.CI95}}</td><td>{{f2 $o.MeanEpsMistakes.Mean}} ± {{f2 $o.MeanEpsMistakes.CI95}}</td>{{range $p := phases}}<td>{{with index $o.RegretByPhase $p}}{{f2 .Mean}}{{end}}</td>{{end}}</tr>{{end}}
+{{end}}</table>{{end}}
+
+{{if .Comparisons}}<h2>Paired comparison with {{.Baseline}}</h2>
+<p class="note">Two-sided paired t-test on the runs' mean per-task rewards; Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method.</p>
+<table><tr><th>agent</th><th>− {{.Baseline}}</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs won</th></tr>
+{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td></tr>
+{{end}}</table>{{end}}
+
+<h2>Figures</h2>
+<div class="figures">{{range .Figures}}<div class="figure" id="{{.Name}}">{{.SVG}}</div>{{end}}</div>
+
+{{if .Metrics}}<h2>Diagnostics</h2>
+<p class="note">Each agent's per-task diagnostics (metrics.csv), averaged over runs and tasks.</p>
+<div class="scroll"><table><tr><th>agent</th>{{range .Metrics}}<th>{{.}}</th>{{end}}</tr>
+{{range .Diagnostics}}<tr><td>{{.Agent}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}
+
+<h2>Resolved spec</h2>
+<pre>{{.Spec}}</pre>
+<p class="note">Files: per_task.csv, metrics.csv, summary.json, tasks.json, figures/ (PNG and SVG), cells/.</p>
+</body></html>
+`))
+
+// sweepPage is what the report.html of a sweep shows.
+type sweepPage struct {
+	Name, Version string
+	Params        []string
+	Points        []SweepPoint
+	Figures       []reportFigure
+	Dirs          []string
+}
+
+// writeSweepReport writes report.html of a sweep: its table, its figure and a link to the report
+// of every point.
+func writeSweepReport(dir string, s Spec, points []SweepPoint) error {
+	page := sweepPage{Name: s.Name, Version: Version, Points: points}
+	for _, p := range s.Sweep {
+		page.Params = append(page.Params, p.Param)
+	}
+	for _, pt := range sweepPoints(s.Sweep) {
+		page.Dirs = append(page.Dirs, pointDir(s, pt))
+	}
+	var err error
+	if page.Figures, err = readFigures(filepath.Join(dir, "figures")); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "report.html"))
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	err = sweepTemplate.Execute(f, page)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	return nil
+}
+
+var sweepTemplate = template.Must(template.New("sweep").Funcs(template.FuncMap{
+	"f2": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} — temple sweep report</title>
+<style>
+body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; padding: 0 1em; }
+table { border-collapse: collapse; font-size: 0.92em; } th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
+th { background: #f4f4f4; } .figure svg { width: 640px; height: auto; } .note { color: #666; font-size: 0.9em; }
+</style></head><body>
+<h1>{{.Name}}</h1>
+<p class="note">temple {{.Version}} · a sweep over {{range $i, $p := .Params}}{{if $i}} × {{end}}{{$p}}{{end}}</p>
+{{range .Figures}}<div class="figure">{{.SVG}}</div>{{end}}
+<h2>Mean per-task reward at every point (95% CI across runs)</h2>
+<table><tr>{{range .Params}}<th>{{.}}</th>{{end}}<th>agent</th><th>mean per-task reward</th><th>95% CI</th></tr>
+{{range .Points}}<tr>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.Agent}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td></tr>
+{{end}}</table>
+<h2>Points</h2><ul>{{range .Dirs}}<li><a href="{{.}}/report.html">{{.}}</a></li>{{end}}</ul>
+</body></html>
+`))

@@ -1,0 +1,97 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Three shards merged give the same bytes as one unsharded run, for an experiment and a sweep.
+func TestShardsMergedEqualUnsharded(t *testing.T) {
+	plain := small(3, 3, 40)
+	sweep, err := Parse([]byte(sweepConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep.Output.Episodes = true
+	for name, s := range map[string]Spec{"experiment": plain, "sweep": sweep} {
+		t.Run(name, func(t *testing.T) {
+			whole := t.TempDir()
+			if len(s.Sweep) > 0 {
+				_, err = ExecuteSweep(context.Background(), s, whole, 2, nil)
+			} else {
+				_, err = Execute(context.Background(), s, whole, 2, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var shards []string
+			total := 0
+			for i := range 3 {
+				d := t.TempDir()
+				n, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				total += n
+				shards = append(shards, d)
+			}
+			out := t.TempDir()
+			if _, err := Merge(context.Background(), out, shards[:2]); err == nil || !strings.Contains(err.Error(), "cells are missing") {
+				t.Fatalf("merging two of three shards: %v", err)
+			}
+			if _, err := Merge(context.Background(), out, shards); err != nil {
+				t.Fatal(err)
+			}
+			want, got := dataFiles(t, whole), dataFiles(t, out)
+			if len(got) != len(want) {
+				t.Fatalf("merged %d files, unsharded %d", len(got), len(want))
+			}
+			for file, b := range want {
+				if strings.HasSuffix(file, ".png") || strings.HasSuffix(file, "compare.csv") {
+					continue
+				}
+				if !bytes.Equal(got[file], b) {
+					t.Errorf("%s differs between the merged shards and the unsharded run", file)
+				}
+			}
+			if total == 0 {
+				t.Error("the shards ran no cell")
+			}
+		})
+	}
+}
+
+func TestShardParsingAndEnvironment(t *testing.T) {
+	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "0/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("shard %q accepted", bad)
+		}
+	}
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+		ok   bool
+		err  string
+	}{
+		{map[string]string{}, "0/0", false, ""},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"}, "1/3", true, ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "2", "TEMPLE_SHARDS": "4"}, "2/4", true, ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "2"}, "", false, "TEMPLE_SHARDS is not"},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, "", false, `SLURM_ARRAY_TASK_ID = "x"`},
+	} {
+		sh, ok, err := ShardFromEnv(env(c.env))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: error %v, want %q", c.env, err, c.err)
+			}
+			continue
+		}
+		if err != nil || ok != c.ok || fmt.Sprint(sh) != c.want {
+			t.Errorf("%v: shard %v ok %v err %v, want %s %v", c.env, sh, ok, err, c.want, c.ok)
+		}
+	}
+}
