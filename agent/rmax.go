@@ -89,11 +89,12 @@ type Learner struct {
 	knownPairs   int
 	unknownValue []float64
 
-	dirty bool
-	q, v  []float64
-	model mdp.Sparse // the optimistic model of a full plan
-	sweep sweeper    // incremental planning
-	plans int
+	dirty       bool
+	q, v        []float64
+	model       mdp.Sparse // the optimistic model of a full plan
+	incremental bool       // P.Planning is PlanIncremental
+	sweep       sweeper    // incremental planning
+	plans       int
 
 	samples    int64 // own samples recorded in this task
 	allKnownAt int64 // samples recorded when every pair was first known, −1 before
@@ -116,7 +117,8 @@ func (l *Learner) Begin(t Task) {
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
 	l.samples, l.allKnownAt = 0, -1
-	if l.P.Planning == PlanIncremental {
+	l.incremental = l.P.Planning == PlanIncremental
+	if l.incremental {
 		l.beginIncremental()
 		l.dirty = false
 	}
@@ -182,7 +184,7 @@ func (l *Learner) SetThreshold(i int, m int64) {
 func (l *Learner) SetUnknownValues(value []float64) {
 	l.unknownValue = value
 	l.dirty = true
-	if l.P.Planning == PlanIncremental {
+	if l.incremental {
 		for i := 0; i < l.S*l.A; i++ {
 			l.changed(i)
 		}
@@ -192,7 +194,7 @@ func (l *Learner) SetUnknownValues(value []float64) {
 // changed marks pair i's backup as changed: the plan is out of date.
 func (l *Learner) changed(i int) {
 	l.dirty = true
-	if l.P.Planning == PlanIncremental {
+	if l.incremental {
 		l.sweep.changed = append(l.sweep.changed, int32(i))
 	}
 }
@@ -245,7 +247,7 @@ func (l *Learner) Q() []float64 {
 }
 
 func (l *Learner) plan() {
-	if l.P.Planning == PlanIncremental {
+	if l.incremental {
 		l.planIncremental()
 	} else {
 		l.planFull()
