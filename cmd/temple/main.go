@@ -33,7 +33,7 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), deepCmd())
 	return cmd
 }
 
