@@ -9,7 +9,7 @@ import (
 
 // A very small study on CartPole: 3 seeds, 2 training sizes, short training.
 func ExampleRun() {
-	s := study.Default(study.Available())
+	s := study.Default(study.Available()[:1]) // CartPole-v1
 	s.Seeds, s.Sizes, s.Test = 3, []int{100, 400}, 1000
 	s.Config.Steps = 300
 	recs, err := study.Run(context.Background(), s, nil)

@@ -135,14 +135,21 @@ func Run(ctx context.Context, s Spec, progress func(done, total int)) ([]Record,
 	for e, env := range s.Envs {
 		data[e] = make([]runData, s.Seeds)
 		for r := range s.Seeds {
-			train, err := continuous.CollectRandom(env.New(), stream(s.Seed, env.Name, r, "train"), s.Sizes[len(s.Sizes)-1])
-			if err != nil {
-				return nil, err
+			var sets [2]*continuous.Transitions
+			for j, purpose := range []string{"train", "test"} {
+				e, err := env.New()
+				if err != nil {
+					return nil, err
+				}
+				n := s.Test
+				if purpose == "train" {
+					n = s.Sizes[len(s.Sizes)-1]
+				}
+				if sets[j], err = continuous.CollectRandom(e, stream(s.Seed, env.Name, r, purpose), n); err != nil {
+					return nil, err
+				}
 			}
-			test, err := continuous.CollectRandom(env.New(), stream(s.Seed, env.Name, r, "test"), s.Test)
-			if err != nil {
-				return nil, err
-			}
+			train, test := sets[0], sets[1]
 			data[e][r] = runData{train, test}
 		}
 	}

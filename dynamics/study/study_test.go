@@ -10,7 +10,7 @@ import (
 )
 
 func tiny() Spec {
-	s := Default(Available())
+	s := Default(Available()[:1]) // CartPole-v1
 	s.Seeds, s.Sizes, s.Test = 2, []int{60, 120}, 300
 	s.Config.Steps, s.Config.KMax = 60, 3
 	return s
@@ -87,5 +87,31 @@ func TestValidate(t *testing.T) {
 		if _, err := Run(context.Background(), s, nil); err == nil {
 			t.Errorf("bad spec %d: no error", i)
 		}
+	}
+}
+
+// TestEveryEnvironment runs a tiny study on every environment built in (with the tags box2d and
+// mujoco, LunarLander and Hopper too).
+func TestEveryEnvironment(t *testing.T) {
+	s := tiny()
+	s.Envs = Available()
+	s.Lambdas = []float64{0}
+	recs, err := Run(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Summarise(s, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, es := range sum.Envs {
+		for _, ss := range es.Series {
+			for _, m := range ss.Mean {
+				if !(m > 0) {
+					t.Errorf("%s %s: mean loss %v", es.Env, ss.Name, m)
+				}
+			}
+		}
+		t.Logf("%s: absolute %.3g, relative %.3g, augment %.3g", es.Env, es.Series[0].Mean[1], es.Series[1].Mean[1], es.Series[2].Mean[1])
 	}
 }
