@@ -9,7 +9,7 @@ import (
 
 func TestDeep(t *testing.T) {
 	dir := t.TempDir()
-	out, err := temple(t, "deep", "--out", dir, "--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2")
+	out, err := temple(t, "deep", "--envs", "cartpole-v1", "--out", dir, "--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
