@@ -37,9 +37,15 @@ type EnvSummary struct {
 	// Relative.
 	AbsoluteWorst bool            `json:"absolute_worst"`
 	AugmentBest   map[string]bool `json:"augment_best"`
-	// AugmentMinusRelative[λ] is the paired difference loss(augment) − loss(relative) at the
-	// largest size, mean and 95% CI half-width across runs.
-	AugmentMinusRelative map[string][2]float64 `json:"augment_minus_relative"`
+	// AugmentMinusRelative[λ] is the paired difference loss(augment) − loss(relative) per
+	// training size: mean and 95% CI half-width across runs (the same data and network stream).
+	AugmentMinusRelative map[string]Paired `json:"augment_minus_relative"`
+}
+
+// Paired is a per-size mean difference and its 95% CI half-width.
+type Paired struct {
+	Mean []float64 `json:"mean"`
+	CI95 []float64 `json:"ci95"`
 }
 
 // SeriesSummary is one learner's loss per training size: arithmetic mean and 95% CI
@@ -63,7 +69,7 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 		sizeIdx[n] = i
 	}
 	for _, env := range s.Envs {
-		es := EnvSummary{Env: env.Name, Paper: env.Paper, AugmentBest: map[string]bool{}, AugmentMinusRelative: map[string][2]float64{}}
+		es := EnvSummary{Env: env.Name, Paper: env.Paper, AugmentBest: map[string]bool{}, AugmentMinusRelative: map[string]Paired{}}
 		for _, se := range series {
 			ss := SeriesSummary{Name: se.String(), Method: se.Method.String(), Lambda: se.Lambda, runs: make([][]float64, s.Seeds)}
 			for r := range ss.runs {
@@ -101,12 +107,16 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 		for _, aug := range es.Series[2:] {
 			key := strconv.FormatFloat(aug.Lambda, 'g', -1, 64)
 			es.AugmentBest[key] = aug.Mean[last] < rel.Mean[last] && aug.Mean[last] < abs.Mean[last]
+			var p Paired
 			diff := make([]float64, s.Seeds)
-			for r := range diff {
-				diff[r] = aug.runs[r][last] - rel.runs[r][last]
+			for k := range s.Sizes {
+				for r := range diff {
+					diff[r] = aug.runs[r][k] - rel.runs[r][k]
+				}
+				m, h := report.MeanCI(diff)
+				p.Mean, p.CI95 = append(p.Mean, m), append(p.CI95, h)
 			}
-			m, h := report.MeanCI(diff)
-			es.AugmentMinusRelative[key] = [2]float64{m, h}
+			es.AugmentMinusRelative[key] = p
 		}
 		sum.Envs = append(sum.Envs, es)
 	}
@@ -179,7 +189,7 @@ func Figure(sum Summary, es EnvSummary) report.Figure {
 	f := report.Figure{
 		Title:  fmt.Sprintf("%s: dynamics model loss (%d seeds)", es.Env, sum.Seeds),
 		XLabel: "training transitions (uniformly random policy)",
-		YLabel: "log10 held-out MSE of s_{t+1} (standardised)",
+		YLabel: "log10 held-out MSE of the next state (standardised)",
 		Points: true,
 	}
 	x := make([]float64, len(sum.Sizes))
@@ -222,13 +232,33 @@ func WriteTable(w io.Writer, sum Summary) error {
 	}
 	fmt.Fprintln(w)
 	for _, es := range sum.Envs {
-		fmt.Fprintf(w, "%s: Absolute worst: %v.", es.Env, es.AbsoluteWorst)
+		fmt.Fprintf(w, "%s at n = %d: Absolute worst: %v.", es.Env, n, es.AbsoluteWorst)
+		for _, ss := range es.Series[2:] {
+			key := strconv.FormatFloat(ss.Lambda, 'g', -1, 64)
+			fmt.Fprintf(w, " Augment (λ=%s) best: %v.", key, es.AugmentBest[key])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nPaired difference loss(relative+augment) − loss(relative), mean ± 95%% CI over %d seeds:\n\n", sum.Seeds)
+	fmt.Fprint(w, "| environment | λ |")
+	for _, size := range sum.Sizes {
+		fmt.Fprintf(w, " n = %d |", size)
+	}
+	fmt.Fprint(w, "\n|---|---|")
+	for range sum.Sizes {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, es := range sum.Envs {
 		for _, ss := range es.Series[2:] {
 			key := strconv.FormatFloat(ss.Lambda, 'g', -1, 64)
 			d := es.AugmentMinusRelative[key]
-			fmt.Fprintf(w, " Augment (λ=%s) best: %v, paired loss(augment) − loss(relative) = %.3g ± %.2g.", key, es.AugmentBest[key], d[0], d[1])
+			fmt.Fprintf(w, "| %s | %s |", es.Env, key)
+			for k := range d.Mean {
+				fmt.Fprintf(w, " %.2g ± %.2g |", d.Mean[k], d.CI95[k])
+			}
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w)
 	}
 	return nil
 }
