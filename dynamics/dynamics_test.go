@@ -160,21 +160,3 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkTrain measures training throughput on CartPole: transitions through the network
-// (forward and backward) per second, for the default 2×64 network.
-func BenchmarkTrain(b *testing.B) {
-	train := collect(b, 1, 1000)
-	for _, m := range Methods {
-		b.Run(m.String(), func(b *testing.B) {
-			cfg := DefaultConfig()
-			cfg.Steps = 500
-			for b.Loop() {
-				if _, err := Train(m, cfg, train, rand.New(rand.NewPCG(1, 1))); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N*cfg.Steps*cfg.Batch)/b.Elapsed().Seconds(), "samples/s")
-		})
-	}
-}
