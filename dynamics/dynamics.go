@@ -181,6 +181,11 @@ func Train(m Method, cfg Config, tr *continuous.Transitions, rng *rand.Rand) (*M
 			return nil, fmt.Errorf("dynamics: training transition %d has a non-finite state value", i/sd)
 		}
 	}
+	for i, v := range tr.A {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("dynamics: training transition %d has a non-finite action value %v", i/ad, v)
+		}
+	}
 
 	// Inputs (s, a) and targets (s' or Δ), standardised on the training set.
 	inRaw := make([]float64, 0, n*(sd+ad))

@@ -146,6 +146,12 @@ func TestErrors(t *testing.T) {
 	if _, err := Train(Relative, smallConfig(), train.Head(1), rng); err == nil {
 		t.Error("one transition: no error")
 	}
+	nan := *train.Head(10)
+	nan.A = append([]float64(nil), nan.A...)
+	nan.A[3] = math.NaN()
+	if _, err := Train(Relative, smallConfig(), &nan, rng); err == nil {
+		t.Error("NaN action: no error")
+	}
 	mod, _ := Train(Relative, smallConfig(), train, rng)
 	other := &continuous.Transitions{StateDim: 3, ActionDim: 1, S: []float64{1, 2, 3}, A: []float64{0}, Next: []float64{1, 2, 3}}
 	if _, err := mod.Loss(other); err == nil {
