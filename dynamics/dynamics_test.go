@@ -166,3 +166,38 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAugmentFormula: a RelativeAugment prediction is the network's standardised shift moved
+// towards the mean of its most responsible component by w_d = r_d / (r_d + σ²_{k,d}).
+func TestAugmentFormula(t *testing.T) {
+	train := collect(t, 9, 400)
+	cfg := smallConfig()
+	cfg.Lambda = 0
+	rel, _ := Train(Relative, cfg, train, rand.New(rand.NewPCG(4, 4)))
+	aug, err := Train(RelativeAugment, cfg, train, rand.New(rand.NewPCG(4, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, q := make([]float64, 4), make([]float64, 4)
+	for i := range 20 {
+		s, a, _ := train.Row(i)
+		rel.Predict(s, a, p)
+		aug.Predict(s, a, q)
+		z := make([]float64, 4) // the network's standardised shift Δ̂
+		for d := range z {
+			z[d] = (p[d] - s[d] - rel.out.mean[d]) / rel.out.sd[d]
+		}
+		mix := aug.Mixture
+		k := mix.Assign(z, nil)
+		for d := range z {
+			w := aug.resid[d] / (aug.resid[d] + mix.Vars[k][d])
+			if !(w > 0 && w < 1) {
+				t.Fatalf("weight w_%d = %v, want in (0, 1)", d, w)
+			}
+			want := s[d] + aug.out.mean[d] + aug.out.sd[d]*((1-w)*z[d]+w*mix.Means[k][d])
+			if math.Abs(q[d]-want) > 1e-12*(1+math.Abs(want)) {
+				t.Fatalf("transition %d, dim %d: augmented prediction %v, want %v", i, d, q[d], want)
+			}
+		}
+	}
+}
