@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/dynamics/study"
+	"github.com/temple-rl/temple/experiment"
 )
 
 // deepCmd runs the deep extension of the paper (Appendix F.6): dynamics-model loss against
@@ -63,6 +64,7 @@ func deepCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			sum.Version, sum.WallSeconds = experiment.Version, time.Since(start).Seconds()
 			if err := study.Write(out, s, recs, sum); err != nil {
 				return err
 			}

@@ -23,6 +23,12 @@ func TestDeep(t *testing.T) {
 			t.Errorf("missing %s", f)
 		}
 	}
+	js, _ := os.ReadFile(filepath.Join(dir, "deep_summary.json"))
+	for _, want := range []string{`"version"`, `"wall_seconds"`, `"seeds": 2`, `"env": "CartPole-v1"`} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("deep_summary.json lacks %s", want)
+		}
+	}
 }
 
 func TestDeepErrors(t *testing.T) {

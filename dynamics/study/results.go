@@ -17,6 +17,11 @@ import (
 
 // Summary is the study's statistics across runs.
 type Summary struct {
+	// Version is the tool's version and WallSeconds the study's wall time, both set by the
+	// caller (the command) for the record.
+	Version     string  `json:"version,omitempty"`
+	WallSeconds float64 `json:"wall_seconds,omitempty"`
+
 	Seed    uint64          `json:"seed"`
 	Seeds   int             `json:"seeds"`
 	Sizes   []int           `json:"sizes"`
