@@ -36,7 +36,7 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd())
 	return cmd
 }
 
@@ -117,10 +117,21 @@ func reproduceCmd() *cobra.Command {
 				for _, p := range experiment.Presets() {
 					fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", p.Name, p.Description)
 				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "deep", "Appendix F.6: dynamics models of continuous tasks "+
+					"(absolute, relative, relative + augment); the same as temple deep, whose flags it takes there")
 				if !list {
 					return fmt.Errorf("name a preset to reproduce")
 				}
 				return nil
+			}
+			if args[0] == "deep" {
+				if cmd.Flags().NFlag() > 0 {
+					return fmt.Errorf("reproduce deep takes no flags; use temple deep with its own (temple deep --help)")
+				}
+				deep := deepCmd()
+				deep.SetOut(cmd.OutOrStdout())
+				deep.SetContext(cmd.Context())
+				return deep.RunE(deep, nil)
 			}
 			p, err := experiment.LookupPreset(args[0])
 			if err != nil {

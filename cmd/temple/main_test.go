@@ -209,3 +209,13 @@ func TestKubernetesJobShardsMatchItsCompletions(t *testing.T) {
 		t.Errorf("job: mode %q, completions %d, TEMPLE_SHARDS %q, command %v", job.Spec.CompletionMode, job.Spec.Completions, shards, c.Command)
 	}
 }
+
+func TestReproduceListsDeep(t *testing.T) {
+	text, err := temple(t, "reproduce", "--list")
+	if err != nil || !strings.Contains(text, "deep ") || !strings.Contains(text, "Appendix F.6") {
+		t.Errorf("reproduce --list: %v\n%s", err, text)
+	}
+	if _, err := temple(t, "reproduce", "deep", "--runs", "3"); err == nil || !strings.Contains(err.Error(), "use temple deep") {
+		t.Errorf("reproduce deep with flags: %v", err)
+	}
+}
