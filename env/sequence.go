@@ -8,9 +8,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // SequenceFormat is the value of the "format" key of a task-sequence file written by this
@@ -122,7 +123,7 @@ func WriteSequences(path string, set SequenceSet) error {
 	if err != nil {
 		return fail(err)
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fail(err)
 	}
 	return nil
@@ -167,33 +168,6 @@ func encodeSequences(set SequenceSet) ([]byte, error) {
 	}
 	b.WriteString("\n  ]\n}\n")
 	return b.Bytes(), nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames it to path.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // ReadSequences reads a task-sequence file: either this package's format (key "format" =

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // Write writes tasks to path as JSON that Read reads back into identical models: the same
@@ -26,7 +26,7 @@ func Write(path string, tasks []Task) error {
 	if _, err := parse(data, "json"); err != nil {
 		return fail(err)
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fail(err)
 	}
 	return nil
@@ -189,33 +189,6 @@ func writeString(b *bytes.Buffer, s string) {
 // writeFloat writes x in the shortest form that parses back to the same float64.
 func writeFloat(b *bytes.Buffer, x float64) {
 	b.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames it to path.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // MarshalJSON writes t as one task object of the file format (an element of "tasks"), so that a
