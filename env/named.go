@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/env/classic"
 	"github.com/temple-rl/temple/env/custom"
 	"github.com/temple-rl/temple/env/toytext"
 	"github.com/temple-rl/temple/mdp"
@@ -14,9 +15,11 @@ import (
 const (
 	FamilyFrozenLake = "frozenlake" // FrozenLake: Gymnasium's FrozenLake-v1
 	FamilyTaxi       = "taxi"       // Named: Gymnasium's Taxi-v3 (Dietterich's taxi domain)
+	FamilyRiverSwim  = "riverswim"  // Named: Strehl & Littman's RiverSwim (env/classic)
+	FamilySixArms    = "sixarms"    // Named: Strehl & Littman's SixArms (env/classic)
 )
 
-// Named is a task of a family without parameters: one fixed MDP, such as Taxi.
+// Named is a task of a family without parameters: one fixed MDP, such as Taxi or RiverSwim.
 type Named struct{ family string }
 
 // namedModels builds the MDP of each family without parameters, with its display name.
@@ -24,7 +27,9 @@ var namedModels = map[string]struct {
 	name  string
 	model func() (*mdp.Model, error)
 }{
-	FamilyTaxi: {"Taxi", toytext.Taxi},
+	FamilyTaxi:      {"Taxi", toytext.Taxi},
+	FamilyRiverSwim: {"RiverSwim", classic.RiverSwim},
+	FamilySixArms:   {"SixArms", classic.SixArms},
 }
 
 // NewNamed is the task of the given family without parameters.

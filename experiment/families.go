@@ -30,6 +30,8 @@ const (
 	FamilyFourRoom       = "fourroom"           // the four-room gridTasks (Appendix F.5)
 	FamilyFrozenLake     = env.FamilyFrozenLake // Gymnasium's FrozenLake-v1 (Appendix F.5)
 	FamilyTaxi           = env.FamilyTaxi       // Gymnasium's Taxi-v3 (Appendix F.5)
+	FamilyRiverSwim      = env.FamilyRiverSwim  // Strehl & Littman's RiverSwim (Appendix F.5)
+	FamilySixArms        = env.FamilySixArms    // Strehl & Littman's SixArms (Appendix F.5)
 	FamilyCustom         = env.FamilyCustom     // a user's own MDPs from a file (env/custom)
 	FamilyMixed          = "mixed"              // parts of other families one after another, repeated
 	FamilyFile           = "file"               // task sequences read from a JSON file
@@ -79,10 +81,12 @@ var families = map[string]func() FamilyParams{
 	FamilyFrozenLake: func() FamilyParams {
 		return &frozenLakeTasks{Map: "4x4", Slippery: true, Count: 1}
 	},
-	FamilyTaxi:   func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
-	FamilyCustom: func() FamilyParams { return &customTasks{Repeat: 1} },
-	FamilyMixed:  func() FamilyParams { return &mixedTasks{Repeat: 1} },
-	FamilyFile:   func() FamilyParams { return &fileTasks{} },
+	FamilyTaxi:      func() FamilyParams { return &namedTasks{family: env.FamilyTaxi, Count: 1} },
+	FamilyRiverSwim: func() FamilyParams { return &namedTasks{family: env.FamilyRiverSwim, Count: 1} },
+	FamilySixArms:   func() FamilyParams { return &namedTasks{family: env.FamilySixArms, Count: 1} },
+	FamilyCustom:    func() FamilyParams { return &customTasks{Repeat: 1} },
+	FamilyMixed:     func() FamilyParams { return &mixedTasks{Repeat: 1} },
+	FamilyFile:      func() FamilyParams { return &fileTasks{} },
 }
 
 func paperLandforms() []float64 { return []float64{0, 0.2, 0.4} }

@@ -87,6 +87,18 @@ var presets = []Preset{
 		Spec: taxi,
 	},
 	{
+		Name: "riverswim",
+		Description: "Appendix F.5: Strehl & Littman's RiverSwim, start drawn every episode, 2000 x 100, R_max 10000, " +
+			"20 runs; O-TempLe, Q-learning, RMax",
+		Spec: riverSwim,
+	},
+	{
+		Name: "classic-sequence",
+		Description: "Appendix F.5: RiverSwim then SixArms, five times over (10 tasks, 6 and 7 states, 2 and 6 actions), " +
+			"2000 x 100, R_max 10000, 20 runs; what templates carry from one environment to the other (CasinoLand is not defined here)",
+		Spec: classicSequence,
+	},
+	{
 		Name: "beyond",
 		Description: "Beyond the paper: the online-maze setting (20 runs) with O-TempLe as published and with the retry " +
 			"option (new templates deferred until a pair's samples match none at 2·m_s, 4·m_s, ...), Q-learning, RMax",
@@ -302,6 +314,33 @@ func taxi() Spec {
 	s := singleTask("taxi", FamilyTaxi, 10000, 200)
 	s.Gamma, s.Start = 0.99, StartPerEpisode
 	return s
+}
+
+// rMax sets R_max, the optimistic reward of unknown pairs, on every agent that has it: the classic
+// MDPs pay up to 10 000 a step, and RMax is only optimistic with R_max at least the largest reward.
+func rMax(s Spec, r float64) Spec {
+	for k := range s.Agents {
+		if slices.Contains(agentTypes[s.Agents[k].Type].keys, "r_max") {
+			s.Agents[k].Params.RMax = r
+		}
+	}
+	return s
+}
+
+// riverSwim starts every episode from RiverSwim's start distribution (state 1 or 2).
+func riverSwim() Spec {
+	s := singleTask("riverswim", FamilyRiverSwim, 2000, 100)
+	s.Start = StartPerEpisode
+	return rMax(s, 10000)
+}
+
+// classicSequence alternates RiverSwim and SixArms five times. The paper's sequence also has
+// CasinoLand, whose definition we could not find (env/classic).
+func classicSequence() Spec {
+	s := singleTask("classic-sequence", FamilyMixed, 2000, 100)
+	s.Start = StartPerEpisode
+	s.Tasks.Params = &mixedTasks{Repeat: 5, Parts: []TaskSpec{mustTaskSpec(FamilyRiverSwim), mustTaskSpec(FamilySixArms)}}
+	return rMax(s, 10000)
 }
 
 // beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
