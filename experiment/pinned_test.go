@@ -52,3 +52,37 @@ func TestPaperPresetsGiveThePinnedResults(t *testing.T) {
 		})
 	}
 }
+
+// pinnedSweeps are the SHA-256 digests of sweep.csv of the τ̂ and Γ sweep presets at seed 1 and
+// 2 runs, as computed by the code before sweeps became a config block (commit 281a9e5).
+var pinnedSweeps = map[string]string{
+	"tau-sweep":   "cee4cd668e0f38e682a6d7a6a59ebe66b6f7efcfa66195d326f014e55d426458",
+	"gamma-sweep": "b8bf944fa73f1dd783afe7e5e6d8f696fe837a682e558263945e9c169e56851a",
+}
+
+func TestSweepPresetsGiveThePinnedResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two sweeps")
+	}
+	for name, want := range pinnedSweeps {
+		t.Run(name, func(t *testing.T) {
+			p, err := LookupPreset(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := p.Spec()
+			s.Runs = 2
+			dir := t.TempDir()
+			if _, err := ExecuteSweep(context.Background(), s, dir, 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "sweep.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != want {
+				t.Errorf("sweep.csv digest %x, want %s", sum, want)
+			}
+		})
+	}
+}
