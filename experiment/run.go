@@ -346,11 +346,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			}
 		}
 		if snapshots != nil {
-			line := struct {
-				Task int `json:"task"`
-				template.Snapshot
-			}{k, ag.(snapshotter).TemplateSnapshot()}
-			if err := snapshots.Encode(line); err != nil {
+			if err := snapshots.Encode(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()}); err != nil {
 				return CellResult{}, fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
 			}
 		}
