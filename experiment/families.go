@@ -287,23 +287,14 @@ type frozenLakeTasks struct {
 	Count    int      `yaml:"count"`
 }
 
-func (p *frozenLakeTasks) task() env.FrozenLake {
-	return env.FrozenLake{FrozenLakeParams: toytext.FrozenLakeParams{Map: p.Map, Desc: p.Desc, Slippery: p.Slippery}}
+func (p *frozenLakeTasks) task() (env.Task, error) {
+	return env.FrozenLake{FrozenLakeParams: toytext.FrozenLakeParams{Map: p.Map, Desc: p.Desc, Slippery: p.Slippery}}, nil
 }
 
-func (p *frozenLakeTasks) Validate() error {
-	if p.Count < 1 {
-		return fmt.Errorf("count = %d, want at least 1", p.Count)
-	}
-	_, err := p.task().Model()
-	return err
-}
+func (p *frozenLakeTasks) Validate() error { _, err := copiesOf(p.task, p.Count); return err }
 
 func (p *frozenLakeTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return copies(p.task(), p.Count), nil
+	return copiesOf(p.task, p.Count)
 }
 
 // namedTasks are Count copies of the MDP of a family without parameters.
@@ -312,20 +303,12 @@ type namedTasks struct {
 	Count  int `yaml:"count"`
 }
 
-func (p *namedTasks) Validate() error {
-	if p.Count < 1 {
-		return fmt.Errorf("count = %d, want at least 1", p.Count)
-	}
-	_, err := env.NewNamed(p.family)
-	return err
-}
+func (p *namedTasks) task() (env.Task, error) { return env.NewNamed(p.family) }
+
+func (p *namedTasks) Validate() error { _, err := copiesOf(p.task, p.Count); return err }
 
 func (p *namedTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	t, err := env.NewNamed(p.family)
-	return copies(t, p.Count), err
+	return copiesOf(p.task, p.Count)
 }
 
 // customTasks are the tasks of a user's MDP file (the temple-mdp/v1 format of env/custom, JSON
@@ -359,13 +342,23 @@ func (p *customTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	return out, nil
 }
 
-// copies is the sequence of n copies of t.
-func copies(t env.Task, n int) env.Sequence {
-	out := make(env.Sequence, n)
+// copiesOf is the sequence of count copies of the task that task makes, once its model builds.
+func copiesOf(task func() (env.Task, error), count int) (env.Sequence, error) {
+	if count < 1 {
+		return nil, fmt.Errorf("count = %d, want at least 1", count)
+	}
+	t, err := task()
+	if err == nil {
+		_, err = t.Model()
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(env.Sequence, count)
 	for k := range out {
 		out[k] = t
 	}
-	return out
+	return out, nil
 }
 
 func mazes(ms []env.Maze, err error) (env.Sequence, error) {
