@@ -3,11 +3,14 @@
 // Sciences 74(8), 2008; first in their ICTAI 2004 paper), which the TempLe paper's Appendix F.5
 // uses to argue that transition templates apply beyond grids: RiverSwim and SixArms.
 //
-// The definitions follow the 2008 paper's figure as two public implementations write it out
-// (the generators of the mushroom-rl lineage, and a gym SixArmsEnv); both agree on RiverSwim, and
-// on SixArms for every state but the second arm, where the gym one pays 133 on leaving the arm
-// and nothing for staying — contrary to every other arm and to the paper's rule that an arm pays
-// for staying in it; we follow the first. Rewards are the published ones, not rescaled: give
+// The definitions follow the 2008 paper's figure as public implementations that cite it write it
+// out; we could not read the papers themselves. RiverSwim: the generators of the mushroom-rl
+// lineage, cruz-lucas/classic_pacmdp_envs (riverswim.py) and a Gymnasium RiverSwimEnv agree.
+// SixArms: the mushroom-rl generators and cruz-lucas/classic_pacmdp_envs (sixarms.py) agree; a
+// gym SixArmsEnv differs only in the second arm, where it pays 133 on leaving the arm and nothing
+// for staying — contrary to every other arm and to the paper's rule that an arm pays for staying
+// in it; we follow the other two. (The RiverSwim of Osband et al., with rewards 0.005 and 1, is
+// a different variant.) Rewards are the published ones, not rescaled: give
 // agents an R_max of at least the largest (10 000 and 6 000).
 //
 // CasinoLand, the third MDP of the 2004 paper, is not here: its definition was not found in any

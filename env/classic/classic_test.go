@@ -122,4 +122,11 @@ func TestSixArmsTable(t *testing.T) {
 	if math.Abs(sol.V[6]-120000) > 1e-5 {
 		t.Errorf("V*(6) = %v, want 120 000", sol.V[6])
 	}
+	// Arm 5 is worth staying in (1660/(1−γ) = 33 200 > γ·V*(0) = 18 201.7); arms 1–4 are not, so
+	// their best action returns to the hub (arm 1: action 4; arms 2–4: the lowest action, 0).
+	for s, want := range []int{5, 4, 0, 0, 0, 4, 5} {
+		if sol.Policy[s] != want {
+			t.Errorf("optimal action in state %d is %d, want %d", s, sol.Policy[s], want)
+		}
+	}
 }
