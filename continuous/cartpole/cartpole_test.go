@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/continuous"
+	"github.com/temple-rl/temple/continuous/envtest"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
@@ -152,22 +153,7 @@ func TestStepErrors(t *testing.T) {
 }
 
 func TestCollectRandomSeeded(t *testing.T) {
-	collect := func() *continuous.Transitions {
-		tr, err := continuous.CollectRandom(New(), rand.New(rand.NewPCG(7, 7)), 300)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
-	a, b := collect(), collect()
-	if a.Len() != 300 {
-		t.Fatalf("Len = %d, want 300", a.Len())
-	}
-	for i := range a.S {
-		if a.S[i] != b.S[i] || a.Next[i] != b.Next[i] {
-			t.Fatal("same seed, different transitions")
-		}
-	}
+	a := envtest.Seeded(t, func() continuous.Env { return New() }, 300)
 	// Every transition follows the dynamics, and every action is 0 or 1.
 	for i := range a.Len() {
 		s, act, next := a.Row(i)
@@ -180,18 +166,4 @@ func TestCollectRandomSeeded(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	e := New()
-	obs := make([]float64, StateDim)
-	act := []float64{0}
-	e.Reset(rng, obs)
-	for b.Loop() {
-		e.RandomAction(rng, act)
-		_, term, trunc, _ := e.Step(act, obs)
-		if term || trunc {
-			e.Reset(rng, obs)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, New()) }

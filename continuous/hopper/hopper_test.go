@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/continuous"
+	"github.com/temple-rl/temple/continuous/envtest"
 )
 
 func newEnv(t testing.TB) *Env {
@@ -120,19 +121,7 @@ func TestStepErrors(t *testing.T) {
 
 // TestSeeded: the same seed gives the same transitions, and velocities are clipped.
 func TestSeeded(t *testing.T) {
-	collect := func() *continuous.Transitions {
-		tr, err := continuous.CollectRandom(newEnv(t), rand.New(rand.NewPCG(5, 5)), 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
-	a, b := collect(), collect()
-	for i := range a.Next {
-		if a.Next[i] != b.Next[i] {
-			t.Fatal("same seed, different transitions")
-		}
-	}
+	a := envtest.Seeded(t, func() continuous.Env { return newEnv(t) }, 2000)
 	for i := range a.Len() {
 		_, _, next := a.Row(i)
 		for _, v := range next[5:] {
@@ -143,18 +132,4 @@ func TestSeeded(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	e := newEnv(b)
-	obs := make([]float64, StateDim)
-	act := make([]float64, ActionDim)
-	e.Reset(rng, obs)
-	for b.Loop() {
-		e.RandomAction(rng, act)
-		_, term, trunc, _ := e.Step(act, obs)
-		if term || trunc {
-			e.Reset(rng, obs)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, newEnv(b)) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/continuous"
+	"github.com/temple-rl/temple/continuous/envtest"
 )
 
 // TestReset: the lander starts at the top centre, (H − (H/4 + LEG_DOWN/SCALE)) / (H/2) above
@@ -99,33 +100,7 @@ func TestStepErrors(t *testing.T) {
 }
 
 func TestSeeded(t *testing.T) {
-	collect := func() *continuous.Transitions {
-		tr, err := continuous.CollectRandom(New(), rand.New(rand.NewPCG(5, 5)), 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
-	a, b := collect(), collect()
-	for i := range a.Next {
-		if a.Next[i] != b.Next[i] {
-			t.Fatalf("same seed, different transitions at value %d", i)
-		}
-	}
+	envtest.Seeded(t, func() continuous.Env { return New() }, 2000)
 }
 
-func BenchmarkStep(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	e := New()
-	obs := make([]float64, StateDim)
-	act := []float64{0}
-	e.Reset(rng, obs)
-	for b.Loop() {
-		e.RandomAction(rng, act)
-		_, term, trunc, _ := e.Step(act, obs)
-		if term || trunc {
-			e.Reset(rng, obs)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, New()) }
