@@ -115,6 +115,14 @@ func (t *Truth) index(g Point) int {
 	return len(t.Templates) - 1
 }
 
+// Include adds to t.Templates those of gs that are not already there (within rounding), in
+// order: the cost grows with len(gs) × len(t.Templates), not with the square of all templates.
+func (t *Truth) Include(gs ...Point) {
+	for _, g := range gs {
+		t.index(g)
+	}
+}
+
 // Nearest returns the index of the template in t closest to g and its distance; ties go to the
 // lowest index.
 func (t *Truth) Nearest(g Point) (int, float64) {
@@ -131,9 +139,7 @@ func (t *Truth) Nearest(g Point) (int, float64) {
 // appearance.
 func Distinct(gs []Point) []Point {
 	var t Truth
-	for _, g := range gs {
-		t.index(g)
-	}
+	t.Include(gs...)
 	return t.Templates
 }
 

@@ -141,7 +141,7 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	if t.Truth != nil {
 		tr := template.OfModel(t.Truth)
 		o.truth = &tr
-		o.seenTruth.Templates = template.Distinct(append(o.seenTruth.Templates, tr.Templates...))
+		o.seenTruth.Include(tr.Templates...)
 	}
 	return nil
 }
