@@ -173,6 +173,20 @@ func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
 	l.refresh(i)
 }
 
+// Replace sets pair i's statistics to the given counts and reward sum, dropping everything it
+// held: O-TempLe withdraws a provisional augmentation this way, leaving the pair's own samples.
+func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
+	l.counts.ClearPair(i)
+	for _, x := range succ {
+		l.counts.Add(i, int(x.State), x.N, 0)
+	}
+	l.counts.AddReward(i, reward)
+	if l.known[i] {
+		l.changed(i)
+	}
+	l.refresh(i)
+}
+
 // SetThreshold sets pair i's known threshold; the pair becomes unknown if it has fewer samples.
 func (l *Learner) SetThreshold(i int, m int64) {
 	l.threshold[i] = m

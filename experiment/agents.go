@@ -39,28 +39,30 @@ type AgentSpec struct {
 // AgentParams are the parameters of every agent type, by their paper symbols; each type reads
 // only its own (see agentTypes).
 type AgentParams struct {
-	M             int64            `yaml:"m"`               // known threshold m
-	RMax          float64          `yaml:"r_max"`           // R_max of unknown pairs
-	ActionRule    agent.ActionRule `yaml:"action_rule"`     // optimistic | balanced-wandering
-	PlanTolerance float64          `yaml:"plan_tolerance"`  // ‖V − V*‖∞ of each plan
-	Planning      agent.Planning   `yaml:"planning"`        // full | incremental re-planning
-	Ms            int64            `yaml:"m_s"`             // small known threshold m_s
-	Tau           float64          `yaml:"tau"`             // template gap τ̂
-	Consolidate   bool             `yaml:"consolidate"`     // merge templates closer than τ̂ after each task
-	Retry         bool             `yaml:"retry,omitempty"` // defer new templates (not in the paper)
-	Alpha         float64          `yaml:"alpha"`           // Q-learning rate α
-	Epsilon       float64          `yaml:"epsilon"`         // ε-greedy exploration
-	InitialQ      float64          `yaml:"initial_q"`       // initial Q values
-	T1            int              `yaml:"t1"`              // phase-1 tasks T_1
-	ModelGap      float64          `yaml:"model_gap"`       // model gap Γ
-	Eta           int              `yaml:"eta"`             // model error tolerance η
-	Delta         float64          `yaml:"delta"`           // FMRL: error probability δ of an elimination
-	Xi            float64          `yaml:"xi"`              // FMRL: informativeness ξ of tested pairs
-	Epsilon1      float64          `yaml:"epsilon1"`        // Delayed-Q: ε1 of an attempted update
-	SampleTasks   int              `yaml:"sample_tasks"`    // MaxQInit: sampling tasks N
-	Abstraction   string           `yaml:"abstraction"`     // Abs-RL: q-star-epsilon | q-star-d | q-star
-	AbsEpsilon    float64          `yaml:"abstraction_epsilon"`
-	Learner       string           `yaml:"learner"` // Abs-RL: q-learning | delayed-q
+	M                int64            `yaml:"m"`                           // known threshold m
+	RMax             float64          `yaml:"r_max"`                       // R_max of unknown pairs
+	ActionRule       agent.ActionRule `yaml:"action_rule"`                 // optimistic | balanced-wandering
+	PlanTolerance    float64          `yaml:"plan_tolerance"`              // ‖V − V*‖∞ of each plan
+	Planning         agent.Planning   `yaml:"planning"`                    // full | incremental re-planning
+	Ms               int64            `yaml:"m_s"`                         // small known threshold m_s
+	Tau              float64          `yaml:"tau"`                         // template gap τ̂
+	Consolidate      bool             `yaml:"consolidate"`                 // merge templates closer than τ̂ after each task
+	Retry            bool             `yaml:"retry,omitempty"`             // defer new templates (not in the paper)
+	EarlyMatch       int64            `yaml:"early_match,omitempty"`       // provisional match before m_s (not in the paper)
+	Alpha            float64          `yaml:"alpha"`                       // Q-learning rate α
+	Epsilon          float64          `yaml:"epsilon"`                     // ε-greedy exploration
+	InitialQ         float64          `yaml:"initial_q"`                   // initial Q values
+	T1               int              `yaml:"t1"`                          // phase-1 tasks T_1
+	ModelGap         float64          `yaml:"model_gap"`                   // model gap Γ
+	Eta              int              `yaml:"eta"`                         // model error tolerance η
+	TemplateTransfer bool             `yaml:"template_transfer,omitempty"` // FM-TempLe: augment from the group's templates (not in the presets)
+	Delta            float64          `yaml:"delta"`                       // FMRL: error probability δ of an elimination
+	Xi               float64          `yaml:"xi"`                          // FMRL: informativeness ξ of tested pairs
+	Epsilon1         float64          `yaml:"epsilon1"`                    // Delayed-Q: ε1 of an attempted update
+	SampleTasks      int              `yaml:"sample_tasks"`                // MaxQInit: sampling tasks N
+	Abstraction      string           `yaml:"abstraction"`                 // Abs-RL: q-star-epsilon | q-star-d | q-star
+	AbsEpsilon       float64          `yaml:"abstraction_epsilon"`
+	Learner          string           `yaml:"learner"` // Abs-RL: q-learning | delayed-q
 }
 
 // agentType describes one type: its default name, its parameter keys with defaults, and how to
@@ -77,12 +79,12 @@ func rmaxParams(p AgentParams) agent.RMaxParams {
 }
 
 func templeParams(p AgentParams) temple.Params {
-	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate, Retry: p.Retry}
+	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate, Retry: p.Retry, EarlyMatch: p.EarlyMatch}
 }
 
 var (
 	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance", "planning"}
-	templeKeys = append([]string{"m_s", "tau", "consolidate", "retry"}, rmaxKeys...)
+	templeKeys = append([]string{"m_s", "tau", "consolidate", "retry", "early_match"}, rmaxKeys...)
 )
 
 func setTempleDefaults(p *AgentParams) {
@@ -113,14 +115,14 @@ var agentTypes = map[string]agentType{
 		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return temple.NewOTempLe(templeParams(p)) },
 	},
 	TypeFMTempLe: {
-		name: "FM-TempLe", keys: append([]string{"t1", "model_gap", "eta"}, templeKeys...),
+		name: "FM-TempLe", keys: append([]string{"t1", "model_gap", "eta", "template_transfer"}, templeKeys...),
 		defaults: func(p *AgentParams) {
 			setTempleDefaults(p)
 			d := temple.DefaultFMParams()
 			p.Tau, p.T1, p.ModelGap, p.Eta = d.Tau, d.T1, d.ModelGap, d.Eta
 		},
 		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
-			return temple.NewFMTempLe(temple.FMParams{Params: templeParams(p), T1: p.T1, ModelGap: p.ModelGap, Eta: p.Eta})
+			return temple.NewFMTempLe(temple.FMParams{Params: templeParams(p), T1: p.T1, ModelGap: p.ModelGap, Eta: p.Eta, TemplateTransfer: p.TemplateTransfer})
 		},
 	},
 }

@@ -69,6 +69,20 @@ func (σ Sigma) Ranked(counts []mdp.Succ) []Count {
 	return out
 }
 
+// Agrees reports whether σ and τ put ranks 0 to ranks−1 on the same states: augmenting with a
+// template whose visits stop before rank ranks gives the same counts through either.
+func (σ Sigma) Agrees(τ Sigma, ranks int) bool {
+	a, b := σ.stateOf(), τ.stateOf()
+	for r := int32(0); r < int32(ranks); r++ {
+		x, okx := a(r)
+		y, oky := b(r)
+		if okx != oky || x != y {
+			return false
+		}
+	}
+	return true
+}
+
 // stateOf returns σ as a function of rank: the state of rank r, and false for a rank ≥ S, which
 // no state has. Ranks beyond the seen states go to the unseen states in ascending order.
 func (σ Sigma) stateOf() func(r int32) (int32, bool) {

@@ -17,6 +17,13 @@ type FMParams struct {
 	T1       int     // number of phase-1 tasks T_1
 	ModelGap float64 // model gap Γ: a task's model joins a group within Γ
 	Eta      int     // model error tolerance η: mismatches a group survives
+	// TemplateTransfer (off in the paper presets) augments a pair, once the model is identified,
+	// with the visits of the library template its group's estimate matches, placed by the
+	// group's ranking σ — Algorithm 3's AUGMENT(v_ρ(s,a,c*), …, σ) read literally — instead of
+	// the group's own counts (decision 11 keeps those to about m_s per pair and phase-1 task, so
+	// they rarely make a pair known). A pair whose group estimate has fewer than m_s samples or
+	// matches no template within τ̂ still receives the group's counts.
+	TemplateTransfer bool
 }
 
 // DefaultFMParams are the paper's finite-model settings: τ̂ 0.24, T_1 15, Γ 0.6, η 3.
@@ -116,10 +123,9 @@ func (f *FMTempLe) Act(s int) int { return f.o.Act(s) }
 func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 	f.steps++
 	i := s*f.o.A + a
-	recorded := !f.o.l.Known(i)
-	identified := f.o.observe(i, next, r)
+	own, identified := f.o.observe(i, next, r)
 	if !f.phase2() {
-		if recorded {
+		if own {
 			f.own.Add(i, next, 1, r)
 		}
 		return
@@ -169,19 +175,27 @@ func (f *FMTempLe) checkIdentified() {
 	f.identified, f.foundAfter = alive, f.steps
 	grp := f.groups[alive]
 	for i := range f.o.augmented {
-		if !f.o.augmented[i] && grp.N(i) > 0 {
-			f.o.augment(i, grp.Successors(i), grp.R(i))
-			if f.farFromTruth(grp, i) {
-				f.o.wrong[i/f.o.A]++
+		if f.o.augmented[i] || grp.N(i) == 0 {
+			continue
+		}
+		add, reward := grp.Successors(i), grp.R(i)
+		if f.p.TemplateTransfer && grp.N(i) >= f.p.Ms {
+			sigma, ranked := template.Ranking(add, f.o.l.S)
+			if t, _ := f.o.lib.Match(pointOf(ranked, reward)); t != nil {
+				add, reward = t.Augmentation(sigma), t.Reward
 			}
+		}
+		f.o.augment(i, add, reward)
+		if f.farFromTruth(add, reward, i) {
+			f.o.wrong[i/f.o.A]++
 		}
 	}
 }
 
-// farFromTruth reports whether the group's estimate of pair i (which has samples) is farther
-// than τ̂ from the true model, ‖P̂_g(·|s,a) − P(·|s,a)‖₂ + |R̂_g(s,a) − r(s,a)| > τ̂: a wrong
+// farFromTruth reports whether the counts add (with reward sum reward) given to pair i are
+// farther than τ̂ from its true model, ‖P̂(·|s,a) − P(·|s,a)‖₂ + |R̂(s,a) − r(s,a)| > τ̂: a wrong
 // transfer (diagnostics only).
-func (f *FMTempLe) farFromTruth(grp *mdp.Counts, i int) bool {
+func (f *FMTempLe) farFromTruth(add []mdp.Succ, reward float64, i int) bool {
 	if f.truth == nil {
 		return false
 	}
@@ -191,10 +205,13 @@ func (f *FMTempLe) farFromTruth(grp *mdp.Counts, i int) bool {
 		f.truthRow = append(f.truthRow, template.StateProb{State: int32(t.Next), P: t.Prob})
 	}
 	slices.SortFunc(f.truthRow, func(x, y template.StateProb) int { return cmp.Compare(x.State, y.State) })
-	n := float64(grp.N(i))
-	f.row = append(f.row[:0], grp.Successors(i)...)
+	var n int64
+	for _, x := range add {
+		n += x.N
+	}
+	f.row = append(f.row[:0], add...)
 	slices.SortFunc(f.row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
-	return l2(f.truthRow, f.row, n)+math.Abs(f.truth.ExpectedReward(s, a)-grp.R(i)/n) > f.p.Tau
+	return l2(f.truthRow, f.row, float64(n))+math.Abs(f.truth.ExpectedReward(s, a)-reward/float64(n)) > f.p.Tau
 }
 
 // l2 is ‖x − y‖₂ of probabilities x and counts y / n, both sparse in ascending state order;

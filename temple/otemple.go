@@ -29,6 +29,16 @@ type Params struct {
 	// or at the end of the task, does it become a new template. The paper adds the new template
 	// at m_s, so a pair whose few samples were unlucky needs m own samples in every such task.
 	Retry bool
+	// EarlyMatch (not in the paper; 0, off, in the paper presets) matches a pair provisionally
+	// after EarlyMatch own samples, fewer than m_s: the closest library template within τ̂
+	// augments the pair at once (again at 2·EarlyMatch, 4·EarlyMatch, … below m_s while nothing
+	// matches). The pair keeps counting its own samples, and at m_s Algorithm 1's identification
+	// decides: the same template on the same states confirms the match; anything else withdraws
+	// the augmentation, and the pair goes on as the paper's rule says. Pairs visited m_s times —
+	// those the policy relies on — are thus checked as carefully as in the paper, while the rest
+	// stop costing exploration after EarlyMatch samples. Unconfirmed pairs give the library
+	// nothing.
+	EarlyMatch int64
 }
 
 // DefaultParams are the paper's online settings: m = 500, m_s = 50, τ̂ = 0.15, consolidation on.
@@ -43,6 +53,9 @@ func (p Params) Validate() error {
 	}
 	if p.Ms < 1 || p.Ms > p.RMax.M {
 		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, p.RMax.M)
+	}
+	if p.EarlyMatch < 0 || p.EarlyMatch >= p.Ms && p.EarlyMatch != 0 {
+		return fmt.Errorf("o-temple: early_match = %d, want 0 (off) or 1 <= early_match < m_s (m_s = %d)", p.EarlyMatch, p.Ms)
 	}
 	if !(p.Tau >= 0) || math.IsInf(p.Tau, 0) {
 		return fmt.Errorf("o-temple: tau = %v, want a finite number >= 0", p.Tau)
@@ -75,7 +88,13 @@ type OTempLe struct {
 	// augmented marks pairs that already received counts from elsewhere in this task (FM-TempLe
 	// augments from an identified model); they are not augmented again from the library.
 	augmented []bool
-	truth     *template.Truth
+	// early[i] is the ID of pair i's provisional template (EarlyMatch) until m_s decides, −1
+	// otherwise; earlySigma[i] is the σ it was placed by, and earlyWrong[i] whether it is farther
+	// than τ̂ from the pair's truth (diagnostics).
+	early      []int32
+	earlySigma []template.Sigma
+	earlyWrong []bool
+	truth      *template.Truth
 	stats     taskStats
 	// wrong[s] counts the pairs of state s that received counts from elsewhere (a matched
 	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth:
@@ -103,6 +122,7 @@ func (o *OTempLe) tmplOf(i int) int {
 type taskStats struct {
 	identified, matched, created, knownEarly, misidentified int
 	deferred                                                int // with Retry: attempts without a match
+	early, withdrawn                                        int // with EarlyMatch: provisional matches, and those withdrawn at m_s
 }
 
 // NewOTempLe validates p and returns an agent with an empty library.
@@ -135,6 +155,14 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	clear(o.idents)
 	o.idents = o.idents[:0]
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
+	if o.p.EarlyMatch > 0 {
+		o.early = buf.Zeroed(o.early, t.S*t.A)
+		for i := range o.early {
+			o.early[i] = -1
+		}
+		o.earlySigma = buf.Zeroed(o.earlySigma, t.S*t.A)
+		o.earlyWrong = buf.Zeroed(o.earlyWrong, t.S*t.A)
+	}
 	o.wrong = buf.Zeroed(o.wrong, t.S)
 	o.stats = taskStats{}
 	o.truth = nil
@@ -150,17 +178,72 @@ func (o *OTempLe) Act(s int) int { return o.l.Act(s) }
 
 func (o *OTempLe) Observe(s, a int, r float64, next int) { o.observe(s*o.A+a, next, r) }
 
-// observe records the transition of pair i and reports whether the pair's template was identified.
-func (o *OTempLe) observe(i, next int, r float64) (identified bool) {
-	if !o.l.Record(i, next, r) {
-		return false
+// observe records the transition of pair i and reports whether it was one of the pair's own
+// samples — recorded by the learner while the pair is unknown, or counted towards m_s while its
+// match is provisional — and whether the pair's template was identified.
+func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
+	if !o.l.Record(i, next, r) && !o.provisional(i) {
+		return false, false
 	}
 	o.pending.Add(i, next, 1, r)
 	o.own[i]++
-	if o.ident[i] < 0 && o.attempt(i) {
-		return o.identify(i, o.l.Known(i))
+	switch {
+	case o.ident[i] >= 0:
+	case o.earlyAttempt(i):
+		o.matchEarly(i)
+	case o.attempt(i):
+		identified = o.identify(i, false)
 	}
-	return false
+	return true, identified
+}
+
+// provisional reports whether pair i holds a provisional match (EarlyMatch).
+func (o *OTempLe) provisional(i int) bool { return o.p.EarlyMatch > 0 && o.early[i] >= 0 }
+
+// earlyAttempt reports whether pair i, neither identified nor augmented, tries a provisional
+// match at this own sample: at EarlyMatch, 2·EarlyMatch, 4·EarlyMatch, … below m_s.
+func (o *OTempLe) earlyAttempt(i int) bool {
+	n, e := o.own[i], o.p.EarlyMatch
+	if e == 0 || n >= o.p.Ms || n%e != 0 || o.augmented[i] {
+		return false
+	}
+	k := n / e
+	return k&(k-1) == 0
+}
+
+// matchEarly augments pair i with the closest library template within τ̂ of its own samples so
+// far, provisionally: its own samples stay with the pair until m_s decides (identify).
+func (o *OTempLe) matchEarly(i int) {
+	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
+	t, _ := o.lib.Match(pointOf(ranked, o.pending.R(i)))
+	if t == nil {
+		return
+	}
+	o.early[i], o.earlySigma[i] = int32(t.ID), sigma
+	o.augment(i, t.Augmentation(sigma), t.Reward)
+	o.stats.early++
+	o.earlyWrong[i] = o.farFromTruth(t, i)
+	if o.earlyWrong[i] {
+		o.wrong[i/o.A]++
+	}
+}
+
+// settleEarly decides pair i's provisional match at its m_s-th own sample, whose closest
+// template within τ̂ is t (nil: none) and ranking σ: it keeps the match when t is the
+// provisional template placed on the same states; otherwise it withdraws the augmentation,
+// leaving the pair its own samples.
+func (o *OTempLe) settleEarly(i int, t *template.Template, sigma template.Sigma) {
+	id := o.early[i]
+	o.early[i] = -1
+	if t != nil && int32(t.ID) == id && sigma.Agrees(o.earlySigma[i], int(t.Visits[len(t.Visits)-1].Rank)+1) {
+		return
+	}
+	o.l.Replace(i, o.pending.Successors(i), o.pending.R(i))
+	o.augmented[i] = false
+	if o.earlyWrong[i] {
+		o.wrong[i/o.A]--
+	}
+	o.stats.withdrawn++
 }
 
 // attempt reports whether pair i, not yet identified, tries to identify its template at this
@@ -176,21 +259,20 @@ func (o *OTempLe) attempt(i int) bool {
 
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
 // (Algorithm 1, lines 7–15), and reports whether it did. With Retry and no match it defers the
-// new template unless final.
-func (o *OTempLe) identify(i int, final bool) bool {
+// new template unless the task ends or the pair is known by its own samples. With EarlyMatch it
+// first settles a provisional match.
+func (o *OTempLe) identify(i int, endOfTask bool) bool {
 	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
-	reward := o.pending.R(i)
-	n := float64(o.pending.N(i)) // the pair's own samples: m_s without Retry
-	g := template.Point{P: make([]float64, len(ranked)), R: reward / n}
-	for k, x := range ranked {
-		g.P[k] = float64(x.N) / n
+	reward := o.pending.R(i) // of the pair's own samples: m_s without Retry
+	t, _ := o.lib.Match(pointOf(ranked, reward))
+	if o.provisional(i) {
+		o.settleEarly(i, t, sigma)
 	}
-	t, _ := o.lib.Match(g)
-	if t == nil && o.p.Retry && !final {
+	if t == nil && o.p.Retry && !endOfTask && !o.l.Known(i) {
 		o.stats.deferred++
 		return false
 	}
-	transferred := false
+	transferred := false // augmented here (a kept provisional match was augmented before)
 	if t != nil {
 		// Augment with the visits other pairs gave the template, then give it this pair's own.
 		if !o.augmented[i] {
@@ -207,13 +289,32 @@ func (o *OTempLe) identify(i int, final bool) bool {
 	o.ident[i] = int32(len(o.idents))
 	o.idents = append(o.idents, identification{tmpl: t.ID, sigma: sigma})
 	o.stats.identified++
-	if o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau {
+	if o.farFromTruth(t, i) {
 		o.stats.misidentified++
 		if transferred {
 			o.wrong[i/o.A]++
 		}
 	}
 	return true
+}
+
+// farFromTruth reports whether template t is farther than τ̂ from pair i's true template, when
+// the task's truth is known (diagnostics only).
+func (o *OTempLe) farFromTruth(t *template.Template, i int) bool {
+	return o.truth != nil && o.truth.PairTemplate[i] >= 0 && template.Distance(t.Mean(), o.truth.Templates[o.truth.PairTemplate[i]]) > o.p.Tau
+}
+
+// pointOf is GEN-TT's template of counts already ranked by σ, with their reward sum.
+func pointOf(ranked []template.Count, reward float64) template.Point {
+	var n float64
+	for _, x := range ranked {
+		n += float64(x.N)
+	}
+	g := template.Point{P: make([]float64, len(ranked)), R: reward / n}
+	for k, x := range ranked {
+		g.P[k] = float64(x.N) / n
+	}
+	return g
 }
 
 // augment adds counts that are not pair i's own samples to its estimate, once per task.
@@ -282,6 +383,10 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	}
 	if o.p.Retry {
 		m = append(m, agent.Metric{Name: "deferred_identifications", Value: float64(o.stats.deferred)})
+	}
+	if o.p.EarlyMatch > 0 {
+		m = append(m, agent.Metric{Name: "early_matches", Value: float64(o.stats.early)},
+			agent.Metric{Name: "early_withdrawn", Value: float64(o.stats.withdrawn)})
 	}
 	if o.truth == nil {
 		return m

@@ -7,6 +7,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 )
 
 // randomMaze is a 4×4 maze of the online setting: slips from {0, 0.2, 0.4}, goal (4,4), lava (2,2).
@@ -57,10 +58,13 @@ func smallParams() Params {
 // samples of the pairs that were identified, each once, with and without consolidation, and with
 // Retry (which identifies the pairs still deferred at the end of the task).
 func TestNoSampleCountedTwice(t *testing.T) {
-	for _, c := range []struct{ consolidate, retry bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+	for _, c := range []struct {
+		consolidate, retry bool
+		early              int64
+	}{{false, false, 0}, {true, false, 0}, {false, true, 0}, {true, true, 0}, {true, false, 5}, {true, true, 5}} {
 		consolidate := c.consolidate
 		p := smallParams()
-		p.Consolidate, p.Retry = c.consolidate, c.retry
+		p.Consolidate, p.Retry, p.EarlyMatch = c.consolidate, c.retry, c.early
 		o, err := NewOTempLe(p)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +83,7 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				i := s*m.A + a
 				ownBefore, nBefore := o.own[i], o.l.N(i)
 				o.Observe(s, a, r, next)
-				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.N(i) != nBefore+1 {
+				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.N(i) != nBefore+1 && c.early == 0 {
 					// Augmented at this step: own m_s samples plus what others gave the template.
 					tm := o.lib.Get(o.tmplOf(i))
 					if got, want := o.l.N(i), tm.N(); got != want {
@@ -98,7 +102,7 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				}
 			}
 			if got := o.lib.TotalVisits(); got != given {
-				t.Fatalf("consolidate=%v retry=%v task %d: library holds %d visits, identified pairs sampled %d", consolidate, c.retry, k, got, given)
+				t.Fatalf("consolidate=%v retry=%v early_match=%d task %d: library holds %d visits, identified pairs sampled %d", consolidate, c.retry, c.early, k, got, given)
 			}
 		}
 		if given == 0 {
@@ -181,5 +185,90 @@ func TestRetryDefersNewTemplates(t *testing.T) {
 	_, paperEarly := metrics(false)
 	if deferred == 0 || early <= paperEarly {
 		t.Errorf("retry: %v deferred identifications, %v pairs known early (paper rule %v)", deferred, early, paperEarly)
+	}
+}
+
+// earlyMatchAgent is O-TempLe with EarlyMatch 5, m_s 20, m 100, whose library holds one
+// deterministic template (r = −0.2, 1 000 visits), on a task of 4 states and 1 action.
+func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
+	t.Helper()
+	p := smallParams()
+	p.EarlyMatch = 5
+	o, err := NewOTempLe(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := o.lib.Add([]template.Count{{Rank: 0, N: 1000}}, -200).ID
+	if err := o.BeginTask(agent.Task{S: 4, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	// Pair 0 moves to state 1 five times: the template matches, and 1 000 + 5 ≥ m makes it known.
+	for range 5 {
+		o.Observe(0, 0, -0.2, 1)
+	}
+	if !o.l.Known(0) || o.l.N(0) != 1005 || o.early[0] != int32(id) || o.tmplOf(0) >= 0 {
+		t.Fatalf("after 5 samples: known %v, n %d, provisional %d, identified %d; want known, 1005, %d, none",
+			o.l.Known(0), o.l.N(0), o.early[0], o.tmplOf(0), id)
+	}
+	return o, id
+}
+
+// TestEarlyMatchConfirmed: own samples that keep agreeing confirm the provisional template at
+// m_s; the estimate is not augmented twice and the template receives the m_s own samples.
+func TestEarlyMatchConfirmed(t *testing.T) {
+	o, id := earlyMatchAgent(t)
+	for range o.p.Ms - 5 {
+		o.Observe(0, 0, -0.2, 1)
+	}
+	if o.tmplOf(0) != id || o.l.N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
+		t.Errorf("at m_s: template %d, n %d, template visits %d, withdrawn %d; want %d, 1005, %d, 0",
+			o.tmplOf(0), o.l.N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
+	}
+}
+
+// TestEarlyMatchWithdrawn: own samples that disagree with the provisional template withdraw it
+// at m_s: the pair is left its m_s own samples, unknown again, and becomes a new template.
+func TestEarlyMatchWithdrawn(t *testing.T) {
+	o, id := earlyMatchAgent(t)
+	for k := range o.p.Ms - 5 {
+		o.Observe(0, 0, -0.2, 1+int(k%3)) // a three-way split: no template within τ̂
+	}
+	switch {
+	case o.l.Known(0) || o.l.N(0) != o.p.Ms:
+		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.l.Known(0), o.l.N(0), o.p.Ms)
+	case o.stats.withdrawn != 1 || o.augmented[0]:
+		t.Errorf("withdrawn %d, augmented %v; want 1, false", o.stats.withdrawn, o.augmented[0])
+	case o.tmplOf(0) == id || o.lib.Len() != 2 || o.lib.Get(id).N() != 1000:
+		t.Errorf("identified as template %d of %d, provisional template holds %d; want a new template, 1000",
+			o.tmplOf(0), o.lib.Len(), o.lib.Get(id).N())
+	}
+}
+
+// TestEarlyMatchNeedsFewerSamples: on identical tasks, a library that knows every template lets
+// EarlyMatch make pairs known after a handful of own samples instead of m_s.
+func TestEarlyMatchNeedsFewerSamples(t *testing.T) {
+	samples := func(early int64) float64 {
+		p := DefaultParams()
+		p.Retry, p.EarlyMatch = true, early
+		o, err := NewOTempLe(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(2, 2))
+		m := randomMaze(t, rng)
+		var last float64
+		for k := 0; k < 4; k++ {
+			playTask(t, o, m, k, 1000, rng)
+			for _, x := range o.TaskMetrics() {
+				if x.Name == "samples_recorded" {
+					last = x.Value
+				}
+			}
+		}
+		return last
+	}
+	paper, early := samples(0), samples(10)
+	if !(early < paper/2) {
+		t.Errorf("own samples recorded in the 4th identical task: %v with early_match 10, %v without; want under half", early, paper)
 	}
 }
