@@ -95,7 +95,7 @@ type OTempLe struct {
 	earlySigma []template.Sigma
 	earlyWrong []bool
 	truth      *template.Truth
-	stats     taskStats
+	stats      taskStats
 	// wrong[s] counts the pairs of state s that received counts from elsewhere (a matched
 	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth:
 	// diagnostics only, for Phase.
