@@ -188,8 +188,9 @@ func TestRegretDecompositionAddsUp(t *testing.T) {
 	}
 }
 
-// The results directory holds oracle.csv, regret.csv and the oracle's summary with the oracle on,
-// and none of them with it off.
+// The results directory holds oracle.csv, regret.csv, the oracle's summary and figures with the
+// oracle on — the regret-by-phase figure only for agents that report phases — and none of them
+// with it off.
 func TestOracleFilesInTheResultsDirectory(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		s := Default()
@@ -201,10 +202,13 @@ func TestOracleFilesInTheResultsDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range []string{"oracle.csv", "regret.csv", "figures/eps_mistakes.png"} {
+		for _, f := range []string{"oracle.csv", "regret.csv", "figures/eps_mistakes.png", "figures/regret_by_phase_O-TempLe.png", "figures/regret_by_phase_RMax.svg"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); (err == nil) != on {
 				t.Errorf("oracle %v: %s exists: %v", on, f, err == nil)
 			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "figures/regret_by_phase_Q-learning.png")); err == nil {
+			t.Error("a regret-by-phase figure for Q-learning, which reports no phases")
 		}
 		if (sum.Optimal != nil) != on || (sum.Agents[0].Oracle != nil) != on {
 			t.Fatalf("oracle %v: summary optimal %v, agent oracle %v", on, sum.Optimal, sum.Agents[0].Oracle)

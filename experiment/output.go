@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -237,6 +238,45 @@ func taskRewards(c CellResult) []float64 {
 }
 
 // oracleSeries is f of every task's oracle record of the cell.
+// regretByPhase is the figure of an agent's regret per task and its parts by phase, when the
+// agent reports phases (some of its regret is classified).
+func regretByPhase(s Spec, results []CellResult, name, title, smooth string) (report.Figure, bool, error) {
+	f := report.Figure{Title: title + ": " + name, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
+	series := func(label string, part func(*TaskOracle) float64) error {
+		band, err := report.BandAcross(byAgent(results, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
+		if err != nil {
+			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		}
+		f.Series = append(f.Series, report.Series{Label: label, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		return nil
+	}
+	classified, unclassified := false, false
+	for _, c := range results {
+		if c.Agent != name {
+			continue
+		}
+		for _, t := range c.Tasks {
+			classified = classified || t.Oracle.Total() != t.Oracle.Regret[agent.Unclassified]
+			unclassified = unclassified || t.Oracle.Regret[agent.Unclassified] != 0
+		}
+	}
+	if !classified {
+		return f, false, nil
+	}
+	if err := series("total", (*TaskOracle).Total); err != nil {
+		return f, false, err
+	}
+	for ph := agent.Phase(0); ph < agent.Phases; ph++ {
+		if ph == agent.Unclassified && !unclassified {
+			continue
+		}
+		if err := series(ph.String(), func(o *TaskOracle) float64 { return o.Regret[ph] }); err != nil {
+			return f, false, err
+		}
+	}
+	return f, true, nil
+}
+
 func oracleSeries(c CellResult, f func(*TaskOracle) float64) []float64 {
 	out := make([]float64, len(c.Tasks))
 	for k, t := range c.Tasks {
@@ -399,6 +439,15 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		}
 		if s.Oracle.Enabled {
 			figs["eps_mistakes"] = mistakes
+			for _, name := range s.AgentNames() {
+				f, ok, err := regretByPhase(s, results, name, title, smooth)
+				if err != nil {
+					return err
+				}
+				if ok {
+					figs["regret_by_phase_"+safeName(name)] = f
+				}
+			}
 		}
 	}
 	for name, f := range figs {

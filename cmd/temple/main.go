@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -169,8 +170,12 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
+	width := 16 // the agents' names form one column
 	for _, a := range sum.Agents {
-		fmt.Fprintf(out, "  %-16s %10.2f ± %-8.2f", a.Name, a.MeanPerTaskReward, a.CI95)
+		width = max(width, utf8.RuneCountInString(a.Name))
+	}
+	for _, a := range sum.Agents {
+		fmt.Fprintf(out, "  %-*s %10.2f ± %-8.2f", width, a.Name, a.MeanPerTaskReward, a.CI95)
 		if a.Advantage != nil && a.Name != s.Output.Baseline {
 			fmt.Fprintf(out, "  paired advantage over %s %+.2f ± %.2f", s.Output.Baseline, *a.Advantage, *a.AdvantageCI95)
 		}
@@ -182,7 +187,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "\nAgainst the optimal policy of each task's true model (%.2f ± %.2f per task):\n",
 			opt.MeanPerTaskReward.Mean, opt.MeanPerTaskReward.CI95)
 		for _, a := range sum.Agents {
-			fmt.Fprintf(out, "  %-16s", a.Name)
+			fmt.Fprintf(out, "  %-*s", width, a.Name)
 			if sh := a.Oracle.ShareOfOptimal; sh != nil {
 				fmt.Fprintf(out, " share of optimal %.3f ± %.3f", sh.Mean, sh.CI95)
 			}
