@@ -231,6 +231,11 @@ func (f *FMRL) BeginTask(t agent.Task) error {
 
 func (f *FMRL) Act(s int) int { return f.l.Act(s) }
 
+// Phase is its RMax learner's phase of s: exploring while an action of s is unknown, known model
+// otherwise — including pairs known through the identified group's counts. FMRL has no τ̂ to
+// judge a transferred estimate by, so a wrong group's regret stays under known model (StepInfo).
+func (f *FMRL) Phase(s int) agent.Phase { return f.l.Phase(s) }
+
 func (f *FMRL) Observe(s, a int, r float64, next int) {
 	f.steps++
 	i := s*f.A + a

@@ -241,3 +241,59 @@ func TestFMRLTwoGoalGrid(t *testing.T) {
 		t.Logf("task %d: group %v identified after %v steps; known pairs every %d steps: FMRL %v, RMax %v", k+1, want, after, every, known, rmaxKnown)
 	}
 }
+
+// TestPhases: FMRL and MaxQInit on RMax report their learner's phases (exploring at the start
+// of a task, known model once every action of a state is known); MaxQInit on Q-learning reports
+// none.
+func TestPhases(t *testing.T) {
+	m := gridModel(t, env.Cell{X: 4, Y: 4})
+	p := DefaultFMRL()
+	p.RMax.M, p.Ms = 5, 2
+	f, err := NewFMRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := DefaultMaxQInit(BaseRMax)
+	mp.RMax.M = 5
+	rmq, err := NewMaxQInit(mp, []*mdp.Model{m}, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qmq, err := NewMaxQInit(DefaultMaxQInit(BaseQLearning), []*mdp.Model{m}, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		ag      interface {
+			agent.Agent
+			agent.StepInfo
+		}
+		learner func() *agent.Learner
+	}{
+		{"FMRL", f, f.Learner},
+		{"MaxQInit-RMax", rmq, func() *agent.Learner { return &rmq.base.(*rmaxBase).l }},
+		{"MaxQInit-Q", qmq, nil},
+	} {
+		runSteps(t, c.ag, m, 0, 200, 0.95, 1, nil)
+		seen := map[agent.Phase]bool{}
+		for s := 0; s < m.S; s++ {
+			want := agent.Unclassified
+			if c.learner != nil {
+				want = agent.KnownModel
+				for a := 0; a < m.A; a++ {
+					if !c.learner().Known(s*m.A + a) {
+						want = agent.Exploring
+					}
+				}
+			}
+			if got := c.ag.Phase(s); got != want {
+				t.Errorf("%s: state %d phase %v, want %v", c.name, s, got, want)
+			}
+			seen[want] = true
+		}
+		if c.learner != nil && !(seen[agent.Exploring] && seen[agent.KnownModel]) {
+			t.Errorf("%s: after 200 steps the states' phases are %v, want both exploring and known", c.name, seen)
+		}
+	}
+}

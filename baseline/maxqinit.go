@@ -102,6 +102,7 @@ func (b *rmaxBase) Observe(s, a int, r float64, next int) { b.l.Record(s*b.l.A+a
 func (b *rmaxBase) EndEpisode()                           {}
 func (b *rmaxBase) EndTask()                              {}
 func (b *rmaxBase) Q() []float64                          { return b.l.Q() }
+func (b *rmaxBase) Phase(s int) agent.Phase               { return b.l.Phase(s) }
 func (b *rmaxBase) TaskMetrics() []agent.Metric {
 	return []agent.Metric{
 		{Name: "known_pairs", Value: float64(b.l.KnownPairs())},
@@ -128,6 +129,7 @@ func (b *rmaxBase) TaskMetrics() []agent.Metric {
 type MaxQInit struct {
 	p     MaxQInitParams
 	base  qBase
+	info  agent.StepInfo // the base's phases, nil for the model-free bases
 	S, A  int
 	gamma float64
 	vmax  float64
@@ -169,6 +171,7 @@ func NewMaxQInit(p MaxQInitParams, models []*mdp.Model, gamma float64) (*MaxQIni
 	case BaseRMax:
 		m.base = &rmaxBase{l: agent.Learner{P: p.RMax}}
 	}
+	m.info, _ = m.base.(agent.StepInfo)
 	m.table = make([]float64, S*A)
 	for i := range m.table {
 		m.table[i] = math.Inf(-1)
@@ -238,6 +241,15 @@ func (m *MaxQInit) BeginTask(t agent.Task) error {
 }
 
 func (m *MaxQInit) Act(s int) int                         { return m.base.Act(s) }
+
+// Phase is the RMax base's phase of s (exploring while an action of s is unknown, planned at its
+// transferred value); the model-free bases report none (StepInfo).
+func (m *MaxQInit) Phase(s int) agent.Phase {
+	if m.info == nil {
+		return agent.Unclassified
+	}
+	return m.info.Phase(s)
+}
 func (m *MaxQInit) Observe(s, a int, r float64, next int) { m.base.Observe(s, a, r, next) }
 func (m *MaxQInit) EndEpisode()                           { m.base.EndEpisode() }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // figureOrder is the order of the figures in the report; other figures follow in name order.
-var figureOrder = []string{"per_task_reward", "advantage_over_", "cumulative_reward", "episode_reward"}
+var figureOrder = []string{"per_task_reward", "advantage_over_", "cumulative_reward", "episode_reward", "eps_mistakes", "regret_by_phase_"}
 
 // reportPage is what report.html shows.
 type reportPage struct {

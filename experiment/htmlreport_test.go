@@ -21,8 +21,8 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 	}
 	page := string(b)
 	figures, _ := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
-	if len(figures) != 5 {
-		t.Fatalf("%d figures, want 5", len(figures))
+	if len(figures) != 7 { // 5, and the regret by phase of O-TempLe and RMax
+		t.Fatalf("%d figures, want 7", len(figures))
 	}
 	for _, f := range figures {
 		name := strings.TrimSuffix(filepath.Base(f), ".svg")
