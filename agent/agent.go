@@ -105,6 +105,15 @@ type StepInfo interface {
 	Phase(s int) Phase
 }
 
+// PolicyInfo is implemented by learners that can give their current policy π_t, for Kakade's
+// measure of sample complexity (steps where V^{π_t}(s_t) < V*(s_t) − ε). PolicyVersion changes
+// whenever π_t may have changed; Policy writes π_t(·|s), the distribution of the action Act would
+// take in s now, into dst (length A). Neither may change the learner or draw random numbers.
+type PolicyInfo interface {
+	PolicyVersion() uint64
+	Policy(s int, dst []float64)
+}
+
 // String is the phase's name as the results files write it.
 func (p Phase) String() string {
 	switch p {

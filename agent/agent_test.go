@@ -3,6 +3,7 @@ package agent
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,58 @@ func TestParameterErrors(t *testing.T) {
 		if b.err == nil || !strings.Contains(b.err.Error(), b.want) {
 			t.Errorf("error = %v, want %q", b.err, b.want)
 		}
+	}
+}
+
+// TestPolicies: the policies the learners give (PolicyInfo) are the distributions of their Act,
+// by hand: balanced wandering keeps a random incumbent when it is least tried and otherwise ends
+// on the lowest-index least-tried action; ε-greedy spreads ε and shares 1 − ε among maximisers.
+// Asking for the policy changes nothing: the next actions are those of an untouched twin.
+func TestPolicies(t *testing.T) {
+	newLearner := func() *Learner {
+		l := &Learner{P: DefaultRMax()}
+		l.Begin(Task{S: 2, A: 4, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 2))})
+		for a, n := range []int{3, 1, 2, 1} {
+			for range n {
+				l.Record(a, 1, 0)
+			}
+		}
+		return l
+	}
+	l, twin := newLearner(), newLearner()
+	v := l.PolicyVersion()
+	dst := make([]float64, 4)
+	l.Policy(0, dst)
+	if want := []float64{0, 0.75, 0, 0.25}; !slices.Equal(dst, want) {
+		t.Errorf("balanced wandering: %v, want %v", dst, want)
+	}
+	for range 100 {
+		if a, b := l.Act(0), twin.Act(0); a != b {
+			t.Fatalf("asking for the policy changed the actions: %d, twin %d", a, b)
+		}
+	}
+	if l.Record(1, 1, 0); l.PolicyVersion() == v {
+		t.Error("a new sample left the policy version unchanged")
+	}
+
+	q, err := NewQLearning(QLearningParams{Alpha: 0.5, Epsilon: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.BeginTask(Task{S: 2, A: 4, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 2))}); err != nil {
+		t.Fatal(err)
+	}
+	copy(q.Q(), []float64{0, 1, 1, 0})
+	q.Policy(0, dst)
+	if want := []float64{0.025, 0.475, 0.475, 0.025}; !slices.EqualFunc(dst, want, func(x, y float64) bool { return math.Abs(x-y) < 1e-15 }) {
+		t.Errorf("ε-greedy: %v, want %v", dst, want)
+	}
+	v = q.PolicyVersion()
+	if q.Observe(0, 1, 2, 1); q.PolicyVersion() == v { // Q(0,1) rises above Q(0,2): one maximiser left
+		t.Error("the greedy actions changed and the version did not")
+	}
+	v = q.PolicyVersion()
+	if q.Observe(0, 0, -1, 1); q.PolicyVersion() != v { // Q(0,0) falls further below the best
+		t.Error("the greedy actions stayed and the version changed")
 	}
 }

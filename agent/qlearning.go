@@ -45,6 +45,7 @@ type QLearning struct {
 	terminal []bool
 	// initial, when set, replaces InitialQ as the table a task starts from (MaxQInit).
 	initial []float64
+	version uint64 // changes whenever the greedy actions of a state change (PolicyInfo)
 }
 
 // NewQLearning validates p and returns the agent.
@@ -57,6 +58,7 @@ func NewQLearning(p QLearningParams) (*QLearning, error) {
 
 func (a *QLearning) BeginTask(t Task) error {
 	a.A, a.gamma, a.rng, a.terminal = t.A, t.Gamma, t.Rand, t.Terminal
+	a.version++
 	a.q = buf.Zeroed(a.q, t.S*t.A)
 	if a.initial != nil {
 		if len(a.initial) != len(a.q) {
@@ -86,7 +88,41 @@ func (a *QLearning) Observe(s, act int, r float64, next int) {
 	if a.terminal == nil || !a.terminal[next] {
 		target += a.gamma * mdp.Max(a.q[next*a.A:next*a.A+a.A])
 	}
+	// The greedy actions of s change only if Q(s,act) crosses or meets the best other action.
+	before := a.q[i]
 	a.q[i] += a.p.Alpha * (target - a.q[i])
+	if a.A > 1 {
+		other := math.Inf(-1)
+		for b, x := range a.q[s*a.A : s*a.A+a.A] {
+			if b != act {
+				other = max(other, x)
+			}
+		}
+		if (before > other) != (a.q[i] > other) || (before == other) != (a.q[i] == other) {
+			a.version++
+		}
+	}
+}
+
+// PolicyVersion changes whenever the ε-greedy policy may have changed (PolicyInfo).
+func (a *QLearning) PolicyVersion() uint64 { return a.version }
+
+// Policy writes into dst the ε-greedy distribution of Act in s: ε/A for every action, and 1 − ε
+// shared by the maximisers of Q(s,·) (PolicyInfo).
+func (a *QLearning) Policy(s int, dst []float64) {
+	q := a.q[s*a.A : s*a.A+a.A]
+	best, ties := mdp.Max(q), 0.0
+	for _, x := range q {
+		if x == best {
+			ties++
+		}
+	}
+	for b, x := range q {
+		dst[b] = a.p.Epsilon / float64(a.A)
+		if x == best {
+			dst[b] += (1 - a.p.Epsilon) / ties
+		}
+	}
 }
 
 func (a *QLearning) EndEpisode() {}

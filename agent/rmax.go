@@ -98,6 +98,17 @@ type Learner struct {
 
 	samples    int64 // own samples recorded in this task
 	allKnownAt int64 // samples recorded when every pair was first known, −1 before
+
+	version      uint64      // changes with every change of the statistics, thresholds or plan values
+	modelVersion uint64      // changes with every change of the optimistic model
+	scratch      scratchPlan // Policy's plan of a changed model, leaving the learner's own untouched
+}
+
+// scratchPlan is a plan made for Policy only.
+type scratchPlan struct {
+	model   mdp.Sparse
+	q, v    []float64
+	version uint64 // the model version it was made at; 0: none
 }
 
 // Begin starts a task: counts cleared, every threshold m, nothing known.
@@ -117,6 +128,8 @@ func (l *Learner) Begin(t Task) {
 	l.unknownValue = nil
 	l.dirty, l.plans = true, 0
 	l.samples, l.allKnownAt = 0, -1
+	l.version++
+	l.modelVersion++
 	l.incremental = l.P.Planning == PlanIncremental
 	if l.incremental {
 		l.beginIncremental()
@@ -156,6 +169,7 @@ func (l *Learner) Record(i, next int, r float64) bool {
 	}
 	l.counts.Add(i, next, 1, r)
 	l.samples++
+	l.version++
 	l.refresh(i)
 	return true
 }
@@ -167,6 +181,7 @@ func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}
 	l.counts.AddReward(i, reward)
+	l.version++
 	if l.known[i] {
 		l.changed(i) // a known pair's estimate changed
 	}
@@ -181,6 +196,7 @@ func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}
 	l.counts.AddReward(i, reward)
+	l.version++
 	if l.known[i] {
 		l.changed(i)
 	}
@@ -190,6 +206,7 @@ func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 // SetThreshold sets pair i's known threshold; the pair becomes unknown if it has fewer samples.
 func (l *Learner) SetThreshold(i int, m int64) {
 	l.threshold[i] = m
+	l.version++
 	l.refresh(i)
 }
 
@@ -197,6 +214,8 @@ func (l *Learner) SetThreshold(i int, m int64) {
 // self-loop; MaxQInit's RMax variant uses it. nil restores R_max.
 func (l *Learner) SetUnknownValues(value []float64) {
 	l.unknownValue = value
+	l.version++
+	l.modelVersion++
 	l.dirty = true
 	if l.incremental {
 		for i := 0; i < l.S*l.A; i++ {
@@ -207,6 +226,7 @@ func (l *Learner) SetUnknownValues(value []float64) {
 
 // changed marks pair i's backup as changed: the plan is out of date.
 func (l *Learner) changed(i int) {
+	l.modelVersion++
 	l.dirty = true
 	if l.incremental {
 		l.sweep.changed = append(l.sweep.changed, int32(i))
@@ -272,7 +292,13 @@ func (l *Learner) plan() {
 
 // planFull rebuilds the optimistic model and runs value iteration on it, warm-started from q.
 func (l *Learner) planFull() {
-	m := &l.model
+	l.buildOptimistic(&l.model)
+	l.model.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+}
+
+// buildOptimistic writes the optimistic model into m: known pairs at their estimates, unknown
+// pairs at R_max forever (or their given values), terminal states at 0.
+func (l *Learner) buildOptimistic(m *mdp.Sparse) {
 	m.Reset(l.S, l.A)
 	for i := 0; i < l.S*l.A; i++ {
 		switch {
@@ -292,7 +318,68 @@ func (l *Learner) planFull() {
 		}
 		m.EndPair()
 	}
-	m.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+}
+
+// PolicyVersion changes whenever the learner's policy may have changed (PolicyInfo).
+func (l *Learner) PolicyVersion() uint64 { return l.version }
+
+// Policy writes into dst the distribution of the action Act would take in s now (PolicyInfo):
+// with balanced wandering in a state with an unknown action, the least-tried action (a random
+// one kept if it is a least-tried, the lowest-index least-tried otherwise); elsewhere greedy on
+// the plan of the current optimistic model (balanced wandering: the lowest-index maximiser;
+// optimistic: a uniform maximiser). When the plan is out of date, the plan Act would make is made
+// on the side, warm-started as Act would, and the learner itself is left unchanged.
+func (l *Learner) Policy(s int, dst []float64) {
+	clear(dst)
+	if l.P.Rule == BalancedWandering && l.knownActions[s] < l.A {
+		low := 0
+		for a := 1; a < l.A; a++ {
+			if l.counts.N(s*l.A+a) < l.counts.N(s*l.A+low) {
+				low = a
+			}
+		}
+		for a := 0; a < l.A; a++ {
+			if l.counts.N(s*l.A+a) == l.counts.N(s*l.A+low) {
+				dst[a] += 1 / float64(l.A) // the random incumbent, kept
+			} else {
+				dst[low] += 1 / float64(l.A) // replaced by the lowest-index least-tried
+			}
+		}
+		return
+	}
+	q := l.q
+	if l.dirty {
+		q = l.scratchQ()
+	}
+	q = q[s*l.A : s*l.A+l.A]
+	if l.P.Rule == BalancedWandering {
+		dst[mdp.ArgMax(q)] = 1
+		return
+	}
+	best, ties := mdp.Max(q), 0.0
+	for _, x := range q {
+		if x == best {
+			ties++
+		}
+	}
+	for a, x := range q {
+		if x == best {
+			dst[a] = 1 / ties
+		}
+	}
+}
+
+// scratchQ is the Q of the plan Act would make now, computed once per optimistic model.
+func (l *Learner) scratchQ() []float64 {
+	sp := &l.scratch
+	if sp.version != l.modelVersion {
+		sp.q = append(sp.q[:0], l.q...)
+		sp.v = append(sp.v[:0], l.v...)
+		l.buildOptimistic(&sp.model)
+		sp.model.Iterate(sp.q, sp.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+		sp.version = l.modelVersion
+	}
+	return sp.q
 }
 
 // RMax is the single-task RMax agent (Brafman & Tennenholtz 2002): it forgets between tasks.
@@ -335,3 +422,7 @@ func (l *Learner) Phase(s int) Phase {
 
 // Phase reports the learner's phase in s (StepInfo).
 func (a *RMax) Phase(s int) Phase { return a.l.Phase(s) }
+
+// PolicyVersion and Policy are the learner's (PolicyInfo).
+func (a *RMax) PolicyVersion() uint64       { return a.l.PolicyVersion() }
+func (a *RMax) Policy(s int, dst []float64) { a.l.Policy(s, dst) }

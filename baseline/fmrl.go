@@ -236,6 +236,10 @@ func (f *FMRL) Act(s int) int { return f.l.Act(s) }
 // judge a transferred estimate by, so a wrong group's regret stays under known model (StepInfo).
 func (f *FMRL) Phase(s int) agent.Phase { return f.l.Phase(s) }
 
+// PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
+func (f *FMRL) PolicyVersion() uint64       { return f.l.PolicyVersion() }
+func (f *FMRL) Policy(s int, dst []float64) { f.l.Policy(s, dst) }
+
 func (f *FMRL) Observe(s, a int, r float64, next int) {
 	f.steps++
 	i := s*f.A + a

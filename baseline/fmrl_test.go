@@ -264,8 +264,8 @@ func TestPhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name    string
-		ag      interface {
+		name string
+		ag   interface {
 			agent.Agent
 			agent.StepInfo
 		}

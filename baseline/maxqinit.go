@@ -240,7 +240,7 @@ func (m *MaxQInit) BeginTask(t agent.Task) error {
 	return nil
 }
 
-func (m *MaxQInit) Act(s int) int                         { return m.base.Act(s) }
+func (m *MaxQInit) Act(s int) int { return m.base.Act(s) }
 
 // Phase is the RMax base's phase of s (exploring while an action of s is unknown, planned at its
 // transferred value); the model-free bases report none (StepInfo).

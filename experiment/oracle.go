@@ -3,7 +3,9 @@ package experiment
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/mdp"
@@ -36,6 +38,9 @@ type TaskOracle struct {
 	Mistakes int64 `json:"eps_mistakes"`
 	// Regret[φ] is the sum of d_t over the steps taken in phase φ.
 	Regret [agent.Phases]float64 `json:"regret_by_phase"`
+	// PolicyMistakes counts Kakade's ε-mistakes, steps with V^{π_t}(s_t) < V*(s_t) − ε for the
+	// learner's current policy π_t (oracle.policy_mistakes; nil when not measured).
+	PolicyMistakes *int64 `json:"policy_mistakes,omitempty"`
 }
 
 // Total is the sum of the decomposition, the task's regret.
@@ -53,7 +58,27 @@ type taskOracle struct {
 	horizon mdp.Horizon
 	vStar   []float64 // γ-discounted V*
 	mistake []bool    // per pair: Q*(s,a) < V*(s) − ε
+	eps     float64   // ε in reward units
+	policy  *policyEvaluation
 	rec     TaskOracle
+}
+
+// policyEvaluation holds V^π of a learner's current policy π_t on the true model, re-evaluated
+// whenever the learner's policy version changes.
+type policyEvaluation struct {
+	info    agent.PolicyInfo
+	gamma   float64
+	version uint64
+	fresh   bool      // v is V^π of version
+	tol     float64   // ‖V − V^π‖∞ of an evaluation
+	pi      []float64 // π(a|s) at s*A+a
+	read    []float64 // π read at a new version, compared with pi
+	v       []float64 // V^π, warm start of the next evaluation
+	r       []float64 // expected reward of each pair
+	// The true model's transitions: pair i's go to next[off[i]:off[i+1]] with probability prob.
+	off  []int
+	next []int32
+	prob []float64
 }
 
 // newTaskOracle solves m for its finite-horizon values over T steps and its γ-discounted
@@ -68,13 +93,91 @@ func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, er
 		return nil, err
 	}
 	eps := epsilon * m.MaxAbsReward() / (1 - gamma)
-	o := &taskOracle{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A)}
+	o := &taskOracle{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
 	for i, q := range sol.Q {
 		// The tolerance of the solve keeps ties from counting as mistakes when ε = 0.
 		o.mistake[i] = q < sol.V[i/m.A]-eps-2*oracleTolerance
 	}
 	return o, nil
 }
+
+// trackPolicy makes the oracle count Kakade's ε-mistakes of the learner behind info.
+func (o *taskOracle) trackPolicy(info agent.PolicyInfo, gamma float64) {
+	m := o.m
+	pe := &policyEvaluation{info: info, gamma: gamma, tol: max(oracleTolerance, policyTolerance*o.eps),
+		pi: make([]float64, m.S*m.A), read: make([]float64, m.S*m.A), v: make([]float64, m.S), r: make([]float64, m.S*m.A),
+		off: make([]int, 0, m.S*m.A+1)}
+	for i := range pe.r {
+		pe.r[i] = m.ExpectedReward(i/m.A, i%m.A)
+		pe.off = append(pe.off, len(pe.next))
+		for _, t := range m.Row(i/m.A, i%m.A) {
+			pe.next, pe.prob = append(pe.next, int32(t.Next)), append(pe.prob, t.Prob)
+		}
+	}
+	pe.off = append(pe.off, len(pe.next))
+	o.policy = pe
+	o.rec.PolicyMistakes = new(int64)
+}
+
+// policyStep counts step t in s as a policy mistake when V^{π_t}(s) < V*(s) − ε, evaluating
+// π_t first if the learner's policy changed since the last evaluation.
+func (o *taskOracle) policyStep(s int) {
+	pe := o.policy
+	if pe == nil {
+		return
+	}
+	if v := pe.info.PolicyVersion(); !pe.fresh || v != pe.version {
+		pe.evaluate(o.m)
+		pe.version, pe.fresh = v, true
+	}
+	if pe.v[s] < o.vStar[s]-o.eps-2*pe.tol {
+		*o.rec.PolicyMistakes++
+	}
+}
+
+// evaluate reads π from the learner and, unless it is the policy already evaluated, solves
+// V^π = r_π + γ P_π V^π by Gauss–Seidel sweeps, warm-started from the last V^π, to
+// ‖V − V^π‖∞ ≤ tol.
+func (pe *policyEvaluation) evaluate(m *mdp.Model) {
+	for s := 0; s < m.S; s++ {
+		pe.info.Policy(s, pe.read[s*m.A:s*m.A+m.A])
+	}
+	if pe.fresh && slices.Equal(pe.read, pe.pi) {
+		return
+	}
+	pe.pi, pe.read = pe.read, pe.pi
+	stop := pe.tol * (1 - pe.gamma) / pe.gamma
+	for sweep := 0; sweep < maxEvaluationSweeps; sweep++ {
+		delta := 0.0
+		for s := 0; s < m.S; s++ {
+			x := 0.0
+			for a := 0; a < m.A; a++ {
+				p := pe.pi[s*m.A+a]
+				if p == 0 {
+					continue
+				}
+				i := s*m.A + a
+				q := 0.0
+				for k := pe.off[i]; k < pe.off[i+1]; k++ {
+					q += pe.prob[k] * pe.v[pe.next[k]]
+				}
+				x += p * (pe.r[i] + pe.gamma*q)
+			}
+			delta = max(delta, math.Abs(x-pe.v[s]))
+			pe.v[s] = x
+		}
+		if delta <= stop {
+			return
+		}
+	}
+}
+
+// policyTolerance is the accuracy of V^π as a fraction of ε (oracleTolerance when ε = 0): a step
+// is a policy mistake when V^π(s) < V*(s) − ε − 2·tolerance.
+const policyTolerance = 1e-4
+
+// maxEvaluationSweeps bounds one policy evaluation; with γ < 1 it converges long before.
+const maxEvaluationSweeps = 1_000_000
 
 // episode records the optimum of an episode that starts in s.
 func (o *taskOracle) episode(s int) {
@@ -128,7 +231,7 @@ func meanOver(tasks []TaskRecord, f func(TaskRecord) float64) float64 {
 
 // agentOracle summarises the named agent against the optimum across runs.
 func agentOracle(results []CellResult, name string) *AgentOracle {
-	var share, regret, mistakes []float64
+	var share, regret, mistakes, policy []float64
 	parts := map[string][]float64{}
 	shareOK := true
 	for _, c := range results {
@@ -144,6 +247,9 @@ func agentOracle(results []CellResult, name string) *AgentOracle {
 		share = append(share, got/best)
 		regret = append(regret, meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.OptimalReward - t.Reward }))
 		mistakes = append(mistakes, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(t.Oracle.Mistakes) }))
+		if len(c.Tasks) > 0 && c.Tasks[0].Oracle.PolicyMistakes != nil {
+			policy = append(policy, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(*t.Oracle.PolicyMistakes) }))
+		}
 		for ph := range agent.Phases {
 			parts[ph.String()] = append(parts[ph.String()], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Regret[ph] }))
 		}
@@ -152,6 +258,10 @@ func agentOracle(results []CellResult, name string) *AgentOracle {
 	if shareOK {
 		e := estimate(share)
 		a.ShareOfOptimal = &e
+	}
+	if len(policy) > 0 {
+		e := estimate(policy)
+		a.MeanPolicyMistakes = &e
 	}
 	for k, v := range parts {
 		a.RegretByPhase[k] = estimate(v)
@@ -175,6 +285,10 @@ func writeOracle(dir string, s Spec, results []CellResult) error {
 	for ph := range agent.Phases {
 		header += ",regret_" + ph.String()
 	}
+	policy := s.Oracle.PolicyMistakes // a last column, empty for agents that give no policy
+	if policy {
+		header += ",policy_mistakes"
+	}
 	return writeCSV(filepath.Join(dir, "regret.csv"), header, func(w *bufio.Writer) {
 		for _, c := range results {
 			for _, t := range c.Tasks {
@@ -187,6 +301,12 @@ func writeOracle(dir string, s Spec, results []CellResult) error {
 					num(o.OptimalReward-t.Reward), share, o.Mistakes)
 				for _, g := range o.Regret {
 					fmt.Fprintf(w, ",%s", num(g))
+				}
+				if policy {
+					w.WriteByte(',')
+					if o.PolicyMistakes != nil {
+						fmt.Fprintf(w, "%d", *o.PolicyMistakes)
+					}
 				}
 				w.WriteByte('\n')
 			}

@@ -35,7 +35,10 @@ func always(action int) func(int, agent.Task) int {
 func uniform(_ int, t agent.Task) int { return t.Rand.IntN(t.A) }
 
 // runScripted runs one cell of p with the scripted agent and returns its first task's record.
-func runScripted(t *testing.T, p *Plan, a *scripted) TaskRecord {
+func runScripted(t *testing.T, p *Plan, a *scripted) TaskRecord { return runAgent(t, p, a) }
+
+// runAgent runs one cell of p with the agent a and returns its first task's record.
+func runAgent(t *testing.T, p *Plan, a agent.Agent) TaskRecord {
 	t.Helper()
 	fac := AgentFactory{Name: "scripted", New: func(RunContext) (agent.Agent, error) { return a, nil }}
 	res, err := runCell(context.Background(), p, t.TempDir(), 0, fac, silent{})
@@ -242,5 +245,89 @@ func TestOracleEpsilonValidated(t *testing.T) {
 	_, err := Parse([]byte("oracle:\n  epsilon: -0.5\n"))
 	if err == nil || !strings.Contains(err.Error(), "oracle.epsilon = -0.5") {
 		t.Errorf("error %v, want it to name oracle.epsilon and its value", err)
+	}
+}
+
+// policied is a scripted agent that also gives its policy (agent.PolicyInfo): pi[s] in every
+// state, fixed, so its version never changes.
+type policied struct {
+	scripted
+	pi [][]float64
+}
+
+func (a *policied) PolicyVersion() uint64         { return 1 }
+func (a *policied) Policy(s int, dst []float64) { copy(dst, a.pi[s]) }
+
+// Kakade's ε-mistakes on the chain (γ = 0.9, V*(0) = 18, V*(1) = 20, ε = 0.2): the optimal
+// policy makes none; staying (V^π(0) = 1/(1 − 0.9) = 10) makes one at every step; the uniform
+// policy, V^π(0) = (0.5 + 0.5·0.9·20)/(1 − 0.5·0.9) = 17.27 < 17.8, makes one at every step in
+// state 0 and none in state 1 (V^π(1) = 20), and none at ε = 2.
+func TestPolicyMistakesHandComputed(t *testing.T) {
+	count := func(epsilon float64, a *policied) (got, inZero int64) {
+		p := chainPlan(t, 4, 50, epsilon)
+		p.PolicyMistakes = true
+		if rec := runScripted(t, p, &scripted{rule: a.rule}); rec.Oracle.PolicyMistakes != nil {
+			t.Fatal("an agent that gives no policy was measured")
+		}
+		rec := runAgent(t, p, a)
+		for _, sa := range a.pairs {
+			if sa[0] == 0 {
+				inZero++
+			}
+		}
+		return *rec.Oracle.PolicyMistakes, inZero
+	}
+	best := &policied{scripted{rule: always(1)}, [][]float64{{0, 1}, {0, 1}}}
+	if got, _ := count(0.01, best); got != 0 {
+		t.Errorf("the optimal policy: %d policy mistakes, want 0", got)
+	}
+	stay := &policied{scripted{rule: always(0)}, [][]float64{{1, 0}, {1, 0}}}
+	if got, _ := count(0.01, stay); got != 4*50 {
+		t.Errorf("staying: %d policy mistakes, want all %d steps", got, 4*50)
+	}
+	random := &policied{scripted{rule: uniform}, [][]float64{{0.5, 0.5}, {0.5, 0.5}}}
+	if got, want := count(0.01, random); want == 0 || got != want {
+		t.Errorf("uniform, ε = 0.2: %d policy mistakes, want %d (the steps in state 0)", got, want)
+	}
+	if got, _ := count(0.1, random); got != 0 {
+		t.Errorf("uniform, ε = 2: %d policy mistakes, want 0", got)
+	}
+}
+
+// Counting policy mistakes leaves every result unchanged; regret.csv gains a policy_mistakes
+// column, filled for the agents that give their policy; it needs the oracle.
+func TestPolicyMistakesChangeNoResult(t *testing.T) {
+	s := small(2, 3, 60)
+	s.Agents = append(s.Agents, defaultAgent(TypeDelayedQ))
+	off, on := t.TempDir(), t.TempDir()
+	if _, err := Execute(context.Background(), s, off, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Oracle.PolicyMistakes = true
+	sum, err := Execute(context.Background(), s, on, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"per_task.csv", "metrics.csv"} {
+		a, errA := os.ReadFile(filepath.Join(off, f))
+		b, errB := os.ReadFile(filepath.Join(on, f))
+		if errA != nil || errB != nil || string(a) != string(b) {
+			t.Errorf("%s differs with policy mistakes counted (%v, %v)", f, errA, errB)
+		}
+	}
+	for _, a := range sum.Agents {
+		if measured := a.Oracle.MeanPolicyMistakes != nil; measured != (a.Name != "Delayed-Q") {
+			t.Errorf("%s: policy mistakes measured: %v", a.Name, measured)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(on, "regret.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(string(b), "\n"); !strings.HasSuffix(lines[0], ",policy_mistakes") {
+		t.Errorf("regret.csv header %q", lines[0])
+	}
+	if _, err := Parse([]byte("oracle:\n  enabled: false\n  policy_mistakes: true\n")); err == nil || !strings.Contains(err.Error(), "oracle.policy_mistakes") {
+		t.Errorf("policy mistakes without the oracle: error %v", err)
 	}
 }

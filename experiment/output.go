@@ -61,6 +61,9 @@ type AgentOracle struct {
 	MeanRegret Estimate `json:"mean_regret"`
 	// MeanEpsMistakes is, per run, the mean over tasks of the ε-mistakes.
 	MeanEpsMistakes Estimate `json:"mean_eps_mistakes"`
+	// MeanPolicyMistakes is, per run, the mean over tasks of Kakade's ε-mistakes (with
+	// oracle.policy_mistakes, for agents that give their policy).
+	MeanPolicyMistakes *Estimate `json:"mean_policy_mistakes,omitempty"`
 	// RegretByPhase is MeanRegret decomposed by the agent's phase (agent.Phase names); the parts
 	// add up to MeanRegret (TaskOracle).
 	RegretByPhase map[string]Estimate `json:"regret_by_phase"`

@@ -22,7 +22,7 @@ func Build(s Spec) (*Plan, error) {
 	}
 	digest := sha256.Sum256(specYAML)
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
-		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon,
+		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
 		Fingerprint: hex.EncodeToString(digest[:8])}
 	seqs := make([]env.Sequence, s.Runs)
 	for run := range seqs {

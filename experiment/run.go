@@ -72,6 +72,8 @@ type Plan struct {
 	// is the ε of ε-mistakes as a fraction of V_max (OracleSpec).
 	Oracle  bool
 	Epsilon float64
+	// PolicyMistakes also counts Kakade's ε-mistakes of agents with agent.PolicyInfo.
+	PolicyMistakes bool
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
@@ -293,6 +295,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
 			}
 			info, _ = ag.(agent.StepInfo)
+			if pi, ok := ag.(agent.PolicyInfo); ok && p.PolicyMistakes {
+				orc.trackPolicy(pi, p.Gamma)
+			}
 		}
 		terminated := 0 // episodes that reached a terminal state; the others were truncated at T steps
 		for e := 0; e < p.Episodes; e++ {
@@ -304,6 +309,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			}
 			s, ret := start, 0.0
 			for t := 0; t < p.Steps; t++ {
+				if orc != nil {
+					orc.policyStep(s)
+				}
 				a := ag.Act(s)
 				ph := agent.Unclassified
 				if info != nil {

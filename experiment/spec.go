@@ -66,6 +66,11 @@ type OracleSpec struct {
 	// Epsilon is the ε of ε-mistakes (steps t with Q*(s_t,a_t) < V*(s_t) − ε, γ-discounted) as a
 	// fraction of the task's V_max = R_max/(1−γ), R_max the largest |reward| of the task.
 	Epsilon float64 `yaml:"epsilon"`
+	// PolicyMistakes also counts Kakade's ε-mistakes: steps t with V^{π_t}(s_t) < V*(s_t) − ε,
+	// π_t the learner's current policy evaluated exactly on the true model whenever it changes
+	// (agent.PolicyInfo; learners without it are not measured). Off by default: it costs a
+	// policy evaluation per policy change, and every exploring step of RMax changes it.
+	PolicyMistakes bool `yaml:"policy_mistakes,omitempty"`
 }
 
 // DefaultEpsilon is the default oracle.epsilon: ε = 0.1·V_max. The paper's sample-complexity
@@ -173,6 +178,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("start = %q, want %q, %q or %q", s.Start, StartPerTask, StartPerEpisode, StartFixed)
 	case !(s.Output.Smoothing >= 0 && s.Output.Smoothing < 1):
 		return fmt.Errorf("output.smoothing = %v, want 0 <= smoothing < 1", s.Output.Smoothing)
+	case s.Oracle.PolicyMistakes && !s.Oracle.Enabled:
+		return fmt.Errorf("oracle.policy_mistakes = true needs oracle.enabled = true")
 	case !(s.Oracle.Epsilon >= 0) || math.IsInf(s.Oracle.Epsilon, 0):
 		return fmt.Errorf("oracle.epsilon = %v, want a finite number >= 0 (a fraction of V_max)", s.Oracle.Epsilon)
 	case len(s.Agents) == 0:

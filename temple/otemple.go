@@ -337,6 +337,10 @@ func (o *OTempLe) Phase(s int) agent.Phase {
 	return ph
 }
 
+// PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
+func (o *OTempLe) PolicyVersion() uint64       { return o.l.PolicyVersion() }
+func (o *OTempLe) Policy(s int, dst []float64) { o.l.Policy(s, dst) }
+
 func (o *OTempLe) EndEpisode() {}
 
 // EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,

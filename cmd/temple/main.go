@@ -191,8 +191,12 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			if sh := a.Oracle.ShareOfOptimal; sh != nil {
 				fmt.Fprintf(out, " share of optimal %.3f ± %.3f", sh.Mean, sh.CI95)
 			}
-			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f per task (ε = %g·V_max)\n", a.Oracle.MeanRegret.Mean,
-				a.Oracle.MeanRegret.CI95, a.Oracle.MeanEpsMistakes.Mean, a.Oracle.MeanEpsMistakes.CI95, opt.Epsilon)
+			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f", a.Oracle.MeanRegret.Mean,
+				a.Oracle.MeanRegret.CI95, a.Oracle.MeanEpsMistakes.Mean, a.Oracle.MeanEpsMistakes.CI95)
+			if pm := a.Oracle.MeanPolicyMistakes; pm != nil {
+				fmt.Fprintf(out, "  policy ε-mistakes %.1f ± %.1f", pm.Mean, pm.CI95)
+			}
+			fmt.Fprintf(out, " per task (ε = %g·V_max)\n", opt.Epsilon)
 		}
 	}
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
