@@ -255,7 +255,7 @@ type policied struct {
 	pi [][]float64
 }
 
-func (a *policied) PolicyVersion() uint64         { return 1 }
+func (a *policied) PolicyVersion() uint64       { return 1 }
 func (a *policied) Policy(s int, dst []float64) { copy(dst, a.pi[s]) }
 
 // Kakade's ε-mistakes on the chain (γ = 0.9, V*(0) = 18, V*(1) = 20, ε = 0.2): the optimal
