@@ -47,14 +47,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := Run(context.Background(), p, t.TempDir(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := buildAndRun(t, s, 2)
 	for _, c := range results {
 		for _, rec := range c.Tasks {
 			term, trunc := metric(rec, "terminated_episodes"), metric(rec, "truncated_episodes")

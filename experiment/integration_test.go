@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"context"
 	"testing"
 )
 
@@ -12,14 +11,7 @@ func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 	s := Default()
 	s.Runs, s.Episodes = 6, 1000
 	s.Tasks.Params.(*onlineMazeTasks).Tasks = 12
-	p, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := Run(context.Background(), p, t.TempDir(), 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := buildAndRun(t, s, 0)
 	sum := Summarize(s, results)
 	got := map[string]AgentSummary{}
 	for _, a := range sum.Agents {

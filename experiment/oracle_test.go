@@ -169,14 +169,7 @@ func TestRegretDecompositionAddsUp(t *testing.T) {
 		s.Agents[k].Params.M, s.Agents[k].Params.Ms = 60, 20
 	}
 	s.Agents[3].Params.T1 = 2
-	p, err := Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := Run(context.Background(), p, t.TempDir(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := buildAndRun(t, s, 2)
 	for _, c := range results {
 		for _, rec := range c.Tasks {
 			o := rec.Oracle

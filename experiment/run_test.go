@@ -20,6 +20,20 @@ func small(runs, tasks, episodes int) Spec {
 	return s
 }
 
+// buildAndRun builds s and runs every cell with the given workers, in a temporary directory.
+func buildAndRun(t *testing.T, s Spec, jobs int) []CellResult {
+	t.Helper()
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run(context.Background(), p, t.TempDir(), jobs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return results
+}
+
 // dataFiles are the files whose bytes must depend only on the spec and the seed: all but the
 // wall-clock timings (timings.json, and report.html, which shows them).
 func dataFiles(t *testing.T, dir string) map[string][]byte {
