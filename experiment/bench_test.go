@@ -114,18 +114,18 @@ func BenchmarkFamilies(b *testing.B) {
 
 // BenchmarkOracleOverhead times O-TempLe on 20 tasks of the online maze through the runner with
 // the oracle off and on (finite-horizon and discounted optimum per task, ε-mistakes and the
-// regret decomposition at every step).
+// regret decomposition at every step), and on with Kakade's ε-mistakes (a policy evaluation at
+// every policy change).
 func BenchmarkOracleOverhead(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		name := "off"
-		if on {
-			name = "on"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name           string
+		oracle, policy bool
+	}{{"off", false, false}, {"on", true, false}, {"policy_mistakes", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
 			s := paper("bench", FamilyOnlineMaze, TypeOTempLe)
 			s.Runs = 1
 			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
-			s.Oracle.Enabled = on
+			s.Oracle.Enabled, s.Oracle.PolicyMistakes = c.oracle, c.policy
 			benchCells(b, s)
 		})
 	}

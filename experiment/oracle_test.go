@@ -34,9 +34,6 @@ func always(action int) func(int, agent.Task) int {
 
 func uniform(_ int, t agent.Task) int { return t.Rand.IntN(t.A) }
 
-// runScripted runs one cell of p with the scripted agent and returns its first task's record.
-func runScripted(t *testing.T, p *Plan, a *scripted) TaskRecord { return runAgent(t, p, a) }
-
 // runAgent runs one cell of p with the agent a and returns its first task's record.
 func runAgent(t *testing.T, p *Plan, a agent.Agent) TaskRecord {
 	t.Helper()
@@ -70,7 +67,7 @@ func TestOracleOfTheChainHandComputed(t *testing.T) {
 	// Discounted γ = 0.9: V*(1) = 2/0.1 = 20, V*(0) = Q*(0,1) = 0.9·20 = 18, Q*(0,0) = 17.2.
 	// V_max = 2/(1−γ) = 20, so epsilon 0.01 is ε = 0.2 and staying in 0 (gap 0.8) is a mistake.
 	p := chainPlan(t, 3, 5, 0.01)
-	best := runScripted(t, p, &scripted{rule: always(1)})
+	best := runAgent(t, p, &scripted{rule: always(1)})
 	if o := best.Oracle; !near(o.OptimalReward, 5*4) || math.Abs(o.OptimalDiscountedStart-18) > oracleTolerance {
 		t.Fatalf("optimal reward %v, V*(start) %v, want 20 and 18", o.OptimalReward, o.OptimalDiscountedStart)
 	}
@@ -79,7 +76,7 @@ func TestOracleOfTheChainHandComputed(t *testing.T) {
 	}
 	// Staying earns 3 an episode: regret 1 each, all of it at the first step (V_3(0) − 1 − V_2(0)
 	// = 4 − 1 − 2); later steps lose nothing (V_2(0) − 1 − V_1(0) = 0, V_1(0) − 1 − V_0(0) = 0).
-	stay := runScripted(t, p, &scripted{rule: always(0)})
+	stay := runAgent(t, p, &scripted{rule: always(0)})
 	o := stay.Oracle
 	if stay.Reward != 15 || !near(o.Total(), 5) || !near(o.Regret[agent.Unclassified], 5) {
 		t.Errorf("staying: reward %v, regret %v by phase %v; want 15, 5 unclassified", stay.Reward, o.Total(), o.Regret)
@@ -88,7 +85,7 @@ func TestOracleOfTheChainHandComputed(t *testing.T) {
 		t.Errorf("staying: %d ε-mistakes, want all 15 steps", o.Mistakes)
 	}
 	// With epsilon 0.1 (ε = 2) the gap 0.8 is no mistake.
-	if loose := runScripted(t, chainPlan(t, 3, 5, 0.1), &scripted{rule: always(0)}); loose.Oracle.Mistakes != 0 {
+	if loose := runAgent(t, chainPlan(t, 3, 5, 0.1), &scripted{rule: always(0)}); loose.Oracle.Mistakes != 0 {
 		t.Errorf("ε = 2: %d mistakes, want 0", loose.Oracle.Mistakes)
 	}
 }
@@ -96,7 +93,7 @@ func TestOracleOfTheChainHandComputed(t *testing.T) {
 func TestMistakesOfAUniformPolicyMatchAHandCount(t *testing.T) {
 	p := chainPlan(t, 4, 50, 0.01)
 	a := &scripted{rule: uniform}
-	rec := runScripted(t, p, a)
+	rec := runAgent(t, p, a)
 	want := int64(0)
 	for _, sa := range a.pairs {
 		if sa == [2]int{0, 0} { // the only pair with Q* < V* − 0.2
@@ -136,7 +133,7 @@ func TestOracleOfASmallMazeHandComputed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := runScripted(t, p, &scripted{rule: always(env.Right)})
+	rec := runAgent(t, p, &scripted{rule: always(env.Right)})
 	if o := rec.Oracle; !near(o.OptimalReward, 40*2.2) || math.Abs(o.OptimalDiscountedStart-7) > oracleTolerance {
 		t.Fatalf("optimal reward %v, V*(start) %v; want 88 and 7", o.OptimalReward, o.OptimalDiscountedStart)
 	}
@@ -152,7 +149,7 @@ func TestOracleFollowsTheStartsOfEveryEpisode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := runScripted(t, p, &scripted{rule: always(env.Right)})
+	rec := runAgent(t, p, &scripted{rule: always(env.Right)})
 	// V_4 is 2.2 from (1,1) and 3.2 from the other cells: both kinds of start must occur.
 	if o := rec.Oracle; !near(o.OptimalReward, rec.Reward) || o.OptimalReward == 40*2.2 || o.OptimalReward == 40*3.2 {
 		t.Errorf("optimal reward %v, reward of the optimal policy %v", o.OptimalReward, rec.Reward)
@@ -259,7 +256,7 @@ func TestPolicyMistakesHandComputed(t *testing.T) {
 	count := func(epsilon float64, a *policied) (got, inZero int64) {
 		p := chainPlan(t, 4, 50, epsilon)
 		p.PolicyMistakes = true
-		if rec := runScripted(t, p, &scripted{rule: a.rule}); rec.Oracle.PolicyMistakes != nil {
+		if rec := runAgent(t, p, &scripted{rule: a.rule}); rec.Oracle.PolicyMistakes != nil {
 			t.Fatal("an agent that gives no policy was measured")
 		}
 		rec := runAgent(t, p, a)
