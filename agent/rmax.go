@@ -162,6 +162,11 @@ func (l *Learner) SamplesUntilAllKnown() int64 { return l.allKnownAt }
 // Plans is how many times the learner planned in this task.
 func (l *Learner) Plans() int { return l.plans }
 
+// EndEpisode does nothing: RMax plans when its model changes, not per episode.
+func (l *Learner) EndEpisode() {}
+
+var _ Base = (*Learner)(nil)
+
 // Record adds one sample of pair i if it is unknown and reports whether it did.
 func (l *Learner) Record(i, next int, r float64) bool {
 	if l.known[i] {
@@ -402,14 +407,7 @@ func (a *RMax) EndEpisode() {}
 func (a *RMax) EndTask()    {}
 
 // TaskMetrics reports the known pairs at the end of the task and the number of plans.
-func (a *RMax) TaskMetrics() []Metric {
-	return []Metric{
-		{"known_pairs", float64(a.l.KnownPairs())},
-		{"samples_recorded", float64(a.l.Samples())},
-		{"samples_until_all_known", float64(a.l.SamplesUntilAllKnown())},
-		{"plans", float64(a.l.Plans())},
-	}
-}
+func (a *RMax) TaskMetrics() []Metric { return BaseMetrics(&a.l) }
 
 // Phase is Exploring while some action of s is unknown, KnownModel otherwise (a single-task
 // learner has no templates to misidentify).
