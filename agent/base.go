@@ -29,6 +29,8 @@ type Base interface {
 	Replace(i int, succ []mdp.Succ, reward float64)
 	// Known reports whether pair i is trusted by the base's rule.
 	Known(i int) bool
+	// KnownThreshold is m, the samples that make a pair known; TempLe's m_s must not exceed it.
+	KnownThreshold() int64
 	// Counts are the statistics; callers change them only through Record, Augment and Replace.
 	Counts() *mdp.Counts
 	// KnownPairs counts the known pairs.

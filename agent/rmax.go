@@ -36,13 +36,13 @@ const (
 
 // RMaxParams are RMax's parameters.
 type RMaxParams struct {
-	M    int64      // known threshold m: a pair is known after m samples
-	RMax float64    // R_max, the reward an unknown pair is planned to pay forever
-	Rule ActionRule // action rule
+	M    int64      `yaml:"m"`           // known threshold m: a pair is known after m samples
+	RMax float64    `yaml:"r_max"`       // R_max, the reward an unknown pair is planned to pay forever
+	Rule ActionRule `yaml:"action_rule"` // action rule
 	// PlanTolerance bounds ‖V − V*‖∞ of each plan on the optimistic model.
-	PlanTolerance float64
+	PlanTolerance float64 `yaml:"plan_tolerance"`
 	// Planning is full or incremental re-planning.
-	Planning Planning
+	Planning Planning `yaml:"planning"`
 }
 
 // DefaultRMax are the paper's settings: m = 500, R_max = 1, balanced wandering.
@@ -110,6 +110,18 @@ type scratchPlan struct {
 	q, v    []float64
 	version uint64 // the model version it was made at; 0: none
 }
+
+// NewLearner validates p and returns RMax as a base learner (agent.Base), for O-TempLe and
+// FM-TempLe.
+func NewLearner(p RMaxParams) (*Learner, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Learner{P: p}, nil
+}
+
+// KnownThreshold is m: a pair is known after m samples (SetThreshold changes it per pair).
+func (l *Learner) KnownThreshold() int64 { return l.P.M }
 
 // Begin starts a task: counts cleared, every threshold m, nothing known.
 func (l *Learner) Begin(t Task) {

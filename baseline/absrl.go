@@ -10,12 +10,12 @@ import (
 // AbsRLParams are Abs-RL's parameters: the abstraction and the learner that runs on it (only the
 // parameters of Learner are read).
 type AbsRLParams struct {
-	Kind    AbstractionKind // QStarEpsilon, QStarDiscrete or QStarExact
-	Epsilon float64         // ε of φ_{Q*ε} and φ_{Q*d}; not used by φ_{Q*}
-	Learner string          // BaseQLearning or BaseDelayedQ
+	Kind    AbstractionKind `yaml:"abstraction"`         // QStarEpsilon, QStarDiscrete or QStarExact
+	Epsilon float64         `yaml:"abstraction_epsilon"` // ε of φ_{Q*ε} and φ_{Q*d}; not used by φ_{Q*}
+	Learner string          `yaml:"learner"`             // BaseQLearning or BaseDelayedQ
 
-	QLearning agent.QLearningParams
-	DelayedQ  DelayedQParams
+	QLearning agent.QLearningParams `yaml:",inline"`
+	DelayedQ  DelayedQParams        `yaml:",inline"`
 }
 
 // DefaultAbsRL are Abs-RL's defaults for an abstraction kind: ε = 0.1 (Abel's "sa" experiment)

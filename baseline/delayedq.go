@@ -12,11 +12,11 @@ import (
 
 // DelayedQParams are Delayed Q-learning's parameters (protocol 6.3).
 type DelayedQParams struct {
-	M        int     // m: samples gathered per attempted update
-	Epsilon1 float64 // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
-	RMax     float64 // R_max, the largest reward; the default initial value is R_max/(1−γ)
+	M        int     `yaml:"m"`        // m: samples gathered per attempted update
+	Epsilon1 float64 `yaml:"epsilon1"` // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
+	RMax     float64 `yaml:"r_max"`    // R_max, the largest reward; the default initial value is R_max/(1−γ)
 	// InitialQ is Q(s,a) at the start of every task; nil means R_max/(1−γ) with the task's γ.
-	InitialQ *float64
+	InitialQ *float64 `yaml:"-"`
 }
 
 // DefaultDelayedQ are the published defaults (simple_rl's DelayedQAgent): m = 5, ε1 = 0.1,

@@ -14,19 +14,19 @@ import (
 // FMRLParams are FMRL's parameters.
 type FMRLParams struct {
 	// RMax is the base learner: known threshold m, R_max, action rule, plan tolerance.
-	RMax agent.RMaxParams
+	RMax agent.RMaxParams `yaml:",inline"`
 	// Ms is m_s: the model distance compares only the pairs that both models have at least m_s
 	// samples of. m_s = 1 compares every pair visited in both.
-	Ms int64
+	Ms int64 `yaml:"m_s"`
 	// T1 is the number of phase-1 tasks whose models are clustered.
-	T1 int
+	T1 int `yaml:"t1"`
 	// ModelGap is Γ: a phase-1 model joins the closest group within Γ.
-	ModelGap float64
+	ModelGap float64 `yaml:"model_gap"`
 	// Delta is δ, the error probability of each pairwise elimination.
-	Delta float64
+	Delta float64 `yaml:"delta"`
 	// Xi is ξ, the assumed informativeness of the tested pairs: the elimination of candidate
 	// pairs needs evidence c ≥ ln(1/δ)/ξ (see FMRL).
-	Xi float64
+	Xi float64 `yaml:"xi"`
 }
 
 // DefaultFMRL are the paper's settings (decisions 15, 18): m = 500, m_s = 50, T1 = 15, Γ = 0.6,

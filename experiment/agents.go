@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,12 +10,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/baseline"
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/temple"
 )
 
-// Agent types.
+// Agent types of the presets (the registry, package agents, has them all).
 const (
 	TypeRMax      = "rmax"
 	TypeQLearning = "q-learning"
@@ -28,126 +29,147 @@ const (
 	TypeMaxQInitRMax     = "maxqinit-rmax"
 )
 
-// AgentSpec is one agent of an experiment: its type, the name it is reported under, and its
-// parameters. Only the parameters of its type may be given.
+// AgentSpec is one agent of an experiment: its type, the name it is reported under, and the
+// typed parameters of its type (agents.Params).
 type AgentSpec struct {
-	Type   string      `yaml:"type"`
-	Name   string      `yaml:"name"`
-	Params AgentParams `yaml:",inline"`
+	Type   string
+	Name   string
+	Params agents.Params
 }
 
-// AgentParams are the parameters of every agent type, by their paper symbols; each type reads
-// only its own (see agentTypes).
-type AgentParams struct {
-	M                int64            `yaml:"m"`                           // known threshold m
-	RMax             float64          `yaml:"r_max"`                       // R_max of unknown pairs
-	ActionRule       agent.ActionRule `yaml:"action_rule"`                 // optimistic | balanced-wandering
-	PlanTolerance    float64          `yaml:"plan_tolerance"`              // ‖V − V*‖∞ of each plan
-	Planning         agent.Planning   `yaml:"planning"`                    // full | incremental re-planning
-	Ms               int64            `yaml:"m_s"`                         // small known threshold m_s
-	Tau              float64          `yaml:"tau"`                         // template gap τ̂
-	Consolidate      bool             `yaml:"consolidate"`                 // merge templates closer than τ̂ after each task
-	Retry            bool             `yaml:"retry,omitempty"`             // defer new templates (not in the paper)
-	EarlyMatch       int64            `yaml:"early_match,omitempty"`       // provisional match before m_s (not in the paper)
-	Alpha            float64          `yaml:"alpha"`                       // Q-learning rate α
-	Epsilon          float64          `yaml:"epsilon"`                     // ε-greedy exploration
-	InitialQ         float64          `yaml:"initial_q"`                   // initial Q values
-	T1               int              `yaml:"t1"`                          // phase-1 tasks T_1
-	ModelGap         float64          `yaml:"model_gap"`                   // model gap Γ
-	Eta              int              `yaml:"eta"`                         // model error tolerance η
-	TemplateTransfer bool             `yaml:"template_transfer,omitempty"` // FM-TempLe: augment from the group's templates (not in the presets)
-	Delta            float64          `yaml:"delta"`                       // FMRL: error probability δ of an elimination
-	Xi               float64          `yaml:"xi"`                          // FMRL: informativeness ξ of tested pairs
-	Epsilon1         float64          `yaml:"epsilon1"`                    // Delayed-Q: ε1 of an attempted update
-	SampleTasks      int              `yaml:"sample_tasks"`                // MaxQInit: sampling tasks N
-	Abstraction      string           `yaml:"abstraction"`                 // Abs-RL: q-star-epsilon | q-star-d | q-star
-	AbsEpsilon       float64          `yaml:"abstraction_epsilon"`
-	Learner          string           `yaml:"learner"` // Abs-RL: q-learning | delayed-q
+// AgentTypes lists the agent types in name order.
+func AgentTypes() []string { return agents.Names() }
+
+// defaultAgent is an agent of the given type with its default name and parameters.
+func defaultAgent(typ string) AgentSpec {
+	t, err := agents.Lookup(typ)
+	if err != nil {
+		panic(err) // a preset names a type that does not exist: a programming error
+	}
+	p := t.Defaults()
+	return AgentSpec{Type: typ, Name: agents.DisplayName(t, p), Params: p}
 }
 
-// agentType describes one type: its default name, its parameter keys with defaults, and how to
-// build it.
-type agentType struct {
-	name     string
-	keys     []string
-	defaults func(*AgentParams)
-	build    func(AgentParams, RunContext) (agent.Agent, error)
+// UnmarshalYAML reads an agent onto its type's defaults and rejects parameters the type does not
+// have, naming the line and the type's keys. Without name: it is reported under its type's name.
+func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: an agent is a mapping with at least type: NAME", node.Line)
+	}
+	params := &yaml.Node{Kind: yaml.MappingNode, Line: node.Line, Column: node.Column}
+	var typ, name *yaml.Node
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		switch k, v := node.Content[i], node.Content[i+1]; k.Value {
+		case "type":
+			typ = v
+		case "name":
+			name = v
+		default:
+			params.Content = append(params.Content, k, v)
+		}
+	}
+	if typ == nil {
+		return fmt.Errorf("line %d: an agent needs type: NAME (one of %s)", node.Line, strings.Join(agents.Names(), ", "))
+	}
+	t, err := agents.Lookup(typ.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", typ.Line, err)
+	}
+	p, err := agents.Decode(t.Name, params)
+	if err != nil {
+		return err
+	}
+	*a = AgentSpec{Type: t.Name, Name: agents.DisplayName(t, p), Params: p}
+	if name != nil {
+		a.Name = name.Value
+	}
+	return nil
 }
 
-func rmaxParams(p AgentParams) agent.RMaxParams {
-	return agent.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance, Planning: p.Planning}
+// MarshalYAML writes the type, the name and the type's own parameters under their config keys,
+// so that a written spec (spec.yaml) reads back.
+func (a AgentSpec) MarshalYAML() (any, error) {
+	params, err := agents.Encode(a.Params)
+	if err != nil {
+		return nil, err
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	for _, kv := range [][2]string{{"type", a.Type}, {"name", a.Name}} {
+		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
+	}
+	out.Content = append(out.Content, params.Content...)
+	return out, nil
 }
 
-func templeParams(p AgentParams) temple.Params {
-	return temple.Params{RMax: rmaxParams(p), Ms: p.Ms, Tau: p.Tau, Consolidate: p.Consolidate, Retry: p.Retry, EarlyMatch: p.EarlyMatch}
+// MarshalJSON writes the agent as spec.yaml does — type, name and its type's parameters under
+// their config keys, in that order — for summary.json.
+func (a AgentSpec) MarshalJSON() ([]byte, error) {
+	n, err := a.MarshalYAML()
+	if err != nil {
+		return nil, err
+	}
+	return orderedJSON(n.(*yaml.Node))
 }
 
-var (
-	rmaxKeys   = []string{"m", "r_max", "action_rule", "plan_tolerance", "planning"}
-	templeKeys = append([]string{"m_s", "tau", "consolidate", "retry", "early_match"}, rmaxKeys...)
-)
-
-func setTempleDefaults(p *AgentParams) {
-	setRMaxDefaults(p)
-	d := temple.DefaultParams()
-	p.Ms, p.Tau, p.Consolidate = d.Ms, d.Tau, d.Consolidate
+// orderedJSON writes a YAML mapping as a JSON object with its keys in order.
+func orderedJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		var v any
+		if err := n.Content[i+1].Decode(&v); err != nil {
+			return nil, err
+		}
+		k, err := json.Marshal(n.Content[i].Value)
+		if err != nil {
+			return nil, err
+		}
+		val, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
-func setRMaxDefaults(p *AgentParams) {
-	d := agent.DefaultRMax()
-	p.M, p.RMax, p.ActionRule, p.PlanTolerance, p.Planning = d.M, d.RMax, d.Rule, d.PlanTolerance, d.Planning
+// Has reports whether the agent's type has the parameter key.
+func (a AgentSpec) Has(key string) bool { return slices.Contains(agents.Keys(a.Params), key) }
+
+// set changes one parameter to the YAML value v (a sweep point); the spec's other copies keep
+// theirs.
+func (a *AgentSpec) set(key string, v *yaml.Node) error {
+	p, err := agents.Set(a.Type, a.Params, key, v)
+	if err != nil {
+		return err
+	}
+	a.Params = p
+	return nil
 }
 
-var agentTypes = map[string]agentType{
-	TypeRMax: {
-		name: "RMax", keys: rmaxKeys, defaults: setRMaxDefaults,
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return agent.NewRMax(rmaxParams(p)) },
-	},
-	TypeQLearning: {
-		name: "Q-learning", keys: qlearningKeys,
-		defaults: setQLearningDefaults,
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
-			return agent.NewQLearning(qlearningParams(p))
-		},
-	},
-	TypeOTempLe: {
-		name: "O-TempLe", keys: templeKeys, defaults: setTempleDefaults,
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return temple.NewOTempLe(templeParams(p)) },
-	},
-	TypeFMTempLe: {
-		name: "FM-TempLe", keys: append([]string{"t1", "model_gap", "eta", "template_transfer"}, templeKeys...),
-		defaults: func(p *AgentParams) {
-			setTempleDefaults(p)
-			d := temple.DefaultFMParams()
-			p.Tau, p.T1, p.ModelGap, p.Eta = d.Tau, d.T1, d.ModelGap, d.Eta
-		},
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
-			return temple.NewFMTempLe(temple.FMParams{Params: templeParams(p), T1: p.T1, ModelGap: p.ModelGap, Eta: p.Eta, TemplateTransfer: p.TemplateTransfer})
-		},
-	},
+// mustSet changes one parameter of a preset's agent to value: a key the type lacks is a
+// programming error.
+func (a *AgentSpec) mustSet(key string, value any) {
+	var v yaml.Node
+	if err := v.Encode(value); err != nil {
+		panic(err)
+	}
+	if err := a.set(key, &v); err != nil {
+		panic(fmt.Sprintf("preset agent %s: %v", a.Name, err))
+	}
 }
 
-var (
-	qlearningKeys = []string{"alpha", "epsilon", "initial_q"}
-	delayedQKeys  = []string{"m", "epsilon1", "r_max"}
-)
-
-func setQLearningDefaults(p *AgentParams) {
-	d := agent.DefaultQLearning()
-	p.Alpha, p.Epsilon, p.InitialQ = d.Alpha, d.Epsilon, d.InitialQ
-}
-
-func setDelayedQDefaults(p *AgentParams) {
-	d := baseline.DefaultDelayedQ()
-	p.M, p.Epsilon1, p.RMax = int64(d.M), d.Epsilon1, d.RMax
-}
-
-func qlearningParams(p AgentParams) agent.QLearningParams {
-	return agent.QLearningParams{Alpha: p.Alpha, Epsilon: p.Epsilon, InitialQ: p.InitialQ}
-}
-
-func delayedQParams(p AgentParams) baseline.DelayedQParams {
-	return baseline.DelayedQParams{M: int(p.M), Epsilon1: p.Epsilon1, RMax: p.RMax}
+// clone is a deep copy of a, so that a sweep point or a preset can change its parameters.
+func (a AgentSpec) clone() (AgentSpec, error) {
+	p, err := agents.Clone(a.Type, a.Params)
+	a.Params = p
+	return a, err
 }
 
 func models(ctx RunContext) []*mdp.Model {
@@ -158,129 +180,22 @@ func models(ctx RunContext) []*mdp.Model {
 	return out
 }
 
-// maxQInitType is MaxQInit on one base learner (decision 25).
-func maxQInitType(name, base string, keys []string, defaults func(*AgentParams)) agentType {
-	return agentType{
-		name: name, keys: append([]string{"sample_tasks"}, keys...),
-		defaults: func(p *AgentParams) {
-			defaults(p)
-			p.SampleTasks = baseline.DefaultMaxQInit(base).Tasks
-		},
-		build: func(p AgentParams, ctx RunContext) (agent.Agent, error) {
-			mp := baseline.DefaultMaxQInit(base)
-			mp.Tasks, mp.QLearning, mp.DelayedQ, mp.RMax = p.SampleTasks, qlearningParams(p), delayedQParams(p), rmaxParams(p)
-			return baseline.NewMaxQInit(mp, models(ctx), ctx.Gamma)
-		},
-	}
-}
-
-func init() {
-	agentTypes[TypeFMRL] = agentType{
-		name: "FMRL", keys: append([]string{"m_s", "t1", "model_gap", "delta", "xi"}, rmaxKeys...),
-		defaults: func(p *AgentParams) {
-			setRMaxDefaults(p)
-			d := baseline.DefaultFMRL()
-			p.Ms, p.T1, p.ModelGap, p.Delta, p.Xi = d.Ms, d.T1, d.ModelGap, d.Delta, d.Xi
-		},
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) {
-			return baseline.NewFMRL(baseline.FMRLParams{RMax: rmaxParams(p), Ms: p.Ms, T1: p.T1, ModelGap: p.ModelGap, Delta: p.Delta, Xi: p.Xi})
-		},
-	}
-	agentTypes[TypeDelayedQ] = agentType{
-		name: "Delayed-Q", keys: delayedQKeys, defaults: setDelayedQDefaults,
-		build: func(p AgentParams, _ RunContext) (agent.Agent, error) { return baseline.NewDelayedQ(delayedQParams(p)) },
-	}
-	agentTypes[TypeAbsRL] = agentType{
-		name: "Abs-RL", keys: append([]string{"abstraction", "abstraction_epsilon", "learner", "alpha", "epsilon", "initial_q"}, "m", "epsilon1", "r_max"),
-		defaults: func(p *AgentParams) {
-			setQLearningDefaults(p)
-			setDelayedQDefaults(p)
-			d := baseline.DefaultAbsRL(baseline.QStarEpsilon)
-			p.Abstraction, p.AbsEpsilon, p.Learner = string(d.Kind), d.Epsilon, d.Learner
-		},
-		build: func(p AgentParams, ctx RunContext) (agent.Agent, error) {
-			return baseline.NewAbsRL(baseline.AbsRLParams{Kind: baseline.AbstractionKind(p.Abstraction), Epsilon: p.AbsEpsilon,
-				Learner: p.Learner, QLearning: qlearningParams(p), DelayedQ: delayedQParams(p)}, models(ctx), ctx.Gamma)
-		},
-	}
-	agentTypes[TypeMaxQInitQ] = maxQInitType("Q-MaxQInit", baseline.BaseQLearning, []string{"alpha", "epsilon"}, setQLearningDefaults)
-	agentTypes[TypeMaxQInitDelayedQ] = maxQInitType("DelayedQ-MaxQInit", baseline.BaseDelayedQ, []string{"m", "epsilon1"}, setDelayedQDefaults)
-	agentTypes[TypeMaxQInitRMax] = maxQInitType("RMax-MaxQInit", baseline.BaseRMax, rmaxKeys, setRMaxDefaults)
-}
-
-// AgentTypes lists the agent types in name order.
-func AgentTypes() []string {
-	var out []string
-	for k := range agentTypes {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// defaultAgent is an agent of the given type with its default name and parameters.
-func defaultAgent(typ string) AgentSpec {
-	t := agentTypes[typ]
-	a := AgentSpec{Type: typ, Name: t.name}
-	t.defaults(&a.Params)
-	return a
-}
-
-// UnmarshalYAML reads an agent onto its type's defaults and rejects parameters of other types,
-// naming the line.
-func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
-	if node.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: an agent is a mapping with at least type: NAME", node.Line)
-	}
-	var head struct {
-		Type string `yaml:"type"`
-	}
-	for i := 0; i+1 < len(node.Content); i += 2 {
-		if node.Content[i].Value == "type" {
-			head.Type = node.Content[i+1].Value
-		}
-	}
-	t, ok := agentTypes[head.Type]
-	if !ok {
-		return fmt.Errorf("line %d: agent type %q, want one of %s", node.Line, head.Type, strings.Join(AgentTypes(), ", "))
-	}
-	*a = defaultAgent(head.Type)
-	for i := 0; i+1 < len(node.Content); i += 2 {
-		key := node.Content[i]
-		if key.Value != "type" && key.Value != "name" && !slices.Contains(t.keys, key.Value) {
-			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)", key.Line, head.Type,
-				key.Value, strings.Join(append([]string{"name"}, t.keys...), ", "))
-		}
-	}
-	type plain AgentSpec // without this method, so Decode does not recurse
-	if err := node.Decode((*plain)(a)); err != nil {
-		return err
-	}
-	return nil
-}
-
-// MarshalYAML writes the type, the name and the parameters of the agent's type only, so that a
-// written spec (spec.yaml) reads back.
-func (a AgentSpec) MarshalYAML() (any, error) {
-	var params yaml.Node
-	if err := params.Encode(a.Params); err != nil {
-		return nil, err
-	}
-	out := &yaml.Node{Kind: yaml.MappingNode}
-	for _, kv := range [][2]string{{"type", a.Type}, {"name", a.Name}} {
-		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
-	}
-	keys := agentTypes[a.Type].keys
-	for i := 0; i+1 < len(params.Content); i += 2 {
-		if slices.Contains(keys, params.Content[i].Value) {
-			out.Content = append(out.Content, params.Content[i], params.Content[i+1])
-		}
-	}
-	return out, nil
-}
-
-// factory returns the agent factory of a.
+// factory returns the agent factory of a: it validates the parameters and builds a fresh agent
+// for each run.
 func (a AgentSpec) factory() AgentFactory {
-	t := agentTypes[a.Type]
-	return AgentFactory{Name: a.Name, New: func(ctx RunContext) (agent.Agent, error) { return t.build(a.Params, ctx) }}
+	return AgentFactory{Name: a.Name, New: func(ctx RunContext) (agent.Agent, error) {
+		if err := a.Params.Validate(); err != nil {
+			return nil, err
+		}
+		return a.Params.New(agents.Context{Models: models(ctx), Gamma: ctx.Gamma})
+	}}
+}
+
+// phaseOneTasks is T_1 for the agents that keep a model of each of their first T_1 tasks
+// (FM-TempLe, FMRL), 0 for the others.
+func (a AgentSpec) phaseOneTasks() int {
+	if p, ok := a.Params.(interface{ PhaseOneTasks() int }); ok {
+		return p.PhaseOneTasks()
+	}
+	return 0
 }

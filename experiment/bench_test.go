@@ -68,7 +68,7 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 // is timed.
 func scaleSpec(typ string, n int) Spec {
 	s := paper("scale", FamilyOnlineMaze, typ)
-	s.Agents[0].Params.Planning = agent.PlanIncremental
+	s.Agents[0].mustSet("planning", agent.PlanIncremental)
 	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
 	s.Oracle.Enabled = false
 	t := s.Tasks.Params.(*onlineMazeTasks)

@@ -64,9 +64,7 @@ func estimateMemory(s Spec, runs []env.Sequence) memoryEstimate {
 	perCell := int64(0)
 	for _, a := range s.Agents {
 		b := agentPairBytes[a.Type]
-		if a.Type == TypeFMTempLe || a.Type == TypeFMRL {
-			b += int64(a.Params.T1) * recordPairBytes
-		}
+		b += int64(a.phaseOneTasks()) * recordPairBytes
 		if b*largest > perCell {
 			perCell, e.agent = b*largest, a.Type
 		}

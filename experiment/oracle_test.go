@@ -163,9 +163,13 @@ func TestRegretDecompositionAddsUp(t *testing.T) {
 	s.Tasks.Params.(*onlineMazeTasks).Tasks = 4
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax, TypeQLearning, TypeFMTempLe)
 	for k := range s.Agents {
-		s.Agents[k].Params.M, s.Agents[k].Params.Ms = 60, 20
+		if s.Agents[k].Has("m_s") {
+			s.Agents[k].mustSet("m", 60)
+			s.Agents[k].mustSet("m_s", 20)
+		}
 	}
-	s.Agents[3].Params.T1 = 2
+	s.Agents[1].mustSet("m", 60)
+	s.Agents[3].mustSet("t1", 2)
 	results := buildAndRun(t, s, 2)
 	for _, c := range results {
 		for _, rec := range c.Tasks {

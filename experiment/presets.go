@@ -167,7 +167,7 @@ func mustTaskSpec(family string) TaskSpec {
 func finiteModel() Spec {
 	s := finiteModelSpec("finite-model", TypeFMTempLe, TypeQLearning, TypeRMax, TypeFMRL)
 	abs := defaultAgent(TypeAbsRL)
-	abs.Params.Abstraction = "q-star"
+	abs.mustSet("abstraction", "q-star")
 	maxq := defaultAgent(TypeMaxQInitDelayedQ)
 	maxq.Name = "MaxQInit"
 	s.Agents = append(s.Agents, abs, maxq)
@@ -179,7 +179,8 @@ func absVariants() []AgentSpec {
 	var out []AgentSpec
 	for _, v := range []struct{ name, kind string }{{"Abs-RL-Qeps", "q-star-epsilon"}, {"Abs-RL-Qd", "q-star-d"}, {"Abs-RL-Qstar", "q-star"}} {
 		a := defaultAgent(TypeAbsRL)
-		a.Name, a.Params.Abstraction = v.name, v.kind
+		a.Name = v.name
+		a.mustSet("abstraction", v.kind)
 		out = append(out, a)
 	}
 	return out
@@ -271,7 +272,7 @@ func largeMaze() Spec {
 	s.Tasks.Params.(*mixedTasks).Parts = []TaskSpec{part(100), part(250)}
 	for k := range s.Agents {
 		if s.Agents[k].Type != TypeQLearning {
-			s.Agents[k].Params.Planning = agent.PlanIncremental
+			s.Agents[k].mustSet("planning", agent.PlanIncremental)
 		}
 	}
 	return s
@@ -320,8 +321,8 @@ func taxi() Spec {
 // MDPs pay up to 10 000 a step, and RMax is only optimistic with R_max at least the largest reward.
 func rMax(s Spec, r float64) Spec {
 	for k := range s.Agents {
-		if slices.Contains(agentTypes[s.Agents[k].Type].keys, "r_max") {
-			s.Agents[k].Params.RMax = r
+		if s.Agents[k].Has("r_max") {
+			s.Agents[k].mustSet("r_max", r)
 		}
 	}
 	return s
@@ -355,7 +356,7 @@ func beyondFiniteModel() Spec {
 	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
 	fm := beyondOptions(defaultAgent(TypeFMTempLe))
 	fm.Name += "+transfer"
-	fm.Params.TemplateTransfer = true
+	fm.mustSet("template_transfer", true)
 	s.Agents = slices.Insert(s.Agents, 1, fm)
 	return s
 }
@@ -367,7 +368,8 @@ const beyondEarlyMatch = 10
 // beyondOptions is a with the retry and early_match options, named NAME+retry+early.
 func beyondOptions(a AgentSpec) AgentSpec {
 	a.Name += "+retry+early"
-	a.Params.Retry, a.Params.EarlyMatch = true, beyondEarlyMatch
+	a.mustSet("retry", true)
+	a.mustSet("early_match", beyondEarlyMatch)
 	return a
 }
 

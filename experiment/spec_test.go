@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agents"
 )
 
 func TestParseAppliesDefaults(t *testing.T) {
@@ -40,10 +41,11 @@ agents:
 		t.Fatalf("agents = %+v, want the two listed (the list replaces the default)", s.Agents)
 	}
 	ot := s.Agents[0]
-	if ot.Name != "O-TempLe" || ot.Params.Tau != 0.24 || ot.Params.Ms != 50 || ot.Params.M != 500 || !ot.Params.Consolidate {
+	if p := ot.Params.(*agents.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
+		p.Base.Params.(*agents.RMaxBase).M != 500 || !p.Consolidate {
 		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
 	}
-	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.ActionRule != agent.Optimistic || r.Params.M != 500 {
+	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agents.RMax).Rule != agent.Optimistic || r.Params.(*agents.RMax).M != 500 {
 		t.Errorf("rmax = %+v", r)
 	}
 }
@@ -89,7 +91,7 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s := Default()
 	s.Runs = 1
 	s.Tasks.Params.(*onlineMazeTasks).Tasks = 1
-	s.Agents[0].Params.Ms = 0
+	s.Agents[0].mustSet("m_s", 0)
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
 	}

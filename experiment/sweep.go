@@ -65,7 +65,7 @@ func (s *Spec) validateSweep() error {
 			}
 			continue
 		}
-		if !slices.ContainsFunc(s.Agents, func(a AgentSpec) bool { return slices.Contains(agentTypes[a.Type].keys, p.Param) }) {
+		if !slices.ContainsFunc(s.Agents, func(a AgentSpec) bool { return a.Has(p.Param) }) {
 			return fmt.Errorf("%s: no agent has parameter %q (a task parameter is written tasks.NAME)", where, p.Param)
 		}
 	}
@@ -132,8 +132,8 @@ func (s Spec) at(point []int) (Spec, error) {
 			continue
 		}
 		for i := range out.Agents {
-			if slices.Contains(agentTypes[out.Agents[i].Type].keys, p.Param) {
-				if err := setKey(&out.Agents[i].Params, p.Param, v); err != nil {
+			if out.Agents[i].Has(p.Param) {
+				if err := out.Agents[i].set(p.Param, v); err != nil {
 					return Spec{}, fmt.Errorf("sweep: %s = %s: %w", p.Param, valueText(v), err)
 				}
 				swept[i] = true

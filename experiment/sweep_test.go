@@ -51,7 +51,7 @@ func TestSweepGridOfAgentAndTaskParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byHand.Agents[0].Params.Ms = 20
+	byHand.Agents[0].mustSet("m_s", 20)
 	byHand.Name = "grid m_s=20 tasks.pool=3"
 	hand := t.TempDir()
 	if _, err := Execute(context.Background(), byHand, hand, 2, nil); err != nil {

@@ -20,8 +20,15 @@ func ExampleOTempLe() {
 	mz := env.Maze{Width: 5, Height: 5, Slip: slip, Goals: []env.Cell{{X: 5, Y: 5}}, StepCost: 0.2, GoalReward: 1, Actions: 4}
 	m, _ := mz.Model()
 	p := temple.DefaultParams()
-	p.RMax.M, p.Ms = 200, 20
-	ot, err := temple.NewOTempLe(p)
+	p.Ms = 20
+	rmax := agent.DefaultRMax()
+	rmax.M = 200
+	base, err := agent.NewLearner(rmax) // the paper's base learner, with m = 200
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ot, err := temple.NewOTempLe(p, base)
 	if err != nil {
 		fmt.Println(err)
 		return

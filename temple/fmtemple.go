@@ -13,17 +13,17 @@ import (
 
 // FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
 type FMParams struct {
-	Params
-	T1       int     // number of phase-1 tasks T_1
-	ModelGap float64 // model gap Γ: a task's model joins a group within Γ
-	Eta      int     // model error tolerance η: mismatches a group survives
+	Params   `yaml:",inline"`
+	T1       int     `yaml:"t1"`        // number of phase-1 tasks T_1
+	ModelGap float64 `yaml:"model_gap"` // model gap Γ: a task's model joins a group within Γ
+	Eta      int     `yaml:"eta"`       // model error tolerance η: mismatches a group survives
 	// TemplateTransfer (off in the paper presets) augments a pair, once the model is identified,
 	// with the visits of the library template its group's estimate matches, placed by the
 	// group's ranking σ — Algorithm 3's AUGMENT(v_ρ(s,a,c*), …, σ) read literally — instead of
 	// the group's own counts (decision 11 keeps those to about m_s per pair and phase-1 task, so
 	// they rarely make a pair known). A pair whose group estimate has fewer than m_s samples or
 	// matches no template within τ̂ still receives the group's counts.
-	TemplateTransfer bool
+	TemplateTransfer bool `yaml:"template_transfer,omitempty"`
 }
 
 // DefaultFMParams are the paper's finite-model settings: τ̂ 0.24, T_1 15, Γ 0.6, η 3.
@@ -33,9 +33,9 @@ func DefaultFMParams() FMParams {
 	return p
 }
 
-// Validate names the first parameter out of range.
-func (p FMParams) Validate() error {
-	if err := p.Params.Validate(); err != nil {
+// Validate names the first parameter out of range; m is the base learner's known threshold.
+func (p FMParams) Validate(m int64) error {
+	if err := p.Params.Validate(m); err != nil {
 		return fmt.Errorf("fm-temple: %w", err)
 	}
 	switch {
@@ -76,12 +76,12 @@ type FMTempLe struct {
 	truth      *mdp.Model           // the task's true model, for diagnostics only
 }
 
-// NewFMTempLe validates p and returns an agent.
-func NewFMTempLe(p FMParams) (*FMTempLe, error) {
-	if err := p.Validate(); err != nil {
+// NewFMTempLe validates p and returns an agent over the base learner base.
+func NewFMTempLe(p FMParams, base agent.Base) (*FMTempLe, error) {
+	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err
 	}
-	o, err := NewOTempLe(p.Params)
+	o, err := NewOTempLe(p.Params, base)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (f *FMTempLe) checkIdentified() {
 		}
 		add, reward := grp.Successors(i), grp.R(i)
 		if f.p.TemplateTransfer && grp.N(i) >= f.p.Ms {
-			sigma, ranked := template.Ranking(add, f.o.l.S)
+			sigma, ranked := template.Ranking(add, f.o.S)
 			if t, _ := f.o.lib.Match(pointOf(ranked, reward)); t != nil {
 				add, reward = t.Augmentation(sigma), t.Reward
 			}
@@ -245,7 +245,7 @@ func (f *FMTempLe) Phase(s int) agent.Phase { return f.o.Phase(s) }
 func (f *FMTempLe) PolicyVersion() uint64       { return f.o.l.PolicyVersion() }
 func (f *FMTempLe) Policy(s int, dst []float64) { f.o.l.Policy(s, dst) }
 
-func (f *FMTempLe) EndEpisode() {}
+func (f *FMTempLe) EndEpisode() { f.o.EndEpisode() }
 
 func (f *FMTempLe) EndTask() {
 	f.o.EndTask()

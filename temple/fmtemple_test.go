@@ -32,7 +32,7 @@ func TestFMTempLeIdentifiesTheTrueModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	p := DefaultFMParams()
 	p.T1 = 6
-	f, err := NewFMTempLe(p)
+	f, err := NewFMTempLe(p, rmaxBase(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +62,12 @@ func TestFMTempLeIdentifiesTheTrueModel(t *testing.T) {
 func TestFMParamsValidate(t *testing.T) {
 	p := DefaultFMParams()
 	p.T1 = 0
-	if _, err := NewFMTempLe(p); err == nil {
+	if _, err := NewFMTempLe(p, rmaxBase(500)); err == nil {
 		t.Error("t1 = 0 accepted")
 	}
 	p = DefaultFMParams()
 	p.Eta = 0
-	if err := p.Validate(); err == nil {
+	if err := p.Validate(500); err == nil {
 		t.Error("eta = 0 accepted")
 	}
 }
@@ -87,7 +87,7 @@ func TestTemplateTransfer(t *testing.T) {
 	phase2Samples := func(transfer bool) (samples float64) {
 		p := DefaultFMParams()
 		p.T1, p.TemplateTransfer, p.Tau = 6, transfer, 0.15
-		f, err := NewFMTempLe(p)
+		f, err := NewFMTempLe(p, rmaxBase(500))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,5 +1,9 @@
 // Package temple holds the TempLe agents: O-TempLe (online template learning, paper Algorithm 1)
-// and FM-TempLe (finite-model template learning, Algorithm 3), both over the RMax base learner.
+// and FM-TempLe (finite-model template learning, Algorithm 3). Both run over a base learner
+// (agent.Base): the paper's RMax, or any other model-based learner behind the seam — MBIE-EB, E3,
+// UCRL2, PSRL. Templates act on a base only through its counts: an identified pair is augmented
+// with its template's visits (agent.Base.Augment), which makes an RMax pair known sooner, shrinks
+// an MBIE-EB bonus or a UCRL2 confidence width, and adds pseudo-counts to a PSRL posterior.
 package temple
 
 import (
@@ -13,22 +17,21 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
-// Params are O-TempLe's parameters.
+// Params are O-TempLe's parameters; the base learner's (its known threshold m among them) are the
+// base's own.
 type Params struct {
-	// RMax is the base learner; its M is the regular known threshold m.
-	RMax agent.RMaxParams
 	// Ms is the small known threshold m_s: a pair's template is identified after m_s own samples.
-	Ms int64
+	Ms int64 `yaml:"m_s"`
 	// Tau is the user's template gap τ̂.
-	Tau float64
+	Tau float64 `yaml:"tau"`
 	// Consolidate merges templates closer than τ̂ at the end of every task (decision 8).
-	Consolidate bool
+	Consolidate bool `yaml:"consolidate"`
 	// Retry (not in the paper; off in the paper presets) defers a new template: a pair whose
 	// m_s own samples match no library template within τ̂ keeps sampling and tries again at
 	// 2·m_s, 4·m_s, … own samples; only when it reaches m (known by its own samples) unmatched,
 	// or at the end of the task, does it become a new template. The paper adds the new template
 	// at m_s, so a pair whose few samples were unlucky needs m own samples in every such task.
-	Retry bool
+	Retry bool `yaml:"retry,omitempty"`
 	// EarlyMatch (not in the paper; 0, off, in the paper presets) matches a pair provisionally
 	// after EarlyMatch own samples, fewer than m_s: the closest library template within τ̂
 	// augments the pair at once (again at 2·EarlyMatch, 4·EarlyMatch, … below m_s while nothing
@@ -38,21 +41,19 @@ type Params struct {
 	// those the policy relies on — are thus checked as carefully as in the paper, while the rest
 	// stop costing exploration after EarlyMatch samples. Unconfirmed pairs give the library
 	// nothing.
-	EarlyMatch int64
+	EarlyMatch int64 `yaml:"early_match,omitempty"`
 }
 
-// DefaultParams are the paper's online settings: m = 500, m_s = 50, τ̂ = 0.15, consolidation on.
+// DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
+// agent.DefaultRMax as the base: m = 500).
 func DefaultParams() Params {
-	return Params{RMax: agent.DefaultRMax(), Ms: 50, Tau: 0.15, Consolidate: true}
+	return Params{Ms: 50, Tau: 0.15, Consolidate: true}
 }
 
-// Validate names the first parameter out of range.
-func (p Params) Validate() error {
-	if err := p.RMax.Validate(); err != nil {
-		return err
-	}
-	if p.Ms < 1 || p.Ms > p.RMax.M {
-		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, p.RMax.M)
+// Validate names the first parameter out of range; m is the base learner's known threshold.
+func (p Params) Validate(m int64) error {
+	if p.Ms < 1 || p.Ms > m {
+		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, m)
 	}
 	if p.EarlyMatch < 0 || p.EarlyMatch >= p.Ms && p.EarlyMatch != 0 {
 		return fmt.Errorf("o-temple: early_match = %d, want 0 (off) or 1 <= early_match < m_s (m_s = %d)", p.EarlyMatch, p.Ms)
@@ -64,7 +65,7 @@ func (p Params) Validate() error {
 }
 
 // OTempLe is Online Template Learning (paper Algorithm 1). Across tasks it keeps a library of
-// transition templates. Within a task it runs RMax; when a pair has m_s own samples its template
+// transition templates. Within a task it runs its base learner (the paper's RMax); when a pair has m_s own samples its template
 // is identified: matched to the closest library template within τ̂ (the pair is then augmented
 // with that template's visits through σ⁻¹ and its own samples join the template), or added as a
 // new template. At the end of the task every identified pair gives its remaining own samples to
@@ -76,10 +77,10 @@ func (p Params) Validate() error {
 type OTempLe struct {
 	p   Params
 	lib *template.Library
-	l   agent.Learner
+	l   agent.Base
 
 	// Per task.
-	A       int
+	S, A    int
 	pending mdp.Counts // own samples of each pair not yet given to a template
 	own     []int64    // own samples of each pair in this task
 	// ident[i] is pair i's entry in idents once its template is identified in this task, −1 before.
@@ -125,27 +126,28 @@ type taskStats struct {
 	early, withdrawn                                        int // with EarlyMatch: provisional matches, and those withdrawn at m_s
 }
 
-// NewOTempLe validates p and returns an agent with an empty library.
-func NewOTempLe(p Params) (*OTempLe, error) {
-	if err := p.Validate(); err != nil {
+// NewOTempLe validates p and returns an agent with an empty library over the base learner base
+// (agent.NewLearner for the paper's RMax), which it begins afresh at every task.
+func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
+	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err
 	}
 	lib, err := template.NewLibrary(p.Tau)
 	if err != nil {
 		return nil, err
 	}
-	return &OTempLe{p: p, lib: lib, l: agent.Learner{P: p.RMax}}, nil
+	return &OTempLe{p: p, lib: lib, l: base}, nil
 }
 
 // Library is the agent's template library.
 func (o *OTempLe) Library() *template.Library { return o.lib }
 
-// Learner is the RMax learner of the current task.
-func (o *OTempLe) Learner() *agent.Learner { return &o.l }
+// Base is the base learner of the current task.
+func (o *OTempLe) Base() agent.Base { return o.l }
 
 func (o *OTempLe) BeginTask(t agent.Task) error {
 	o.l.Begin(t)
-	o.A = t.A
+	o.S, o.A = t.S, t.A
 	o.pending.Reset(t.S, t.A)
 	o.own = buf.Zeroed(o.own, t.S*t.A)
 	o.ident = buf.Zeroed(o.ident, t.S*t.A)
@@ -214,7 +216,7 @@ func (o *OTempLe) earlyAttempt(i int) bool {
 // matchEarly augments pair i with the closest library template within τ̂ of its own samples so
 // far, provisionally: its own samples stay with the pair until m_s decides (identify).
 func (o *OTempLe) matchEarly(i int) {
-	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
+	sigma, ranked := template.Ranking(o.pending.Successors(i), o.S)
 	t, _ := o.lib.Match(pointOf(ranked, o.pending.R(i)))
 	if t == nil {
 		return
@@ -262,7 +264,7 @@ func (o *OTempLe) attempt(i int) bool {
 // new template unless the task ends or the pair is known by its own samples. With EarlyMatch it
 // first settles a provisional match.
 func (o *OTempLe) identify(i int, endOfTask bool) bool {
-	sigma, ranked := template.Ranking(o.pending.Successors(i), o.l.S)
+	sigma, ranked := template.Ranking(o.pending.Successors(i), o.S)
 	reward := o.pending.R(i) // of the pair's own samples: m_s without Retry
 	t, _ := o.lib.Match(pointOf(ranked, reward))
 	if o.provisional(i) {
@@ -337,11 +339,11 @@ func (o *OTempLe) Phase(s int) agent.Phase {
 	return ph
 }
 
-// PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
+// PolicyVersion and Policy are its base learner's (agent.PolicyInfo).
 func (o *OTempLe) PolicyVersion() uint64       { return o.l.PolicyVersion() }
 func (o *OTempLe) Policy(s int, dst []float64) { o.l.Policy(s, dst) }
 
-func (o *OTempLe) EndEpisode() {}
+func (o *OTempLe) EndEpisode() { o.l.EndEpisode() }
 
 // EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,
 // lines 19–21), aligned by the pair's σ, then consolidates the library.

@@ -48,10 +48,22 @@ func playTask(t *testing.T, ag agent.Agent, m *mdp.Model, k, episodes int, rng *
 	return total
 }
 
+// smallParams are O-TempLe's parameters with m_s = 20; the tests run them over rmaxBase(100).
 func smallParams() Params {
 	p := DefaultParams()
-	p.Ms, p.RMax.M = 20, 100
+	p.Ms = 20
 	return p
+}
+
+// rmaxBase is the paper's RMax base learner with known threshold m.
+func rmaxBase(m int64) agent.Base {
+	p := agent.DefaultRMax()
+	p.M = m
+	l, err := agent.NewLearner(p)
+	if err != nil {
+		panic(err)
+	}
+	return l
 }
 
 // TestNoSampleCountedTwice checks decision 7: after every task the library holds exactly the own
@@ -65,7 +77,7 @@ func TestNoSampleCountedTwice(t *testing.T) {
 		consolidate := c.consolidate
 		p := smallParams()
 		p.Consolidate, p.Retry, p.EarlyMatch = c.consolidate, c.retry, c.early
-		o, err := NewOTempLe(p)
+		o, err := NewOTempLe(p, rmaxBase(100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,12 +93,12 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				a := o.Act(s)
 				next, r := m.Step(s, a, rng)
 				i := s*m.A + a
-				ownBefore, nBefore := o.own[i], o.l.N(i)
+				ownBefore, nBefore := o.own[i], o.l.Counts().N(i)
 				o.Observe(s, a, r, next)
-				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.N(i) != nBefore+1 && c.early == 0 {
+				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.Counts().N(i) != nBefore+1 && c.early == 0 {
 					// Augmented at this step: own m_s samples plus what others gave the template.
 					tm := o.lib.Get(o.tmplOf(i))
-					if got, want := o.l.N(i), tm.N(); got != want {
+					if got, want := o.l.Counts().N(i), tm.N(); got != want {
 						t.Fatalf("task %d pair %d: estimate has %d samples, want own %d + others %d = %d",
 							k, i, got, p.Ms, want-p.Ms, want)
 					}
@@ -115,7 +127,7 @@ func TestNoSampleCountedTwice(t *testing.T) {
 // with far fewer own samples from the second task on, because most pairs become known as soon as
 // their template is identified.
 func TestIdenticalTasksNeedFewerSamples(t *testing.T) {
-	o, err := NewOTempLe(DefaultParams())
+	o, err := NewOTempLe(DefaultParams(), rmaxBase(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +158,12 @@ func TestIdenticalTasksNeedFewerSamples(t *testing.T) {
 func TestParamsValidate(t *testing.T) {
 	p := DefaultParams()
 	p.Ms = 600
-	if err := p.Validate(); err == nil {
+	if err := p.Validate(500); err == nil {
 		t.Error("m_s > m accepted")
 	}
 	p = DefaultParams()
 	p.Tau = -0.1
-	if _, err := NewOTempLe(p); err == nil {
+	if _, err := NewOTempLe(p, rmaxBase(500)); err == nil {
 		t.Error("negative tau accepted")
 	}
 }
@@ -163,7 +175,7 @@ func TestRetryDefersNewTemplates(t *testing.T) {
 	metrics := func(retry bool) (deferred, early float64) {
 		p := DefaultParams()
 		p.Retry = retry
-		o, err := NewOTempLe(p)
+		o, err := NewOTempLe(p, rmaxBase(500))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +206,7 @@ func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
 	t.Helper()
 	p := smallParams()
 	p.EarlyMatch = 5
-	o, err := NewOTempLe(p)
+	o, err := NewOTempLe(p, rmaxBase(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,9 +218,9 @@ func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
 	for range 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if !o.l.Known(0) || o.l.N(0) != 1005 || o.early[0] != int32(id) || o.tmplOf(0) >= 0 {
+	if !o.l.Known(0) || o.l.Counts().N(0) != 1005 || o.early[0] != int32(id) || o.tmplOf(0) >= 0 {
 		t.Fatalf("after 5 samples: known %v, n %d, provisional %d, identified %d; want known, 1005, %d, none",
-			o.l.Known(0), o.l.N(0), o.early[0], o.tmplOf(0), id)
+			o.l.Known(0), o.l.Counts().N(0), o.early[0], o.tmplOf(0), id)
 	}
 	return o, id
 }
@@ -220,9 +232,9 @@ func TestEarlyMatchConfirmed(t *testing.T) {
 	for range o.p.Ms - 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if o.tmplOf(0) != id || o.l.N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
+	if o.tmplOf(0) != id || o.l.Counts().N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
 		t.Errorf("at m_s: template %d, n %d, template visits %d, withdrawn %d; want %d, 1005, %d, 0",
-			o.tmplOf(0), o.l.N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
+			o.tmplOf(0), o.l.Counts().N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
 	}
 }
 
@@ -234,8 +246,8 @@ func TestEarlyMatchWithdrawn(t *testing.T) {
 		o.Observe(0, 0, -0.2, 1+int(k%3)) // a three-way split: no template within τ̂
 	}
 	switch {
-	case o.l.Known(0) || o.l.N(0) != o.p.Ms:
-		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.l.Known(0), o.l.N(0), o.p.Ms)
+	case o.l.Known(0) || o.l.Counts().N(0) != o.p.Ms:
+		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.l.Known(0), o.l.Counts().N(0), o.p.Ms)
 	case o.stats.withdrawn != 1 || o.augmented[0]:
 		t.Errorf("withdrawn %d, augmented %v; want 1, false", o.stats.withdrawn, o.augmented[0])
 	case o.tmplOf(0) == id || o.lib.Len() != 2 || o.lib.Get(id).N() != 1000:
@@ -250,7 +262,7 @@ func TestEarlyMatchNeedsFewerSamples(t *testing.T) {
 	samples := func(early int64) float64 {
 		p := DefaultParams()
 		p.Retry, p.EarlyMatch = true, early
-		o, err := NewOTempLe(p)
+		o, err := NewOTempLe(p, rmaxBase(500))
 		if err != nil {
 			t.Fatal(err)
 		}

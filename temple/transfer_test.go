@@ -29,7 +29,7 @@ func maze(t *testing.T, rng *rand.Rand, size, actions int) *mdp.Model {
 // its own samples plus exactly the template's earlier visits, placed through σ⁻¹ on states of the
 // target task.
 func checkTransfer(t *testing.T, sources []*mdp.Model, target *mdp.Model) {
-	o, err := NewOTempLe(DefaultParams())
+	o, err := NewOTempLe(DefaultParams(), rmaxBase(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func checkTransfer(t *testing.T, sources []*mdp.Model, target *mdp.Model) {
 		if ownBefore == o.p.Ms-1 && o.own[i] == o.p.Ms && o.augmented[i] && fromSources[o.tmplOf(i)] {
 			transferred++
 			// The template now holds its earlier visits plus this pair's m_s own samples.
-			if got, want := o.l.N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
+			if got, want := o.l.Counts().N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
 				t.Fatalf("pair %d: %d samples after augmentation, want own %d + template's earlier %d", i, got, o.p.Ms, want-o.p.Ms)
 			}
 			for _, x := range o.l.Counts().Successors(i) {

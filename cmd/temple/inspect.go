@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/template"
@@ -141,7 +142,12 @@ func drawLearned(drawDir, results, agentName string, s experiment.Spec, run, k i
 			}
 			continue
 		}
-		tau = a.Params.Tau
+		switch p := a.Params.(type) {
+		case *agents.OTempLe:
+			tau = p.Tau
+		case *agents.FMTempLe:
+			tau = p.Tau
+		}
 		for _, snap := range snaps {
 			if snap.Task != k {
 				continue

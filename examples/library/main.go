@@ -74,17 +74,21 @@ func run(w io.Writer) error {
 		plan.Runs = append(plan.Runs, tasks)
 	}
 	var library *temple.OTempLe // run 0's O-TempLe, to look at its templates afterwards
-	params := temple.DefaultParams()
-	params.RMax.M, params.Ms = 100, 10
+	params, rmax := temple.DefaultParams(), agent.DefaultRMax()
+	params.Ms, rmax.M = 10, 100
 	plan.Agents = []experiment.AgentFactory{
 		{Name: "O-TempLe", New: func(ctx experiment.RunContext) (agent.Agent, error) {
-			ot, err := temple.NewOTempLe(params)
+			base, err := agent.NewLearner(rmax) // the paper's base learner
+			if err != nil {
+				return nil, err
+			}
+			ot, err := temple.NewOTempLe(params, base)
 			if ctx.Run == 0 {
 				library = ot
 			}
 			return ot, err
 		}},
-		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) { return agent.NewRMax(params.RMax) }},
+		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) { return agent.NewRMax(rmax) }},
 	}
 	dir, err := os.MkdirTemp("", "temple-library-example-")
 	if err != nil {

@@ -1,0 +1,161 @@
+package agents
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
+)
+
+func node(t *testing.T, src string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// maze is a 3×3 maze of the online setting, for building agents that need true models.
+func maze(t *testing.T) *mdp.Model {
+	t.Helper()
+	mz := env.Maze{Width: 3, Height: 3, Slip: make([]float64, 9), Goals: []env.Cell{{X: 3, Y: 3}}, StepCost: 0.2, GoalReward: 1, Actions: 4}
+	m, err := mz.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestEveryTypeBuildsAndRoundTrips: every registered type's defaults validate, build an agent
+// that runs a few steps, and read back from what Encode writes as the same parameters.
+func TestEveryTypeBuildsAndRoundTrips(t *testing.T) {
+	m := maze(t)
+	ctx := Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
+	for _, typ := range Types() {
+		t.Run(typ.Name, func(t *testing.T) {
+			p := typ.Defaults()
+			if err := p.Validate(); err != nil {
+				t.Fatalf("defaults do not validate: %v", err)
+			}
+			ag, err := p.New(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 1))
+			if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+				t.Fatal(err)
+			}
+			s := 0
+			for range 50 {
+				a := ag.Act(s)
+				next, r := m.Step(s, a, rng)
+				ag.Observe(s, a, r, next)
+				s = next
+			}
+			ag.EndEpisode()
+			ag.EndTask()
+			n, err := Encode(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Decode(typ.Name, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := yaml.Marshal(p)
+			b, _ := yaml.Marshal(back)
+			if string(a) != string(b) {
+				t.Errorf("round trip changed the parameters:\n%s\nback:\n%s", a, b)
+			}
+			var keys []string
+			for i := 0; i < len(n.Content); i += 2 {
+				keys = append(keys, n.Content[i].Value)
+			}
+			for _, k := range keys { // omitempty options that are off are not written
+				if !slices.Contains(Keys(p), k) {
+					t.Errorf("wrote key %q, not one of the type's keys %v", k, Keys(p))
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
+	for _, c := range []struct{ typ, src, want string }{
+		{"o-temple", "tau: 0.2\nalpha: 0.1", `line 2: agent type o-temple (base rmax) has no parameter "alpha" (it has name, base, m, r_max, action_rule, plan_tolerance, planning, m_s, tau,`},
+		{"rmax", "m: 5\nm_s: 2", `line 2: agent type rmax has no parameter "m_s" (it has name, m, r_max`},
+		{"q-learning", "gamma: 0.9", `line 1: agent type q-learning has no parameter "gamma"`},
+		{"o-temple", "base: dqn", `line 1: base = "dqn", want one of rmax`},
+		{"fm-temple", "model_gap: 0.5\nbase: rmax\nxi: 1", `line 3: agent type fm-temple (base rmax) has no parameter "xi"`},
+		{"nope", "", `agent type "nope", want one of abs-rl,`},
+	} {
+		_, err := Decode(c.typ, node(t, c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s {%s}: error %v, want it to contain %q", c.typ, c.src, err, c.want)
+		}
+	}
+}
+
+func TestValidateNamesTheKey(t *testing.T) {
+	for _, c := range []struct{ typ, src, want string }{
+		{"o-temple", "m_s: 600", "o-temple: m_s = 600, want 1 <= m_s <= m (m = 500)"},
+		{"o-temple", "m: 40", "o-temple: m_s = 50, want 1 <= m_s <= m (m = 40)"},
+		{"o-temple", "planning: sometimes", `rmax: planning "sometimes"`},
+		{"fm-temple", "t1: 0", "fm-temple: t1 = 0"},
+		{"q-learning", "alpha: 2", "q-learning: alpha = 2"},
+	} {
+		p, err := Decode(c.typ, node(t, c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s {%s}: Validate = %v, want it to contain %q", c.typ, c.src, err, c.want)
+		}
+	}
+}
+
+// TestSetLeavesTheOriginal: a sweep point's change is a copy.
+func TestSetLeavesTheOriginal(t *testing.T) {
+	p, err := Decode("o-temple", node(t, "tau: 0.2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Set("o-temple", p, "m", node(t, "60"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.(*OTempLe).Base.Params.(*RMaxBase).M; got != 60 {
+		t.Errorf("set m = %d, want 60", got)
+	}
+	if p.(*OTempLe).Base.Params.(*RMaxBase).M != 500 || q.(*OTempLe).Tau != 0.2 {
+		t.Errorf("Set changed the original or lost tau: %+v, %+v", p, q)
+	}
+}
+
+// An o-temple block over the default RMax base, decoded, validated and built as a config does;
+// it reports under the type's display name.
+func ExampleNew() {
+	var block yaml.Node
+	if err := yaml.Unmarshal([]byte("base: rmax\nm: 200\nm_s: 20\ntau: 0.2\n"), &block); err != nil {
+		fmt.Println(err)
+		return
+	}
+	ag, err := New("o-temple", block.Content[0], Context{Gamma: 0.95})
+	fmt.Printf("%T %v\n", ag, err)
+	typ, _ := Lookup("o-temple")
+	fmt.Println(DisplayName(typ, typ.Defaults()))
+	// Output:
+	// *temple.OTempLe <nil>
+	// O-TempLe
+}

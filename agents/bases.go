@@ -1,0 +1,234 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/temple"
+)
+
+// BaseParams are the parameters of a base learner (agent.Base): a pointer to a struct whose yaml
+// tags are its config keys.
+type BaseParams interface {
+	// Validate names the first parameter out of range, by its config key.
+	Validate() error
+	// NewBase builds the base learner.
+	NewBase() (agent.Base, error)
+}
+
+// baseType is one base learner that O-TempLe and FM-TempLe can run over (base: NAME); each is
+// also an agent type of its own, the single-task learner.
+type baseType struct {
+	name, display string
+	defaults      func() BaseParams
+}
+
+// bases are the base learners, the paper's RMax first.
+var bases = []baseType{
+	{"rmax", "RMax", func() BaseParams { return &RMaxBase{agent.DefaultRMax()} }},
+}
+
+// BaseNames lists the base learners' names.
+func BaseNames() []string {
+	var out []string
+	for _, b := range bases {
+		out = append(out, b.name)
+	}
+	return out
+}
+
+func lookupBase(name string) (baseType, error) {
+	for _, b := range bases {
+		if b.name == name {
+			return b, nil
+		}
+	}
+	return baseType{}, fmt.Errorf("base = %q, want one of %s", name, strings.Join(BaseNames(), ", "))
+}
+
+// RMaxBase is the parameters of RMax as a base learner.
+type RMaxBase struct {
+	agent.RMaxParams `yaml:",inline"`
+}
+
+func (p *RMaxBase) NewBase() (agent.Base, error) { return agent.NewLearner(p.RMaxParams) }
+
+// Base is the base learner a template learner runs over: its name and its parameters.
+type Base struct {
+	Name   string
+	Params BaseParams
+}
+
+func defaultBase() Base { return Base{Name: "rmax", Params: &RMaxBase{agent.DefaultRMax()}} }
+
+// decode reads the base: key of mapping n (keeping the current base if there is none) and the
+// base's parameters, onto its defaults when the base changes.
+func (b *Base) decode(n *yaml.Node) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "base" {
+			continue
+		}
+		v := n.Content[i+1]
+		t, err := lookupBase(v.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", v.Line, err)
+		}
+		if t.name != b.Name {
+			*b = Base{Name: t.name, Params: t.defaults()}
+		}
+	}
+	return n.Decode(b.Params)
+}
+
+// keys are base: and the base's own keys.
+func (b Base) keys() []string {
+	return append([]string{"base"}, yamlKeys(reflectElem(b.Params))...)
+}
+
+// encode appends base: and the base's parameters to mapping out.
+func (b Base) encode(out *yaml.Node) error {
+	n, err := Encode(b.Params)
+	if err != nil {
+		return err
+	}
+	out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "base"}, &yaml.Node{Kind: yaml.ScalarNode, Value: b.Name})
+	out.Content = append(out.Content, n.Content...)
+	return nil
+}
+
+// display is the base's display name.
+func (b Base) display() string {
+	t, _ := lookupBase(b.Name)
+	return t.display
+}
+
+// suffix is the display-name suffix of a template learner over b: none over the paper's RMax,
+// "-UCRL2" over UCRL2.
+func (b Base) suffix() string {
+	if b.Name == "rmax" {
+		return ""
+	}
+	return "-" + b.display()
+}
+
+// OTempLe is O-TempLe's parameters: the template parameters (m_s, τ̂, …) and its base learner's.
+type OTempLe struct {
+	Base Base
+	temple.Params
+}
+
+// Keys are O-TempLe's keys and its base's.
+func (p *OTempLe) Keys() []string { return append(p.Base.keys(), yamlKeys(reflectElem(&p.Params))...) }
+
+// UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
+// any other key with its line.
+func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
+	if err := p.Base.decode(n); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "o-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
+		return err
+	}
+	return n.Decode(&p.Params)
+}
+
+// MarshalYAML writes the base and its parameters, then the template parameters.
+func (p *OTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.Params) }
+
+func (p *OTempLe) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	m, err := knownThreshold(p.Base)
+	if err != nil {
+		return err
+	}
+	return p.Params.Validate(m)
+}
+
+func (p *OTempLe) New(Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewOTempLe(p.Params, base)
+}
+
+// Display is "O-TempLe" over RMax, "O-TempLe-UCRL2" over UCRL2.
+func (p *OTempLe) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
+
+// FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's.
+type FMTempLe struct {
+	Base Base
+	temple.FMParams
+}
+
+// Keys are FM-TempLe's keys and its base's.
+func (p *FMTempLe) Keys() []string {
+	return append(p.Base.keys(), yamlKeys(reflectElem(&p.FMParams))...)
+}
+
+// UnmarshalYAML reads the base and the template parameters, failing on any other key.
+func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
+	if err := p.Base.decode(n); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "fm-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
+		return err
+	}
+	return n.Decode(&p.FMParams)
+}
+
+// MarshalYAML writes the base and its parameters, then the template parameters.
+func (p *FMTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.FMParams) }
+
+func (p *FMTempLe) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	m, err := knownThreshold(p.Base)
+	if err != nil {
+		return err
+	}
+	return p.FMParams.Validate(m)
+}
+
+func (p *FMTempLe) New(Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewFMTempLe(p.FMParams, base)
+}
+
+// Display is "FM-TempLe" over RMax, "FM-TempLe-PSRL" over PSRL.
+func (p *FMTempLe) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
+
+// PhaseOneTasks is T_1, the tasks whose models FM-TempLe keeps (for the memory estimate).
+func (p *FMTempLe) PhaseOneTasks() int { return p.T1 }
+
+// knownThreshold is the base's m (a validated base builds without error).
+func knownThreshold(b Base) (int64, error) {
+	l, err := b.Params.NewBase()
+	if err != nil {
+		return 0, err
+	}
+	return l.KnownThreshold(), nil
+}
+
+// encodeWithBase is the mapping of the base, its parameters, then own.
+func encodeWithBase(b Base, own any) (*yaml.Node, error) {
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	if err := b.encode(out); err != nil {
+		return nil, err
+	}
+	var n yaml.Node
+	if err := n.Encode(own); err != nil {
+		return nil, err
+	}
+	out.Content = append(out.Content, n.Content...)
+	return out, nil
+}

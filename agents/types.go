@@ -1,0 +1,140 @@
+package agents
+
+import (
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/baseline"
+	"github.com/temple-rl/temple/temple"
+)
+
+// types is the table of agent types. Each entry's parameters are defined below (or, for base
+// learners, in bases.go); the learners' own parameter structs carry the yaml keys.
+var types = []Type{
+	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
+		Defaults: func() Params { return &RMax{agent.DefaultRMax()} }},
+	{Name: "q-learning", Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
+		Defaults: func() Params { return &QLearning{agent.DefaultQLearning()} }},
+	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
+		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }},
+	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
+		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }},
+	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
+		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }},
+	{Name: "delayed-q", Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
+		Defaults: func() Params { return &DelayedQ{baseline.DefaultDelayedQ()} }},
+	{Name: "abs-rl", Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
+		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }},
+	{Name: "maxqinit-q-learning", Display: "Q-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Q-learning",
+		Defaults: func() Params { return newMaxQInitQ() }},
+	{Name: "maxqinit-delayed-q", Display: "DelayedQ-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Delayed-Q",
+		Defaults: func() Params { return newMaxQInitDelayedQ() }},
+	{Name: "maxqinit-rmax", Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
+		Defaults: func() Params { return newMaxQInitRMax() }},
+}
+
+// RMax is the single-task RMax agent's parameters.
+type RMax struct {
+	agent.RMaxParams `yaml:",inline"`
+}
+
+func (p *RMax) New(Context) (agent.Agent, error) { return agent.NewRMax(p.RMaxParams) }
+
+// QLearning is Q-learning's parameters.
+type QLearning struct {
+	agent.QLearningParams `yaml:",inline"`
+}
+
+func (p *QLearning) New(Context) (agent.Agent, error) { return agent.NewQLearning(p.QLearningParams) }
+
+// FMRL is FMRL's parameters (its base is RMax by definition).
+type FMRL struct {
+	baseline.FMRLParams `yaml:",inline"`
+}
+
+func (p *FMRL) New(Context) (agent.Agent, error) { return baseline.NewFMRL(p.FMRLParams) }
+
+// PhaseOneTasks is T_1, the tasks whose models FMRL keeps (for the memory estimate).
+func (p *FMRL) PhaseOneTasks() int { return p.T1 }
+
+// DelayedQ is Delayed Q-learning's parameters.
+type DelayedQ struct {
+	baseline.DelayedQParams `yaml:",inline"`
+}
+
+func (p *DelayedQ) New(Context) (agent.Agent, error) { return baseline.NewDelayedQ(p.DelayedQParams) }
+
+// AbsRL is Abs-RL's parameters: the abstraction and the parameters of both of its learners.
+type AbsRL struct {
+	baseline.AbsRLParams `yaml:",inline"`
+}
+
+func (p *AbsRL) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewAbsRL(p.AbsRLParams, ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitQ is MaxQInit on Q-learning: N sampling tasks, α and ε.
+type MaxQInitQ struct {
+	SampleTasks int     `yaml:"sample_tasks"` // N: tasks that start optimistic and feed the max table
+	Alpha       float64 `yaml:"alpha"`
+	Epsilon     float64 `yaml:"epsilon"`
+}
+
+func newMaxQInitQ() *MaxQInitQ {
+	d := baseline.DefaultMaxQInit(baseline.BaseQLearning)
+	return &MaxQInitQ{SampleTasks: d.Tasks, Alpha: d.QLearning.Alpha, Epsilon: d.QLearning.Epsilon}
+}
+
+func (p *MaxQInitQ) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseQLearning)
+	mp.Tasks, mp.QLearning.Alpha, mp.QLearning.Epsilon = p.SampleTasks, p.Alpha, p.Epsilon
+	return mp
+}
+
+func (p *MaxQInitQ) Validate() error { return p.params().Validate() }
+func (p *MaxQInitQ) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitDelayedQ is MaxQInit on Delayed-Q: N sampling tasks, m and ε1.
+type MaxQInitDelayedQ struct {
+	SampleTasks int     `yaml:"sample_tasks"`
+	M           int     `yaml:"m"`
+	Epsilon1    float64 `yaml:"epsilon1"`
+}
+
+func newMaxQInitDelayedQ() *MaxQInitDelayedQ {
+	d := baseline.DefaultMaxQInit(baseline.BaseDelayedQ)
+	return &MaxQInitDelayedQ{SampleTasks: d.Tasks, M: d.DelayedQ.M, Epsilon1: d.DelayedQ.Epsilon1}
+}
+
+func (p *MaxQInitDelayedQ) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseDelayedQ)
+	mp.Tasks, mp.DelayedQ.M, mp.DelayedQ.Epsilon1 = p.SampleTasks, p.M, p.Epsilon1
+	return mp
+}
+
+func (p *MaxQInitDelayedQ) Validate() error { return p.params().Validate() }
+func (p *MaxQInitDelayedQ) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitRMax is MaxQInit on RMax: N sampling tasks and RMax's parameters.
+type MaxQInitRMax struct {
+	SampleTasks      int `yaml:"sample_tasks"`
+	agent.RMaxParams `yaml:",inline"`
+}
+
+func newMaxQInitRMax() *MaxQInitRMax {
+	d := baseline.DefaultMaxQInit(baseline.BaseRMax)
+	return &MaxQInitRMax{SampleTasks: d.Tasks, RMaxParams: d.RMax}
+}
+
+func (p *MaxQInitRMax) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseRMax)
+	mp.Tasks, mp.RMax = p.SampleTasks, p.RMaxParams
+	return mp
+}
+
+func (p *MaxQInitRMax) Validate() error { return p.params().Validate() }
+func (p *MaxQInitRMax) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
