@@ -42,6 +42,25 @@ type Agent interface {
 // IsTerminal reports whether state s of the task is terminal.
 func (t Task) IsTerminal(s int) bool { return t.Terminal != nil && t.Terminal[s] }
 
+// TerminalObserver is implemented by learners that can learn during a task that a state is
+// terminal. An environment driven from outside — a simulator, a Gymnasium loop through the C
+// ABI — reports terminated per step instead of declaring its terminal states up front in
+// Task.Terminal. The driver calls ObserveTerminal(s′) before Observe the first time a step
+// reports terminated into s′; from then on the learner treats s′ exactly as a declared terminal
+// state (value 0, nothing bootstrapped past it).
+type TerminalObserver interface {
+	ObserveTerminal(s int)
+}
+
+// WithTerminal is terminal (of S states; nil: none) with s marked terminal, as a new slice: the
+// old one may be shared with the task or other learners.
+func WithTerminal(terminal []bool, S, s int) []bool {
+	out := make([]bool, S)
+	copy(out, terminal)
+	out[s] = true
+	return out
+}
+
 // Metric is one named per-task diagnostic number.
 type Metric struct {
 	Name  string

@@ -44,6 +44,8 @@ type Base interface {
 	Plans() int
 	// Phase is Exploring while some action of s is not known, KnownModel otherwise (StepInfo).
 	Phase(s int) Phase
+	// ObserveTerminal marks s terminal from now on (TerminalObserver).
+	ObserveTerminal(s int)
 	// PolicyVersion and Policy give the base's current policy (PolicyInfo).
 	PolicyVersion() uint64
 	Policy(s int, dst []float64)
@@ -57,6 +59,7 @@ func (a Single) Act(s int) int                           { return a.B.Act(s) }
 func (a Single) Observe(s, act int, r float64, next int) { a.B.Record(s*a.B.Counts().A+act, next, r) }
 func (a Single) EndEpisode()                             { a.B.EndEpisode() }
 func (a Single) EndTask()                                {}
+func (a Single) ObserveTerminal(s int)                   { a.B.ObserveTerminal(s) }
 
 // TaskMetrics reports the known pairs at the end of the task, the own samples kept, the samples
 // until every pair was known, and the number of plans.

@@ -56,6 +56,14 @@ func NewQLearning(p QLearningParams) (*QLearning, error) {
 	return &QLearning{p: p}, nil
 }
 
+// ObserveTerminal marks s terminal: nothing is bootstrapped past it from now on
+// (TerminalObserver).
+func (a *QLearning) ObserveTerminal(s int) {
+	if a.terminal == nil || !a.terminal[s] {
+		a.terminal = WithTerminal(a.terminal, len(a.q)/a.A, s)
+	}
+}
+
 func (a *QLearning) BeginTask(t Task) error {
 	a.A, a.gamma, a.rng, a.terminal = t.A, t.Gamma, t.Rand, t.Terminal
 	a.version++

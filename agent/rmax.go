@@ -174,6 +174,19 @@ func (l *Learner) SamplesUntilAllKnown() int64 { return l.allKnownAt }
 // Plans is how many times the learner planned in this task.
 func (l *Learner) Plans() int { return l.plans }
 
+// ObserveTerminal marks s terminal: its pairs are planned at value 0 from now on
+// (TerminalObserver).
+func (l *Learner) ObserveTerminal(s int) {
+	if l.terminal != nil && l.terminal[s] {
+		return
+	}
+	l.terminal = WithTerminal(l.terminal, l.S, s)
+	l.version++
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		l.changed(i)
+	}
+}
+
 // EndEpisode does nothing: RMax plans when its model changes, not per episode.
 func (l *Learner) EndEpisode() {}
 
@@ -415,8 +428,9 @@ func (a *RMax) Act(s int) int          { return a.l.Act(s) }
 func (a *RMax) Observe(s, act int, r float64, next int) {
 	a.l.Record(s*a.l.A+act, next, r)
 }
-func (a *RMax) EndEpisode() {}
-func (a *RMax) EndTask()    {}
+func (a *RMax) EndEpisode()           {}
+func (a *RMax) ObserveTerminal(s int) { a.l.ObserveTerminal(s) }
+func (a *RMax) EndTask()              {}
 
 // TaskMetrics reports the known pairs at the end of the task and the number of plans.
 func (a *RMax) TaskMetrics() []Metric { return BaseMetrics(&a.l) }

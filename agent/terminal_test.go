@@ -46,3 +46,82 @@ func TestQLearningBootstrapsNothingPastATerminalState(t *testing.T) {
 		t.Fatalf("Q(0,0) = %v, want 1.9", q)
 	}
 }
+
+// A terminal state learned from a step (ObserveTerminal, as a simulator or the C ABI reports it)
+// is treated exactly as a declared one: RMax, in both planning modes, and Q-learning, told at
+// some step that state 1 is terminal, hold the same Q as the same learner told up front, given
+// the same samples.
+func TestTerminalLearnedFromAStepIsADeclaredTerminal(t *testing.T) {
+	learners := map[string]func() qAgent{
+		"rmax-full": func() interface {
+			TerminalObserver
+			Agent
+			Q() []float64
+		} {
+			p := DefaultRMax()
+			p.M = 2
+			r, _ := NewRMax(p)
+			return rmaxQ{r}
+		},
+		"rmax-incremental": func() interface {
+			TerminalObserver
+			Agent
+			Q() []float64
+		} {
+			p := DefaultRMax()
+			p.M, p.Planning = 2, PlanIncremental
+			r, _ := NewRMax(p)
+			return rmaxQ{r}
+		},
+		"q-learning": func() interface {
+			TerminalObserver
+			Agent
+			Q() []float64
+		} {
+			q, _ := NewQLearning(QLearningParams{Alpha: 0.5, Epsilon: 0.1, InitialQ: 3})
+			return q
+		},
+	}
+	// A 3-state chain, 2 actions: from 0 either action reaches 1 (terminal) or 2.
+	steps := [][4]float64{{0, 0, 0.5, 2}, {2, 1, 0, 0}, {0, 1, 1, 1}, {0, 0, 0.5, 2}, {2, 0, 0, 0}, {0, 1, 1, 1}, {0, 0, 0.5, 2}}
+	for name, mk := range learners {
+		declared, learned := mk(), mk()
+		tk := task(3, 2, 1)
+		tk.Terminal = []bool{false, true, false}
+		if err := declared.BeginTask(tk); err != nil {
+			t.Fatal(err)
+		}
+		if err := learned.BeginTask(task(3, 2, 1)); err != nil {
+			t.Fatal(err)
+		}
+		for k, x := range steps {
+			s, a, r, next := int(x[0]), int(x[1]), x[2], int(x[3])
+			if next == 1 {
+				learned.ObserveTerminal(1) // the step reports terminated
+			}
+			declared.Observe(s, a, r, next)
+			learned.Observe(s, a, r, next)
+			if k < 2 {
+				continue // before the terminal state is met the two may differ
+			}
+			qd, ql := declared.Q(), learned.Q()
+			for i := range qd {
+				if math.Abs(qd[i]-ql[i]) > 1e-9 {
+					t.Fatalf("%s, step %d: Q = %v with the terminal state learned, want %v as declared", name, k, ql, qd)
+				}
+			}
+		}
+	}
+}
+
+// qAgent is a learner whose Q can be read and that learns terminal states from steps.
+type qAgent interface {
+	TerminalObserver
+	Agent
+	Q() []float64
+}
+
+// rmaxQ gives the RMax agent's planned Q.
+type rmaxQ struct{ *RMax }
+
+func (r rmaxQ) Q() []float64 { return r.l.Q() }

@@ -89,6 +89,14 @@ func NewDelayedQ(p DelayedQParams) (*DelayedQ, error) {
 	return &DelayedQ{p: p}, nil
 }
 
+// ObserveTerminal marks s terminal: nothing is bootstrapped past it from now on
+// (agent.TerminalObserver).
+func (d *DelayedQ) ObserveTerminal(s int) {
+	if d.terminal == nil || !d.terminal[s] {
+		d.terminal = agent.WithTerminal(d.terminal, len(d.q)/d.A, s)
+	}
+}
+
 // BeginTask resets every table and counter; Q starts at the initial value (or at the table given
 // to SetInitial).
 func (d *DelayedQ) BeginTask(t agent.Task) error {

@@ -231,6 +231,9 @@ func (f *FMRL) BeginTask(t agent.Task) error {
 
 func (f *FMRL) Act(s int) int { return f.l.Act(s) }
 
+// ObserveTerminal marks s terminal in the RMax learner (agent.TerminalObserver).
+func (f *FMRL) ObserveTerminal(s int) { f.l.ObserveTerminal(s) }
+
 // Phase is its RMax learner's phase of s: exploring while an action of s is unknown, known model
 // otherwise — including pairs known through the identified group's counts. FMRL has no τ̂ to
 // judge a transferred estimate by, so a wrong group's regret stays under known model (StepInfo).

@@ -247,6 +247,9 @@ func (f *FMTempLe) Policy(s int, dst []float64) { f.o.l.Policy(s, dst) }
 
 func (f *FMTempLe) EndEpisode() { f.o.EndEpisode() }
 
+// ObserveTerminal marks s terminal in the base learner (agent.TerminalObserver).
+func (f *FMTempLe) ObserveTerminal(s int) { f.o.ObserveTerminal(s) }
+
 func (f *FMTempLe) EndTask() {
 	f.o.EndTask()
 	if f.phase2() {

@@ -345,6 +345,9 @@ func (o *OTempLe) Policy(s int, dst []float64) { o.l.Policy(s, dst) }
 
 func (o *OTempLe) EndEpisode() { o.l.EndEpisode() }
 
+// ObserveTerminal marks s terminal in the base learner (agent.TerminalObserver).
+func (o *OTempLe) ObserveTerminal(s int) { o.l.ObserveTerminal(s) }
+
 // EndTask gives every identified pair's remaining own samples to its template (Algorithm 1,
 // lines 19–21), aligned by the pair's σ, then consolidates the library.
 func (o *OTempLe) EndTask() {
