@@ -53,31 +53,19 @@ func TestQLearningBootstrapsNothingPastATerminalState(t *testing.T) {
 // the same samples.
 func TestTerminalLearnedFromAStepIsADeclaredTerminal(t *testing.T) {
 	learners := map[string]func() qAgent{
-		"rmax-full": func() interface {
-			TerminalObserver
-			Agent
-			Q() []float64
-		} {
+		"rmax-full": func() qAgent {
 			p := DefaultRMax()
 			p.M = 2
 			r, _ := NewRMax(p)
 			return rmaxQ{r}
 		},
-		"rmax-incremental": func() interface {
-			TerminalObserver
-			Agent
-			Q() []float64
-		} {
+		"rmax-incremental": func() qAgent {
 			p := DefaultRMax()
 			p.M, p.Planning = 2, PlanIncremental
 			r, _ := NewRMax(p)
 			return rmaxQ{r}
 		},
-		"q-learning": func() interface {
-			TerminalObserver
-			Agent
-			Q() []float64
-		} {
+		"q-learning": func() qAgent {
 			q, _ := NewQLearning(QLearningParams{Alpha: 0.5, Epsilon: 0.1, InitialQ: 3})
 			return q
 		},
