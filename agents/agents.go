@@ -100,7 +100,7 @@ func Decode(typ string, n *yaml.Node) (Params, error) {
 		return nil, err
 	}
 	p := t.Defaults()
-	if n == nil {
+	if n == nil || n.Kind == 0 { // no parameters given
 		return p, nil
 	}
 	if n.Kind != yaml.MappingNode {
@@ -182,7 +182,7 @@ func DisplayName(t Type, p Params) string {
 }
 
 // New decodes, validates and builds one agent of type typ with the parameters of the config
-// block n (nil: the defaults).
+// block n (nil or empty: the defaults).
 func New(typ string, n *yaml.Node, ctx Context) (agent.Agent, error) {
 	p, err := Decode(typ, n)
 	if err != nil {
