@@ -38,6 +38,8 @@ type TaskOracle struct {
 	Mistakes int64 `json:"eps_mistakes"`
 	// Regret[φ] is the sum of d_t over the steps taken in phase φ.
 	Regret [agent.Phases]float64 `json:"regret_by_phase"`
+	// StepsByPhase[φ] counts the steps taken in phase φ.
+	StepsByPhase [agent.Phases]int64 `json:"steps_by_phase"`
 	// PolicyMistakes counts Kakade's ε-mistakes, steps with V^{π_t}(s_t) < V*(s_t) − ε for the
 	// learner's current policy π_t (oracle.policy_mistakes; nil when not measured).
 	PolicyMistakes *int64 `json:"policy_mistakes,omitempty"`
@@ -191,6 +193,7 @@ func (o *taskOracle) step(s, a int, r float64, next, h int, ph agent.Phase) {
 		o.rec.Mistakes++
 	}
 	o.rec.Regret[ph] += o.horizon.Value(h, s) - r - o.horizon.Value(h-1, next)
+	o.rec.StepsByPhase[ph]++
 }
 
 // finish returns the task's record, the discounted start value averaged over its episodes.

@@ -118,6 +118,13 @@ var presets = []Preset{
 		Spec: largeMaze,
 	},
 	{
+		Name: "scaling",
+		Description: "Theorem 1's law measured: exploring samples, steps and eps-mistakes of RMax, O-TempLe and " +
+			"O-TempLe+retry+early on n x n online mazes, n = 4 ... 128 (G fixed), and on 16 x 16 mazes with 1 to 10 " +
+			"landforms (G growing); m 100, m_s 10; scaling.csv and a log-log figure with fitted slopes",
+		Spec: scaling,
+	},
+	{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",
@@ -371,6 +378,35 @@ func beyondOptions(a AgentSpec) AgentSpec {
 	a.mustSet("retry", true)
 	a.mustSet("early_match", beyondEarlyMatch)
 	return a
+}
+
+// scaling measures the sample-complexity law (Scaling): m = 100 and m_s = 10 keep the paper's
+// ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
+// budget of 3·m·S·A steps per task; episodes of 100 steps from a random cell each, so that every
+// cell is reachable; incremental planning, since a full plan would sweep 16 384 states whenever a
+// pair becomes known.
+func scaling() Spec {
+	s := paper("scaling", FamilyOnlineMaze, TypeRMax, TypeOTempLe)
+	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
+	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)))
+	for k := range s.Agents {
+		s.Agents[k].mustSet("m", 100)
+		s.Agents[k].mustSet("planning", agent.PlanIncremental)
+		if s.Agents[k].Has("m_s") {
+			s.Agents[k].mustSet("m_s", 10)
+			if s.Agents[k].Name != "O-TempLe" {
+				s.Agents[k].mustSet("early_match", 5)
+			}
+		}
+	}
+	// ε = 0.01·V_max (0.2 in these mazes): far from the goal the actions' values differ by less
+	// than the default 0.1·V_max, so no step there would count as a mistake.
+	s.Oracle.Epsilon = 0.01
+	maze := s.Tasks.Params.(*onlineMazeTasks)
+	maze.Tasks, maze.Pool = 3, 3
+	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 3,
+		LandformSets: [][]float64{{0.2}, {0, 0.2}, {0, 0.2, 0.4}, {0, 0.1, 0.2, 0.3, 0.4}, {0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45}}}
+	return s
 }
 
 func tauSweep() Spec {

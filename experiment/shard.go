@@ -89,17 +89,13 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
-	points := []Spec{s}
-	dirs := []string{dir}
-	if len(s.Sweep) > 0 {
-		points, dirs = nil, nil
-		for _, pt := range sweepPoints(s.Sweep) {
-			ps, err := s.at(pt)
-			if err != nil {
-				return 0, err
-			}
-			points, dirs = append(points, ps), append(dirs, filepath.Join(dir, pointDir(s, pt)))
-		}
+	points, subdirs, err := s.experiments()
+	if err != nil {
+		return 0, err
+	}
+	var dirs []string
+	for _, sub := range subdirs {
+		dirs = append(dirs, filepath.Join(dir, sub))
 	}
 	if err := writeSpec(dir, s); err != nil {
 		return 0, err
@@ -144,19 +140,9 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("experiment: merge: %s: %w", filepath.Join(shards[0], "spec.yaml"), err)
 	}
-	subdirs := []string{""}
-	var points []Spec
-	if len(s.Sweep) > 0 {
-		subdirs = nil
-		for _, pt := range sweepPoints(s.Sweep) {
-			ps, err := s.at(pt)
-			if err != nil {
-				return Summary{}, err
-			}
-			subdirs, points = append(subdirs, pointDir(s, pt)), append(points, ps)
-		}
-	} else {
-		points = []Spec{s}
+	points, subdirs, err := s.experiments()
+	if err != nil {
+		return Summary{}, err
 	}
 	for k, sub := range subdirs {
 		for _, d := range shards {
@@ -179,8 +165,12 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 				len(missing), missing[0])
 		}
 	}
-	if len(s.Sweep) > 0 {
+	switch {
+	case len(s.Sweep) > 0:
 		_, err := ExecuteSweep(ctx, s, out, 1, nil)
+		return Summary{}, err
+	case s.Scaling != nil:
+		_, _, err := ExecuteScaling(ctx, s, out, 1, nil)
 		return Summary{}, err
 	}
 	return Execute(ctx, s, out, 1, nil)

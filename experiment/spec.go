@@ -36,6 +36,9 @@ type Spec struct {
 	Oracle     OracleSpec  `yaml:"oracle"`
 	// Sweep runs the experiment at every value of one parameter, or every combination of several.
 	Sweep []SweepParam `yaml:"sweep,omitempty"`
+	// Scaling runs the experiment at growing maze sizes and template counts and fits the
+	// sample-complexity law (see Scaling).
+	Scaling *Scaling `yaml:"scaling,omitempty"`
 	// MaxMemory, in MB, is the memory an experiment may need by its estimate (task models and the
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
@@ -202,6 +205,11 @@ func (s *Spec) Validate() error {
 	}
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
+	}
+	if s.Scaling != nil {
+		if err := s.Scaling.validate(*s); err != nil {
+			return err
+		}
 	}
 	return s.validateSweep()
 }

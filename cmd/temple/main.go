@@ -161,6 +161,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	if len(s.Sweep) > 0 {
 		return executeSweep(cmd, s, o)
 	}
+	if s.Scaling != nil {
+		return executeScaling(cmd, s, o)
+	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	prog := newProgress(out, s)
@@ -281,6 +284,36 @@ func interrupted(cmd *cobra.Command, err error, out string) error {
 	}
 	return fmt.Errorf("interrupted: %d finished cells are saved under %s; run the same command again (%s) to resume from them",
 		len(cells)+len(sweepCells), out, strings.Join(again, " "))
+}
+
+func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", experiment.Version, s.Name,
+		len(s.Scaling.Sizes), len(s.Scaling.LandformSets), s.Seed, s.Runs)
+	prog := newProgress(out, s)
+	rows, fits, err := experiment.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
+	prog.done()
+	if err != nil {
+		return interrupted(cmd, err, o.out)
+	}
+	fmt.Fprintf(out, "\nExploring samples per task (mean over tasks, 95%% CI across %d runs):\n", s.Runs)
+	fmt.Fprintf(out, "  %-9s %6s %6s %4s  %-22s %14s %14s %10s\n", "series", "n", "S·A", "G", "agent", "samples", "ε-mistakes", "unfinished")
+	for _, r := range rows {
+		fmt.Fprintf(out, "  %-9s %6d %6d %4d  %-22s %14s %14s %10d\n", r.Series, r.Size, r.SA, r.G, r.Agent,
+			fmt.Sprintf("%.0f ± %.0f", r.ExploringSamples.Mean, r.ExploringSamples.CI95),
+			fmt.Sprintf("%.0f ± %.0f", r.EpsMistakes.Mean, r.EpsMistakes.CI95), r.Unfinished)
+	}
+	fmt.Fprintln(out, "\nThe law fitted per run (95% CI across runs): slope of log samples on log S·A; samples = c·S·A, or α·G + β·S·A for template learners:")
+	for _, f := range fits {
+		fmt.Fprintf(out, "  %-22s slope %.2f ± %.2f", f.Agent, f.Slope.Mean, f.Slope.CI95)
+		if f.PerTemplate != nil {
+			fmt.Fprintf(out, "  α %.1f ± %.1f per template, β %.1f ± %.1f per pair\n", f.PerTemplate.Mean, f.PerTemplate.CI95, f.PerPair.Mean, f.PerPair.CI95)
+		} else {
+			fmt.Fprintf(out, "  c %.1f ± %.1f per pair\n", f.PerPair.Mean, f.PerPair.CI95)
+		}
+	}
+	fmt.Fprintf(out, "\nResults: %s (scaling.csv, scaling_fit.csv, figures/scaling.png, one directory per point)\n", o.out)
+	return nil
 }
 
 func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {

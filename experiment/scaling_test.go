@@ -1,0 +1,132 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestScalingFitsByHand(t *testing.T) {
+	// y = 2 + 3x exactly: slope 3.
+	if got := olsSlope([]float64{1, 2, 4}, []float64{5, 8, 14}); math.Abs(got-3) > 1e-12 {
+		t.Errorf("olsSlope = %v, want 3", got)
+	}
+	// y = 7x through the origin.
+	if got := throughOrigin([]float64{1, 2, 3}, []float64{7, 14, 21}); math.Abs(got-7) > 1e-12 {
+		t.Errorf("throughOrigin = %v, want 7", got)
+	}
+	// y = 500·G + 50·SA exactly at three points.
+	g, sa := []float64{10, 12, 30}, []float64{64, 256, 256}
+	y := make([]float64, 3)
+	for i := range y {
+		y[i] = 500*g[i] + 50*sa[i]
+	}
+	a, b, ok := fitTwo(g, sa, y)
+	if !ok || math.Abs(a-500) > 1e-6 || math.Abs(b-50) > 1e-6 {
+		t.Errorf("fitTwo = %v, %v, %v; want 500, 50, true", a, b, ok)
+	}
+	if _, _, ok := fitTwo([]float64{1, 2}, []float64{2, 4}, []float64{3, 6}); ok {
+		t.Error("fitTwo of proportional regressors reported a fit")
+	}
+}
+
+func TestScalingValidation(t *testing.T) {
+	for _, c := range []struct{ block, want string }{
+		{"scaling:\n  sizes: [4]\n  budget: 0\n", "scaling.budget = 0"},
+		{"scaling:\n  sizes: [1]\n  budget: 1\n", "scaling.sizes: 1"},
+		{"scaling:\n  budget: 1\n", "sizes and landform_sets are both empty"},
+		{"scaling:\n  landform_sets: [[0]]\n  budget: 1\n", "scaling.templates_size = 0"},
+		{"scaling:\n  sizes: [4]\n  budget: 1\nagents:\n  - type: q-learning\n", "agent Q-learning (q-learning) has no known threshold m"},
+		{"tasks:\n  family: finite-model\nscaling:\n  sizes: [4]\n  budget: 1\n", `tasks.family = "finite-model"`},
+	} {
+		_, err := Parse([]byte(c.block))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want it to contain %q", c.block, err, c.want)
+		}
+	}
+}
+
+// With a budget large enough, RMax records exactly m samples of every pair: its exploring
+// samples are m·S·A at every size, the fitted c is m and the slope 1 — the law's RMax term with
+// its constant. O-TempLe, augmenting pairs from templates, explores with fewer.
+func TestScalingMeasuresRMaxExactly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three maze sizes")
+	}
+	s, err := Parse([]byte(`
+name: scaling-test
+runs: 2
+steps: 50
+start: random-per-episode
+tasks:
+  family: online-maze
+  count: 2
+  pool: 2
+agents:
+  - type: rmax
+    m: 30
+    planning: incremental
+  - type: o-temple
+    m: 30
+    m_s: 5
+    planning: incremental
+scaling:
+  sizes: [4, 8]
+  templates_size: 4
+  landform_sets: [[0.2]]
+  budget: 4
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rows, fits, err := ExecuteScaling(context.Background(), s, dir, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Unfinished != 0 {
+			t.Errorf("%s at n = %d left %d tasks unfinished; the budget should let every pair become known", r.Agent, r.Size, r.Unfinished)
+		}
+		if r.Agent == "RMax" && r.ExploringSamples.Mean != float64(30*r.SA) {
+			t.Errorf("RMax at n = %d explored with %v samples, want m·S·A = %d", r.Size, r.ExploringSamples.Mean, 30*r.SA)
+		}
+		if r.Agent == "O-TempLe" && !(r.ExploringSamples.Mean < float64(30*r.SA)) {
+			t.Errorf("O-TempLe at n = %d explored with %v samples, want fewer than RMax's %d", r.Size, r.ExploringSamples.Mean, 30*r.SA)
+		}
+	}
+	if f := fits[0]; math.Abs(f.PerPair.Mean-30) > 1e-9 || math.Abs(f.Slope.Mean-1) > 1e-9 || f.PerTemplate != nil {
+		t.Errorf("RMax fit %+v, want c = m = 30 and slope 1", f)
+	}
+	if fits[1].PerTemplate == nil {
+		t.Error("O-TempLe's fit has no per-template term")
+	}
+	for _, f := range []string{"scaling.csv", "scaling_fit.csv", "figures/scaling.png", "size-8/per_task.csv", "landforms-0.2/summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Two shards merged give the same bytes.
+	var shardDirs []string
+	for i := range 2 {
+		d := t.TempDir()
+		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
+			t.Fatal(err)
+		}
+		shardDirs = append(shardDirs, d)
+	}
+	merged := t.TempDir()
+	if _, err := Merge(context.Background(), merged, shardDirs); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"scaling.csv", "scaling_fit.csv", "size-4/per_task.csv"} {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, err := os.ReadFile(filepath.Join(merged, f))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("%s of the merged shards differs from the unsharded run (%v)", f, err)
+		}
+	}
+}
