@@ -222,6 +222,11 @@ func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
 // held: O-TempLe withdraws a provisional augmentation this way, leaving the pair's own samples.
 func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 	l.counts.ClearPair(i)
+	if l.incremental {
+		// The pair's successor list starts again: enter all of it in the predecessor lists when
+		// it is next linked (entries of the old one may go stale, as the sweeper allows).
+		l.sweep.linked[i] = 0
+	}
 	for _, x := range succ {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}

@@ -10,7 +10,8 @@ import (
 
 // TestIncrementalPlanMatchesPlanningFromScratch drives three learners through the same changes
 // on random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
-// terminal states, planned unknown values — and after every change compares the incremental
+// withdrawn augmentations (Replace), terminal states declared or learned from a step, planned
+// unknown values — and after every change compares the incremental
 // plan with the optimal plan of the same optimistic model (a full plan to 1e-12): values within
 // plan_tolerance, and the same greedy action wherever the optimal one leads by more than twice
 // the tolerance.
@@ -43,11 +44,24 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		}
 		for change := 0; change < 80; change++ {
 			i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
-			if rng.IntN(5) == 0 {
+			switch rng.IntN(10) {
+			case 0, 1:
 				add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
 				li.Augment(i, add, r)
 				le.Augment(i, add, r)
-			} else {
+			case 2: // a withdrawn augmentation: the pair's statistics start again, in another order
+				succ := []mdp.Succ{{State: int32(rng.IntN(S)), N: 1 + rng.Int64N(4)}}
+				if s2 := int32(rng.IntN(S)); s2 != succ[0].State {
+					succ = append(succ, mdp.Succ{State: s2, N: 1})
+				}
+				li.Replace(i, succ, r)
+				le.Replace(i, succ, r)
+			case 3: // a terminal state learned from a step
+				if rng.IntN(4) == 0 {
+					li.ObserveTerminal(next)
+					le.ObserveTerminal(next)
+				}
+			default:
 				li.Record(i, next, r)
 				le.Record(i, next, r)
 			}
