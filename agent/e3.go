@@ -23,10 +23,11 @@ type E3Params struct {
 	PlanTolerance float64 `yaml:"plan_tolerance"`
 }
 
-// DefaultE3: m = 16 is the known threshold of Strehl & Littman's (2008) RiverSwim experiment as a
-// reproduction of it reports it (4 on SixArms; we could not read the paper itself). Kearns &
-// Singh give m and ε only as polynomial bounds, and no practical ε was found: ε = 0.1 (a tenth of
-// R_max = 1 of the paper presets' mazes), like the planning tolerance, is ours.
+// DefaultE3: m = 16 is E3's known threshold in Strehl & Littman's (2008) RiverSwim experiment as
+// the reproduction cited at MBIEEBParams reports it (4 on SixArms, with a threshold "thresh" of
+// 0.01 and 0.09 whose definition it does not give from the paper, so we do not map it to ε).
+// Kearns & Singh give m and ε only as polynomial bounds and no practical ε was found: ε = 0.1 (a
+// tenth of R_max = 1 of the paper presets' mazes), like the planning tolerance, is ours.
 func DefaultE3() E3Params {
 	return E3Params{M: 16, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-4}
 }
@@ -62,16 +63,20 @@ func (p E3Params) Validate() error {
 //
 // The rule: explore (act greedily on the exploration plan) iff V̂_explore(s) > ε/2, otherwise
 // exploit (greedily on the exploitation plan); greedy ties go to the lowest action. Why: any
-// policy's return in the true MDP exceeds its return in M_K only after it reaches an unknown
-// state, by at most γ^τ·V_max (rewards ≤ R_max), so V*(s) ≤ V*_{M_K}(s) + V_max·max_π E[γ^τ].
+// policy's return in the true MDP differs from its return in M_K only after it reaches an unknown
+// state, by at most γ^τ·V_max (no value exceeds V_max), so V*(s) ≤ V*_{M_K}(s) + V_max·max_π E[γ^τ].
 // When the exploration value is at most ε/2 the exploitation plan is therefore within ε/2 of
-// optimal plus its estimation error (the other ε/2, which m is meant to bound) — the discounted
-// form of K&S's test that explores when the exploration policy escapes within T steps with
-// probability above ε/(2G_max^T), which frees E3 from knowing the optimal return. K&S execute the
-// chosen policy for T steps; here the choice is made afresh in every known state, because both
-// plans are stationary in the discounted setting, episodes may end at any step, and it keeps the
-// policy a function of the state (PolicyInfo). Leaving the known set values 0 in exploitation,
-// which is pessimistic only for non-negative rewards, as K&S assume.
+// optimal, plus its estimation error (the other ε/2, which m is meant to bound). This is the
+// discounted form of K&S's Explore-or-Exploit lemma — either the known part holds a near-optimal
+// policy, or some policy leaves it within T steps with probability above α/G_max^T — used as they
+// suggest to do without the optimal return: explore when the exploration plan escapes with enough
+// probability, else exploit. (We state their undiscounted test from the literature; the K&S text
+// itself was not available to us.) K&S execute the chosen policy for T steps; here the choice is
+// made afresh in every known state, because both plans are stationary in the discounted setting,
+// episodes may end at any step, and it keeps the policy a function of the state (PolicyInfo).
+// Valuing the unknown states at 0 in exploitation is K&S's absorbing state, pessimistic for
+// rewards in [0, R_max] as they assume; with negative rewards (the mazes' step costs) it can draw
+// the exploitation plan towards unknown states.
 //
 // Both plans change only when a state becomes known or unknown or a known state's counts change
 // (Augment, Replace): they are re-planned lazily then, warm-started, when a known state needs them.
@@ -93,7 +98,7 @@ type E3 struct {
 	samples    int64
 	allKnownAt int64
 
-	version      uint64 // changes with every change of the known set, the counts of known states or the plans
+	version      uint64 // changes with every change of the counts (balanced wandering reads them) or the plans
 	modelVersion uint64 // changes with every change of the two models
 	scratch      e3Plans
 	scratchAt    uint64 // the model version the scratch plans were made at; 0: none
@@ -166,6 +171,7 @@ func (l *E3) Record(i, next int, r float64) bool {
 	}
 	l.counts.Add(i, next, 1, r)
 	l.samples++
+	l.version++ // balanced wandering's counts changed
 	l.refresh(i, false)
 	return true
 }
@@ -177,6 +183,7 @@ func (l *E3) Augment(i int, add []mdp.Succ, reward float64) {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}
 	l.counts.AddReward(i, reward)
+	l.version++
 	l.refresh(i, was)
 	if l.StateKnown(i / l.A) {
 		l.outdated() // a known state's estimate changed
@@ -191,6 +198,7 @@ func (l *E3) Replace(i int, succ []mdp.Succ, reward float64) {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}
 	l.counts.AddReward(i, reward)
+	l.version++
 	l.refresh(i, was)
 	if l.StateKnown(i / l.A) {
 		l.outdated()
@@ -218,8 +226,6 @@ func (l *E3) refresh(i int, was bool) {
 	}
 	if l.StateKnown(s) != stateWas {
 		l.outdated()
-	} else {
-		l.version++ // balanced wandering's counts changed
 	}
 }
 

@@ -115,7 +115,11 @@ func TestE3BalancedWandering(t *testing.T) {
 			t.Fatalf("least-tried action = %d, want 2", a)
 		}
 	}
+	v := l.PolicyVersion()
 	l.Record(2, 0, 0)
+	if l.PolicyVersion() == v {
+		t.Error("a sample changed the least-tried actions and not the policy version")
+	}
 	seen := map[int]bool{}
 	for range 200 {
 		seen[l.Act(0)] = true

@@ -27,14 +27,24 @@ const (
 )
 
 // MBIEEBParams are MBIE-EB's parameters; the yaml tags are the config keys.
+//
+// Sources: we could not read Strehl & Littman (2008) itself. What it says about β, m and its
+// experiments is taken from a reproduction of its Section 6 (Theiventhiram, Wasem, Verdecia
+// Echarte & Shyam Kumar, "An Analysis of Model-Based Interval Estimation for Markov Decision
+// Processes: Reproduction and Extensions", University of Neuchâtel seminar report, in
+// github.com/allizha/mdp-interval-estimation-study), which quotes the theoretical β, the cap m,
+// and the settings the paper found by a "broad search": a bonus C·R_max/√n with C = 0.4 on
+// RiverSwim and 0.8 on SixArms (β = 0.4·R_max and 0.8·R_max), m = ∞, γ = 0.95, 5000 steps. The
+// paper's own cumulative rewards (its Figures 2 and 3) are bar charts whose values we did not
+// find in numbers.
 type MBIEEBParams struct {
-	// Beta is β of the exploration bonus β/√n(s,a), in units of reward. Strehl & Littman's
-	// Theorem 2 sets β = 1/(1−γ)·√(ln(2|S||A|m/δ)/2) for rewards in [0, 1]; their experiments
-	// (Section 6) searched for it instead.
+	// Beta is β of the exploration bonus β/√n(s,a), in units of reward. The analysis (Theorem 2)
+	// sets β = 1/(1−γ)·√(ln(2|S||A|m/δ)/2) for rewards in [0, 1]; the experiments searched for it.
 	Beta float64 `yaml:"beta"`
-	// M is the cap m on a pair's own samples: the paper updates a pair's model with its first m
-	// experiences only and ignores the rest (this bounds the model's changes by |S||A|m for the
-	// analysis). 0 means no cap: every sample is kept, and no pair is ever known.
+	// M is the cap m on a pair's own samples: the algorithm updates a pair's model with its first
+	// m experiences only and ignores the rest, which bounds the changes of the model by |S||A|m for
+	// the analysis. 0 means no cap (m = ∞, the experiments' setting): every sample is kept, and no
+	// pair is ever known.
 	M int64 `yaml:"m"`
 	// RMax is R_max: an unvisited pair is planned at V_max = R_max/(1−γ).
 	RMax float64 `yaml:"r_max"`
@@ -44,10 +54,9 @@ type MBIEEBParams struct {
 	Replan Replan `yaml:"replan"`
 }
 
-// DefaultMBIEEB are the settings of Strehl & Littman's (2008) RiverSwim experiment as a
-// reproduction of it reports them (we could not read the paper itself): β = 0.4·R_max (their
-// SixArms setting is 0.8·R_max) and no cap on the model (m = ∞), with R_max = 1 here, the reward
-// scale of the paper presets' mazes. The planning tolerance and the doubling schedule are ours.
+// DefaultMBIEEB are the settings of Strehl & Littman's RiverSwim experiment (see MBIEEBParams):
+// β = 0.4·R_max and no cap on the model, with R_max = 1, the reward scale of the paper presets'
+// mazes — set β with R_max. The planning tolerance and the doubling schedule are ours.
 func DefaultMBIEEB() MBIEEBParams {
 	return MBIEEBParams{Beta: 0.4, M: 0, RMax: 1, PlanTolerance: 1e-4, Replan: ReplanDoubling}
 }
@@ -70,8 +79,8 @@ func (p MBIEEBParams) Validate() error {
 }
 
 // MBIEEB is MBIE-EB, Model-Based Interval Estimation with Exploration Bonus (Strehl & Littman,
-// "An analysis of model-based Interval Estimation for Markov Decision Processes", JCSS 74(8),
-// 2008, Section 3.2), a base learner (Base). It acts greedily on the solution of
+// "An analysis of model-based Interval Estimation for Markov Decision Processes", Journal of
+// Computer and System Sciences 74(8), 2008), a base learner (Base). It acts greedily on the solution of
 //
 //	Q̃(s,a) = R̂(s,a) + γ Σ_s′ T̂(s′|s,a) max_a′ Q̃(s′,a′) + β/√n(s,a),
 //
