@@ -62,21 +62,23 @@ func (p E3Params) Validate() error {
 //     unknown state is reached: V_max times the discounted probability of escaping the known set.
 //
 // The rule: explore (act greedily on the exploration plan) iff V̂_explore(s) > ε/2, otherwise
-// exploit (greedily on the exploitation plan); greedy ties go to the lowest action. Why: any
-// policy's return in the true MDP differs from its return in M_K only after it reaches an unknown
-// state, by at most γ^τ·V_max (no value exceeds V_max), so V*(s) ≤ V*_{M_K}(s) + V_max·max_π E[γ^τ].
-// When the exploration value is at most ε/2 the exploitation plan is therefore within ε/2 of
-// optimal, plus its estimation error (the other ε/2, which m is meant to bound). This is the
-// discounted form of K&S's Explore-or-Exploit lemma — either the known part holds a near-optimal
-// policy, or some policy leaves it within T steps with probability above α/G_max^T — used as they
-// suggest to do without the optimal return: explore when the exploration plan escapes with enough
-// probability, else exploit. (We state their undiscounted test from the literature; the K&S text
-// itself was not available to us.) K&S execute the chosen policy for T steps; here the choice is
-// made afresh in every known state, because both plans are stationary in the discounted setting,
-// episodes may end at any step, and it keeps the policy a function of the state (PolicyInfo).
-// Valuing the unknown states at 0 in exploitation is K&S's absorbing state, pessimistic for
-// rewards in [0, R_max] as they assume; with negative rewards (the mazes' step costs) it can draw
-// the exploitation plan towards unknown states.
+// exploit (greedily on the exploitation plan); greedy ties go to the lowest action.
+//
+// Why: any policy's return in the true MDP differs from its return in M_K only after it reaches
+// an unknown state, by at most γ^τ·V_max (no value exceeds V_max), so
+// V*(s) ≤ V*_{M_K}(s) + V_max·max_π E[γ^τ]. When the exploration value is at most ε/2, the
+// exploitation plan is therefore within ε/2 of optimal, plus its estimation error (the other ε/2,
+// which m is meant to bound). This is the discounted form of K&S's Explore-or-Exploit lemma —
+// either the known part holds a near-optimal policy, or some policy leaves it within T steps with
+// probability above α/G_max^T — used as they suggest to do without knowing the optimal return:
+// explore when the exploration plan escapes with enough probability, else exploit. (We state
+// their undiscounted test from the literature; the K&S text itself was not available to us.)
+// K&S execute the chosen policy for T steps; here the choice is made afresh in every known state,
+// because both plans are stationary in the discounted setting, episodes may end at any step, and
+// it keeps the policy a function of the state (PolicyInfo). Valuing the unknown states at 0 in
+// exploitation is K&S's absorbing state, pessimistic for rewards in [0, R_max] as they assume;
+// with negative rewards (the mazes' step costs) it can draw the exploitation plan towards unknown
+// states.
 //
 // Both plans change only when a state becomes known or unknown or a known state's counts change
 // (Augment, Replace): they are re-planned lazily then, warm-started, when a known state needs them.
@@ -255,7 +257,8 @@ func (l *E3) Explores(s int) bool {
 	return mdp.Max(l.plan.qe[s*l.A:s*l.A+l.A]) > l.P.Epsilon/2
 }
 
-// choose is the greedy action (lowest index among ties) of the plan the rule picks in known state s.
+// choose is the greedy action (lowest index among ties) of the plan the rule picks in known
+// state s.
 func (l *E3) choose(p *e3Plans, s int) int {
 	lo, hi := s*l.A, s*l.A+l.A
 	if mdp.Max(p.qe[lo:hi]) > l.P.Epsilon/2 {

@@ -80,7 +80,8 @@ func (p MBIEEBParams) Validate() error {
 
 // MBIEEB is MBIE-EB, Model-Based Interval Estimation with Exploration Bonus (Strehl & Littman,
 // "An analysis of model-based Interval Estimation for Markov Decision Processes", Journal of
-// Computer and System Sciences 74(8), 2008), a base learner (Base). It acts greedily on the solution of
+// Computer and System Sciences 74(8), 2008), a base learner (Base). It acts greedily on the
+// solution of
 //
 //	Q̃(s,a) = R̂(s,a) + γ Σ_s′ T̂(s′|s,a) max_a′ Q̃(s′,a′) + β/√n(s,a),
 //
@@ -114,7 +115,7 @@ type MBIEEB struct {
 	samples    int64
 	allKnownAt int64
 
-	version      uint64 // changes with every change of the statistics or the plan
+	version      uint64 // changes whenever the plan Act uses may have changed (PolicyInfo)
 	modelVersion uint64 // changes whenever the schedule marks the plan out of date
 	scratch      scratchPlan
 }
