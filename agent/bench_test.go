@@ -72,3 +72,25 @@ func BenchmarkQLearningMaze4x4(b *testing.B) {
 	}
 	benchTasks(b, ag)
 }
+
+func BenchmarkUCRL2Maze4x4(b *testing.B) {
+	ag, err := NewUCRL2(DefaultUCRL2())
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTasks(b, ag)
+}
+
+func BenchmarkPSRLMaze4x4(b *testing.B) {
+	for _, schedule := range []PSRLSchedule{PerEpisode, TSDE} {
+		b.Run(string(schedule), func(b *testing.B) {
+			p := DefaultPSRL()
+			p.Schedule = schedule
+			ag, err := NewPSRL(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchTasks(b, ag)
+		})
+	}
+}
