@@ -55,7 +55,11 @@ func TestLRMaxValidation(t *testing.T) {
 	}{
 		{newTask(1, 5, 2, 0.9, 1), "task 1 has S=5 A=2, the earlier tasks have S=4 A=2"},
 		{newTask(1, 4, 2, 0.95, 1), "task 1 has discount 0.95, the earlier tasks 0.9"},
-		{func() agent.Task { k := newTask(1, 4, 2, 0.9, 1); k.Terminal = []bool{false, true, false, false}; return k }(),
+		{func() agent.Task {
+			k := newTask(1, 4, 2, 0.9, 1)
+			k.Terminal = []bool{false, true, false, false}
+			return k
+		}(),
 			"task 1 has other terminal states"},
 	} {
 		if err := x.BeginTask(c.task); err == nil || !strings.Contains(err.Error(), c.want) {
