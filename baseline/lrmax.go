@@ -16,13 +16,14 @@ type LRMaxParams struct {
 	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
 	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan and fixed point
 	Planning      agent.Planning   `yaml:"planning"`       // full | incremental re-planning
-	// RMin is a lower bound on the rewards. The paper takes rewards in [0, R_max] (r_min = 0);
-	// with negative rewards the bound is valid only if r_min is at most the smallest reward.
+	// RMin is a lower bound on the rewards; the bounds need V_lo = min(0, r_min/(1−γ)) to be a
+	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 also
+	// holds, whatever the rewards, in tasks whose V* is never negative.
 	RMin float64 `yaml:"r_min"`
 	// DMax is the paper's prior knowledge D_max: an upper bound, over every pair of tasks M, M̄ of
-	// the sequence and every (s,a), on the local model distance D^{sa}_{MM̄}(γV*_M̄). The bounds
-	// are upper bounds on Q* only if it is one; the published "no prior" value is the largest
-	// possible, (R_max − r_min) + 2γ·V_max, which transfers nothing.
+	// the sequence and every (s,a), on the local model distance D^{sa}_{MM̄}(γ(V*_M̄ − V_lo)) (the
+	// paper's D^{sa}_{MM̄}(γV*_M̄) when r_min = 0). The bounds are upper bounds on Q* only if it is
+	// one. The published code's value without a prior, R_max + 2γ·V_max, transfers nothing alone.
 	DMax float64 `yaml:"d_max"`
 	// EpsilonM is ε_m, the L1 accuracy the known pairs' estimates are taken to have; it widens
 	// the bounds by B = ε_m·((R_max − r_min) + γ·(V_max − V_lo)) per model and ε_m·γ·D_max/(1−γ)

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -469,5 +470,159 @@ func TestLRMaxMemoryLimit(t *testing.T) {
 	}
 	if x.Memory() != 2 {
 		t.Errorf("memory %d after 4 tasks with max_memory 2, want 2", x.Memory())
+	}
+}
+
+// optimalAgent acts greedily on the true Q* of each task (ties to the lowest action): the
+// reference of the benchmarks' shares of optimal.
+type optimalAgent struct {
+	q []float64
+	A int
+}
+
+func (o *optimalAgent) BeginTask(t agent.Task) error {
+	sol, err := mdp.ValueIteration(t.Truth, t.Gamma, exactTolerance)
+	o.q, o.A = sol.Q, t.A
+	return err
+}
+func (o *optimalAgent) Act(s int) int                  { return mdp.ArgMax(o.q[s*o.A : s*o.A+o.A]) }
+func (o *optimalAgent) Observe(int, int, float64, int) {}
+func (o *optimalAgent) EndEpisode()                    {}
+func (o *optimalAgent) EndTask()                       {}
+
+// sequenceReward runs ag on the tasks in turn, episodes × steps steps each from the start state 0
+// with discount gamma, and returns the reward per step of each task. The environment's random
+// stream depends only on seed and the task, so agents meet the same draws as long as they act
+// alike.
+func sequenceReward(b testing.TB, ag agent.Agent, tasks []*mdp.Model, episodes, steps int, gamma float64, seed uint64) []float64 {
+	out := make([]float64, len(tasks))
+	for k, m := range tasks {
+		rng := rand.New(rand.NewPCG(seed, uint64(k)))
+		envRng := rand.New(rand.NewPCG(seed, 1000+uint64(k)))
+		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: gamma, Rand: rng, Truth: m}); err != nil {
+			b.Fatal(err)
+		}
+		sum := 0.0
+		for range episodes {
+			s := 0
+			for range steps {
+				a := ag.Act(s)
+				next, r := m.Step(s, a, envRng)
+				ag.Observe(s, a, r, next)
+				sum += r
+				s = next
+			}
+			ag.EndEpisode()
+		}
+		ag.EndTask()
+		out[k] = sum / float64(episodes*steps)
+	}
+	return out
+}
+
+// BenchmarkLRMaxOnlineMazes compares LRMax with RMax (both m = 500, balanced wandering) on 10
+// online-maze tasks of the paper's size (3000 episodes × 30 steps, γ = 0.95): reward per step
+// over tasks 2–10 as a share of the optimal policy's on the same tasks, and the pairs whose start
+// value fell below the true Q* (negative transfer). The true D_max of this family, the largest
+// local model distance D^{sa}_{MM̄}(γV*_M̄) between two of its tasks, is about 12 (V* ≥ 0 here, so
+// r_min = 0 gives valid weights); the published priors 0.1 and 0.2 are far below it.
+func BenchmarkLRMaxOnlineMazes(b *testing.B) {
+	const episodes, steps, gamma = 3000, 30, 0.95
+	tasks := onlineMazes(b, 10, 1)
+	share := func(ag agent.Agent) (float64, []float64) {
+		opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
+		got := sequenceReward(b, ag, tasks, episodes, steps, gamma, 3)
+		var a, o float64
+		for k := 1; k < len(tasks); k++ {
+			a, o = a+got[k], o+opt[k]
+		}
+		return a / o, got
+	}
+	b.Run("rmax", func(b *testing.B) {
+		for range b.N {
+			rm, err := agent.NewRMax(agent.DefaultRMax())
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, _ := share(rm)
+			b.ReportMetric(s, "share_of_optimal")
+		}
+	})
+	for _, dMax := range []float64{0.1, 0.2, 1, 12.4} {
+		b.Run(fmt.Sprintf("d_max=%v", dMax), func(b *testing.B) {
+			for range b.N {
+				p := DefaultLRMax()
+				p.DMax = dMax
+				x, err := NewLRMax(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				viol, tight := 0.0, 0.0
+				r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
+					v, _ := metric(ms, "start_bound_violations")
+					n, _ := metric(ms, "tight_pairs_start")
+					viol, tight = viol+v, tight+n
+				}}
+				s, _ := share(r)
+				b.ReportMetric(s, "share_of_optimal")
+				b.ReportMetric(viol/float64(len(tasks)-1), "violations/task")
+				b.ReportMetric(tight/float64(len(tasks)-1), "tight_start/task")
+			}
+		})
+	}
+}
+
+// reporting hands LRMax's task metrics to each after every task.
+type reporting struct {
+	*LRMax
+	each func([]agent.Metric)
+}
+
+func (r *reporting) EndTask() {
+	r.LRMax.EndTask()
+	r.each(r.TaskMetrics())
+}
+
+// benchLRMaxMaze is agent's benchMaze: a 4×4 maze of the online setting with a fixed mix of
+// landforms.
+func benchLRMaxMaze(b *testing.B) *mdp.Model {
+	b.Helper()
+	slip := []float64{0.2, 0.2, 0.2, 0.4, 0, 0.2, 0.4, 0.4, 0.4, 0, 0, 0, 0, 0.2, 0.4, 0.2}
+	mz := env.Maze{Width: 4, Height: 4, Slip: slip, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
+		StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4}
+	m, err := mz.Model()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkLRMaxMaze4x4 runs, per op, a fresh agent on 5 whole tasks of the paper's size (3000
+// episodes × 30 steps, γ = 0.95) on the benchmark maze, so that tasks 2–5 transfer from up to 4
+// tasks in memory, and reports steps per second, planning and bounds included; rmax is RMax in
+// the same harness.
+func BenchmarkLRMaxMaze4x4(b *testing.B) {
+	m := benchLRMaxMaze(b)
+	tasks := []*mdp.Model{m, m, m, m, m}
+	const episodes, steps = 3000, 30
+	for _, name := range []string{"rmax", "lrmax"} {
+		b.Run(name, func(b *testing.B) {
+			for k := range b.N {
+				var ag agent.Agent
+				var err error
+				if name == "rmax" {
+					ag, err = agent.NewRMax(agent.DefaultRMax())
+				} else {
+					p := DefaultLRMax()
+					p.DMax = 0.2
+					ag, err = NewLRMax(p)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				sequenceReward(b, ag, tasks, episodes, steps, 0.95, uint64(k))
+			}
+			b.ReportMetric(float64(b.N*len(tasks)*episodes*steps)/b.Elapsed().Seconds(), "steps/s")
+		})
 	}
 }
