@@ -12,7 +12,9 @@ import (
 // LRMax on two tasks that differ in one reward: states 0 and 1, two actions, terminal state 2;
 // (0,0) moves to 1, every other pair ends the episode, paying 0 except (0,1) 0.2 and (1,0) goal.
 // After learning the task with goal 1, the task with goal 0.8 starts with every pair planned at
-// its Lipschitz bound instead of R_max/(1−γ) = 2; its true Q* is (0.4, 0.2, 0.8, 0).
+// its Lipschitz bound instead of R_max/(1−γ) = 2; its true Q* is (0.4, 0.2, 0.8, 0). Once (1,0)
+// is known at 0.8, the bound 0.25 of (1,1) shows that it cannot be better, and LRMax never tries
+// it (RMax would: it plans every unknown pair at 2).
 func ExampleLRMax() {
 	task := func(goal float64) *mdp.Model {
 		end := func(r float64) []mdp.Transition { return []mdp.Transition{{Next: 2, Prob: 1, Reward: r}} }
@@ -44,8 +46,12 @@ func ExampleLRMax() {
 		}
 		lr.EndTask()
 	}
-	fmt.Println("known pairs:", lr.Learner().KnownPairs())
+	for i := 0; i < 4; i++ {
+		if !lr.Learner().Known(i) {
+			fmt.Printf("never tried in the second task: (%d,%d)\n", i/2, i%2)
+		}
+	}
 	// Output:
 	// start values: [0.875 0.450 1.250 0.250]
-	// known pairs: 4
+	// never tried in the second task: (1,1)
 }

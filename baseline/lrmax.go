@@ -34,13 +34,15 @@ type LRMaxParams struct {
 	MaxMemory int `yaml:"max_memory"`
 }
 
-// DefaultLRMax are the project's RMax settings (m = 500, R_max = 1, balanced wandering) with the
-// published LRMax values of the paper's experiment (SuReLI/llrl, tight.py): the prior D_max = 0.1
-// of "LRMax(0.1)", ε_m = 0.01, rewards in [0, R_max] (r_min = 0), and the whole memory kept.
+// DefaultLRMax are the project's RMax settings (m = 500, R_max = 1, plan tolerance 1e-4, full
+// planning) with the published LRMax values of the paper's experiment (SuReLI/llrl, tight.py):
+// the prior D_max = 0.1 of "LRMax(0.1)", ε_m = 0.01, rewards in [0, R_max] (r_min = 0), the whole
+// memory kept (the code's default), and the optimistic action rule: the published LRMax acts
+// greedily on its upper bound with ties broken at random.
 func DefaultLRMax() LRMaxParams {
 	r := agent.DefaultRMax()
-	return LRMaxParams{M: r.M, RMax: r.RMax, ActionRule: r.Rule, PlanTolerance: r.PlanTolerance, Planning: r.Planning,
-		RMin: 0, DMax: 0.1, EpsilonM: 0.01, MaxMemory: 0}
+	return LRMaxParams{M: r.M, RMax: r.RMax, ActionRule: agent.Optimistic, PlanTolerance: r.PlanTolerance,
+		Planning: r.Planning, RMin: 0, DMax: 0.1, EpsilonM: 0.01, MaxMemory: 0}
 }
 
 // rmax are the parameters of the RMax learner underneath.

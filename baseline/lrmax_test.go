@@ -144,8 +144,8 @@ func TestLRMaxHandWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	runEpisodes(t, x, mBar, 0, 20, 10, gamma, 1)
-	if x.Memory() != 1 {
-		t.Fatalf("memory %d after one task, want 1", x.Memory())
+	if x.Memory() != 1 || !slices.Equal(x.memory[0].known[:4], []bool{true, true, true, true}) {
+		t.Fatalf("memory %d after one task, want 1 with every pair known", x.Memory())
 	}
 	if err := x.BeginTask(agent.Task{Index: 1, S: 3, A: 2, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()}); err != nil {
 		t.Fatal(err)
@@ -520,55 +520,86 @@ func sequenceReward(b testing.TB, ag agent.Agent, tasks []*mdp.Model, episodes, 
 	return out
 }
 
-// BenchmarkLRMaxOnlineMazes compares LRMax with RMax (both m = 500, balanced wandering) on 10
+// trueDMax is the largest local model distance D^{sa}_{MM̄}(γ(V*_M̄ − vLo)) over the ordered
+// pairs of distinct models and their pairs: the smallest D_max that holds for the sequence.
+func trueDMax(t testing.TB, models []*mdp.Model, gamma, vLo float64) float64 {
+	t.Helper()
+	v := make([][]float64, len(models))
+	for k, m := range models {
+		sol, err := mdp.ValueIteration(m, gamma, exactTolerance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v[k] = sol.V
+	}
+	d := 0.0
+	for a, x := range models {
+		for b, y := range models {
+			if a == b {
+				continue
+			}
+			for i := 0; i < x.S*x.A; i++ {
+				if !x.Terminal(i / x.A) {
+					d = math.Max(d, localDistance(x, y, v[b], gamma, vLo, i))
+				}
+			}
+		}
+	}
+	return d
+}
+
+// BenchmarkLRMaxOnlineMazes compares LRMax with RMax (m = 500, both action rules) on 10
 // online-maze tasks of the paper's size (3000 episodes × 30 steps, γ = 0.95): reward per step
-// over tasks 2–10 as a share of the optimal policy's on the same tasks, and the pairs whose start
-// value fell below the true Q* (negative transfer). The true D_max of this family, the largest
-// local model distance D^{sa}_{MM̄}(γV*_M̄) between two of its tasks, is about 12 (V* ≥ 0 here, so
-// r_min = 0 gives valid weights); the published priors 0.1 and 0.2 are far below it.
+// over tasks 2–10 as a share of the optimal policy's on the same tasks, the pairs planned below
+// V_max at the start of a task, and those whose start value fell below the true Q* (negative
+// transfer). LRMax runs with the published priors D_max = 0.1 and 0.2, with 0.5, and with the
+// true D_max of the 10 tasks (about 12; V* ≥ 0 in these mazes, so r_min = 0 gives valid weights).
 func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 	const episodes, steps, gamma = 3000, 30, 0.95
 	tasks := onlineMazes(b, 10, 1)
-	share := func(ag agent.Agent) (float64, []float64) {
-		opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
+	opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
+	share := func(ag agent.Agent) float64 {
 		got := sequenceReward(b, ag, tasks, episodes, steps, gamma, 3)
 		var a, o float64
 		for k := 1; k < len(tasks); k++ {
 			a, o = a+got[k], o+opt[k]
 		}
-		return a / o, got
+		return a / o
 	}
-	b.Run("rmax", func(b *testing.B) {
-		for range b.N {
-			rm, err := agent.NewRMax(agent.DefaultRMax())
-			if err != nil {
-				b.Fatal(err)
-			}
-			s, _ := share(rm)
-			b.ReportMetric(s, "share_of_optimal")
-		}
-	})
-	for _, dMax := range []float64{0.1, 0.2, 1, 12.4} {
-		b.Run(fmt.Sprintf("d_max=%v", dMax), func(b *testing.B) {
+	dTrue := trueDMax(b, tasks, gamma, 0)
+	for _, rule := range []agent.ActionRule{agent.Optimistic, agent.BalancedWandering} {
+		b.Run(fmt.Sprintf("%s/rmax", rule), func(b *testing.B) {
+			p := agent.DefaultRMax()
+			p.Rule = rule
 			for range b.N {
-				p := DefaultLRMax()
-				p.DMax = dMax
-				x, err := NewLRMax(p)
+				rm, err := agent.NewRMax(p)
 				if err != nil {
 					b.Fatal(err)
 				}
-				viol, tight := 0.0, 0.0
-				r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
-					v, _ := metric(ms, "start_bound_violations")
-					n, _ := metric(ms, "tight_pairs_start")
-					viol, tight = viol+v, tight+n
-				}}
-				s, _ := share(r)
-				b.ReportMetric(s, "share_of_optimal")
-				b.ReportMetric(viol/float64(len(tasks)-1), "violations/task")
-				b.ReportMetric(tight/float64(len(tasks)-1), "tight_start/task")
+				b.ReportMetric(share(rm), "share_of_optimal")
 			}
 		})
+		for _, dMax := range []float64{0.1, 0.2, 0.5, dTrue} {
+			b.Run(fmt.Sprintf("%s/d_max=%.3g", rule, dMax), func(b *testing.B) {
+				p := DefaultLRMax()
+				p.ActionRule, p.DMax = rule, dMax
+				for range b.N {
+					x, err := NewLRMax(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					viol, tight := 0.0, 0.0
+					r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
+						v, _ := metric(ms, "start_bound_violations")
+						n, _ := metric(ms, "tight_pairs_start")
+						viol, tight = viol+v, tight+n
+					}}
+					b.ReportMetric(share(r), "share_of_optimal")
+					b.ReportMetric(viol/float64(len(tasks)-1), "violations/task")
+					b.ReportMetric(tight/float64(len(tasks)-1), "tight_start/task")
+				}
+			})
+		}
 	}
 }
 
@@ -600,7 +631,7 @@ func benchLRMaxMaze(b *testing.B) *mdp.Model {
 // BenchmarkLRMaxMaze4x4 runs, per op, a fresh agent on 5 whole tasks of the paper's size (3000
 // episodes × 30 steps, γ = 0.95) on the benchmark maze, so that tasks 2–5 transfer from up to 4
 // tasks in memory, and reports steps per second, planning and bounds included; rmax is RMax in
-// the same harness.
+// the same harness, with the same (optimistic) action rule.
 func BenchmarkLRMaxMaze4x4(b *testing.B) {
 	m := benchLRMaxMaze(b)
 	tasks := []*mdp.Model{m, m, m, m, m}
@@ -611,7 +642,9 @@ func BenchmarkLRMaxMaze4x4(b *testing.B) {
 				var ag agent.Agent
 				var err error
 				if name == "rmax" {
-					ag, err = agent.NewRMax(agent.DefaultRMax())
+					p := agent.DefaultRMax()
+					p.Rule = agent.Optimistic // LRMax's default rule
+					ag, err = agent.NewRMax(p)
 				} else {
 					p := DefaultLRMax()
 					p.DMax = 0.2
