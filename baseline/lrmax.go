@@ -16,9 +16,9 @@ type LRMaxParams struct {
 	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
 	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan and fixed point
 	Planning      agent.Planning   `yaml:"planning"`       // full | incremental re-planning
-	// RMin is a lower bound on the rewards; the bounds need V_lo = min(0, r_min/(1−γ)) to be a
-	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 also
-	// holds, whatever the rewards, in tasks whose V* is never negative.
+	// RMin is a lower bound on the rewards: the bounds need V_lo = min(0, r_min/(1−γ)) to be a
+	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 is
+	// also valid for tasks with negative rewards whose V* is never negative (the online mazes).
 	RMin float64 `yaml:"r_min"`
 	// DMax is the paper's prior knowledge D_max: an upper bound, over every pair of tasks M, M̄ of
 	// the sequence and every (s,a), on the local model distance D^{sa}_{MM̄}(γ(V*_M̄ − V_lo)) (the
@@ -35,7 +35,8 @@ type LRMaxParams struct {
 }
 
 // DefaultLRMax are the project's RMax settings (m = 500, R_max = 1, plan tolerance 1e-4, full
-// planning) with the published LRMax values of the paper's experiment (SuReLI/llrl, tight.py):
+// planning; the published experiment used m = 10 on its own grid) with the published LRMax values
+// of the paper's experiment (SuReLI/llrl, tight.py):
 // the prior D_max = 0.1 of "LRMax(0.1)", ε_m = 0.01, rewards in [0, R_max] (r_min = 0), the whole
 // memory kept (the code's default), and the optimistic action rule: the published LRMax acts
 // greedily on its upper bound with ties broken at random.
@@ -127,7 +128,8 @@ type lipschitz struct {
 	stop     float64
 
 	wTo, wFrom []float64  // weights γ(max_a Ū(s′,a) + tol − V_lo) of M̄ and of M, per state
-	dTo, dFrom []float64  // D̂_{MM̄} and D̂_{M̄M} per pair
+	distTo     []float64  // D̂_{MM̄} per pair
+	distFrom   []float64  // D̂_{M̄M} per pair
 	acc        []float64  // T̂(·|s,a) − T̄̂(·|s,a), dense, zero between pairs
 	rec        mdp.Sparse // the recursion model of one fixed point
 	v          []float64  // Iterate's scratch
@@ -142,7 +144,7 @@ func newLipschitz(p LRMaxParams, S, A int, g float64, terminal []bool) *lipschit
 		epsStep: p.EpsilonM * g * p.DMax / (1 - g),
 		tol:     p.PlanTolerance, stop: mdp.StopFor(g, p.PlanTolerance),
 		wTo: make([]float64, S), wFrom: make([]float64, S), acc: make([]float64, S), v: make([]float64, S),
-		dTo: make([]float64, S*A), dFrom: make([]float64, S*A),
+		distTo: make([]float64, S*A), distFrom: make([]float64, S*A),
 	}
 	return z
 }
@@ -176,18 +178,18 @@ func (z *lipschitz) bound(cur *partialModel, mem *memoryTask, out []float64) {
 	z.weights(z.wFrom, cur.u)
 	n := z.S * z.A
 	for i := 0; i < n; i++ {
-		z.dTo[i], z.dFrom[i] = z.dMax, z.dMax
+		z.distTo[i], z.distFrom[i] = z.dMax, z.dMax
 		switch {
 		case z.isTerminal(i):
-			z.dTo[i], z.dFrom[i] = 0, 0
+			z.distTo[i], z.distFrom[i] = 0, 0
 		case cur.known[i] && mem.known[i]:
 			to, from := z.distance(&cur.model, &mem.model, i)
-			z.dTo[i] = math.Min(z.dMax, to+2*z.b)
-			z.dFrom[i] = math.Min(z.dMax, from+2*z.b)
+			z.distTo[i] = math.Min(z.dMax, to+2*z.b)
+			z.distFrom[i] = math.Min(z.dMax, from+2*z.b)
 		}
 	}
-	z.fixedPoint(z.dTo, cur, mem.dissTo)
-	z.fixedPoint(z.dFrom, &mem.partialModel, mem.dissFrom)
+	z.fixedPoint(z.distTo, cur, mem.dissTo)
+	z.fixedPoint(z.distFrom, &mem.partialModel, mem.dissFrom)
 	for i := 0; i < n; i++ {
 		if z.isTerminal(i) {
 			out[i] = 0

@@ -135,33 +135,64 @@ func TestLRMaxHandWorked(t *testing.T) {
 		}
 	}
 
-	// The same through the agent: task M̄ learned with m = 1 (deterministic, so its estimates and
-	// final plan are exact), then at the start of task M nothing is known: d̂_{MM̄} = 0.5 everywhere
-	// and d̂_{M̄M}(1,0) = D_max = 0.25 as well, so the start values are (0.875, 0.45, 1.25, 0.25).
+	// The same through the agent, under both planning modes: task M̄ learned with m = 1
+	// (deterministic, so its estimates and final plan are exact), then at the start of task M
+	// nothing is known: d̂_{MM̄} = 0.5 everywhere and d̂_{M̄M}(1,0) = D_max = 0.25 as well, so the
+	// start values are (0.875, 0.45, 1.25, 0.25).
+	for _, planning := range []agent.Planning{agent.PlanFull, agent.PlanIncremental} {
+		p.M, p.Planning = 1, planning
+		x, err := NewLRMax(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runEpisodes(t, x, mBar, 0, 20, 10, gamma, 1)
+		if x.Memory() != 1 || !slices.Equal(x.memory[0].known[:4], []bool{true, true, true, true}) {
+			t.Fatalf("%s: memory %d after one task, want 1 with every pair known", planning, x.Memory())
+		}
+		if err := x.BeginTask(agent.Task{Index: 1, S: 3, A: 2, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()}); err != nil {
+			t.Fatal(err)
+		}
+		start := x.UnknownValues()[:4]
+		for i, w := range []float64{0.875, 0.45, 1.25, 0.25} {
+			if math.Abs(start[i]-w) > 1e-9 {
+				t.Fatalf("%s: start values %v, want (0.875, 0.45, 1.25, 0.25)", planning, start)
+			}
+		}
+		ms := x.TaskMetrics()
+		if v, _ := metric(ms, "tight_pairs_start"); v != 4 {
+			t.Errorf("%s: tight_pairs_start = %v, want 4", planning, v)
+		}
+		if v, _ := metric(ms, "mean_bound_start"); math.Abs(v-(0.875+0.45+1.25+0.25)/4) > 1e-9 {
+			t.Errorf("%s: mean_bound_start = %v", planning, v)
+		}
+		// Acting on the bounds: (1,1), bounded by 0.25, is never worth trying once (1,0) is
+		// known at 0.8, and the plan of state 1 is (0.8, 0.25).
+		for range 30 {
+			s := 1
+			a := x.Act(s)
+			next, r := m.Step(s, a, rand.New(rand.NewPCG(0, 0)))
+			x.Observe(s, a, r, next)
+		}
+		if q := x.Learner().Q()[2:4]; x.Learner().Known(3) || math.Abs(q[0]-0.8) > 1e-3 || math.Abs(q[1]-0.25) > 1e-3 {
+			t.Errorf("%s: state 1 planned at %v, (1,1) known %v; want (0.8, 0.25), never tried", planning, q, x.Learner().Known(3))
+		}
+	}
+}
+
+// TestLRMaxNegativeTransferCounted: a prior D_max = 0 that does not hold makes the bound of a
+// stored task with goal 0.8 its own Q̄* = (0.4, 0.2, 0.8, 0), below the new task's Q* =
+// (0.5, 0.2, 1, 0) on (0,0) and (1,0): the metric counts these 2 pairs.
+func TestLRMaxNegativeTransferCounted(t *testing.T) {
+	p := exactParams(0)
 	p.M = 1
 	x, err := NewLRMax(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runEpisodes(t, x, mBar, 0, 20, 10, gamma, 1)
-	if x.Memory() != 1 || !slices.Equal(x.memory[0].known[:4], []bool{true, true, true, true}) {
-		t.Fatalf("memory %d after one task, want 1 with every pair known", x.Memory())
-	}
-	if err := x.BeginTask(agent.Task{Index: 1, S: 3, A: 2, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()}); err != nil {
-		t.Fatal(err)
-	}
-	start := x.UnknownValues()[:4]
-	for i, w := range []float64{0.875, 0.45, 1.25, 0.25} {
-		if math.Abs(start[i]-w) > 1e-9 {
-			t.Fatalf("start values %v, want (0.875, 0.45, 1.25, 0.25)", start)
-		}
-	}
-	ms := x.TaskMetrics()
-	if v, _ := metric(ms, "tight_pairs_start"); v != 4 {
-		t.Errorf("tight_pairs_start = %v, want 4", v)
-	}
-	if v, _ := metric(ms, "mean_bound_start"); math.Abs(v-(0.875+0.45+1.25+0.25)/4) > 1e-9 {
-		t.Errorf("mean_bound_start = %v", v)
+	runEpisodes(t, x, handTask(t, 0.8), 0, 20, 10, 0.5, 1)
+	runEpisodes(t, x, handTask(t, 1), 1, 20, 10, 0.5, 1)
+	if v, _ := metric(x.TaskMetrics(), "start_bound_violations"); v != 2 {
+		t.Errorf("start_bound_violations = %v, want 2", v)
 	}
 }
 
