@@ -14,6 +14,10 @@
 //   - FMRL: finite-model RL (Brunskill & Li, UAI 2013): RMax for the first T1 tasks, whose
 //     models are then clustered with the model gap Γ; on later tasks the candidate models are
 //     eliminated pairwise on observed transitions and the survivor's counts are handed to RMax.
+//   - LRMax: Lipschitz RMax (Lecarpentier, Abel, Asadi, Jinnai, Rachelson & Littman, AAAI-21,
+//     "Lipschitz lifelong reinforcement learning"): RMax whose unknown pairs are planned at an
+//     upper bound on Q* from the tasks in memory, by the Lipschitz continuity of Q* in a
+//     pseudo-metric between MDPs and a prior bound D_max on the local model distances.
 //
 // Every agent validates its parameters in its constructor, draws randomness only from
 // agent.Task.Rand and allocates nothing per step once its tables have grown.
