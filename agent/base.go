@@ -65,6 +65,23 @@ func (a Single) ObserveTerminal(s int)                   { a.B.ObserveTerminal(s
 // until every pair was known, and the number of plans.
 func (a Single) TaskMetrics() []Metric { return BaseMetrics(a.B) }
 
+// uniformGreedy writes into dst the uniform distribution over the maximisers of q: the policy of
+// a learner that breaks greedy ties at random.
+func uniformGreedy(q, dst []float64) {
+	clear(dst)
+	best, ties := mdp.Max(q), 0.0
+	for _, x := range q {
+		if x == best {
+			ties++
+		}
+	}
+	for a, x := range q {
+		if x == best {
+			dst[a] = 1 / ties
+		}
+	}
+}
+
 // BaseMetrics are the per-task diagnostics every base learner reports.
 func BaseMetrics(b Base) []Metric {
 	return []Metric{

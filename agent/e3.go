@@ -144,6 +144,19 @@ func (l *E3) outdated() {
 // Known reports whether pair i has m samples.
 func (l *E3) Known(i int) bool { return l.counts.N(i) >= l.P.M }
 
+// KnownThreshold is m.
+func (l *E3) KnownThreshold() int64 { return l.P.M }
+
+// ObserveTerminal marks s terminal: both plans value it 0 from the next plan on, made before the
+// next action (TerminalObserver).
+func (l *E3) ObserveTerminal(s int) {
+	if l.terminal == nil || !l.terminal[s] {
+		l.terminal = WithTerminal(l.terminal, l.S, s)
+		l.dirty = true
+		l.version++
+	}
+}
+
 // StateKnown reports whether every action of s is known.
 func (l *E3) StateKnown(s int) bool { return l.knownActions[s] == l.A }
 

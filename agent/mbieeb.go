@@ -152,6 +152,25 @@ func (l *MBIEEB) outdated() {
 // Known reports whether pair i has reached the cap m (never when m = 0).
 func (l *MBIEEB) Known(i int) bool { return l.P.M > 0 && l.counts.N(i) >= l.P.M }
 
+// KnownThreshold is the cap m; without a cap (m = 0) no pair is ever known, and the threshold is
+// infinite.
+func (l *MBIEEB) KnownThreshold() int64 {
+	if l.P.M == 0 {
+		return math.MaxInt64
+	}
+	return l.P.M
+}
+
+// ObserveTerminal marks s terminal: its pairs are planned at value 0 from the next plan on, made
+// before the next action (TerminalObserver).
+func (l *MBIEEB) ObserveTerminal(s int) {
+	if l.terminal == nil || !l.terminal[s] {
+		l.terminal = WithTerminal(l.terminal, l.S, s)
+		l.dirty = true
+		l.version++
+	}
+}
+
 // Counts are the learner's statistics.
 func (l *MBIEEB) Counts() *mdp.Counts { return &l.counts }
 
@@ -294,20 +313,4 @@ func (l *MBIEEB) Policy(s int, dst []float64) {
 		q = sp.q
 	}
 	uniformGreedy(q[s*l.A:s*l.A+l.A], dst)
-}
-
-// uniformGreedy writes into dst the uniform distribution over the maximisers of q (Greedy's).
-func uniformGreedy(q, dst []float64) {
-	clear(dst)
-	best, ties := mdp.Max(q), 0.0
-	for _, x := range q {
-		if x == best {
-			ties++
-		}
-	}
-	for a, x := range q {
-		if x == best {
-			dst[a] = 1 / ties
-		}
-	}
 }

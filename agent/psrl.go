@@ -363,6 +363,25 @@ func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
 // Known reports n(s,a) ≥ m, the diagnostic threshold.
 func (l *PSRL) Known(i int) bool { return l.known.known[i] }
 
+// KnownThreshold is m, the diagnostic threshold of Known.
+func (l *PSRL) KnownThreshold() int64 { return l.P.M }
+
+// ObserveTerminal marks s terminal: the sampled model's pairs of s lose their transitions and
+// reward (Q = 0, as a declared terminal state's are drawn) and the sampled model is solved again,
+// drawing no random numbers (TerminalObserver).
+func (l *PSRL) ObserveTerminal(s int) {
+	if l.terminal != nil && l.terminal[s] {
+		return
+	}
+	l.terminal = WithTerminal(l.terminal, l.S, s)
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		clear(l.p[i*l.S : i*l.S+l.S])
+		l.r[i] = 0
+	}
+	l.solve()
+	l.version++
+}
+
 // Counts are the statistics; callers change them only through Record, Augment and Replace.
 func (l *PSRL) Counts() *mdp.Counts { return &l.counts }
 

@@ -311,6 +311,20 @@ func (l *UCRL2) refresh(i int) { l.known.refresh(&l.counts, i, l.samples) }
 // Known reports n(s,a) ≥ m, the diagnostic threshold.
 func (l *UCRL2) Known(i int) bool { return l.known.known[i] }
 
+// KnownThreshold is m, the diagnostic threshold of Known.
+func (l *UCRL2) KnownThreshold() int64 { return l.P.M }
+
+// ObserveTerminal marks s terminal and ends the episode, so that the next action is planned with
+// s at value 0 (TerminalObserver).
+func (l *UCRL2) ObserveTerminal(s int) {
+	if l.terminal == nil || !l.terminal[s] {
+		l.terminal = WithTerminal(l.terminal, l.S, s)
+		if !l.ended {
+			l.endEpisode()
+		}
+	}
+}
+
 // Counts are the statistics; callers change them only through Record, Augment and Replace.
 func (l *UCRL2) Counts() *mdp.Counts { return &l.counts }
 
@@ -350,21 +364,4 @@ func (l *UCRL2) Policy(s int, dst []float64) {
 		q = sp.q
 	}
 	uniformGreedy(q[s*l.A:s*l.A+l.A], dst)
-}
-
-// uniformGreedy writes into dst the uniform distribution over the maximisers of q, the policy of
-// Greedy.
-func uniformGreedy(q, dst []float64) {
-	clear(dst)
-	best, ties := mdp.Max(q), 0.0
-	for _, x := range q {
-		if x == best {
-			ties++
-		}
-	}
-	for a, x := range q {
-		if x == best {
-			dst[a] = 1 / ties
-		}
-	}
 }

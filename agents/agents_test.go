@@ -99,6 +99,9 @@ func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
 		{"o-temple", "base: dqn", `line 1: base = "dqn", want one of rmax`},
 		{"fm-temple", "model_gap: 0.5\nbase: rmax\nxi: 1", `line 3: agent type fm-temple (base rmax) has no parameter "xi"`},
 		{"nope", "", `agent type "nope", want one of abs-rl,`},
+		{"o-temple", "base: ucrl2\nbeta: 0.3", `line 2: agent type o-temple (base ucrl2) has no parameter "beta" (it has name, base, delta,`},
+		{"o-temple", "base: psrl\nprior: 0.5\nbeta: 1", `line 3: agent type o-temple (base psrl) has no parameter "beta"`},
+		{"psrl", "delta: 0.1", `agent type psrl has no parameter "delta"`},
 	} {
 		_, err := Decode(c.typ, node(t, c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -114,6 +117,12 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"o-temple", "planning: sometimes", `rmax: planning "sometimes"`},
 		{"fm-temple", "t1: 0", "fm-temple: t1 = 0"},
 		{"q-learning", "alpha: 2", "q-learning: alpha = 2"},
+		{"mbie-eb", "beta: -1", "mbie-eb: beta = -1, want a finite number >= 0"},
+		{"o-temple", "base: mbie-eb\nbeta: -1", "mbie-eb: beta = -1"},
+		{"ucrl2", "delta: 1.5", "ucrl2: delta = 1.5"},
+		{"fm-temple", "base: ucrl2\ndelta: 0", "ucrl2: delta = 0"},
+		{"psrl", "prior: 0", "psrl: prior = 0"},
+		{"o-temple", "base: psrl\nprior: -1", "psrl: prior = -1"},
 	} {
 		p, err := Decode(c.typ, node(t, c.src))
 		if err != nil {
@@ -121,6 +130,35 @@ func TestValidateNamesTheKey(t *testing.T) {
 		}
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s {%s}: Validate = %v, want it to contain %q", c.typ, c.src, err, c.want)
+		}
+	}
+}
+
+// A template learner over another base is reported as TYPE-BASE and builds over that base.
+func TestTemplateLearnerOverEveryBase(t *testing.T) {
+	for _, base := range BaseNames() {
+		p, err := Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("o-temple over %s: %v", base, err)
+		}
+		typ, _ := Lookup("o-temple")
+		want := "O-TempLe"
+		if base != "rmax" {
+			b, _ := lookupBase(base)
+			want += "-" + b.display
+		}
+		if got := DisplayName(typ, p); got != want {
+			t.Errorf("display name over %s = %q, want %q", base, got, want)
+		}
+		ag, err := p.New(Context{Gamma: 0.9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%T", ag.(interface{ Base() agent.Base }).Base()); !strings.Contains(strings.ToLower(got), strings.ReplaceAll(base, "-", "")) && base != "rmax" {
+			t.Errorf("o-temple over %s runs over a %s", base, got)
 		}
 	}
 }

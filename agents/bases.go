@@ -29,6 +29,10 @@ type baseType struct {
 // bases are the base learners, the paper's RMax first.
 var bases = []baseType{
 	{"rmax", "RMax", func() BaseParams { return &RMaxBase{agent.DefaultRMax()} }},
+	{"mbie-eb", "MBIE-EB", func() BaseParams { return &MBIEEB{agent.DefaultMBIEEB()} }},
+	{"e3", "E3", func() BaseParams { return &E3{agent.DefaultE3()} }},
+	{"ucrl2", "UCRL2", func() BaseParams { return &UCRL2{agent.DefaultUCRL2()} }},
+	{"psrl", "PSRL", func() BaseParams { return &PSRL{agent.DefaultPSRL()} }},
 }
 
 // BaseNames lists the base learners' names.
@@ -55,6 +59,55 @@ type RMaxBase struct {
 }
 
 func (p *RMaxBase) NewBase() (agent.Base, error) { return agent.NewLearner(p.RMaxParams) }
+
+// MBIEEB is MBIE-EB's parameters (Strehl & Littman 2008), as a base learner and as the
+// single-task agent mbie-eb.
+type MBIEEB struct {
+	agent.MBIEEBParams `yaml:",inline"`
+}
+
+func (p *MBIEEB) NewBase() (agent.Base, error)     { return agent.NewMBIEEB(p.MBIEEBParams) }
+func (p *MBIEEB) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
+
+// E3 is E3's parameters (Kearns & Singh 2002), as a base learner and as the single-task agent e3.
+type E3 struct {
+	agent.E3Params `yaml:",inline"`
+}
+
+func (p *E3) NewBase() (agent.Base, error)     { return agent.NewE3(p.E3Params) }
+func (p *E3) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
+
+// UCRL2 is UCRL2's parameters (Jaksch, Ortner & Auer 2010), as a base learner and as the
+// single-task agent ucrl2.
+type UCRL2 struct {
+	agent.UCRL2Params `yaml:",inline"`
+}
+
+func (p *UCRL2) NewBase() (agent.Base, error) {
+	a, err := agent.NewUCRL2(p.UCRL2Params)
+	return a.B, err
+}
+func (p *UCRL2) New(Context) (agent.Agent, error) { return agent.NewUCRL2(p.UCRL2Params) }
+
+// PSRL is PSRL's parameters (Osband, Russo & Van Roy 2013), as a base learner and as the
+// single-task agent psrl.
+type PSRL struct {
+	agent.PSRLParams `yaml:",inline"`
+}
+
+func (p *PSRL) NewBase() (agent.Base, error) {
+	a, err := agent.NewPSRL(p.PSRLParams)
+	return a.B, err
+}
+func (p *PSRL) New(Context) (agent.Agent, error) { return agent.NewPSRL(p.PSRLParams) }
+
+// single is the single-task agent of a base learner.
+func single(b agent.Base, err error) (agent.Agent, error) {
+	if err != nil {
+		return nil, err
+	}
+	return agent.Single{B: b}, nil
+}
 
 // Base is the base learner a template learner runs over: its name and its parameters.
 type Base struct {

@@ -13,6 +13,16 @@ var types = []Type{
 		Defaults: func() Params { return &RMax{agent.DefaultRMax()} }},
 	{Name: "q-learning", Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
 		Defaults: func() Params { return &QLearning{agent.DefaultQLearning()} }},
+	{Name: "mbie-eb", Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
+		Defaults: func() Params { return &MBIEEB{agent.DefaultMBIEEB()} }},
+	{Name: "e3", Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
+		Defaults: func() Params { return &E3{agent.DefaultE3()} }},
+	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
+		Defaults: func() Params { return &UCRL2{agent.DefaultUCRL2()} }},
+	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
+		Defaults: func() Params { return &PSRL{agent.DefaultPSRL()} }},
+	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
+		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }},
 	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
 		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }},
 	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
@@ -37,6 +47,13 @@ type RMax struct {
 }
 
 func (p *RMax) New(Context) (agent.Agent, error) { return agent.NewRMax(p.RMaxParams) }
+
+// LRMax is LRMax's parameters.
+type LRMax struct {
+	baseline.LRMaxParams `yaml:",inline"`
+}
+
+func (p *LRMax) New(Context) (agent.Agent, error) { return baseline.NewLRMax(p.LRMaxParams) }
 
 // QLearning is Q-learning's parameters.
 type QLearning struct {
