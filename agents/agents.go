@@ -145,6 +145,17 @@ func Set(typ string, p Params, key string, v *yaml.Node) (Params, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := p.(interface{ baseKeys() []string }); ok && key == "base" {
+		// Another base: the old base's parameters go, the new one's start at its defaults.
+		old := b.baseKeys()
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !slices.Contains(old, n.Content[i].Value) {
+				kept = append(kept, n.Content[i], n.Content[i+1])
+			}
+		}
+		n.Content = kept
+	}
 	replaced := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {

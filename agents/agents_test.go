@@ -179,6 +179,14 @@ func TestSetLeavesTheOriginal(t *testing.T) {
 	if p.(*OTempLe).Base.Params.(*RMaxBase).M != 500 || q.(*OTempLe).Tau != 0.2 {
 		t.Errorf("Set changed the original or lost tau: %+v, %+v", p, q)
 	}
+	// Another base drops the old base's parameters and keeps the template's.
+	r, err := Set("o-temple", q, "base", node(t, "ucrl2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := r.(*OTempLe); o.Base.Name != "ucrl2" || o.Tau != 0.2 || o.Base.Params.(*UCRL2).M != 500 {
+		t.Errorf("set base: ucrl2 gave %+v", o)
+	}
 }
 
 // An o-temple block over the default RMax base, decoded, validated and built as a config does;

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
@@ -116,6 +117,29 @@ var presets = []Preset{
 			"start (1,1), goal (12,12), lava (2,2), 2000 x 100, 5 runs; O-TempLe and RMax with incremental planning, Q-learning; " +
 			"oracle off",
 		Spec: largeMaze,
+	},
+	{
+		Name: "base-learners",
+		Description: "Not in the paper: the online-maze setting (paper settings, 20 runs) with every base learner alone " +
+			"and under O-TempLe: RMax, MBIE-EB, E3, UCRL2, PSRL (m 500, m_s 50 for all)",
+		Spec: baseLearners,
+	},
+	{
+		Name: "base-learners-riverswim",
+		Description: "Not in the paper: Strehl & Littman's RiverSwim, 2000 x 100, 20 runs, with every base learner, " +
+			"Q-learning and O-TempLe over RMax and PSRL; R_max 10 000 and rewards' priors on that scale",
+		Spec: baseLearnersRiverSwim,
+	},
+	{
+		Name: "lifelong",
+		Description: "Not in the paper: lifelong learners on the online-maze setting (20 runs): O-TempLe as published and " +
+			"with retry + early_match, FM-TempLe, LRMax (D_max 0.1), MaxQInit on RMax, PSRL, RMax",
+		Spec: lifelong,
+	},
+	{
+		Name: "lifelong-finite-model",
+		Description: "Not in the paper: the same lifelong learners on the finite-model setting (20 runs)",
+		Spec: lifelongFiniteModel,
 	},
 	{
 		Name: "scaling",
@@ -379,6 +403,77 @@ func beyondOptions(a AgentSpec) AgentSpec {
 	a.mustSet("early_match", beyondEarlyMatch)
 	return a
 }
+
+// baseTypes are the base learners' agent types, the paper's RMax first.
+var baseTypes = []string{TypeRMax, "mbie-eb", "e3", "ucrl2", "psrl"}
+
+// overBase is O-TempLe with the paper's settings over the base learner of type base.
+func overBase(base string) AgentSpec {
+	a := defaultAgent(TypeOTempLe)
+	a.mustSet("base", base)
+	t, _ := agents.Lookup(TypeOTempLe)
+	a.Name = agents.DisplayName(t, a.Params)
+	return a
+}
+
+// baseLearners runs every base learner alone and under O-TempLe on the online-maze setting. The
+// bases with a known threshold (E3; RMax's is the paper's) take m = 500, so that m_s = 50 is
+// below it and the bases differ only in how they explore; MBIE-EB, UCRL2 and PSRL keep their own
+// defaults (EXPERIMENTS.md, "Templates over other base learners").
+func baseLearners() Spec {
+	s := paper("base-learners", FamilyOnlineMaze)
+	for _, b := range baseTypes {
+		alone, over := defaultAgent(b), overBase(b)
+		if b == "e3" {
+			alone.mustSet("m", 500)
+			over.mustSet("m", 500)
+		}
+		s.Agents = append(s.Agents, alone, over)
+	}
+	s.Output.Baseline = "RMax"
+	return s
+}
+
+// baseLearnersRiverSwim runs every base learner and Q-learning on RiverSwim (the riverswim
+// preset's 2000 × 100 from its start distribution), with R_max = 10 000 for every optimistic
+// learner, MBIE-EB's β on that scale (0.4·R_max) and PSRL's reward prior N(0, 10 000²) with
+// noise 5 000 (the largest standard deviation of a reward in [0, 10 000]).
+func baseLearnersRiverSwim() Spec {
+	s := riverSwim()
+	s.Name = "base-learners-riverswim"
+	s.Agents = nil
+	for _, b := range baseTypes {
+		s.Agents = append(s.Agents, defaultAgent(b))
+	}
+	s.Agents = append(s.Agents, defaultAgent(TypeQLearning), overBase(TypeRMax), overBase("psrl"))
+	s = rMax(s, 10000)
+	for k := range s.Agents {
+		a := &s.Agents[k]
+		if a.Has("beta") {
+			a.mustSet("beta", 4000)
+		}
+		if a.Has("reward_sd") {
+			a.mustSet("reward_sd", 10000)
+			a.mustSet("reward_noise", 5000)
+		}
+	}
+	return s
+}
+
+// lifelong compares the lifelong learners of the setting's tasks.
+func lifelongOn(name, family string) Spec {
+	s := paper(name, family, TypeOTempLe)
+	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)), defaultAgent(TypeFMTempLe), defaultAgent("lrmax"),
+		defaultAgent(TypeMaxQInitRMax), defaultAgent("psrl"), defaultAgent(TypeRMax))
+	if family == FamilyFiniteModel {
+		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
+		s.Agents[1].mustSet("tau", 0.24)
+	}
+	return s
+}
+
+func lifelong() Spec            { return lifelongOn("lifelong", FamilyOnlineMaze) }
+func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", FamilyFiniteModel) }
 
 // scaling measures the sample-complexity law (Scaling): m = 100 and m_s = 10 keep the paper's
 // ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
