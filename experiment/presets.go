@@ -137,9 +137,9 @@ var presets = []Preset{
 		Spec: lifelong,
 	},
 	{
-		Name: "lifelong-finite-model",
+		Name:        "lifelong-finite-model",
 		Description: "Not in the paper: the same lifelong learners on the finite-model setting (20 runs)",
-		Spec: lifelongFiniteModel,
+		Spec:        lifelongFiniteModel,
 	},
 	{
 		Name: "scaling",
