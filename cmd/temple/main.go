@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 )
 
@@ -58,7 +59,8 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
 	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
-		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (ours or a published one)")
+		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (a results directory's tasks.json), or on the published ones shipped with temple: "+
+			strings.Join(publishedNames(), ", "))
 	}
 }
 
@@ -112,7 +114,14 @@ func reproduceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "reproduce NAME",
 		Short: "Reproduce an experiment of the paper (see --list)",
-		Args:  cobra.MaximumNArgs(1),
+		Long: "reproduce runs a preset: an experiment of the paper at its settings (temple reproduce --list).\n" +
+			"Its tasks are drawn from the seed; --tasks runs it on given task sequences instead, among them\n" +
+			"the published ones, which ship with temple:\n\n" +
+			"  --tasks published:online-maze-4x4        Figure 2 \"Online MTRL\" (online-maze, beyond, tau-sweep)\n" +
+			"  --tasks published:finite-model-grid-4x4  Figure 2 \"Finite-Model MTRL\" (finite-model, gamma-sweep)\n" +
+			"  --tasks published:varying-size-20        Figure 2 \"Varying-sized MTRL\" (varying-size; also -80)\n\n" +
+			"Each holds 30 runs' task sequences; --runs up to 30 reads the first ones.",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if list || len(args) == 0 {
 				for _, p := range experiment.Presets() {
@@ -309,4 +318,13 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "Figure: %s\n", fig)
 	}
 	return nil
+}
+
+// publishedNames are the --tasks values of the published task sequences.
+func publishedNames() []string {
+	var out []string
+	for _, n := range published.Names() {
+		out = append(out, published.Prefix+n)
+	}
+	return out
 }
