@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/report"
 )
 
 func main() {
@@ -190,6 +192,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
+	if err := printVerdicts(out, s, sum); err != nil {
+		return err
+	}
 	files := "per_task.csv, metrics.csv, summary.json"
 	if opt := sum.Optimal; opt != nil {
 		files += ", oracle.csv, regret.csv"
@@ -210,6 +215,41 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
 		filepath.Join(o.out, "report.html"))
+	return nil
+}
+
+// verdictPairs is the largest number of agents whose every pair the terminal summary tests;
+// with more, each agent is tested against the baseline only.
+const verdictPairs = 4
+
+// printVerdicts says for the agents of the summary whether their paired differences in mean
+// per-task reward are significant (report.Comparison.Verdict): every pair of up to verdictPairs
+// agents, otherwise every agent against the baseline, with Holm's correction over those tested.
+func printVerdicts(out io.Writer, s experiment.Spec, sum experiment.Summary) error {
+	if len(sum.Agents) < 2 {
+		return nil
+	}
+	if s.Runs < 2 {
+		fmt.Fprintln(out, "\nOne run: no paired test, so no verdict on the differences (give --runs 2 or more).")
+		return nil
+	}
+	baseline := s.Output.Baseline
+	if len(sum.Agents) <= verdictPairs {
+		baseline = ""
+	}
+	cs, err := experiment.Compare(sum, baseline)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nPaired differences (two-sided paired t-test over the %d runs, Holm-adjusted p, significant below %g):\n",
+		s.Runs, report.Level)
+	width := 0
+	for _, c := range cs {
+		width = max(width, utf8.RuneCountInString(c.Verdict()))
+	}
+	for _, c := range cs {
+		fmt.Fprintf(out, "  %-*s  %+.2f ± %.2f  p = %.2g\n", width, c.Verdict(), c.MeanDiff, c.CI95, c.PAdjusted)
+	}
 	return nil
 }
 
