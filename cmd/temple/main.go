@@ -91,9 +91,14 @@ func runCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
+		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
+			"one the default experiment: " + experiment.DemoDescription + ".",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := experiment.Default()
+			s := experiment.Demo()
+			if len(args) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
+			}
 			if len(args) == 1 {
 				var err error
 				if s, err = experiment.Load(args[0]); err != nil {

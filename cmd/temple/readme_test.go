@@ -50,8 +50,7 @@ var readmeSkipped = map[string]string{
 // readmeSmall are the flags appended to a README line so that it runs in seconds: the same
 // command on fewer runs, or a deep study on a few small models. A line not listed runs as shown.
 var readmeSmall = map[string][]string{
-	"temple run":                   {"--runs", "2"},
-	"temple reproduce online-maze": {"--runs", "2"},
+	"temple reproduce online-maze":                                   {"--runs", "2"},
 	"temple reproduce online-maze --tasks published:online-maze-4x4": {"--runs", "2", "--out", "results/online-maze-published"},
 	"temple deep": {"--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2"},
 }
