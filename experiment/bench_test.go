@@ -97,7 +97,7 @@ func BenchmarkScale(b *testing.B) {
 // toy-text families at their presets' episode lengths (1000 episodes). Episodes that reach a
 // terminal state end early; steps/s counts the steps actually taken.
 func BenchmarkFamilies(b *testing.B) {
-	for _, preset := range []string{"riverswim", "frozenlake", "taxi"} {
+	for _, preset := range []string{"riverswim-long", "frozenlake", "taxi"} {
 		for _, typ := range []string{TypeRMax, TypeOTempLe} {
 			b.Run(preset+"/"+typ, func(b *testing.B) {
 				p, err := LookupPreset(preset)

@@ -99,12 +99,13 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 	return cs, nil
 }
 
-// WriteComparisons writes compare.csv: one line per comparison.
+// WriteComparisons writes compare.csv: one line per comparison, ending with its verdict at the
+// 5% level on the Holm-adjusted p-value (report.Comparison.Verdict).
 func WriteComparisons(path string, cs []report.Comparison) error {
-	return writeCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins", func(w *bufio.Writer) {
+	return writeCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict", func(w *bufio.Writer) {
 		for _, c := range cs {
-			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d\n", csvField(c.A), csvField(c.B), c.N, num(c.MeanDiff), num(c.CI95),
-				num(c.T), num(c.P), num(c.PAdjusted), num(c.EffectSize), c.Wins)
+			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%s\n", csvField(c.A), csvField(c.B), c.N, num(c.MeanDiff), num(c.CI95),
+				num(c.T), num(c.P), num(c.PAdjusted), num(c.EffectSize), c.Wins, csvField(c.Verdict()))
 		}
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/env/custom"
+	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/env/toytext"
 )
 
@@ -116,7 +117,8 @@ func NewTaskSpec(family string) (TaskSpec, error) {
 	return TaskSpec{Family: family, Params: def()}, nil
 }
 
-// FileTasks is the file family reading the task sequences of path, every task of every run.
+// FileTasks is the file family reading the task sequences of path, every task of every run; path
+// "published:NAME" is a published sequence shipped with temple (env/published).
 func FileTasks(path string) TaskSpec {
 	return TaskSpec{Family: FamilyFile, Params: &fileTasks{File: path}}
 }
@@ -404,7 +406,8 @@ func (p *mixedTasks) Sequence(run int, rng *rand.Rand) (env.Sequence, error) {
 	return out, nil
 }
 
-// fileTasks reads each run's task sequence from a task-sequence file: ours, or a published one.
+// fileTasks reads each run's task sequence from a task-sequence file (ours, or one in a published
+// layout) or from the published sequences shipped with temple ("published:NAME", env/published).
 type fileTasks struct {
 	File string `yaml:"file"`
 	// Count, when > 0, keeps only the first Count tasks of each run.
@@ -413,10 +416,15 @@ type fileTasks struct {
 
 func (p *fileTasks) Validate() error {
 	if p.File == "" {
-		return fmt.Errorf("family %q needs file: PATH", FamilyFile)
+		return fmt.Errorf("family %q needs file: PATH (or file: %sNAME, NAME one of %s)", FamilyFile,
+			published.Prefix, strings.Join(published.Names(), ", "))
 	}
 	if p.Count < 0 {
 		return fmt.Errorf("count = %d, want at least 0 (0: every task)", p.Count)
+	}
+	if name, ok := strings.CutPrefix(p.File, published.Prefix); ok && !slices.Contains(published.Names(), name) {
+		return fmt.Errorf("file = %q: no published task sequences %q; the published ones are %s", p.File, name,
+			strings.Join(published.Names(), ", "))
 	}
 	return nil
 }
@@ -424,7 +432,7 @@ func (p *fileTasks) Validate() error {
 // Sequence reads run number run of the file. Goals the file does not store (the published
 // varying-size sequences) are drawn from rng.
 func (p *fileTasks) Sequence(run int, rng *rand.Rand) (env.Sequence, error) {
-	set, err := env.ReadSequences(p.File)
+	set, err := published.Open(p.File)
 	if err != nil {
 		return nil, err
 	}

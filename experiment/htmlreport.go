@@ -224,8 +224,8 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 
 {{if .Comparisons}}<h2>Paired comparison with {{.Baseline}}</h2>
 <p class="note">Two-sided paired t-test on the runs' mean per-task rewards; Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method.</p>
-<table><tr><th>agent</th><th>− {{.Baseline}}</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs won</th></tr>
-{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td></tr>
+<table><tr><th>agent</th><th>− {{.Baseline}}</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs won</th><th>verdict (5%, Holm)</th></tr>
+{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td>{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 
 <h2>Figures</h2>

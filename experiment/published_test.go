@@ -2,25 +2,19 @@ package experiment
 
 import (
 	"math"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/temple-rl/temple/template"
 )
 
-const publishedDir = "../../shared/data/paper-task-sequences/"
-
 // TestPublishedOnlineMazeTemplates checks the ground-truth templates of the published run 0
 // against protocol section 2: 17 distinct templates over its 100 tasks, whose smallest pairwise
 // distances are 0.08, 0.10 and 0.1414.
 func TestPublishedOnlineMazeTemplates(t *testing.T) {
-	if _, err := os.Stat(publishedDir); err != nil {
-		t.Skip("published task sequences not found:", err)
-	}
 	s := Default()
 	s.Runs = 1
-	s.Tasks = FileTasks(publishedDir + "online-maze-4x4.json")
+	s.Tasks = FileTasks("published:online-maze-4x4")
 	p, err := Build(s)
 	if err != nil {
 		t.Fatal(err)

@@ -80,9 +80,8 @@ type OracleSpec struct {
 // bounds depend on ε only through V_max/ε (Theoretical Analysis), so ε is given relative to V_max.
 const DefaultEpsilon = 0.1
 
-// Default is the built-in experiment of `temple run`: the online 4×4 maze setting, sized to
-// finish in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with RMax, Q-learning and
-// O-TempLe.
+// Default is the spec a config starts from (Parse): the online 4×4 maze setting, sized to finish
+// in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with O-TempLe, RMax and Q-learning.
 func Default() Spec {
 	tasks, _ := NewTaskSpec(FamilyOnlineMaze)
 	tasks.Params.(*onlineMazeTasks).Tasks = 20
@@ -95,6 +94,21 @@ func Default() Spec {
 	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 		s.Agents = append(s.Agents, defaultAgent(typ))
 	}
+	return s
+}
+
+// DemoDescription says in one line what Demo shows.
+const DemoDescription = "O-TempLe as published and with our retry + early_match options, against single-task " +
+	"Q-learning and RMax, on 20 slippery 4x4 mazes that share transition templates"
+
+// Demo is the built-in experiment of `temple run` without a config: Default's tasks, 5 runs (so
+// that the paired verdicts mean something), with the paper's O-TempLe, O-TempLe with the options
+// of the beyond preset, Q-learning and RMax. It finishes in a few seconds on two cores.
+func Demo() Spec {
+	s := Default()
+	s.Name, s.Runs = "default", 5
+	s.Agents = []AgentSpec{defaultAgent(TypeOTempLe), beyondOptions(defaultAgent(TypeOTempLe)),
+		defaultAgent(TypeQLearning), defaultAgent(TypeRMax)}
 	return s
 }
 

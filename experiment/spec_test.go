@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -146,5 +147,18 @@ func TestCompareAgainstTheBaselineAndAllPairs(t *testing.T) {
 	}
 	if _, err := Compare(sum, "D"); err == nil || !strings.Contains(err.Error(), `no agent named "D"`) {
 		t.Errorf("unknown baseline: %v", err)
+	}
+}
+
+// The default experiment of temple run validates and puts the paper's O-TempLe beside the beyond
+// variant and the single-task learners.
+func TestDemo(t *testing.T) {
+	s := Demo()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"O-TempLe", "O-TempLe+retry+early", "Q-learning", "RMax"}
+	if got := s.AgentNames(); !slices.Equal(got, want) || s.Runs != 5 || s.Output.Baseline != "RMax" {
+		t.Errorf("agents %v, %d runs, baseline %q; want %v, 5 runs, RMax", got, s.Runs, s.Output.Baseline, want)
 	}
 }

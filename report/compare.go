@@ -28,6 +28,26 @@ type Comparison struct {
 	Wins int
 }
 
+// Level is the significance level of every verdict: 1 − 0.95, the confidence of the intervals
+// printed beside it, so a single comparison is significant exactly when its 95% CI excludes 0.
+const Level = 0.05
+
+// Distinguishable reports whether A and B differ at Level once the p-value is adjusted for the
+// comparisons made together (PAdjusted; Holm).
+func (c Comparison) Distinguishable() bool { return c.PAdjusted < Level }
+
+// Verdict says in words what the comparison shows: "A > B" or "A < B" when the difference is
+// significant (Distinguishable), "A and B are not distinguishable" when it is not.
+func (c Comparison) Verdict() string {
+	switch {
+	case !c.Distinguishable():
+		return c.A + " and " + c.B + " are not distinguishable"
+	case c.MeanDiff > 0:
+		return c.A + " > " + c.B
+	}
+	return c.A + " < " + c.B
+}
+
 // PairedTest compares a and b run by run with a two-sided paired t-test. Both need the same
 // number of runs, at least 2. When every difference is the same the test is degenerate: P is 0
 // if that difference is not 0, and 1 if it is.

@@ -61,3 +61,21 @@ func TestHolmHandComputed(t *testing.T) {
 		t.Errorf("adjusted p-values are capped at 1: %+v", big)
 	}
 }
+
+// TestVerdict checks the verdict against the 5% level on Holm-adjusted p-values: of two
+// comparisons with raw p 0.03 and 0.04, Holm multiplies the smaller by 2 (0.06) and keeps the
+// larger at max(0.06, 0.04), so neither is distinguishable although each alone would be.
+func TestVerdict(t *testing.T) {
+	cs := []Comparison{{A: "X", B: "Y", MeanDiff: 1, P: 0.03}, {A: "Z", B: "Y", MeanDiff: -1, P: 0.04}}
+	Holm(cs)
+	for _, c := range cs {
+		if c.Distinguishable() || c.Verdict() != c.A+" and Y are not distinguishable" {
+			t.Errorf("p %v, p_Holm %v: verdict %q", c.P, c.PAdjusted, c.Verdict())
+		}
+	}
+	cs = []Comparison{{A: "X", B: "Y", MeanDiff: 1, P: 0.01}, {A: "Z", B: "Y", MeanDiff: -1, P: 0.02}}
+	Holm(cs)
+	if got := cs[0].Verdict() + "; " + cs[1].Verdict(); got != "X > Y; Z < Y" {
+		t.Errorf("p_Holm %v, %v: verdicts %q, want \"X > Y; Z < Y\"", cs[0].PAdjusted, cs[1].PAdjusted, got)
+	}
+}

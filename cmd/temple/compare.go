@@ -22,7 +22,9 @@ func compareCmd() *cobra.Command {
 			"the p-values adjusted for all comparisons together (Holm). With one results directory it\n" +
 			"compares every agent against the baseline (default: the experiment's output.baseline) or, with\n" +
 			"--all, every pair; with two directories that ran the same tasks, each agent against its\n" +
-			"namesake in the other. It prints a table and writes compare.csv into DIR.",
+			"namesake in the other. It prints a table and the verdict of each comparison (A > B or A < B when\n" +
+			"the Holm-adjusted p is below 0.05, the level of the 95% CIs; otherwise \"not distinguishable\")\n" +
+			"and writes compare.csv into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var cs []report.Comparison
@@ -59,6 +61,10 @@ func compareCmd() *cobra.Command {
 					c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N)
 			}
 			w.Flush()
+			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", report.Level)
+			for _, c := range cs {
+				fmt.Fprintf(out, "  %s\n", c.Verdict())
+			}
 			path := filepath.Join(args[0], "compare.csv")
 			if err := experiment.WriteComparisons(path, cs); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/report"
 )
 
 func main() {
@@ -58,7 +61,8 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
 	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
-		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (ours or a published one)")
+		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (a results directory's tasks.json), or on the published ones shipped with temple: "+
+			strings.Join(publishedNames(), ", "))
 	}
 }
 
@@ -87,9 +91,14 @@ func runCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
+		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
+			"one the default experiment: " + experiment.DemoDescription + ".",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := experiment.Default()
+			s := experiment.Demo()
+			if len(args) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
+			}
 			if len(args) == 1 {
 				var err error
 				if s, err = experiment.Load(args[0]); err != nil {
@@ -112,7 +121,14 @@ func reproduceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "reproduce NAME",
 		Short: "Reproduce an experiment of the paper (see --list)",
-		Args:  cobra.MaximumNArgs(1),
+		Long: "reproduce runs a preset: an experiment of the paper at its settings (temple reproduce --list).\n" +
+			"Its tasks are drawn from the seed; --tasks runs it on given task sequences instead, among them\n" +
+			"the published ones, which ship with temple:\n\n" +
+			"  --tasks published:online-maze-4x4        Figure 2 \"Online MTRL\" (online-maze, beyond, tau-sweep)\n" +
+			"  --tasks published:finite-model-grid-4x4  Figure 2 \"Finite-Model MTRL\" (finite-model, gamma-sweep)\n" +
+			"  --tasks published:varying-size-20        Figure 2 \"Varying-sized MTRL\" (varying-size; also -80)\n\n" +
+			"Each holds 30 runs' task sequences; --runs up to 30 reads the first ones.",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if list || len(args) == 0 {
 				for _, p := range experiment.Presets() {
@@ -184,6 +200,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
+	if err := printVerdicts(out, s, sum); err != nil {
+		return err
+	}
 	files := "per_task.csv, metrics.csv, summary.json"
 	if opt := sum.Optimal; opt != nil {
 		files += ", oracle.csv, regret.csv"
@@ -204,6 +223,41 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
 		filepath.Join(o.out, "report.html"))
+	return nil
+}
+
+// verdictPairs is the largest number of agents whose every pair the terminal summary tests;
+// with more, each agent is tested against the baseline only.
+const verdictPairs = 4
+
+// printVerdicts says for the agents of the summary whether their paired differences in mean
+// per-task reward are significant (report.Comparison.Verdict): every pair of up to verdictPairs
+// agents, otherwise every agent against the baseline, with Holm's correction over those tested.
+func printVerdicts(out io.Writer, s experiment.Spec, sum experiment.Summary) error {
+	if len(sum.Agents) < 2 {
+		return nil
+	}
+	if s.Runs < 2 {
+		fmt.Fprintln(out, "\nOne run: no paired test, so no verdict on the differences (give --runs 2 or more).")
+		return nil
+	}
+	baseline := s.Output.Baseline
+	if len(sum.Agents) <= verdictPairs {
+		baseline = ""
+	}
+	cs, err := experiment.Compare(sum, baseline)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nPaired differences (two-sided paired t-test over the %d runs, Holm-adjusted p, significant below %g):\n",
+		s.Runs, report.Level)
+	width := 0
+	for _, c := range cs {
+		width = max(width, utf8.RuneCountInString(c.Verdict()))
+	}
+	for _, c := range cs {
+		fmt.Fprintf(out, "  %-*s  %+.2f ± %.2f  p = %.2g\n", width, c.Verdict(), c.MeanDiff, c.CI95, c.PAdjusted)
+	}
 	return nil
 }
 
@@ -342,4 +396,13 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "Figure: %s\n", fig)
 	}
 	return nil
+}
+
+// publishedNames are the --tasks values of the published task sequences.
+func publishedNames() []string {
+	var out []string
+	for _, n := range published.Names() {
+		out = append(out, published.Prefix+n)
+	}
+	return out
 }

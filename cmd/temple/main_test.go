@@ -35,7 +35,8 @@ func TestRunWithConfig(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{"experiment tiny, seed 7, 2 runs x 3 agents", "O-TempLe", "paired advantage over RMax", "progress: 18/18 tasks",
-		"Against the optimal policy of each task's true model", "share of optimal", "ε-mistakes"} {
+		"Against the optimal policy of each task's true model", "share of optimal", "ε-mistakes",
+		"Paired differences (two-sided paired t-test over the 2 runs, Holm-adjusted p, significant below 0.05):"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -117,7 +118,8 @@ func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Same spec, same seed: every difference is 0, so every p-value is 1.
-	if !strings.Contains(text, "O-TempLe ("+a+")") || !strings.Contains(text, "0.00 ± 0.00") {
+	if !strings.Contains(text, "O-TempLe ("+a+")") || !strings.Contains(text, "0.00 ± 0.00") ||
+		!strings.Contains(text, "O-TempLe ("+a+") and O-TempLe ("+b+") are not distinguishable") {
 		t.Errorf("output:\n%s", text)
 	}
 	if text, err = temple(t, "compare", a); err != nil || !strings.Contains(text, "O-TempLe") || !strings.Contains(text, "RMax") {
