@@ -33,3 +33,10 @@ func CheckSteps(key string, n int) error {
 	}
 	return nil
 }
+
+// Episodic is an environment that says whether its episodes can terminate (reach a terminal
+// state) rather than only be truncated by the time limit. An environment that does not implement
+// it is taken to terminate.
+type Episodic interface {
+	Terminates() bool
+}

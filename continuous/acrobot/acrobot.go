@@ -208,3 +208,6 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	}
 	return -1, false, truncated, nil
 }
+
+// Terminates is true: episodes end in terminal states.
+func (e *Env) Terminates() bool { return true }

@@ -182,3 +182,6 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	e.live = !terminated && !truncated
 	return 1, terminated, truncated, nil
 }
+
+// Terminates is true: episodes end in terminal states.
+func (e *Env) Terminates() bool { return true }

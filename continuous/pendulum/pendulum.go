@@ -161,3 +161,6 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	e.live = !truncated
 	return reward, false, truncated, nil
 }
+
+// Terminates is false: episodes are only truncated.
+func (e *Env) Terminates() bool { return false }
