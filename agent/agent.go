@@ -128,3 +128,12 @@ func (p Phase) String() string {
 	}
 	return fmt.Sprintf("Phase(%d)", uint8(p))
 }
+
+// TerminalObserver is implemented by learners that can learn terminal states from experience.
+// A task given as a simulator does not say up front which states are terminal (Task.Terminal is
+// nil): the runner calls ObserveTerminal(s) the first time a step reports terminated into s,
+// before Observe of that step. From then on the learner treats s as terminal (value 0, nothing
+// bootstrapped past it).
+type TerminalObserver interface {
+	ObserveTerminal(s int)
+}

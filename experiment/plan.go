@@ -36,6 +36,14 @@ func Build(s Spec) (*Plan, error) {
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
+			if sim, ok := def.(env.Simulated); ok {
+				task, err := simulatorTask(s, sim)
+				if err != nil {
+					return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
+				}
+				tasks = append(tasks, task)
+				continue
+			}
 			m, err := def.Model()
 			if err != nil {
 				return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
@@ -53,6 +61,9 @@ func Build(s Spec) (*Plan, error) {
 	for k, a := range s.Agents {
 		fac := a.factory()
 		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
 		p.Agents = append(p.Agents, fac)
