@@ -60,10 +60,10 @@ func Build(s Spec) (*Plan, error) {
 	}
 	for k, a := range s.Agents {
 		fac := a.factory()
-		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
+		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
-		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
+		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
 		p.Agents = append(p.Agents, fac)
