@@ -13,6 +13,25 @@ import (
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
 // or read from a file) with its models, and a factory per agent whose parameters were checked.
 func Build(s Spec) (*Plan, error) {
+	p, err := BuildTasks(s)
+	if err != nil {
+		return nil, err
+	}
+	for k, a := range s.Agents {
+		fac := a.factory()
+		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		p.Agents = append(p.Agents, fac)
+	}
+	return p, nil
+}
+
+// BuildTasks is Build without the agents: the plan's task sequences only (for inspecting them).
+func BuildTasks(s Spec) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -57,16 +76,6 @@ func Build(s Spec) (*Plan, error) {
 			tasks = append(tasks, task)
 		}
 		p.Runs = append(p.Runs, tasks)
-	}
-	for k, a := range s.Agents {
-		fac := a.factory()
-		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
-		}
-		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
-		}
-		p.Agents = append(p.Agents, fac)
 	}
 	return p, nil
 }

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -58,9 +59,13 @@ func checkSimulatorAgent(a AgentSpec, fac AgentFactory, runs [][]Task) error {
 	return nil
 }
 
+// ErrNoTerminalObserver is the error of an agent that cannot learn terminal states from
+// experience (it does not implement agent.TerminalObserver) on a simulator whose episodes
+// terminate.
+var ErrNoTerminalObserver = errors.New("the agent cannot learn terminal states from experience (it does not implement agent.TerminalObserver)")
+
 func errNoTerminalObserver(typ string, k int, name string) error {
-	return fmt.Errorf("agent type %s cannot learn terminal states from experience (it does not implement agent.TerminalObserver), "+
-		"but task %d (%s) is a simulator whose episodes terminate", typ, k, name)
+	return fmt.Errorf("agent type %s: %w, but task %d (%s) is a simulator whose episodes terminate", typ, ErrNoTerminalObserver, k, name)
 }
 
 // unvisited is a simulator that counts its grid cells never visited (discretize.Sim).
