@@ -100,6 +100,10 @@ func validateTask(t Task) error {
 	if m, ok := t.(Maze); ok {
 		return m.Validate()
 	}
+	if s, ok := t.(Simulated); ok {
+		_, err := s.Simulator()
+		return err
+	}
 	_, err := t.Model()
 	return err
 }

@@ -12,7 +12,9 @@ import (
 
 // Task is one tabular task of a sequence, as a task-sequence file stores it: its family and the
 // parameters that build its MDP. Any tabular MDP can be a task — a maze, RiverSwim, FrozenLake, a
-// user's own model — and a sequence may mix families, sizes and numbers of actions.
+// user's own model — and a sequence may mix families, sizes and numbers of actions. A task given
+// as a simulator instead of a table (a discretized continuous environment) is also Simulated, and
+// its Model fails with ErrNoTable.
 type Task interface {
 	// Family is the family of the task's model, written as the "family" key of its JSON form
 	// (FamilyMaze, …). Several sequence generators may make tasks of one family: online-maze,
@@ -54,6 +56,11 @@ func decodeAs[T Task](data []byte) (Task, error) {
 var taskDecoders = map[string]func([]byte) (Task, error){
 	FamilyMaze:       decodeAs[Maze],
 	FamilyFrozenLake: decodeAs[FrozenLake],
+	// Discretized continuous control: simulators, not tables (Simulated).
+	FamilyMountainCar: decodeAs[MountainCar],
+	FamilyCartPole:    decodeAs[CartPole],
+	FamilyAcrobot:     decodeAs[Acrobot],
+	FamilyPendulum:    decodeAs[Pendulum],
 	FamilyCustom: func(data []byte) (Task, error) {
 		var c Custom
 		err := c.Task.UnmarshalJSON(data)

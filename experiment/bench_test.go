@@ -3,10 +3,12 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
 )
 
@@ -128,5 +130,52 @@ func BenchmarkOracleOverhead(b *testing.B) {
 			s.Oracle.Enabled, s.Oracle.PolicyMistakes = c.oracle, c.policy
 			benchCells(b, s)
 		})
+	}
+}
+
+// randomLearner acts uniformly at random and learns nothing: it leaves the runner and the
+// simulator alone in a benchmark.
+type randomLearner struct{ rng *rand.Rand }
+
+func (r *randomLearner) BeginTask(t agent.Task) error   { r.rng = t.Rand; return nil }
+func (r *randomLearner) Act(int) int                    { return r.rng.IntN(3) }
+func (r *randomLearner) Observe(int, int, float64, int) {}
+func (r *randomLearner) ObserveTerminal(int)            {}
+func (r *randomLearner) EndEpisode()                    {}
+func (r *randomLearner) EndTask()                       {}
+
+// BenchmarkSimulatorRunner times the runner on discretized MountainCar-v0 (20×20 bins, its
+// 200-step time limit) with a learner that does no work: the cost of a simulator step through
+// runCell — Act, the simulator's reset and step (MountainCar's physics and the binning), and
+// Observe. 10 tasks of 100 episodes per cell.
+func BenchmarkSimulatorRunner(b *testing.B) {
+	s := Default()
+	s.Start, s.Oracle.Enabled = StartPerEpisode, false
+	lo, hi, _ := env.DefaultBounds(env.FamilyMountainCar)
+	def := env.MountainCar{Params: mountaincar.DefaultParams(), Discretization: env.Discretization{Bins: []int{20}, Low: lo, High: hi}}
+	task, err := simulatorTask(s, def)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := make([]Task, 10)
+	for k := range tasks {
+		tasks[k] = task
+	}
+	p := &Plan{Seed: 1, Episodes: 100, Steps: 1000, Gamma: 0.95, Start: StartPerEpisode, Runs: [][]Task{tasks},
+		Agents: []AgentFactory{{Name: "random", New: func(RunContext) (agent.Agent, error) { return &randomLearner{}, nil }}}}
+	steps := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		res, err := runCell(context.Background(), p, b.TempDir(), 0, p.Agents[0], silent{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range res.Tasks {
+			steps += t.Steps
+		}
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(float64(steps)/used.Seconds(), "steps/cpu-s")
 	}
 }

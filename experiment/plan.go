@@ -13,6 +13,25 @@ import (
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
 // or read from a file) with its models, and a factory per agent whose parameters were checked.
 func Build(s Spec) (*Plan, error) {
+	p, err := BuildTasks(s)
+	if err != nil {
+		return nil, err
+	}
+	for k, a := range s.Agents {
+		fac := a.factory()
+		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		p.Agents = append(p.Agents, fac)
+	}
+	return p, nil
+}
+
+// BuildTasks is Build without the agents: the plan's task sequences only (for inspecting them).
+func BuildTasks(s Spec) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -36,6 +55,14 @@ func Build(s Spec) (*Plan, error) {
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
+			if sim, ok := def.(env.Simulated); ok {
+				task, err := simulatorTask(s, sim)
+				if err != nil {
+					return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
+				}
+				tasks = append(tasks, task)
+				continue
+			}
 			m, err := def.Model()
 			if err != nil {
 				return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
@@ -49,13 +76,6 @@ func Build(s Spec) (*Plan, error) {
 			tasks = append(tasks, task)
 		}
 		p.Runs = append(p.Runs, tasks)
-	}
-	for k, a := range s.Agents {
-		fac := a.factory()
-		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
-		}
-		p.Agents = append(p.Agents, fac)
 	}
 	return p, nil
 }

@@ -137,6 +137,20 @@ var presets = []Preset{
 		Spec: beyondVaryingActions,
 	},
 	{
+		Name: "mountaincar",
+		Description: "Beyond the paper (its future work): Gymnasium's MountainCar-v0 as a simulator, position and velocity in " +
+			"20x20 uniform bins, gamma 0.99, 1000 episodes of its 200 steps, start drawn every episode, 10 runs; O-TempLe, RMax, " +
+			"Q-learning with m 10, m_s 5, r_max 0; oracle off (no true model)",
+		Spec: mountainCarPreset,
+	},
+	{
+		Name: "discretized",
+		Description: "Beyond the paper (its future work): 3 MountainCar-v0 (20x20 bins) then 3 CartPole-v1 (3x3x6x6 bins) tasks, " +
+			"each with other physics (gravity, force, pole mass), twice over: 12 simulator tasks, gamma 0.99, 300 episodes of " +
+			"up to 500 steps, 10 runs; O-TempLe, RMax, Q-learning with m 10, m_s 5, r_max 0; oracle off",
+		Spec: discretizedPreset,
+	},
+	{
 		Name: "large-maze",
 		Description: "Scale (not in the paper): 3 mazes of 100x100, then 3 of 250x250, landforms {0, 0.2, 0.4}, " +
 			"start (1,1), goal (12,12), lava (2,2), 2000 x 100, 5 runs; O-TempLe and RMax with incremental planning, Q-learning; " +
@@ -629,4 +643,49 @@ func LookupPreset(name string) (Preset, error) {
 		names = append(names, p.Name)
 	}
 	return Preset{}, fmt.Errorf("no preset %q; the presets are %s", name, strings.Join(names, ", "))
+}
+
+// simulatorSpec is the common setting of the simulator presets: γ 0.99 (a MountainCar episode
+// takes a hundred steps or more to reach the goal, so a shorter horizon cannot tell success from
+// failure), a reset per episode as Gymnasium does, no oracle (a simulator has no true model), and
+// thresholds for near-deterministic cells: m 10, m_s 5. R_max 0 is the largest reward of
+// MountainCar (−1 a step) and below CartPole's (+1 a step), where it makes unknown pairs look as
+// good as failing at once; it is the same for every agent.
+func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
+	s := paper(name, FamilyMountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
+	s.Tasks = tasks
+	s.Runs, s.Episodes, s.Steps, s.Gamma = 10, episodes, steps, 0.99
+	s.Start, s.Oracle.Enabled = StartPerEpisode, false
+	for k := range s.Agents {
+		if s.Agents[k].Type != TypeQLearning {
+			s.Agents[k].mustSet("m", 10)
+			s.Agents[k].mustSet("r_max", 0)
+		}
+		if s.Agents[k].Type == TypeOTempLe {
+			s.Agents[k].mustSet("m_s", 5)
+		}
+	}
+	return s
+}
+
+func mountainCarPreset() Spec {
+	tasks := mustTaskSpec(FamilyMountainCar)
+	tasks.Params.(*simTasks).Bins = []int{20, 20}
+	return simulatorSpec("mountaincar", tasks, 1000, 200)
+}
+
+// discretizedPreset is the same robots on different planets: MountainCar with weaker and stronger
+// gravity and engine, CartPole on Mars-like and Jupiter-like gravity with a heavier pole.
+func discretizedPreset() Spec {
+	car := mustTaskSpec(FamilyMountainCar)
+	cp := car.Params.(*simTasks)
+	cp.Count, cp.Bins = 3, []int{20, 20}
+	cp.Variants = []map[string]float64{{}, {"gravity": 0.002}, {"gravity": 0.003, "force": 0.0012}}
+	pole := mustTaskSpec(FamilyCartPole)
+	pp := pole.Params.(*simTasks)
+	pp.Count, pp.Bins = 3, []int{3, 3, 6, 6}
+	pp.Variants = []map[string]float64{{}, {"gravity": 3.7}, {"gravity": 24.8, "mass_pole": 0.2}}
+	tasks := mustTaskSpec(FamilyMixed)
+	tasks.Params = &mixedTasks{Repeat: 2, Parts: []TaskSpec{car, pole}}
+	return simulatorSpec("discretized", tasks, 300, 500)
 }

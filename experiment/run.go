@@ -32,12 +32,17 @@ const (
 	StartFixed StartRule = "fixed"
 )
 
-// Task is one task of a run's sequence: its definition and its model.
+// Task is one task of a run's sequence: its definition and its model — or, for a task given as a
+// simulator, the simulator's definition and no model.
 type Task struct {
 	Def   env.Task
 	Model *mdp.Model
+	// Sim is the task as a simulator (Model is nil): each cell builds its own from it.
+	Sim env.Simulated
 	// Start is the start state under start: fixed, −1 under the other rules.
 	Start int
+	// terminates says that Sim's episodes can end in a terminal state.
+	terminates bool
 }
 
 // RunContext is what an agent factory knows when it builds the agent of one run: the run's task
@@ -92,6 +97,8 @@ type TaskRecord struct {
 	Metrics []agent.Metric `json:"metrics,omitempty"`
 	// Oracle measures the task against its optimum (with oracle.enabled).
 	Oracle *TaskOracle `json:"oracle,omitempty"`
+	// Simulated: the task was a simulator, with no true model to measure against.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
 // CellResult is the outcome of one agent on one run's task sequence.
@@ -272,9 +279,36 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		defer f.Close()
 		snapshots = json.NewEncoder(f)
 	}
+	// endTask writes what follows a finished task: its episode returns, the agent's templates,
+	// its record and the progress.
+	endTask := func(k int, rec TaskRecord) error {
+		if episodes != nil {
+			if err := episodes.endTask(k); err != nil {
+				return err
+			}
+		}
+		if snapshots != nil {
+			if err := snapshots.Encode(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()}); err != nil {
+				return fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
+			}
+		}
+		res.Tasks = append(res.Tasks, rec)
+		progress.TaskDone(run, fac.Name, k)
+		return nil
+	}
 	for k, task := range tasks {
 		if err := ctx.Err(); err != nil {
 			return CellResult{}, err
+		}
+		if task.Sim != nil {
+			rec, err := p.runSimulatorTask(ag, task, run, fac.Name, k, res.EpisodeSums, episodes)
+			if err == nil {
+				err = endTask(k, rec)
+			}
+			if err != nil {
+				return CellResult{}, err
+			}
+			continue
 		}
 		m := task.Model
 		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
@@ -348,18 +382,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			rec.Metrics = append(rec.Metrics, agent.Metric{Name: "terminated_episodes", Value: float64(terminated)},
 				agent.Metric{Name: "truncated_episodes", Value: float64(p.Episodes - terminated)})
 		}
-		if episodes != nil {
-			if err := episodes.endTask(k); err != nil {
-				return CellResult{}, err
-			}
+		if err := endTask(k, rec); err != nil {
+			return CellResult{}, err
 		}
-		if snapshots != nil {
-			if err := snapshots.Encode(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()}); err != nil {
-				return CellResult{}, fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
-			}
-		}
-		res.Tasks = append(res.Tasks, rec)
-		progress.TaskDone(run, fac.Name, k)
 	}
 	res.Seconds = time.Since(began).Seconds()
 	return res, nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,8 @@ import (
 )
 
 func inspectCmd() *cobra.Command {
-	var run int
+	var run, samples, minCount int
+	var tau float64
 	var preset, tasks, drawDir, results, agentName string
 	cmd := &cobra.Command{
 		Use:   "inspect [CONFIG.yaml]",
@@ -29,7 +31,10 @@ func inspectCmd() *cobra.Command {
 			"RESULTS_DIR it inspects the tasks of that results directory and, when the experiment ran with\n" +
 			"output.templates, also draws what an agent (--agent, default the first with templates)\n" +
 			"learned: the template of every pair, marking those farther than τ̂ from the truth, and its\n" +
-			"library.",
+			"library.\n\n" +
+			"A task given as a simulator (a discretized continuous environment) has no true model: its\n" +
+			"templates are estimated from --samples random-policy steps, over the pairs with at least\n" +
+			"--min-count samples, and grouped within --tau; the output says so, with the error bound.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Default()
@@ -56,7 +61,7 @@ func inspectCmd() *cobra.Command {
 				return fmt.Errorf("--run = %d, want at least 0", run)
 			}
 			s.Runs = max(s.Runs, run+1)
-			p, err := experiment.Build(s)
+			p, err := experiment.BuildTasks(s)
 			if err != nil {
 				return err
 			}
@@ -65,12 +70,43 @@ func inspectCmd() *cobra.Command {
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "task\tname\tpairs\tG\ttemplate gap τ\tranking gap ν\t")
 			var all []template.Point
+			simulated := 0
 			for k, t := range p.Runs[run] {
+				if t.Sim != nil {
+					est, err := experiment.EstimateTemplates(t, samples, minCount, tau, uint64(k))
+					if err != nil {
+						return fmt.Errorf("task %d (%s): %w", k, t.Def.Name(), err)
+					}
+					shared := 0 // groups within τ̂ of a group of an earlier task
+					for _, g := range est.Leaders {
+						if slices.ContainsFunc(all, func(h template.Point) bool { return template.Distance(g, h) <= tau }) {
+							shared++
+						}
+					}
+					fmt.Fprintf(w, "%d\t%s\t%d of %d\t%d (%d shared)\t%s\tL1 ≤ %.3g\t\n", k, t.Def.Name(), est.Pairs, est.S*est.A,
+						len(est.Leaders), shared, gap(template.MinDistance(est.Leaders)), est.Bound)
+					all = append(all, est.Leaders...)
+					simulated++
+					continue
+				}
 				tr := template.OfModel(t.Model)
 				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.Pairs, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
 				all = append(all, tr.Templates...)
 			}
 			w.Flush()
+			if simulated > 0 {
+				// Simulator tasks have no true model: their templates are estimated, and grouped at τ̂.
+				fmt.Fprintf(out, "\n%d simulator tasks: templates estimated from %d uniformly random steps each (resets seeded by the task's index),\n"+
+					"over the pairs with at least %d samples (pairs: counted of S·A), grouped by leader clustering at τ̂ = %g; G counts the groups,\n"+
+					"shared those within τ̂ of a group of an earlier task. The cells of a discretized environment are not Markov: this is\n"+
+					"the random policy's cell-to-cell kernel. Per pair ‖p̂ − p‖₁ ≤ √(2(k ln 2 + ln 20)/n) with probability 0.95 (k outcomes,\n"+
+					"n samples); the ν column holds its largest value over the task's pairs.\n", simulated, samples, minCount, tau)
+				if simulated == len(p.Runs[run]) {
+					leaders := experiment.Leaders(all, tau)
+					fmt.Fprintf(out, "\nwhole sequence: %d groups at τ̂ = %g of the tasks' %d estimated templates\n", len(leaders), tau, len(all))
+					return nil
+				}
+			}
 			distinct := template.Distinct(all)
 			fmt.Fprintf(out, "\nwhole sequence: %d distinct templates, template gap τ = %s\n", len(distinct), gap(template.MinDistance(distinct)))
 			for i, g := range distinct {
@@ -105,6 +141,9 @@ func inspectCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&run, "run", 0, "which run's task sequence to inspect")
+	cmd.Flags().IntVar(&samples, "samples", 200000, "simulator tasks: random-policy steps the templates are estimated from")
+	cmd.Flags().IntVar(&minCount, "min-count", 30, "simulator tasks: samples a pair needs for an estimated template")
+	cmd.Flags().Float64Var(&tau, "tau", 0.15, "simulator tasks: distance within which estimated templates are one (τ̂)")
 	cmd.Flags().StringVar(&preset, "preset", "", "inspect a preset's tasks instead of a config")
 	cmd.Flags().StringVar(&tasks, "tasks", "", "inspect the task sequences of this JSON file")
 	cmd.Flags().StringVar(&drawDir, "draw", "", "also draw each maze task's landforms and true template map into this directory")

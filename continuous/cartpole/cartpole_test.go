@@ -3,6 +3,7 @@ package cartpole
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/continuous"
@@ -167,3 +168,37 @@ func TestCollectRandomSeeded(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkSteps(b, New()) }
+
+// TestParams: other physics change the step as the equations say, worked by hand; a parameter
+// out of range is an error naming its key.
+func TestParams(t *testing.T) {
+	// m_p = 0.2, F = 5, at rest pushed right: temp = 5/1.2 = 25/6, l(4/3 − 0.2/1.2) = 7/12,
+	// θ̈ = −(25/6)(12/7) = −50/7, ẍ = 25/6 + 0.1·(50/7)/1.2 = 100/21.
+	p := DefaultParams()
+	p.MassPole, p.Force = 0.2, 5
+	got := p.Dynamics([StateDim]float64{}, 1)
+	want := [StateDim]float64{0, 0.02 * 100 / 21, 0, -0.02 * 50 / 7}
+	for i := range got {
+		if !near(got[i], want[i]) {
+			t.Errorf("s'[%d] = %.17g, want %.17g", i, got[i], want[i])
+		}
+	}
+	if DefaultParams().Dynamics([StateDim]float64{0.1, -0.2, 0.05, 0.3}, 0) != Dynamics([StateDim]float64{0.1, -0.2, 0.05, 0.3}, 0) {
+		t.Error("DefaultParams().Dynamics differs from Dynamics")
+	}
+	for key, change := range map[string]func(*Params){
+		"gravity":   func(p *Params) { p.Gravity = 0 },
+		"mass_cart": func(p *Params) { p.MassCart = math.NaN() },
+		"mass_pole": func(p *Params) { p.MassPole = -0.1 },
+		"length":    func(p *Params) { p.Length = 101 },
+		"force":     func(p *Params) { p.Force = 0 },
+		"tau":       func(p *Params) { p.Tau = 1.5 },
+		"max_steps": func(p *Params) { p.MaxSteps = 0 },
+	} {
+		p := DefaultParams()
+		change(&p)
+		if _, err := NewWith(p); err == nil || !strings.Contains(err.Error(), key+" = ") {
+			t.Errorf("%s out of range: error %v, want one naming %s", key, err, key)
+		}
+	}
+}
