@@ -29,6 +29,9 @@ func TestLRMaxValidation(t *testing.T) {
 		{func(p *LRMaxParams) { p.DMax = math.NaN() }, "lrmax: d_max = NaN"},
 		{func(p *LRMaxParams) { p.EpsilonM = -1 }, "lrmax: epsilon_m = -1"},
 		{func(p *LRMaxParams) { p.MaxMemory = -1 }, "lrmax: max_memory = -1"},
+		{func(p *LRMaxParams) { p.PMin = 0.6 }, "lrmax: p_min = 0.6, want 0 (no online estimation) <= p_min <= 0.5"},
+		{func(p *LRMaxParams) { p.Delta = 0 }, "lrmax: delta = 0, want 0 < delta < 1"},
+		{func(p *LRMaxParams) { p.PMin, p.Delta = 1e-9, 1e-9 }, "lrmax: p_min = 1e-09 and delta = 1e-09 need more than 1000000 tasks"},
 	} {
 		p := DefaultLRMax()
 		c.edit(&p)
@@ -121,10 +124,7 @@ func TestLRMaxHandWorked(t *testing.T) {
 	const gamma = 0.5
 	p := exactParams(0.25)
 	z := newLipschitz(p, 3, 2, gamma, []bool{false, false, true})
-	mem := &memoryTask{
-		partialModel: *exactPartial(mBar, []bool{true, true, true, true, false, false}, []float64{0.5, 0.2, 1, 0, 0, 0}),
-		dissTo:       make([]float64, 6), dissFrom: make([]float64, 6),
-	}
+	mem := z.remember(*exactPartial(mBar, []bool{true, true, true, true, false, false}, []float64{0.5, 0.2, 1, 0, 0, 0}))
 	cur := exactPartial(m, []bool{false, false, true, false, false, false}, []float64{2, 2, 0.8, 2, 0, 0})
 	got := make([]float64, 6)
 	z.bound(cur, mem, got)
@@ -193,6 +193,64 @@ func TestLRMaxNegativeTransferCounted(t *testing.T) {
 	runEpisodes(t, x, handTask(t, 1), 1, 20, 10, 0.5, 1)
 	if v, _ := metric(x.TaskMetrics(), "start_bound_violations"); v != 2 {
 		t.Errorf("start_bound_violations = %v, want 2", v)
+	}
+}
+
+// TestLRMaxConfidentTasks checks the number of tasks of the online estimation against the
+// inclusion–exclusion bound computed by hand: with the published experiment's p_min = 1/5 and
+// δ = 0.1, 1 − 2·0.8^13 + 0.6^13 = 0.891 < 0.9 ≤ 1 − 2·0.8^14 + 0.6^14 = 0.913, so 14 tasks; the
+// code's default p_min = 0.1 needs 29 (0.897 at 28, 0.907 at 29); p_min = 1/2 and δ = 1/4 need
+// 1 − 2·2^−n ≥ 3/4, so 3.
+func TestLRMaxConfidentTasks(t *testing.T) {
+	for _, c := range []struct {
+		pMin, delta float64
+		want        int
+	}{{0.2, 0.1, 14}, {0.1, 0.1, 29}, {0.5, 0.25, 3}} {
+		if got := confidentTasks(c.pMin, c.delta); got != c.want {
+			t.Errorf("confidentTasks(%v, %v) = %d, want %d", c.pMin, c.delta, got, c.want)
+		}
+	}
+}
+
+// TestLRMaxOnlineEstimate runs the hand-worked tasks with goals 1, 0.8, 1, then 1 again, with a
+// useless prior D_max = 10 and the online estimation at p_min = 1/2, δ = 1/4: 3 tasks. After the
+// third task every pair is known in 3 tasks of memory and gets its estimate: 0.2 = |1 − 0.8| on
+// (1,0), 0 on the others. At the start of the fourth task d̂_{MM̄} = est + γ·D_max/(1−γ) is large,
+// d̂_{M̄M} through the stored tasks is (0.1, 0, 0.2, 0) ((0,0): 0 + γ·max(0.2, 0)), so the bounds
+// are Q̄* + (0.1, 0, 0.2, 0): (0.6, 0.2, 1.2, 0) from the goal-1 tasks and (0.5, 0.2, 1, 0) from
+// the goal-0.8 task, whose minimum is exactly the new task's Q*.
+func TestLRMaxOnlineEstimate(t *testing.T) {
+	p := exactParams(10)
+	p.M, p.PMin, p.Delta = 1, 0.5, 0.25
+	x, err := NewLRMax(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, goal := range []float64{1, 0.8, 1} {
+		runEpisodes(t, x, handTask(t, goal), k, 20, 10, 0.5, 1)
+		if v, _ := metric(x.TaskMetrics(), "estimated_pairs_start"); v != 0 {
+			t.Fatalf("task %d: estimated_pairs_start = %v before 3 tasks are in memory", k, v)
+		}
+		if !slices.Equal(x.memory[k].known[:4], []bool{true, true, true, true}) {
+			t.Fatalf("task %d: not every pair known", k)
+		}
+	}
+	m := handTask(t, 1)
+	if err := x.BeginTask(agent.Task{Index: 3, S: 3, A: 2, Gamma: 0.5, Rand: rand.New(rand.NewPCG(1, 3)), Terminal: m.TerminalStates(), Truth: m}); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.5, 0.2, 1, 0}
+	for i, w := range want {
+		if math.Abs(x.UnknownValues()[i]-w) > 1e-9 {
+			t.Fatalf("start values %v, want %v", x.UnknownValues()[:4], want)
+		}
+	}
+	ms := x.TaskMetrics()
+	if v, _ := metric(ms, "estimated_pairs_start"); v != 4 {
+		t.Errorf("estimated_pairs_start = %v, want 4", v)
+	}
+	if v, _ := metric(ms, "start_bound_violations"); v != 0 {
+		t.Errorf("start_bound_violations = %v, want 0", v)
 	}
 }
 
@@ -342,8 +400,7 @@ func TestLRMaxBoundIsUpperBound(t *testing.T) {
 		for i := 0; i < (S-1)*A; i++ {
 			knownBar[i], known[i] = rng.Float64() < 0.8, rng.Float64() < 0.5
 		}
-		mem := &memoryTask{partialModel: *exactPartial(mBar, knownBar, upper(solBar.Q)),
-			dissTo: make([]float64, S*A), dissFrom: make([]float64, S*A)}
+		mem := z.remember(*exactPartial(mBar, knownBar, upper(solBar.Q)))
 		cur := exactPartial(m, known, upper(sol.Q))
 		got := make([]float64, S*A)
 		z.bound(cur, mem, got)
