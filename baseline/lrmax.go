@@ -152,11 +152,11 @@ func (pm *partialModel) setFromCounts(l *agent.Learner, u []float64) {
 	pm.u = append(pm.u[:0], u...)
 }
 
-// memoryTask is a finished task in memory, with the warm starts of its two fixed points.
+// memoryTask is a finished task in memory, with the warm start of its fixed point.
 type memoryTask struct {
 	partialModel
-	w                []float64 // its weights γ(max_a Ū(s′,a) + tol − V_lo), per state
-	dissTo, dissFrom []float64 // d̂_{MM̄} and d̂_{M̄M} of the last bound, M the current task
+	w    []float64 // its weights γ(max_a Ū(s′,a) + tol − V_lo), per state
+	diss []float64 // d̂_{M̄M} of the last bound, M the current task
 }
 
 // lipschitz computes the Lipschitz upper bound of the current task from one task in memory.
@@ -169,15 +169,15 @@ type lipschitz struct {
 	dMax     float64 // D_max
 	dFar     float64 // D_max/(1−γ): no local dissimilarity d^{sa} exceeds it
 	vLo      float64
+	vMax     float64 // R_max/(1−γ)
 	b        float64 // B = ε_m·((R_max − r_min) + γ·(V_max − V_lo)), the error of one model's D term
 	epsStep  float64 // ε_m·γ·D_max/(1−γ), the error of one recursion step through an estimated T̂
 	tol      float64 // the fixed points' tolerance, added to the bound so rounding never lowers it
 	stop     float64
 
-	wFrom    []float64  // weights γ(max_a Ū(s′,a) + tol − V_lo) of M, per state
+	w        []float64  // weights γ(max_a Ū(s′,a) + tol − V_lo) of M, per state
 	estimate []float64  // the online estimate of D_max per pair, +Inf where there is none
-	distTo   []float64  // D̂_{MM̄} per pair
-	distFrom []float64  // D̂_{M̄M} per pair
+	dHat     []float64  // D̂_{M̄M} per pair
 	acc      []float64  // T̂(·|s,a) − T̄̂(·|s,a), dense, zero between pairs
 	rec      mdp.Sparse // the recursion model of one fixed point
 	v        []float64  // Iterate's scratch
@@ -187,12 +187,12 @@ func newLipschitz(p LRMaxParams, S, A int, g float64, terminal []bool) *lipschit
 	vMax := p.RMax / (1 - g)
 	vLo := math.Min(0, p.RMin/(1-g))
 	z := &lipschitz{
-		S: S, A: A, terminal: terminal, gamma: g, dMax: p.DMax, dFar: p.DMax / (1 - g), vLo: vLo,
+		S: S, A: A, terminal: terminal, gamma: g, dMax: p.DMax, dFar: p.DMax / (1 - g), vLo: vLo, vMax: vMax,
 		b:       p.EpsilonM * ((p.RMax - p.RMin) + g*(vMax-vLo)),
 		epsStep: p.EpsilonM * g * p.DMax / (1 - g),
 		tol:     p.PlanTolerance, stop: mdp.StopFor(g, p.PlanTolerance),
-		wFrom: make([]float64, S), acc: make([]float64, S), v: make([]float64, S), estimate: make([]float64, S*A),
-		distTo: make([]float64, S*A), distFrom: make([]float64, S*A),
+		w: make([]float64, S), acc: make([]float64, S), v: make([]float64, S), estimate: make([]float64, S*A),
+		dHat: make([]float64, S*A),
 	}
 	for i := range z.estimate {
 		z.estimate[i] = math.Inf(1)
@@ -202,7 +202,7 @@ func newLipschitz(p LRMaxParams, S, A int, g float64, terminal []bool) *lipschit
 
 // remember makes the memory record of a finished task's partial model.
 func (z *lipschitz) remember(pm partialModel) *memoryTask {
-	m := &memoryTask{partialModel: pm, w: make([]float64, z.S), dissTo: make([]float64, z.S*z.A), dissFrom: make([]float64, z.S*z.A)}
+	m := &memoryTask{partialModel: pm, w: make([]float64, z.S), diss: make([]float64, z.S*z.A)}
 	z.weights(m.w, m.u)
 	return m
 }
@@ -214,48 +214,68 @@ func (z *lipschitz) weights(w, u []float64) {
 	}
 }
 
-// bound writes into out the Lipschitz upper bound on Q*_M of every pair,
+// bound writes into out the Lipschitz upper bound on Q*_M of every pair unknown in the current
+// task cur, from the task mem in memory (Lecarpentier et al., AAAI-21, Props. 1–3), and reports
+// whether it did: when no unknown pair's bound can be below V_max it skips the fixed point,
+// leaves out alone and returns false,
 //
-//	U(s,a) = Ū_M̄(s,a) + min(d̂_{MM̄}(s,a), d̂_{M̄M}(s,a)) + tol,
+//	U(s,a) = Ū_M̄(s,a) + min(d̂_{MM̄}(s,a), d̂_{M̄M}(s,a)) + tol.
 //
-// for the current task cur and the task mem in memory (Lecarpentier et al., AAAI-21, Props. 1–3).
 // The local model distance is D^{sa}_{MM̄}(f) = |R(s,a) − R̄(s,a)| + Σ_{s′} f(s′)|T(s′|s,a) − T̄(s′|s,a)|
 // and the local dissimilarity d_{MM̄} is the fixed point of
 //
 //	d^{sa} = D^{sa}_{MM̄}(γV*_M̄) + γ Σ_{s′} T(s′|s,a) max_{a′} d^{s′a′},
 //
 // which bounds |Q*_M − Q*_M̄|; so does d_{M̄M}, with the roles swapped. From partial models,
-// D^{sa}(γV*_M̄) is bounded by min(D_max, D^{sa}_{M̂M̄̂}(weights) + 2B) on pairs known in both tasks
-// and by D_max on the others, D_max lowered to the pair's online estimate where there is one; the recursion runs through T̂ on the pairs known in the task it
-// follows (plus ε_m·γ·D_max/(1−γ) for T̂'s error) and ends on the others with γ·D_max/(1−γ),
-// the largest d. Weights: as T and T̄ both sum to 1, Σ f|ΔT| may use f = γ(V* − V_lo) ≥ 0, which
-// is the paper's γV* for rewards in [0, R_max]; V* is bounded by the tasks' Ū. Terminal states
-// (the same in both tasks) have Q* = 0 in both: their d is 0.
-func (z *lipschitz) bound(cur *partialModel, mem *memoryTask, out []float64) {
-	z.weights(z.wFrom, cur.u)
+// D^{sa}(γV*_M̄) is bounded by D̂^{sa} = min(D_max, D^{sa}_{M̂M̄̂}(weights) + 2B) on pairs known in
+// both tasks and by D_max on the others, D_max lowered to the pair's online estimate where there
+// is one. The recursion of d̂_{M̄M} runs through T̄̂ on the pairs known in M̄ (plus
+// ε_m·γ·D_max/(1−γ) for T̄̂'s error) and ends on the others with γ·D_max/(1−γ), the largest d.
+// The recursion of d̂_{MM̄} would run through M's known pairs, but on a pair unknown in M it is
+// closed: D_max + γ·D_max/(1−γ) (such a pair is not known in both), so it is not solved. Pairs
+// known in M are planned on their estimates; out holds for them the bound through d̂_{M̄M} alone.
+// Weights: as T and T̄ both sum to 1, Σ f|ΔT| may use f = γ(V* − V_lo) ≥ 0, which is the paper's
+// γV* for rewards in [0, R_max]; V* is bounded by the tasks' Ū. Terminal states (the same in
+// both tasks) have Q* = 0 in both: their d is 0.
+func (z *lipschitz) bound(cur *partialModel, mem *memoryTask, out []float64) bool {
+	z.weights(z.w, cur.u)
 	n := z.S * z.A
 	for i := 0; i < n; i++ {
-		dMax := math.Min(z.dMax, z.estimate[i])
-		z.distTo[i], z.distFrom[i] = dMax, dMax
 		switch {
 		case z.isTerminal(i):
-			z.distTo[i], z.distFrom[i] = 0, 0
+			z.dHat[i] = 0
 		case cur.known[i] && mem.known[i]:
-			to, from := z.distance(&cur.model, &mem.model, i, mem.w, z.wFrom)
-			z.distTo[i] = math.Min(dMax, to+2*z.b)
-			z.distFrom[i] = math.Min(dMax, from+2*z.b)
+			_, from := z.distance(&cur.model, &mem.model, i, mem.w, z.w)
+			z.dHat[i] = math.Min(z.dMaxOf(i), from+2*z.b)
+		default:
+			z.dHat[i] = z.dMaxOf(i)
 		}
 	}
-	z.fixedPoint(z.distTo, cur, mem.dissTo)
-	z.fixedPoint(z.distFrom, &mem.partialModel, mem.dissFrom)
+	// Every term of d̂_{M̄M} is ≥ 0, so d̂_{M̄M} ≥ D̂, and D̂ ≤ d̂_{MM̄} on the unknown pairs: then
+	// U ≥ Ū_M̄ + D̂ + tol, and if that is V_max or more for every unknown pair, nothing is tightened.
+	useful := false
+	for i := 0; i < n && !useful; i++ {
+		useful = !cur.known[i] && !z.isTerminal(i) && mem.u[i]+z.dHat[i]+z.tol < z.vMax
+	}
+	if !useful {
+		return false
+	}
+	z.fixedPoint(z.dHat, &mem.partialModel, mem.diss)
 	for i := 0; i < n; i++ {
-		if z.isTerminal(i) {
+		switch {
+		case z.isTerminal(i):
 			out[i] = 0
-			continue
+		case cur.known[i]:
+			out[i] = mem.u[i] + mem.diss[i] + z.tol
+		default:
+			out[i] = mem.u[i] + math.Min(z.dMaxOf(i)+z.gamma*z.dFar, mem.diss[i]) + z.tol
 		}
-		out[i] = mem.u[i] + math.Min(mem.dissTo[i], mem.dissFrom[i]) + z.tol
 	}
+	return true
 }
+
+// dMaxOf is D_max of pair i: the prior, or the pair's online estimate if it is smaller.
+func (z *lipschitz) dMaxOf(i int) float64 { return math.Min(z.dMax, z.estimate[i]) }
 
 func (z *lipschitz) isTerminal(i int) bool { return z.terminal != nil && z.terminal[i/z.A] }
 
@@ -451,7 +471,9 @@ func (x *LRMax) tighten() {
 		x.unknown[i] = x.vMax
 	}
 	for _, m := range x.memory {
-		x.z.bound(&x.cur, m, x.bound)
+		if !x.z.bound(&x.cur, m, x.bound) {
+			continue // no bound below V_max from m
+		}
 		for i, u := range x.bound {
 			x.unknown[i] = math.Min(x.unknown[i], u)
 		}

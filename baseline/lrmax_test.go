@@ -116,9 +116,10 @@ func exactParams(dMax float64) LRMaxParams {
 // D_max/(1−γ) = 0.5; the stored Ū is Q*_M̄, the current one is 0.8 on the known pair (1,0) and
 // V_max = 2 elsewhere. Weights (r_min = 0): w_M̄ = γ·max_a Ū_M̄ = (0.25, 0.5, 0), w_M = (1, 1, 0).
 // D̂ = 0.2 on (1,0), known in both (same successor: only |ΔR| counts), D_max = 0.25 elsewhere.
-// d̂_{MM̄} through M: (1,0) 0.2 + γ·0, the unknown pairs 0.25 + γ·0.5 = 0.5.
+// d̂_{MM̄} on the pairs unknown in M: 0.25 + γ·0.5 = 0.5.
 // d̂_{M̄M} through M̄ (all known): (1,0) 0.2, (0,1) and (1,1) 0.25, (0,0) 0.25 + γ·max(0.2, 0.25) =
-// 0.375. U = Ū_M̄ + min: (0.5+0.375, 0.2+0.25, 1+0.2, 0+0.25) = (0.875, 0.45, 1.2, 0.25).
+// 0.375. U = Ū_M̄ + min: (0.5+0.375, 0.2+0.25, 1+0.2, 0+0.25) = (0.875, 0.45, 1.2, 0.25), the known
+// pair (1,0) through d̂_{M̄M} alone.
 func TestLRMaxHandWorked(t *testing.T) {
 	mBar, m := handTask(t, 1), handTask(t, 0.8)
 	const gamma = 0.5
@@ -127,7 +128,9 @@ func TestLRMaxHandWorked(t *testing.T) {
 	mem := z.remember(*exactPartial(mBar, []bool{true, true, true, true, false, false}, []float64{0.5, 0.2, 1, 0, 0, 0}))
 	cur := exactPartial(m, []bool{false, false, true, false, false, false}, []float64{2, 2, 0.8, 2, 0, 0})
 	got := make([]float64, 6)
-	z.bound(cur, mem, got)
+	if !z.bound(cur, mem, got) {
+		t.Fatal("no bound below V_max")
+	}
 	want := []float64{0.875, 0.45, 1.2, 0.25, 0, 0}
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-9 {
@@ -403,8 +406,12 @@ func TestLRMaxBoundIsUpperBound(t *testing.T) {
 		mem := z.remember(*exactPartial(mBar, knownBar, upper(solBar.Q)))
 		cur := exactPartial(m, known, upper(sol.Q))
 		got := make([]float64, S*A)
-		z.bound(cur, mem, got)
 		vMax := 1 / (1 - gamma)
+		if !z.bound(cur, mem, got) {
+			for i := range got {
+				got[i] = vMax // the bound of no pair is below V_max
+			}
+		}
 		for i := 0; i < (S-1)*A; i++ {
 			if got[i] < sol.Q[i]-1e-9 {
 				t.Fatalf("trial %d: bound %v of pair %d below Q* = %v (D_max %v)", trial, got[i], i, sol.Q[i], dMax)
@@ -688,6 +695,76 @@ func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLRMaxOnlineEstimate runs 40 online-maze tasks drawn uniformly from a pool of 5 mazes,
+// so that p_min = 1/5 holds and the published estimation (δ = 0.1: 14 tasks) applies, at the
+// paper's size (3000 episodes × 30 steps, γ = 0.95, m = 500, optimistic rule). It reports the
+// share of optimal over tasks 16–40 of RMax, of LRMax without a prior (D_max = R_max + 2γ·V_max,
+// the published code's) and with the prior 0.2, both estimating D_max online, and of the latter
+// without estimation; with the pairs given an estimate and the start values below Q* per task.
+func BenchmarkLRMaxOnlineEstimate(b *testing.B) {
+	const episodes, steps, gamma, from = 3000, 30, 0.95, 15
+	mz, err := env.OnlineMazes(rand.New(rand.NewPCG(2, 0)), env.OnlineConfig{Width: 4, Height: 4, Pool: 5, Tasks: 40,
+		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
+		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := make([]*mdp.Model, len(mz))
+	for k := range mz {
+		if tasks[k], err = mz[k].Model(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
+	share := func(ag agent.Agent) float64 {
+		got := sequenceReward(b, ag, tasks, episodes, steps, gamma, 3)
+		var a, o float64
+		for k := from; k < len(tasks); k++ {
+			a, o = a+got[k], o+opt[k]
+		}
+		return a / o
+	}
+	b.Run("rmax", func(b *testing.B) {
+		p := agent.DefaultRMax()
+		p.Rule = agent.Optimistic
+		for range b.N {
+			rm, err := agent.NewRMax(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(share(rm), "share_of_optimal")
+		}
+	})
+	noPrior := 1 + 2*gamma/(1-gamma)
+	for _, c := range []struct {
+		name       string
+		dMax, pMin float64
+	}{{"no_prior", noPrior, 0.2}, {"d_max=0.2", 0.2, 0.2}, {"d_max=0.2,no_estimate", 0.2, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			p := DefaultLRMax()
+			p.DMax, p.PMin = c.dMax, c.pMin
+			for range b.N {
+				x, err := NewLRMax(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				viol, est, k := 0.0, 0.0, 0
+				r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
+					if k >= from {
+						v, _ := metric(ms, "start_bound_violations")
+						e, _ := metric(ms, "estimated_pairs_start")
+						viol, est = viol+v, est+e
+					}
+					k++
+				}}
+				b.ReportMetric(share(r), "share_of_optimal")
+				b.ReportMetric(viol/float64(len(tasks)-from), "violations/task")
+				b.ReportMetric(est/float64(len(tasks)-from), "estimated_pairs/task")
+			}
+		})
 	}
 }
 
