@@ -554,9 +554,9 @@ func (x *LRMax) Policy(s int, dst []float64) { x.l.Policy(s, dst) }
 // (terminal states aside) planned below R_max/(1−γ) and the mean of their planned values over all
 // those pairs; the most unknown pairs planned below R_max/(1−γ) at once; how often the bounds were
 // computed; the pairs with an online estimate of D_max at the start; the start values below the
-// true Q* by more than 1e-6 — negative transfer, from a
-// D_max or r_min that does not hold — when the task's true model is given (−1 otherwise, and 0
-// while the memory is empty); and RMax's diagnostics.
+// true Q* by more than 1e-6 — negative transfer, from a D_max or r_min that does not hold — when
+// the task's true model is given (−1 otherwise, and 0 while the memory is empty); and RMax's
+// diagnostics.
 func (x *LRMax) TaskMetrics() []agent.Metric {
 	tight, sum, pairs := 0, 0.0, 0
 	for i := 0; i < x.S*x.A; i++ {
