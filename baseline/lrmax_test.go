@@ -179,6 +179,10 @@ func TestLRMaxHandWorked(t *testing.T) {
 		if q := x.Learner().Q()[2:4]; x.Learner().Known(3) || math.Abs(q[0]-0.8) > 1e-3 || math.Abs(q[1]-0.25) > 1e-3 {
 			t.Errorf("%s: state 1 planned at %v, (1,1) known %v; want (0.8, 0.25), never tried", planning, q, x.Learner().Known(3))
 		}
+		dst := make([]float64, 2)
+		if x.Policy(1, dst); !slices.Equal(dst, []float64{1, 0}) || x.Phase(1) != agent.Exploring {
+			t.Errorf("%s: policy in state 1 %v, phase %v; want (1, 0), exploring ((1,1) stays unknown)", planning, dst, x.Phase(1))
+		}
 	}
 }
 
