@@ -305,3 +305,28 @@ func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
 	}
 	t.Logf("UCRL2: total reward %.4g, final policy %.3f of V*(μ), last 200 episodes' return %.3f of it", uTotal, uFinal/opt, uLast/opt)
 }
+
+// Policy is the sampled model's greedy policy, the distribution Act draws from, and changes only
+// with a draw.
+func TestPSRLPolicy(t *testing.T) {
+	p := DefaultPSRL()
+	p.Schedule = TSDE
+	l := &PSRL{P: p}
+	l.Begin(task(3, 2, 1))
+	dst := make([]float64, 2)
+	for step := 0; step < 300; step++ {
+		s := step % 3
+		plans, version := l.Plans(), l.PolicyVersion()
+		l.Policy(s, dst)
+		if a := l.Act(s); dst[a] == 0 {
+			t.Fatalf("step %d: Act took %d, which Policy gave probability 0 (%v)", step, a, dst)
+		}
+		if l.Plans() != plans || l.PolicyVersion() != version {
+			t.Fatal("Policy or Act drew a model")
+		}
+		l.Record(s*2+step%2, (s+1)%3, 0.1*float64(s))
+		if (l.Plans() != plans) != (l.PolicyVersion() != version) {
+			t.Fatalf("step %d: %d draws but policy version %d → %d", step, l.Plans()-plans, version, l.PolicyVersion())
+		}
+	}
+}

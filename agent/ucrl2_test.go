@@ -315,6 +315,11 @@ func TestUCRL2PolicyHasNoSideEffects(t *testing.T) {
 		if dst[a] == 0 {
 			t.Fatalf("step %d: Act took %d, which Policy gave probability 0 (%v)", step, a, dst)
 		}
+		after := make([]float64, 2)
+		l.Policy(s, after)
+		if !slices.Equal(dst, after) {
+			t.Fatalf("step %d: Policy gave %v before the plan and %v after it", step, dst, after)
+		}
 		l.Record(s*2+a, (s+a)%3, float64(a)*0.3)
 	}
 }
