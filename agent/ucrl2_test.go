@@ -227,15 +227,15 @@ func conservation(t *testing.T, b Base) {
 	n := make([]int64, S*A)
 	r := make([]float64, S*A)
 	var own int64
-	for step := 0; step < 3000; step++ {
+	for step := 0; step < 8000; step++ {
 		i, next := rng.IntN(S*A), rng.IntN(S)
-		switch rng.IntN(20) {
-		case 0:
+		switch k := rng.IntN(1000); {
+		case k < 10:
 			k := int64(1 + rng.IntN(5))
 			b.Augment(i, []mdp.Succ{{State: int32(next), N: k}, {State: int32((next + 1) % S)}}, 0.25)
 			n[i] += k
 			r[i] += 0.25
-		case 1:
+		case k == 10:
 			b.Replace(i, []mdp.Succ{{State: int32(next), N: 3}}, 1.5)
 			n[i], r[i] = 3, 1.5
 		default:
@@ -249,6 +249,7 @@ func conservation(t *testing.T, b Base) {
 		}
 	}
 	c := b.Counts()
+	known := 0
 	for i := range n {
 		sum := int64(0)
 		for _, x := range c.Successors(i) {
@@ -260,6 +261,12 @@ func conservation(t *testing.T, b Base) {
 		if want := n[i] >= 500; b.Known(i) != want {
 			t.Errorf("pair %d: known = %v with n = %d, want %v", i, b.Known(i), n[i], want)
 		}
+		if b.Known(i) {
+			known++
+		}
+	}
+	if known != b.KnownPairs() || known == 0 || known == S*A {
+		t.Errorf("known pairs = %d, counted %d; want a count strictly between 0 and %d to test both", b.KnownPairs(), known, S*A)
 	}
 	if b.Samples() != own {
 		t.Errorf("samples = %d, want %d", b.Samples(), own)
