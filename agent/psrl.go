@@ -287,8 +287,9 @@ func dirichlet(rng *rand.Rand, row []float64, logSpace bool) {
 			total += row[j]
 		}
 	}
+	inv := 1 / total
 	for j := range row {
-		row[j] /= total
+		row[j] *= inv
 	}
 }
 

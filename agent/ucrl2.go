@@ -13,8 +13,10 @@ import (
 type UCRL2Params struct {
 	// Delta is the confidence parameter δ of the confidence sets (0 < δ < 1).
 	Delta float64 `yaml:"delta"`
-	// RMax bounds the rewards: the paper's rewards lie in [0, 1], ours in an interval of length
-	// r_max, so the reward width is scaled by r_max and the optimistic reward clipped at r_max.
+	// RMax bounds the rewards. The paper's lie in [0, 1]; here the reward width is scaled by r_max
+	// and the optimistic reward clipped at r_max, which keeps the paper's guarantee when r_max is
+	// at least the largest reward and at least the range of rewards (max − min): 1 for rewards in
+	// [0, 1], 2 for the mazes' rewards in [−1, 1].
 	RMax float64 `yaml:"r_max"`
 	// M is the known threshold of Known and Phase, a diagnostic only: UCRL2 acts on its confidence
 	// sets, never on it.
