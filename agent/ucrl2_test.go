@@ -48,10 +48,10 @@ func TestUCRL2InnerMaximisationByHand(t *testing.T) {
 	}
 }
 
-// figure2 is the inner maximisation as the paper's Figure 2 writes it, dense in S: sort all
+// denseInnerMax is the inner maximisation as the paper writes it, dense in S: sort all
 // states by V descending, put min(1, p̂(s₁) + d/2) on the best, then take the excess from the
 // worst states.
-func figure2(phat, v []float64, d float64) float64 {
+func denseInnerMax(phat, v []float64, d float64) float64 {
 	S := len(v)
 	order := make([]int, S)
 	for s := range order {
@@ -79,8 +79,8 @@ func figure2(phat, v []float64, d float64) float64 {
 	return x
 }
 
-// The sparse inner maximisation agrees with the dense Figure 2 on random cases.
-func TestUCRL2InnerMaximisationMatchesFigure2(t *testing.T) {
+// The sparse inner maximisation agrees with the paper's dense one on random cases.
+func TestUCRL2InnerMaximisationMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const S = 7
 	for trial := 0; trial < 2000; trial++ {
@@ -109,9 +109,9 @@ func TestUCRL2InnerMaximisationMatchesFigure2(t *testing.T) {
 			}
 		}
 		d := rng.Float64() * 2.5
-		want := figure2(phat, v, d)
+		want := denseInnerMax(phat, v, d)
 		if got := optimisticNext(next, prob, d, mdp.ArgMax(v), v); math.Abs(got-want) > 1e-9 {
-			t.Fatalf("p̂ = %v, V = %v, d = %v: sparse %v, Figure 2 %v", phat, v, d, got, want)
+			t.Fatalf("p̂ = %v, V = %v, d = %v: sparse %v, dense %v", phat, v, d, got, want)
 		}
 	}
 }
