@@ -136,6 +136,15 @@ func TestUCRL2ConfidenceSets(t *testing.T) {
 	if want := math.Sqrt(14 * 2 * math.Log(2*1*4/0.05)); math.Abs(width[1]-want) > 1e-12 || l.model.R[1] != 2 {
 		t.Errorf("pair 1: width %v, r̃ %v; want %v, 2", width[1], l.model.R[1], want)
 	}
+	// Counts added from a template enter N (C-UCRL): 97 more at reward 0.1 each shrink the width
+	// to that of N = 100 and move r̂ to (0.9 + 9.7)/100.
+	l.Augment(0, []mdp.Succ{{State: 1, N: 97}}, 9.7)
+	width = l.build(&l.model, width)
+	wantW = math.Sqrt(14 * 2 * math.Log(2*1*4/0.05) / 100)
+	wantR = 0.106 + 2*math.Sqrt(7*math.Log(2*2*1*4/0.05)/(2*100))
+	if math.Abs(width[0]-wantW) > 1e-12 || math.Abs(l.model.R[0]-wantR) > 1e-12 {
+		t.Errorf("augmented pair 0: width %v, r̃ %v; want %v, %v", width[0], l.model.R[0], wantW, wantR)
+	}
 }
 
 // The doubling rule: a new episode when ν_k(s,a) reaches max(1, N_k(s,a)). With one pair the
