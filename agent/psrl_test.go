@@ -272,9 +272,6 @@ func riverSwimRun(t *testing.T, ag Single, episodes, steps int, gamma float64) (
 // the rewards (σ₀ = 10 000, noise σ = 5 000, the largest standard deviation of a reward in
 // [0, 10 000]); with the default N(0, 1) it never pays the far end any attention.
 func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
-	if testing.Short() {
-		t.Skip("200 000 steps per learner")
-	}
 	const episodes, steps, gamma = 2000, 100, 0.95
 	m, _ := classic.RiverSwim()
 	sol, err := mdp.ValueIteration(m, gamma, 1e-9)
