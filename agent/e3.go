@@ -267,17 +267,22 @@ func (l *E3) upToDate() {
 // first if the plans are out of date.
 func (l *E3) Explores(s int) bool {
 	l.upToDate()
-	return mdp.Max(l.plan.qe[s*l.A:s*l.A+l.A]) > l.P.Epsilon/2
+	return l.explores(&l.plan, s)
+}
+
+// explores is the rule on plans p in known state s: V̂_explore(s) > ε/2.
+func (l *E3) explores(p *e3Plans, s int) bool {
+	return mdp.Max(p.qe[s*l.A:s*l.A+l.A]) > l.P.Epsilon/2
 }
 
 // choose is the greedy action (lowest index among ties) of the plan the rule picks in known
 // state s.
 func (l *E3) choose(p *e3Plans, s int) int {
-	lo, hi := s*l.A, s*l.A+l.A
-	if mdp.Max(p.qe[lo:hi]) > l.P.Epsilon/2 {
-		return mdp.ArgMax(p.qe[lo:hi])
+	q := p.qx
+	if l.explores(p, s) {
+		q = p.qe
 	}
-	return mdp.ArgMax(p.qx[lo:hi])
+	return mdp.ArgMax(q[s*l.A : s*l.A+l.A])
 }
 
 // leastTried is a least-tried action of s, ties broken uniformly at random.

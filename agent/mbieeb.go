@@ -89,8 +89,9 @@ func (p MBIEEBParams) Validate() error {
 // augmentation), an unvisited pair (n = 0) is worth V_max = R_max/(1−γ), and a terminal state is
 // worth 0. Ties between greedy actions are broken uniformly at random.
 //
-// Record keeps the first m own samples of every pair (all of them when m = 0) and ignores the
-// rest. Known(i) is n(s,a) ≥ m: the pair's model is final; with m = 0 no pair is ever known.
+// Record keeps a pair's own samples while n(s,a) < m (all of them when m = 0) and ignores the
+// rest: without augmentation, its first m. Known(i) is n(s,a) ≥ m: the pair's model is final;
+// with m = 0 no pair is ever known.
 // Augment and Replace change n(s,a) and the estimates like samples do, so counts a template adds
 // shrink the bonus β/√n — that is how transfer helps MBIE-EB.
 //

@@ -272,9 +272,6 @@ func riverSwimRun(t *testing.T, ag Single, episodes, steps int, gamma float64) (
 // the rewards (σ₀ = 10 000, noise σ = 5 000, the largest standard deviation of a reward in
 // [0, 10 000]); with the default N(0, 1) it never pays the far end any attention.
 func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
-	if testing.Short() {
-		t.Skip("200 000 steps per learner")
-	}
 	const episodes, steps, gamma = 2000, 100, 0.95
 	m, _ := classic.RiverSwim()
 	sol, err := mdp.ValueIteration(m, gamma, 1e-9)
@@ -304,4 +301,29 @@ func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
 		}
 	}
 	t.Logf("UCRL2: total reward %.4g, final policy %.3f of V*(μ), last 200 episodes' return %.3f of it", uTotal, uFinal/opt, uLast/opt)
+}
+
+// Policy is the sampled model's greedy policy, the distribution Act draws from, and changes only
+// with a draw.
+func TestPSRLPolicy(t *testing.T) {
+	p := DefaultPSRL()
+	p.Schedule = TSDE
+	l := &PSRL{P: p}
+	l.Begin(task(3, 2, 1))
+	dst := make([]float64, 2)
+	for step := 0; step < 300; step++ {
+		s := step % 3
+		plans, version := l.Plans(), l.PolicyVersion()
+		l.Policy(s, dst)
+		if a := l.Act(s); dst[a] == 0 {
+			t.Fatalf("step %d: Act took %d, which Policy gave probability 0 (%v)", step, a, dst)
+		}
+		if l.Plans() != plans || l.PolicyVersion() != version {
+			t.Fatal("Policy or Act drew a model")
+		}
+		l.Record(s*2+step%2, (s+1)%3, 0.1*float64(s))
+		if (l.Plans() != plans) != (l.PolicyVersion() != version) {
+			t.Fatalf("step %d: %d draws but policy version %d → %d", step, l.Plans()-plans, version, l.PolicyVersion())
+		}
+	}
 }

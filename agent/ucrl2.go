@@ -13,8 +13,10 @@ import (
 type UCRL2Params struct {
 	// Delta is the confidence parameter δ of the confidence sets (0 < δ < 1).
 	Delta float64 `yaml:"delta"`
-	// RMax bounds the rewards: the paper's rewards lie in [0, 1], ours in an interval of length
-	// r_max, so the reward width is scaled by r_max and the optimistic reward clipped at r_max.
+	// RMax bounds the rewards. The paper's lie in [0, 1]; here the reward width is scaled by r_max
+	// and the optimistic reward clipped at r_max, which keeps the paper's guarantee when r_max is
+	// at least the largest reward and at least the range of rewards (max − min): 1 for rewards in
+	// [0, 1], 2 for the mazes' rewards in [−1, 1].
 	RMax float64 `yaml:"r_max"`
 	// M is the known threshold of Known and Phase, a diagnostic only: UCRL2 acts on its confidence
 	// sets, never on it.
@@ -53,7 +55,8 @@ func (p UCRL2Params) Validate() error {
 //	|r̃(s,a) − r̂_k(s,a)|     ≤ R_max·√(7·log(2·S·A·t_k/δ) / (2·max(1, N_k(s,a))))
 //	‖p̃(·|s,a) − p̂_k(·|s,a)‖₁ ≤ √(14·S·log(2·A·t_k/δ) / max(1, N_k(s,a)))
 //
-// (the paper's equations (3) and (4)). Extended value iteration finds the optimistic policy over
+// (the paper's confidence sets; we could not read the paper here, and checked both constants
+// against several public implementations, which agree). Extended value iteration finds the optimistic policy over
 // that set, which UCRL2 follows until some pair's count in the episode, ν_k(s,a), reaches
 // max(1, N_k(s,a)) — the doubling rule — when a new episode begins at the next step.
 //
@@ -222,7 +225,7 @@ func (l *UCRL2) extendedVI(m *mdp.Sparse, width, q, v []float64) {
 	}
 }
 
-// optimisticNext is the inner maximisation of extended value iteration (the paper's Figure 2):
+// optimisticNext is the inner maximisation of extended value iteration, as the paper computes it:
 // max Σ p(s′)·V(s′) over the distributions p with ‖p − p̂‖₁ ≤ d. It moves d/2 of mass (at most
 // what the others hold) onto the best-valued state best and takes it from the observed successors
 // of lowest value; every other state keeps p̂ = 0. next and prob are p̂'s support and weights,

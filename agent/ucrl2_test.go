@@ -48,10 +48,10 @@ func TestUCRL2InnerMaximisationByHand(t *testing.T) {
 	}
 }
 
-// figure2 is the inner maximisation as the paper's Figure 2 writes it, dense in S: sort all
+// denseInnerMax is the inner maximisation as the paper writes it, dense in S: sort all
 // states by V descending, put min(1, p̂(s₁) + d/2) on the best, then take the excess from the
 // worst states.
-func figure2(phat, v []float64, d float64) float64 {
+func denseInnerMax(phat, v []float64, d float64) float64 {
 	S := len(v)
 	order := make([]int, S)
 	for s := range order {
@@ -79,8 +79,8 @@ func figure2(phat, v []float64, d float64) float64 {
 	return x
 }
 
-// The sparse inner maximisation agrees with the dense Figure 2 on random cases.
-func TestUCRL2InnerMaximisationMatchesFigure2(t *testing.T) {
+// The sparse inner maximisation agrees with the paper's dense one on random cases.
+func TestUCRL2InnerMaximisationMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const S = 7
 	for trial := 0; trial < 2000; trial++ {
@@ -109,9 +109,9 @@ func TestUCRL2InnerMaximisationMatchesFigure2(t *testing.T) {
 			}
 		}
 		d := rng.Float64() * 2.5
-		want := figure2(phat, v, d)
+		want := denseInnerMax(phat, v, d)
 		if got := optimisticNext(next, prob, d, mdp.ArgMax(v), v); math.Abs(got-want) > 1e-9 {
-			t.Fatalf("p̂ = %v, V = %v, d = %v: sparse %v, Figure 2 %v", phat, v, d, got, want)
+			t.Fatalf("p̂ = %v, V = %v, d = %v: sparse %v, dense %v", phat, v, d, got, want)
 		}
 	}
 }
@@ -135,6 +135,15 @@ func TestUCRL2ConfidenceSets(t *testing.T) {
 	// The unvisited pair: N counted as 1, r̂ = 0, r̃ clipped at R_max.
 	if want := math.Sqrt(14 * 2 * math.Log(2*1*4/0.05)); math.Abs(width[1]-want) > 1e-12 || l.model.R[1] != 2 {
 		t.Errorf("pair 1: width %v, r̃ %v; want %v, 2", width[1], l.model.R[1], want)
+	}
+	// Counts added from a template enter N (C-UCRL): 97 more at reward 0.1 each shrink the width
+	// to that of N = 100 and move r̂ to (0.9 + 9.7)/100.
+	l.Augment(0, []mdp.Succ{{State: 1, N: 97}}, 9.7)
+	width = l.build(&l.model, width)
+	wantW = math.Sqrt(14 * 2 * math.Log(2*1*4/0.05) / 100)
+	wantR = 0.106 + 2*math.Sqrt(7*math.Log(2*2*1*4/0.05)/(2*100))
+	if math.Abs(width[0]-wantW) > 1e-12 || math.Abs(l.model.R[0]-wantR) > 1e-12 {
+		t.Errorf("augmented pair 0: width %v, r̃ %v; want %v, %v", width[0], l.model.R[0], wantW, wantR)
 	}
 }
 
@@ -227,15 +236,15 @@ func conservation(t *testing.T, b Base) {
 	n := make([]int64, S*A)
 	r := make([]float64, S*A)
 	var own int64
-	for step := 0; step < 3000; step++ {
+	for step := 0; step < 8000; step++ {
 		i, next := rng.IntN(S*A), rng.IntN(S)
-		switch rng.IntN(20) {
-		case 0:
+		switch k := rng.IntN(1000); {
+		case k < 10:
 			k := int64(1 + rng.IntN(5))
 			b.Augment(i, []mdp.Succ{{State: int32(next), N: k}, {State: int32((next + 1) % S)}}, 0.25)
 			n[i] += k
 			r[i] += 0.25
-		case 1:
+		case k == 10:
 			b.Replace(i, []mdp.Succ{{State: int32(next), N: 3}}, 1.5)
 			n[i], r[i] = 3, 1.5
 		default:
@@ -249,6 +258,7 @@ func conservation(t *testing.T, b Base) {
 		}
 	}
 	c := b.Counts()
+	known := 0
 	for i := range n {
 		sum := int64(0)
 		for _, x := range c.Successors(i) {
@@ -260,6 +270,12 @@ func conservation(t *testing.T, b Base) {
 		if want := n[i] >= 500; b.Known(i) != want {
 			t.Errorf("pair %d: known = %v with n = %d, want %v", i, b.Known(i), n[i], want)
 		}
+		if b.Known(i) {
+			known++
+		}
+	}
+	if known != b.KnownPairs() || known == 0 || known == S*A {
+		t.Errorf("known pairs = %d, counted %d; want a count strictly between 0 and %d to test both", b.KnownPairs(), known, S*A)
 	}
 	if b.Samples() != own {
 		t.Errorf("samples = %d, want %d", b.Samples(), own)
@@ -314,6 +330,11 @@ func TestUCRL2PolicyHasNoSideEffects(t *testing.T) {
 		a := l.Act(s)
 		if dst[a] == 0 {
 			t.Fatalf("step %d: Act took %d, which Policy gave probability 0 (%v)", step, a, dst)
+		}
+		after := make([]float64, 2)
+		l.Policy(s, after)
+		if !slices.Equal(dst, after) {
+			t.Fatalf("step %d: Policy gave %v before the plan and %v after it", step, dst, after)
 		}
 		l.Record(s*2+a, (s+a)%3, float64(a)*0.3)
 	}

@@ -32,18 +32,26 @@ type LRMaxParams struct {
 	// MaxMemory is the number of finished tasks kept in memory: the first MaxMemory ones, as the
 	// published code keeps them; 0 keeps every task (the published default).
 	MaxMemory int `yaml:"max_memory"`
+	// PMin is p_min, a lower bound on the probability with which the sequence draws each of its
+	// distinct tasks, for the online estimation of D_max per pair (see LRMax); 0 turns the
+	// estimation off.
+	PMin float64 `yaml:"p_min"`
+	// Delta is δ of the online estimation: a pair's estimate is made from tasks enough that both
+	// tasks of every pair of distinct tasks were among them with probability at least 1 − δ.
+	Delta float64 `yaml:"delta"`
 }
 
 // DefaultLRMax are the project's RMax settings (m = 500, R_max = 1, plan tolerance 1e-4, full
 // planning; the published experiment used m = 10 on its own grid) with the published LRMax values
 // of the paper's experiment (SuReLI/llrl, tight.py):
 // the prior D_max = 0.1 of "LRMax(0.1)", ε_m = 0.01, rewards in [0, R_max] (r_min = 0), the whole
-// memory kept (the code's default), and the optimistic action rule: the published LRMax acts
-// greedily on its upper bound with ties broken at random.
+// memory kept (the code's default), the online estimation with p_min = 0.1 (the code's default)
+// and δ = 0.1, and the optimistic action rule: the published LRMax acts greedily on its upper
+// bound with ties broken at random.
 func DefaultLRMax() LRMaxParams {
 	r := agent.DefaultRMax()
 	return LRMaxParams{M: r.M, RMax: r.RMax, ActionRule: agent.Optimistic, PlanTolerance: r.PlanTolerance,
-		Planning: r.Planning, RMin: 0, DMax: 0.1, EpsilonM: 0.01, MaxMemory: 0}
+		Planning: r.Planning, RMin: 0, DMax: 0.1, EpsilonM: 0.01, MaxMemory: 0, PMin: 0.1, Delta: 0.1}
 }
 
 // rmax are the parameters of the RMax learner underneath.
@@ -72,8 +80,46 @@ func (p LRMaxParams) Validate() error {
 		return fmt.Errorf("lrmax: epsilon_m = %v, want a finite number >= 0", p.EpsilonM)
 	case p.MaxMemory < 0:
 		return fmt.Errorf("lrmax: max_memory = %d, want 0 (keep every task) or more", p.MaxMemory)
+	case !(p.PMin >= 0 && p.PMin <= 0.5):
+		return fmt.Errorf("lrmax: p_min = %v, want 0 (no online estimation) <= p_min <= 0.5", p.PMin)
+	case p.PMin > 0 && !(p.Delta > 0 && p.Delta < 1):
+		return fmt.Errorf("lrmax: delta = %v, want 0 < delta < 1", p.Delta)
+	case p.PMin > 0 && confidentTasks(p.PMin, p.Delta) < 0:
+		return fmt.Errorf("lrmax: p_min = %v and delta = %v need more than %d tasks", p.PMin, p.Delta, maxConfidentTasks)
 	}
 	return nil
+}
+
+// maxConfidentTasks bounds the search of confidentTasks.
+const maxConfidentTasks = 1_000_000
+
+// confidentTasks is the smallest number n of tasks among which, with probability at least 1 − δ,
+// both tasks of any pair of distinct tasks appear when each is drawn with probability at least
+// p_min: 1 − 2(1 − p_min)^n + (1 − 2p_min)^n ≥ 1 − δ (inclusion–exclusion, as the published
+// code); −1 beyond maxConfidentTasks. The probability grows with n, so n is found by doubling and
+// bisection.
+func confidentTasks(pMin, delta float64) int {
+	ok := func(n int) bool {
+		fn := float64(n)
+		return 1-2*math.Pow(1-pMin, fn)+math.Pow(1-2*pMin, fn) >= 1-delta
+	}
+	hi := 1
+	for !ok(hi) {
+		if hi >= maxConfidentTasks {
+			return -1
+		}
+		hi = min(2*hi, maxConfidentTasks)
+	}
+	lo := hi / 2 // ok(lo) is false, or lo = 0 < 1 = hi
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // partialModel is what LRMax knows of one task, the current one or one in memory: the estimates
@@ -106,10 +152,11 @@ func (pm *partialModel) setFromCounts(l *agent.Learner, u []float64) {
 	pm.u = append(pm.u[:0], u...)
 }
 
-// memoryTask is a finished task in memory, with the warm starts of its two fixed points.
+// memoryTask is a finished task in memory, with the warm start of its fixed point.
 type memoryTask struct {
 	partialModel
-	dissTo, dissFrom []float64 // d̂_{MM̄} and d̂_{M̄M} of the last bound, M the current task
+	w    []float64 // its weights γ(max_a Ū(s′,a) + tol − V_lo), per state
+	diss []float64 // d̂_{M̄M} of the last bound, M the current task
 }
 
 // lipschitz computes the Lipschitz upper bound of the current task from one task in memory.
@@ -122,31 +169,42 @@ type lipschitz struct {
 	dMax     float64 // D_max
 	dFar     float64 // D_max/(1−γ): no local dissimilarity d^{sa} exceeds it
 	vLo      float64
+	vMax     float64 // R_max/(1−γ)
 	b        float64 // B = ε_m·((R_max − r_min) + γ·(V_max − V_lo)), the error of one model's D term
 	epsStep  float64 // ε_m·γ·D_max/(1−γ), the error of one recursion step through an estimated T̂
 	tol      float64 // the fixed points' tolerance, added to the bound so rounding never lowers it
 	stop     float64
 
-	wTo, wFrom []float64  // weights γ(max_a Ū(s′,a) + tol − V_lo) of M̄ and of M, per state
-	distTo     []float64  // D̂_{MM̄} per pair
-	distFrom   []float64  // D̂_{M̄M} per pair
-	acc        []float64  // T̂(·|s,a) − T̄̂(·|s,a), dense, zero between pairs
-	rec        mdp.Sparse // the recursion model of one fixed point
-	v          []float64  // Iterate's scratch
+	w        []float64  // weights γ(max_a Ū(s′,a) + tol − V_lo) of M, per state
+	estimate []float64  // the online estimate of D_max per pair, +Inf where there is none
+	dHat     []float64  // D̂_{M̄M} per pair
+	acc      []float64  // T̂(·|s,a) − T̄̂(·|s,a), dense, zero between pairs
+	rec      mdp.Sparse // the recursion model of one fixed point
+	v        []float64  // Iterate's scratch
 }
 
 func newLipschitz(p LRMaxParams, S, A int, g float64, terminal []bool) *lipschitz {
 	vMax := p.RMax / (1 - g)
 	vLo := math.Min(0, p.RMin/(1-g))
 	z := &lipschitz{
-		S: S, A: A, terminal: terminal, gamma: g, dMax: p.DMax, dFar: p.DMax / (1 - g), vLo: vLo,
+		S: S, A: A, terminal: terminal, gamma: g, dMax: p.DMax, dFar: p.DMax / (1 - g), vLo: vLo, vMax: vMax,
 		b:       p.EpsilonM * ((p.RMax - p.RMin) + g*(vMax-vLo)),
 		epsStep: p.EpsilonM * g * p.DMax / (1 - g),
 		tol:     p.PlanTolerance, stop: mdp.StopFor(g, p.PlanTolerance),
-		wTo: make([]float64, S), wFrom: make([]float64, S), acc: make([]float64, S), v: make([]float64, S),
-		distTo: make([]float64, S*A), distFrom: make([]float64, S*A),
+		w: make([]float64, S), acc: make([]float64, S), v: make([]float64, S), estimate: make([]float64, S*A),
+		dHat: make([]float64, S*A),
+	}
+	for i := range z.estimate {
+		z.estimate[i] = math.Inf(1)
 	}
 	return z
+}
+
+// remember makes the memory record of a finished task's partial model.
+func (z *lipschitz) remember(pm partialModel) *memoryTask {
+	m := &memoryTask{partialModel: pm, w: make([]float64, z.S), diss: make([]float64, z.S*z.A)}
+	z.weights(m.w, m.u)
+	return m
 }
 
 // weights writes γ(max_a u(s′,a) + tol − V_lo) ≥ γ(V*(s′) − V_lo) ≥ 0 into w.
@@ -156,54 +214,74 @@ func (z *lipschitz) weights(w, u []float64) {
 	}
 }
 
-// bound writes into out the Lipschitz upper bound on Q*_M of every pair,
+// bound writes into out the Lipschitz upper bound on Q*_M of every pair unknown in the current
+// task cur, from the task mem in memory (Lecarpentier et al., AAAI-21, Props. 1–3), and reports
+// whether it did: when no unknown pair's bound can be below V_max it skips the fixed point,
+// leaves out alone and returns false,
 //
-//	U(s,a) = Ū_M̄(s,a) + min(d̂_{MM̄}(s,a), d̂_{M̄M}(s,a)) + tol,
+//	U(s,a) = Ū_M̄(s,a) + min(d̂_{MM̄}(s,a), d̂_{M̄M}(s,a)) + tol.
 //
-// for the current task cur and the task mem in memory (Lecarpentier et al., AAAI-21, Props. 1–3).
 // The local model distance is D^{sa}_{MM̄}(f) = |R(s,a) − R̄(s,a)| + Σ_{s′} f(s′)|T(s′|s,a) − T̄(s′|s,a)|
 // and the local dissimilarity d_{MM̄} is the fixed point of
 //
 //	d^{sa} = D^{sa}_{MM̄}(γV*_M̄) + γ Σ_{s′} T(s′|s,a) max_{a′} d^{s′a′},
 //
 // which bounds |Q*_M − Q*_M̄|; so does d_{M̄M}, with the roles swapped. From partial models,
-// D^{sa}(γV*_M̄) is bounded by min(D_max, D^{sa}_{M̂M̄̂}(weights) + 2B) on pairs known in both tasks
-// and by D_max on the others; the recursion runs through T̂ on the pairs known in the task it
-// follows (plus ε_m·γ·D_max/(1−γ) for T̂'s error) and ends on the others with γ·D_max/(1−γ),
-// the largest d. Weights: as T and T̄ both sum to 1, Σ f|ΔT| may use f = γ(V* − V_lo) ≥ 0, which
-// is the paper's γV* for rewards in [0, R_max]; V* is bounded by the tasks' Ū. Terminal states
-// (the same in both tasks) have Q* = 0 in both: their d is 0.
-func (z *lipschitz) bound(cur *partialModel, mem *memoryTask, out []float64) {
-	z.weights(z.wTo, mem.u)
-	z.weights(z.wFrom, cur.u)
+// D^{sa}(γV*_M̄) is bounded by D̂^{sa} = min(D_max, D^{sa}_{M̂M̄̂}(weights) + 2B) on pairs known in
+// both tasks and by D_max on the others, D_max lowered to the pair's online estimate where there
+// is one. The recursion of d̂_{M̄M} runs through T̄̂ on the pairs known in M̄ (plus
+// ε_m·γ·D_max/(1−γ) for T̄̂'s error) and ends on the others with γ·D_max/(1−γ), the largest d.
+// The recursion of d̂_{MM̄} would run through M's known pairs, but on a pair unknown in M it is
+// closed: D_max + γ·D_max/(1−γ) (such a pair is not known in both), so it is not solved. Pairs
+// known in M are planned on their estimates; out holds for them the bound through d̂_{M̄M} alone.
+// Weights: as T and T̄ both sum to 1, Σ f|ΔT| may use f = γ(V* − V_lo) ≥ 0, which is the paper's
+// γV* for rewards in [0, R_max]; V* is bounded by the tasks' Ū. Terminal states (the same in
+// both tasks) have Q* = 0 in both: their d is 0.
+func (z *lipschitz) bound(cur *partialModel, mem *memoryTask, out []float64) bool {
+	z.weights(z.w, cur.u)
 	n := z.S * z.A
 	for i := 0; i < n; i++ {
-		z.distTo[i], z.distFrom[i] = z.dMax, z.dMax
 		switch {
 		case z.isTerminal(i):
-			z.distTo[i], z.distFrom[i] = 0, 0
+			z.dHat[i] = 0
 		case cur.known[i] && mem.known[i]:
-			to, from := z.distance(&cur.model, &mem.model, i)
-			z.distTo[i] = math.Min(z.dMax, to+2*z.b)
-			z.distFrom[i] = math.Min(z.dMax, from+2*z.b)
+			_, from := z.distance(&cur.model, &mem.model, i, mem.w, z.w)
+			z.dHat[i] = math.Min(z.dMaxOf(i), from+2*z.b)
+		default:
+			z.dHat[i] = z.dMaxOf(i)
 		}
 	}
-	z.fixedPoint(z.distTo, cur, mem.dissTo)
-	z.fixedPoint(z.distFrom, &mem.partialModel, mem.dissFrom)
+	// Every term of d̂_{M̄M} is ≥ 0, so d̂_{M̄M} ≥ D̂, and D̂ ≤ d̂_{MM̄} on the unknown pairs: then
+	// U ≥ Ū_M̄ + D̂ + tol, and if that is V_max or more for every unknown pair, nothing is tightened.
+	useful := false
+	for i := 0; i < n && !useful; i++ {
+		useful = !cur.known[i] && !z.isTerminal(i) && mem.u[i]+z.dHat[i]+z.tol < z.vMax
+	}
+	if !useful {
+		return false
+	}
+	z.fixedPoint(z.dHat, &mem.partialModel, mem.diss)
 	for i := 0; i < n; i++ {
-		if z.isTerminal(i) {
+		switch {
+		case z.isTerminal(i):
 			out[i] = 0
-			continue
+		case cur.known[i]:
+			out[i] = mem.u[i] + mem.diss[i] + z.tol
+		default:
+			out[i] = mem.u[i] + math.Min(z.dMaxOf(i)+z.gamma*z.dFar, mem.diss[i]) + z.tol
 		}
-		out[i] = mem.u[i] + math.Min(mem.dissTo[i], mem.dissFrom[i]) + z.tol
 	}
+	return true
 }
+
+// dMaxOf is D_max of pair i: the prior, or the pair's online estimate if it is smaller.
+func (z *lipschitz) dMaxOf(i int) float64 { return math.Min(z.dMax, z.estimate[i]) }
 
 func (z *lipschitz) isTerminal(i int) bool { return z.terminal != nil && z.terminal[i/z.A] }
 
-// distance returns D^{sa} of pair i between the estimates x and y, with the weights of M̄ (to)
-// and of M (from): |R̂_x − R̂_y| + Σ_{s′} w(s′)|T̂_x(s′) − T̂_y(s′)|.
-func (z *lipschitz) distance(x, y *mdp.Sparse, i int) (to, from float64) {
+// distance returns D^{sa} of pair i between the estimates x and y, |R̂_x − R̂_y| +
+// Σ_{s′} w(s′)|T̂_x(s′) − T̂_y(s′)|, with the weights wy of y (to) and wx of x (from).
+func (z *lipschitz) distance(x, y *mdp.Sparse, i int, wy, wx []float64) (to, from float64) {
 	for k := x.Start[i]; k < x.Start[i+1]; k++ {
 		z.acc[x.Next[k]] += x.Prob[k]
 	}
@@ -215,8 +293,8 @@ func (z *lipschitz) distance(x, y *mdp.Sparse, i int) (to, from float64) {
 		for k := rows.Start[i]; k < rows.Start[i+1]; k++ {
 			s := rows.Next[k]
 			d := math.Abs(z.acc[s])
-			to += z.wTo[s] * d
-			from += z.wFrom[s] * d
+			to += wy[s] * d
+			from += wx[s] * d
 			z.acc[s] = 0
 		}
 	}
@@ -268,13 +346,19 @@ const maxFixedPointSweeps = 1_000_000
 // anything is in memory LRMax is exactly RMax. The bounds are upper bounds on Q* — no negative
 // transfer — as long as D_max and r_min hold for the task sequence and the estimates are ε_m-accurate.
 //
+// Online estimation of D_max (the published code's, with p_min > 0): the sequence is taken to draw
+// its tasks from a finite set, each with probability at least p_min. Once a pair is known in n
+// tasks of memory, n the smallest number with 1 − 2(1−p_min)^n + (1−2p_min)^n ≥ 1 − δ (then with
+// probability 1 − δ both tasks of the farthest pair of distinct tasks are among them), its D_max
+// is lowered to the largest local model distance between two of those tasks, both ways, plus 2B;
+// the estimates are refreshed after every task stored.
+//
 // Differences from the published code, which we take to follow the paper over the code: the
 // memory holds only known pairs (the code also kept the rewards of pairs that were merely
 // visited, treating them as known); d̂_{M̄M} uses the distances weighted by the current task's
 // bound (the code computed them and then used the other direction's); pairs known in only one
-// task get D_max (the code has a further bound for them that assumes rewards in [0, R_max]). The
-// code's online estimation of D_max from the tasks in memory (its default, "LRMax" without a
-// prior) is not implemented: d_max must be given.
+// task get D_max (the code has a further bound for them that assumes rewards in [0, R_max]); the
+// online estimates include the 2B of estimated models, which the code leaves out.
 type LRMax struct {
 	p        LRMaxParams
 	l        agent.Learner
@@ -290,12 +374,14 @@ type LRMax struct {
 	unknown  []float64 // the values unknown pairs are planned at
 	known    int       // known pairs when the values were last computed
 	truth    *mdp.Model
+	nConf    int // tasks a pair must be known in for an online estimate, 0 without estimation
 
 	// per-task diagnostics
 	memoryAtStart   int
 	startValues     []float64 // the values at the start of the task, nil before any memory
 	updates         int       // computations of the bounds
 	tightUnknownMax int       // the most unknown pairs planned below R_max/(1−γ) at once
+	estimatedStart  int       // pairs with an online estimate of D_max at the start
 }
 
 // NewLRMax validates p and returns the agent.
@@ -303,7 +389,11 @@ func NewLRMax(p LRMaxParams) (*LRMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &LRMax{p: p, l: agent.Learner{P: p.rmax()}}, nil
+	x := &LRMax{p: p, l: agent.Learner{P: p.rmax()}}
+	if p.PMin > 0 {
+		x.nConf = confidentTasks(p.PMin, p.Delta)
+	}
+	return x, nil
 }
 
 // Memory is the number of tasks in memory.
@@ -351,6 +441,12 @@ func (x *LRMax) BeginTask(t agent.Task) error {
 	x.truth = t.Truth
 	x.l.Begin(t)
 	x.memoryAtStart, x.updates, x.tightUnknownMax, x.startValues = len(x.memory), 0, 0, nil
+	x.estimatedStart = 0
+	for _, e := range x.z.estimate {
+		if !math.IsInf(e, 1) {
+			x.estimatedStart++
+		}
+	}
 	if len(x.memory) > 0 {
 		x.tighten()
 		x.startValues = append(x.startValues, x.unknown...)
@@ -375,7 +471,9 @@ func (x *LRMax) tighten() {
 		x.unknown[i] = x.vMax
 	}
 	for _, m := range x.memory {
-		x.z.bound(&x.cur, m, x.bound)
+		if !x.z.bound(&x.cur, m, x.bound) {
+			continue // no bound below V_max from m
+		}
 		for i, u := range x.bound {
 			x.unknown[i] = math.Min(x.unknown[i], u)
 		}
@@ -404,14 +502,43 @@ func (x *LRMax) Observe(s, a int, r float64, next int) {
 
 func (x *LRMax) EndEpisode() {}
 
-// EndTask puts the task's known pairs and final plan in memory, unless the memory is full.
+// EndTask puts the task's known pairs and final plan in memory, unless the memory is full, and
+// refreshes the online estimates of D_max.
 func (x *LRMax) EndTask() {
 	if x.p.MaxMemory > 0 && len(x.memory) >= x.p.MaxMemory {
 		return
 	}
-	m := &memoryTask{dissTo: make([]float64, x.S*x.A), dissFrom: make([]float64, x.S*x.A)}
-	m.setFromCounts(&x.l, x.l.Q())
-	x.memory = append(x.memory, m)
+	var pm partialModel
+	pm.setFromCounts(&x.l, x.l.Q())
+	x.memory = append(x.memory, x.z.remember(pm))
+	if x.nConf > 0 && len(x.memory) >= x.nConf {
+		x.estimate()
+	}
+}
+
+// estimate sets the online estimate of D_max of every pair known in at least nConf tasks of
+// memory: the largest D^{sa} between two of them, both ways, plus 2B.
+func (x *LRMax) estimate() {
+	var in []*memoryTask
+	for i := range x.z.estimate {
+		in = in[:0]
+		for _, m := range x.memory {
+			if m.known[i] {
+				in = append(in, m)
+			}
+		}
+		if x.z.isTerminal(i) || len(in) < x.nConf {
+			continue
+		}
+		d := 0.0
+		for a, ma := range in {
+			for _, mb := range in[a+1:] {
+				to, from := x.z.distance(&ma.model, &mb.model, i, mb.w, ma.w)
+				d = math.Max(d, math.Max(to, from))
+			}
+		}
+		x.z.estimate[i] = d + 2*x.z.b
+	}
 }
 
 // Phase is its RMax learner's phase of s: exploring while an action of s is unknown — planned at
@@ -426,9 +553,10 @@ func (x *LRMax) Policy(s int, dst []float64) { x.l.Policy(s, dst) }
 // TaskMetrics reports the tasks in memory at the start of the task; at the start, the pairs
 // (terminal states aside) planned below R_max/(1−γ) and the mean of their planned values over all
 // those pairs; the most unknown pairs planned below R_max/(1−γ) at once; how often the bounds were
-// computed; the start values below the true Q* by more than 1e-6 — negative transfer, from a
-// D_max or r_min that does not hold — when the task's true model is given (−1 otherwise, and 0
-// while the memory is empty); and RMax's diagnostics.
+// computed; the pairs with an online estimate of D_max at the start; the start values below the
+// true Q* by more than 1e-6 — negative transfer, from a D_max or r_min that does not hold — when
+// the task's true model is given (−1 otherwise, and 0 while the memory is empty); and RMax's
+// diagnostics.
 func (x *LRMax) TaskMetrics() []agent.Metric {
 	tight, sum, pairs := 0, 0.0, 0
 	for i := 0; i < x.S*x.A; i++ {
@@ -455,6 +583,7 @@ func (x *LRMax) TaskMetrics() []agent.Metric {
 		{Name: "mean_bound_start", Value: mean},
 		{Name: "tight_unknown_max", Value: float64(x.tightUnknownMax)},
 		{Name: "bound_updates", Value: float64(x.updates)},
+		{Name: "estimated_pairs_start", Value: float64(x.estimatedStart)},
 		{Name: "start_bound_violations", Value: float64(x.violations())},
 	}
 	return append(out, agent.BaseMetrics(&x.l)...)

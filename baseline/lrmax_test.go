@@ -29,6 +29,9 @@ func TestLRMaxValidation(t *testing.T) {
 		{func(p *LRMaxParams) { p.DMax = math.NaN() }, "lrmax: d_max = NaN"},
 		{func(p *LRMaxParams) { p.EpsilonM = -1 }, "lrmax: epsilon_m = -1"},
 		{func(p *LRMaxParams) { p.MaxMemory = -1 }, "lrmax: max_memory = -1"},
+		{func(p *LRMaxParams) { p.PMin = 0.6 }, "lrmax: p_min = 0.6, want 0 (no online estimation) <= p_min <= 0.5"},
+		{func(p *LRMaxParams) { p.Delta = 0 }, "lrmax: delta = 0, want 0 < delta < 1"},
+		{func(p *LRMaxParams) { p.PMin, p.Delta = 1e-9, 1e-9 }, "lrmax: p_min = 1e-09 and delta = 1e-09 need more than 1000000 tasks"},
 	} {
 		p := DefaultLRMax()
 		c.edit(&p)
@@ -113,21 +116,21 @@ func exactParams(dMax float64) LRMaxParams {
 // D_max/(1−γ) = 0.5; the stored Ū is Q*_M̄, the current one is 0.8 on the known pair (1,0) and
 // V_max = 2 elsewhere. Weights (r_min = 0): w_M̄ = γ·max_a Ū_M̄ = (0.25, 0.5, 0), w_M = (1, 1, 0).
 // D̂ = 0.2 on (1,0), known in both (same successor: only |ΔR| counts), D_max = 0.25 elsewhere.
-// d̂_{MM̄} through M: (1,0) 0.2 + γ·0, the unknown pairs 0.25 + γ·0.5 = 0.5.
+// d̂_{MM̄} on the pairs unknown in M: 0.25 + γ·0.5 = 0.5.
 // d̂_{M̄M} through M̄ (all known): (1,0) 0.2, (0,1) and (1,1) 0.25, (0,0) 0.25 + γ·max(0.2, 0.25) =
-// 0.375. U = Ū_M̄ + min: (0.5+0.375, 0.2+0.25, 1+0.2, 0+0.25) = (0.875, 0.45, 1.2, 0.25).
+// 0.375. U = Ū_M̄ + min: (0.5+0.375, 0.2+0.25, 1+0.2, 0+0.25) = (0.875, 0.45, 1.2, 0.25), the known
+// pair (1,0) through d̂_{M̄M} alone.
 func TestLRMaxHandWorked(t *testing.T) {
 	mBar, m := handTask(t, 1), handTask(t, 0.8)
 	const gamma = 0.5
 	p := exactParams(0.25)
 	z := newLipschitz(p, 3, 2, gamma, []bool{false, false, true})
-	mem := &memoryTask{
-		partialModel: *exactPartial(mBar, []bool{true, true, true, true, false, false}, []float64{0.5, 0.2, 1, 0, 0, 0}),
-		dissTo:       make([]float64, 6), dissFrom: make([]float64, 6),
-	}
+	mem := z.remember(*exactPartial(mBar, []bool{true, true, true, true, false, false}, []float64{0.5, 0.2, 1, 0, 0, 0}))
 	cur := exactPartial(m, []bool{false, false, true, false, false, false}, []float64{2, 2, 0.8, 2, 0, 0})
 	got := make([]float64, 6)
-	z.bound(cur, mem, got)
+	if !z.bound(cur, mem, got) {
+		t.Fatal("no bound below V_max")
+	}
 	want := []float64{0.875, 0.45, 1.2, 0.25, 0, 0}
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-9 {
@@ -176,6 +179,10 @@ func TestLRMaxHandWorked(t *testing.T) {
 		if q := x.Learner().Q()[2:4]; x.Learner().Known(3) || math.Abs(q[0]-0.8) > 1e-3 || math.Abs(q[1]-0.25) > 1e-3 {
 			t.Errorf("%s: state 1 planned at %v, (1,1) known %v; want (0.8, 0.25), never tried", planning, q, x.Learner().Known(3))
 		}
+		dst := make([]float64, 2)
+		if x.Policy(1, dst); !slices.Equal(dst, []float64{1, 0}) || x.Phase(1) != agent.Exploring {
+			t.Errorf("%s: policy in state 1 %v, phase %v; want (1, 0), exploring ((1,1) stays unknown)", planning, dst, x.Phase(1))
+		}
 	}
 }
 
@@ -193,6 +200,64 @@ func TestLRMaxNegativeTransferCounted(t *testing.T) {
 	runEpisodes(t, x, handTask(t, 1), 1, 20, 10, 0.5, 1)
 	if v, _ := metric(x.TaskMetrics(), "start_bound_violations"); v != 2 {
 		t.Errorf("start_bound_violations = %v, want 2", v)
+	}
+}
+
+// TestLRMaxConfidentTasks checks the number of tasks of the online estimation against the
+// inclusion–exclusion bound computed by hand: with the published experiment's p_min = 1/5 and
+// δ = 0.1, 1 − 2·0.8^13 + 0.6^13 = 0.891 < 0.9 ≤ 1 − 2·0.8^14 + 0.6^14 = 0.913, so 14 tasks; the
+// code's default p_min = 0.1 needs 29 (0.897 at 28, 0.907 at 29); p_min = 1/2 and δ = 1/4 need
+// 1 − 2·2^−n ≥ 3/4, so 3.
+func TestLRMaxConfidentTasks(t *testing.T) {
+	for _, c := range []struct {
+		pMin, delta float64
+		want        int
+	}{{0.2, 0.1, 14}, {0.1, 0.1, 29}, {0.5, 0.25, 3}} {
+		if got := confidentTasks(c.pMin, c.delta); got != c.want {
+			t.Errorf("confidentTasks(%v, %v) = %d, want %d", c.pMin, c.delta, got, c.want)
+		}
+	}
+}
+
+// TestLRMaxOnlineEstimate runs the hand-worked tasks with goals 1, 0.8, 1, then 1 again, with a
+// useless prior D_max = 10 and the online estimation at p_min = 1/2, δ = 1/4: 3 tasks. After the
+// third task every pair is known in 3 tasks of memory and gets its estimate: 0.2 = |1 − 0.8| on
+// (1,0), 0 on the others. At the start of the fourth task d̂_{MM̄} = est + γ·D_max/(1−γ) is large,
+// d̂_{M̄M} through the stored tasks is (0.1, 0, 0.2, 0) ((0,0): 0 + γ·max(0.2, 0)), so the bounds
+// are Q̄* + (0.1, 0, 0.2, 0): (0.6, 0.2, 1.2, 0) from the goal-1 tasks and (0.5, 0.2, 1, 0) from
+// the goal-0.8 task, whose minimum is exactly the new task's Q*.
+func TestLRMaxOnlineEstimate(t *testing.T) {
+	p := exactParams(10)
+	p.M, p.PMin, p.Delta = 1, 0.5, 0.25
+	x, err := NewLRMax(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, goal := range []float64{1, 0.8, 1} {
+		runEpisodes(t, x, handTask(t, goal), k, 20, 10, 0.5, 1)
+		if v, _ := metric(x.TaskMetrics(), "estimated_pairs_start"); v != 0 {
+			t.Fatalf("task %d: estimated_pairs_start = %v before 3 tasks are in memory", k, v)
+		}
+		if !slices.Equal(x.memory[k].known[:4], []bool{true, true, true, true}) {
+			t.Fatalf("task %d: not every pair known", k)
+		}
+	}
+	m := handTask(t, 1)
+	if err := x.BeginTask(agent.Task{Index: 3, S: 3, A: 2, Gamma: 0.5, Rand: rand.New(rand.NewPCG(1, 3)), Terminal: m.TerminalStates(), Truth: m}); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.5, 0.2, 1, 0}
+	for i, w := range want {
+		if math.Abs(x.UnknownValues()[i]-w) > 1e-9 {
+			t.Fatalf("start values %v, want %v", x.UnknownValues()[:4], want)
+		}
+	}
+	ms := x.TaskMetrics()
+	if v, _ := metric(ms, "estimated_pairs_start"); v != 4 {
+		t.Errorf("estimated_pairs_start = %v, want 4", v)
+	}
+	if v, _ := metric(ms, "start_bound_violations"); v != 0 {
+		t.Errorf("start_bound_violations = %v, want 0", v)
 	}
 }
 
@@ -342,12 +407,15 @@ func TestLRMaxBoundIsUpperBound(t *testing.T) {
 		for i := 0; i < (S-1)*A; i++ {
 			knownBar[i], known[i] = rng.Float64() < 0.8, rng.Float64() < 0.5
 		}
-		mem := &memoryTask{partialModel: *exactPartial(mBar, knownBar, upper(solBar.Q)),
-			dissTo: make([]float64, S*A), dissFrom: make([]float64, S*A)}
+		mem := z.remember(*exactPartial(mBar, knownBar, upper(solBar.Q)))
 		cur := exactPartial(m, known, upper(sol.Q))
 		got := make([]float64, S*A)
-		z.bound(cur, mem, got)
 		vMax := 1 / (1 - gamma)
+		if !z.bound(cur, mem, got) {
+			for i := range got {
+				got[i] = vMax // the bound of no pair is below V_max
+			}
+		}
 		for i := 0; i < (S-1)*A; i++ {
 			if got[i] < sol.Q[i]-1e-9 {
 				t.Fatalf("trial %d: bound %v of pair %d below Q* = %v (D_max %v)", trial, got[i], i, sol.Q[i], dMax)
@@ -579,35 +647,47 @@ func trueDMax(t testing.TB, models []*mdp.Model, gamma, vLo float64) float64 {
 	return d
 }
 
-// BenchmarkLRMaxOnlineMazes compares LRMax with RMax (m = 500, both action rules) on 10
-// online-maze tasks of the paper's size (3000 episodes × 30 steps, γ = 0.95): reward per step
-// over tasks 2–10 as a share of the optimal policy's on the same tasks, the pairs planned below
-// V_max at the start of a task, and those whose start value fell below the true Q* (negative
-// transfer). LRMax runs with the published priors D_max = 0.1 and 0.2, with 0.5, and with the
-// true D_max of the 10 tasks (about 12; V* ≥ 0 in these mazes, so r_min = 0 gives valid weights).
+// BenchmarkLRMaxOnlineMazes compares LRMax with RMax (m = 500, both action rules) on 3 sequences
+// of 10 online-maze tasks of the paper's size (3000 episodes × 30 steps, γ = 0.95): reward per
+// step over tasks 2–10 as a share of the optimal policy's on the same tasks, the pairs planned
+// below V_max at the start of a task, and those whose start value fell below the true Q*
+// (negative transfer), per task. LRMax runs with the published priors D_max = 0.1 and 0.2, with
+// 0.5, and with the true D_max of the tasks (about 12; V* ≥ 0 in these mazes, so r_min = 0 gives
+// valid weights).
 func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 	const episodes, steps, gamma = 3000, 30, 0.95
-	tasks := onlineMazes(b, 10, 1)
-	opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
-	share := func(ag agent.Agent) float64 {
-		got := sequenceReward(b, ag, tasks, episodes, steps, gamma, 3)
+	var seqs [][]*mdp.Model
+	var opt [][]float64
+	dTrue := 0.0
+	for seed := range uint64(3) {
+		tasks := onlineMazes(b, 10, seed+1)
+		seqs = append(seqs, tasks)
+		opt = append(opt, sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, seed+3))
+		dTrue = math.Max(dTrue, trueDMax(b, tasks, gamma, 0))
+	}
+	share := func(newAgent func() agent.Agent) float64 {
 		var a, o float64
-		for k := 1; k < len(tasks); k++ {
-			a, o = a+got[k], o+opt[k]
+		for q, tasks := range seqs {
+			got := sequenceReward(b, newAgent(), tasks, episodes, steps, gamma, uint64(q)+3)
+			for k := 1; k < len(tasks); k++ {
+				a, o = a+got[k], o+opt[q][k]
+			}
 		}
 		return a / o
 	}
-	dTrue := trueDMax(b, tasks, gamma, 0)
+	perTask := float64(len(seqs) * (len(seqs[0]) - 1))
 	for _, rule := range []agent.ActionRule{agent.Optimistic, agent.BalancedWandering} {
 		b.Run(fmt.Sprintf("%s/rmax", rule), func(b *testing.B) {
 			p := agent.DefaultRMax()
 			p.Rule = rule
 			for range b.N {
-				rm, err := agent.NewRMax(p)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(share(rm), "share_of_optimal")
+				b.ReportMetric(share(func() agent.Agent {
+					rm, err := agent.NewRMax(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return rm
+				}), "share_of_optimal")
 			}
 		})
 		for _, dMax := range []float64{0.1, 0.2, 0.5, dTrue} {
@@ -615,22 +695,93 @@ func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 				p := DefaultLRMax()
 				p.ActionRule, p.DMax = rule, dMax
 				for range b.N {
-					x, err := NewLRMax(p)
-					if err != nil {
-						b.Fatal(err)
-					}
 					viol, tight := 0.0, 0.0
-					r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
-						v, _ := metric(ms, "start_bound_violations")
-						n, _ := metric(ms, "tight_pairs_start")
-						viol, tight = viol+v, tight+n
-					}}
-					b.ReportMetric(share(r), "share_of_optimal")
-					b.ReportMetric(viol/float64(len(tasks)-1), "violations/task")
-					b.ReportMetric(tight/float64(len(tasks)-1), "tight_start/task")
+					b.ReportMetric(share(func() agent.Agent {
+						x, err := NewLRMax(p)
+						if err != nil {
+							b.Fatal(err)
+						}
+						return &reporting{LRMax: x, each: func(ms []agent.Metric) {
+							v, _ := metric(ms, "start_bound_violations")
+							n, _ := metric(ms, "tight_pairs_start")
+							viol, tight = viol+v, tight+n
+						}}
+					}), "share_of_optimal")
+					b.ReportMetric(viol/perTask, "violations/task")
+					b.ReportMetric(tight/perTask, "tight_start/task")
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLRMaxOnlineEstimate runs 40 online-maze tasks drawn uniformly from a pool of 5 mazes,
+// so that p_min = 1/5 holds and the published estimation (δ = 0.1: 14 tasks) applies, at the
+// paper's size (3000 episodes × 30 steps, γ = 0.95, m = 500, optimistic rule). It reports the
+// share of optimal over tasks 16–40 of RMax, of LRMax without a prior (D_max = R_max + 2γ·V_max,
+// the published code's) and with the prior 0.2, both estimating D_max online, and of the latter
+// without estimation; with the pairs given an estimate and the start values below Q* per task.
+func BenchmarkLRMaxOnlineEstimate(b *testing.B) {
+	const episodes, steps, gamma, from = 3000, 30, 0.95, 15
+	mz, err := env.OnlineMazes(rand.New(rand.NewPCG(2, 0)), env.OnlineConfig{Width: 4, Height: 4, Pool: 5, Tasks: 40,
+		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
+		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := make([]*mdp.Model, len(mz))
+	for k := range mz {
+		if tasks[k], err = mz[k].Model(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := sequenceReward(b, &optimalAgent{}, tasks, episodes, steps, gamma, 3)
+	share := func(ag agent.Agent) float64 {
+		got := sequenceReward(b, ag, tasks, episodes, steps, gamma, 3)
+		var a, o float64
+		for k := from; k < len(tasks); k++ {
+			a, o = a+got[k], o+opt[k]
+		}
+		return a / o
+	}
+	b.Run("rmax", func(b *testing.B) {
+		p := agent.DefaultRMax()
+		p.Rule = agent.Optimistic
+		for range b.N {
+			rm, err := agent.NewRMax(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(share(rm), "share_of_optimal")
+		}
+	})
+	noPrior := 1 + 2*gamma/(1-gamma)
+	for _, c := range []struct {
+		name       string
+		dMax, pMin float64
+	}{{"no_prior", noPrior, 0.2}, {"d_max=0.2", 0.2, 0.2}, {"d_max=0.2,no_estimate", 0.2, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			p := DefaultLRMax()
+			p.DMax, p.PMin = c.dMax, c.pMin
+			for range b.N {
+				x, err := NewLRMax(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				viol, est, k := 0.0, 0.0, 0
+				r := &reporting{LRMax: x, each: func(ms []agent.Metric) {
+					if k >= from {
+						v, _ := metric(ms, "start_bound_violations")
+						e, _ := metric(ms, "estimated_pairs_start")
+						viol, est = viol+v, est+e
+					}
+					k++
+				}}
+				b.ReportMetric(share(r), "share_of_optimal")
+				b.ReportMetric(viol/float64(len(tasks)-from), "violations/task")
+				b.ReportMetric(est/float64(len(tasks)-from), "estimated_pairs/task")
+			}
+		})
 	}
 }
 
