@@ -1,10 +1,11 @@
 // Package continuous holds environments with continuous states for the deep extension of TempLe
-// (paper Appendix F.6), and the collection of transitions (s_t, a_t, s_{t+1}) from them on which
-// dynamics models are learned.
+// (paper Appendix F.6) and for discretized tasks (package continuous/discretize), and the
+// collection of transitions (s_t, a_t, s_{t+1}) from them on which dynamics models are learned.
 //
-// CartPole is pure Go (package continuous/cartpole). LunarLander (Box2D) and Hopper (MuJoCo) need
-// C libraries and live behind the build tags box2d and mujoco, so that the module builds and
-// tests without them.
+// Gymnasium's classic control is pure Go — CartPole, MountainCar, Acrobot and Pendulum (packages
+// continuous/cartpole, …), each with its physics as a Params struct that a task sequence may vary.
+// LunarLander (Box2D) and Hopper (MuJoCo) need C libraries and live behind the build tags box2d
+// and mujoco, so that the module builds and tests without them.
 package continuous
 
 import (

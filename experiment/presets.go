@@ -147,7 +147,7 @@ var presets = []Preset{
 		Name: "discretized",
 		Description: "Beyond the paper (its future work): 3 MountainCar-v0 (20x20 bins) then 3 CartPole-v1 (3x3x6x6 bins) tasks, " +
 			"each with other physics (gravity, force, pole mass), twice over: 12 simulator tasks, gamma 0.99, 300 episodes of " +
-			"up to 500 steps, 10 runs; O-TempLe, RMax, Q-learning with m 10, m_s 5, r_max 0; oracle off",
+			"up to 500 steps, 20 runs; O-TempLe, RMax, Q-learning with m 10, m_s 5, r_max 0; oracle off",
 		Spec: discretizedPreset,
 	},
 	{
@@ -687,5 +687,7 @@ func discretizedPreset() Spec {
 	pp.Variants = []map[string]float64{{}, {"gravity": 3.7}, {"gravity": 24.8, "mass_pole": 0.2}}
 	tasks := mustTaskSpec(FamilyMixed)
 	tasks.Params = &mixedTasks{Repeat: 2, Parts: []TaskSpec{car, pole}}
-	return simulatorSpec("discretized", tasks, 300, 500)
+	s := simulatorSpec("discretized", tasks, 300, 500)
+	s.Runs = 20
+	return s
 }
