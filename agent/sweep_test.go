@@ -8,10 +8,11 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// TestIncrementalPlanMatchesPlanningFromScratch drives three learners through the same changes
-// on random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
-// terminal states, planned unknown values — and after every change compares the incremental
-// plan with the optimal plan of the same optimistic model (a full plan to 1e-12): values within
+// TestIncrementalPlanMatchesPlanningFromScratch drives two learners through the same changes on
+// random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
+// replacement of a pair's statistics, threshold changes, terminal states, planned unknown values
+// — and after every change compares the incremental plan with the optimal plan of the same
+// optimistic model (a full plan to 1e-12): values within
 // plan_tolerance, and the same greedy action wherever the optimal one leads by more than twice
 // the tolerance.
 func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
@@ -27,7 +28,7 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		p := DefaultRMax()
 		p.M, p.RMax = 1+rng.Int64N(4), []float64{1, 2, -0.5}[rng.IntN(3)]
 		inc, exact := p, p
-		inc.Planning = PlanIncremental
+		inc.Planning, exact.Planning = PlanIncremental, PlanFull
 		exact.PlanTolerance = 1e-12
 		li, le := &Learner{P: inc}, &Learner{P: exact}
 		for _, l := range []*Learner{li, le} {
@@ -43,11 +44,24 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		}
 		for change := 0; change < 80; change++ {
 			i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
-			if rng.IntN(5) == 0 {
+			switch rng.IntN(10) {
+			case 0, 1:
 				add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
 				li.Augment(i, add, r)
 				le.Augment(i, add, r)
-			} else {
+			case 2:
+				// New statistics in another order than the old: successors met before may be gone.
+				succ := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}}
+				if rng.IntN(2) == 0 {
+					succ = append(succ, mdp.Succ{State: int32((next + 1) % S), N: 1})
+				}
+				li.Replace(i, succ, r)
+				le.Replace(i, succ, r)
+			case 3:
+				m := 1 + rng.Int64N(5)
+				li.SetThreshold(i, m)
+				le.SetThreshold(i, m)
+			default:
 				li.Record(i, next, r)
 				le.Record(i, next, r)
 			}

@@ -62,14 +62,13 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 	}
 }
 
-// scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks ×
-// 1000 episodes × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one
-// agent at the paper's parameters with incremental planning; the oracle is off, so the agent alone
-// is timed.
-func scaleSpec(typ string, n int) Spec {
+// scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks × episodes
+// × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one agent at its
+// defaults (incremental planning); the oracle is off, so the agent alone is timed.
+func scaleSpec(typ string, n, episodes int) Spec {
 	s := paper("scale", FamilyOnlineMaze, typ)
-	s.Agents[0].Params.Planning = agent.PlanIncremental
-	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
+	s.Agents = []AgentSpec{defaultAgent(typ)}
+	s.Runs, s.Episodes, s.Steps = 1, episodes, 100
 	s.Oracle.Enabled = false
 	t := s.Tasks.Params.(*onlineMazeTasks)
 	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2
@@ -85,7 +84,7 @@ func BenchmarkScale(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", typ, n), func(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				benchCells(b, scaleSpec(typ, n))
+				benchCells(b, scaleSpec(typ, n, 1000))
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(n*n), "B/state")
 			})
@@ -93,21 +92,41 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
+// BenchmarkMaze100 times RMax and O-TempLe at their defaults, and O-TempLe with the presets'
+// full planning, on the 100×100 maze of BenchmarkScale with 10 000 episodes per task (issue 21's
+// target: O-TempLe at 1 M steps/s or more, within 3× of RMax's time per step).
+func BenchmarkMaze100(b *testing.B) {
+	for _, c := range []struct {
+		typ      string
+		planning agent.Planning
+	}{{TypeRMax, agent.PlanIncremental}, {TypeOTempLe, agent.PlanIncremental}, {TypeRMax, agent.PlanFull}, {TypeOTempLe, agent.PlanFull}} {
+		b.Run(c.typ+"/"+string(c.planning), func(b *testing.B) {
+			s := scaleSpec(c.typ, 100, 10_000)
+			s.Agents[0].Params.Planning = c.planning
+			benchCells(b, s)
+		})
+	}
+}
+
 // BenchmarkFamilies times RMax and O-TempLe through the runner on one task of the classic and
-// toy-text families at their presets' episode lengths (1000 episodes). Episodes that reach a
-// terminal state end early; steps/s counts the steps actually taken.
+// toy-text families at their presets' episode lengths (1000 episodes), with each planning
+// setting (incremental is the default, full the presets'). Episodes that reach a terminal state
+// end early; steps/s counts the steps actually taken.
 func BenchmarkFamilies(b *testing.B) {
 	for _, preset := range []string{"riverswim", "frozenlake", "taxi"} {
 		for _, typ := range []string{TypeRMax, TypeOTempLe} {
-			b.Run(preset+"/"+typ, func(b *testing.B) {
-				p, err := LookupPreset(preset)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s := p.Spec()
-				s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
-				benchCells(b, s)
-			})
+			for _, planning := range []agent.Planning{agent.PlanIncremental, agent.PlanFull} {
+				b.Run(preset+"/"+typ+"/"+string(planning), func(b *testing.B) {
+					p, err := LookupPreset(preset)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s := p.Spec()
+					s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
+					s.Agents[0].Params.Planning = planning
+					benchCells(b, s)
+				})
+			}
 		}
 	}
 }

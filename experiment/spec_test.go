@@ -2,10 +2,11 @@ package experiment
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -45,6 +46,27 @@ agents:
 	}
 	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.ActionRule != agent.Optimistic || r.Params.M != 500 {
 		t.Errorf("rmax = %+v", r)
+	}
+	for _, a := range s.Agents {
+		if a.Params.Planning != agent.PlanIncremental {
+			t.Errorf("%s: planning %q by default, want %q", a.Name, a.Params.Planning, agent.PlanIncremental)
+		}
+	}
+}
+
+// TestPresetsPinFullPlanning: every agent of a paper preset that plans pins planning: full, the
+// setting its results were recorded with; large-maze (not in the paper) plans incrementally.
+func TestPresetsPinFullPlanning(t *testing.T) {
+	for _, p := range Presets() {
+		want := agent.PlanFull
+		if p.Name == "large-maze" {
+			want = agent.PlanIncremental
+		}
+		for _, a := range p.Spec().Agents {
+			if slices.Contains(agentTypes[a.Type].keys, "planning") && a.Params.Planning != want {
+				t.Errorf("preset %s, agent %s: planning %q, want %q", p.Name, a.Name, a.Params.Planning, want)
+			}
+		}
 	}
 }
 
