@@ -20,10 +20,9 @@ func Build(s Spec) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
-	digest := sha256.Sum256(specYAML)
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: hex.EncodeToString(digest[:8])}
+		Fingerprint: fingerprint(specYAML)}
 	seqs := make([]env.Sequence, s.Runs)
 	for run := range seqs {
 		if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
@@ -58,6 +57,12 @@ func Build(s Spec) (*Plan, error) {
 		p.Agents = append(p.Agents, fac)
 	}
 	return p, nil
+}
+
+// fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
+func fingerprint(specYAML []byte) string {
+	digest := sha256.Sum256(specYAML)
+	return hex.EncodeToString(digest[:8])
 }
 
 // fixedStart is the start state of t under start: fixed — start_state when given, otherwise the

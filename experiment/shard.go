@@ -101,9 +101,11 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 			points, dirs = append(points, ps), append(dirs, filepath.Join(dir, pointDir(s, pt)))
 		}
 	}
-	if err := writeSpec(dir, s); err != nil {
+	release, err := claim(dir, s, progress)
+	if err != nil {
 		return 0, err
 	}
+	defer release()
 	cells := 0
 	for k, ps := range points {
 		p, err := prepare(ps, dirs[k])
@@ -144,6 +146,11 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("experiment: merge: %s: %w", filepath.Join(shards[0], "spec.yaml"), err)
 	}
+	release, err := claim(out, s, nil)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer release()
 	subdirs := []string{""}
 	var points []Spec
 	if len(s.Sweep) > 0 {
@@ -180,10 +187,10 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 		}
 	}
 	if len(s.Sweep) > 0 {
-		_, err := ExecuteSweep(ctx, s, out, 1, nil)
+		_, err := executeSweep(ctx, s, out, 1, silent{})
 		return Summary{}, err
 	}
-	return Execute(ctx, s, out, 1, nil)
+	return execute(ctx, s, out, 1, silent{})
 }
 
 // copyFiles copies every file of from into to (a missing from is no error).
