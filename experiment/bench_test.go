@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -146,6 +147,49 @@ func BenchmarkOracleOverhead(b *testing.B) {
 			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
 			s.Oracle.Enabled, s.Oracle.PolicyMistakes = c.oracle, c.policy
 			benchCells(b, s)
+		})
+	}
+}
+
+// largeMazeSpec is the default experiment (3 runs of O-TempLe, RMax and Q-learning with the
+// oracle on) on 2 n×n mazes of 10 episodes × 10 steps: the cost of everything but the agents'
+// steps — task models, task setup and the oracle — at scale (issue 21).
+func largeMazeSpec(n int) Spec {
+	s := Default()
+	s.Name = fmt.Sprintf("maze-%d", n)
+	s.Episodes, s.Steps = 10, 10
+	t := s.Tasks.Params.(*onlineMazeTasks)
+	t.Width, t.Height, t.Tasks = n, n, 2
+	return s
+}
+
+// BenchmarkLargeMaze runs the whole experiment of largeMazeSpec on both cores (Execute: build,
+// cells, results) and reports its seconds, the memory estimate the runner checks, and the peak
+// resident memory of the process during the run (Linux). Run it alone: -bench LargeMaze/2000
+// -benchtime 1x.
+func BenchmarkLargeMaze(b *testing.B) {
+	for _, n := range []int{250, 500, 1000, 2000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := largeMazeSpec(n)
+			seqs := make([]env.Sequence, s.Runs)
+			for run := range seqs {
+				var err error
+				if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			resetPeakRSS()
+			b.ResetTimer()
+			for k := 0; k < b.N; k++ {
+				if _, err := Execute(context.Background(), s, b.TempDir(), 2, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/experiment")
+			b.ReportMetric(float64(estimateMemory(s, seqs).total())/(1<<20), "estimate-MB")
+			if peak := peakRSS(); peak > 0 {
+				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+			}
 		})
 	}
 }

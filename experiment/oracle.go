@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/mdp"
@@ -52,15 +53,23 @@ func (o *TaskOracle) Total() float64 {
 	return x
 }
 
-// taskOracle holds what the runner needs to measure steps against the optimum of one task.
-type taskOracle struct {
+// taskSolution is what the oracle knows of one task's true model: its finite-horizon values, its
+// γ-discounted optimum and the pairs whose action is an ε-mistake. It is computed once per task
+// and read, never written, by every cell that runs the task (oracleCache).
+type taskSolution struct {
 	m       *mdp.Model
 	horizon mdp.Horizon
 	vStar   []float64 // γ-discounted V*
 	mistake []bool    // per pair: Q*(s,a) < V*(s) − ε
 	eps     float64   // ε in reward units
-	policy  *policyEvaluation
-	rec     TaskOracle
+}
+
+// taskOracle measures one cell on one task against the task's solution; its records are the
+// cell's own.
+type taskOracle struct {
+	*taskSolution
+	policy *policyEvaluation
+	rec    TaskOracle
 }
 
 // policyEvaluation holds V^π of a learner's current policy π_t on the true model, re-evaluated
@@ -81,9 +90,9 @@ type policyEvaluation struct {
 	prob []float64
 }
 
-// newTaskOracle solves m for its finite-horizon values over T steps and its γ-discounted
-// optimum, and flags the pairs whose action is an ε-mistake.
-func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, error) {
+// solveTask solves m for its finite-horizon values over T steps and its γ-discounted optimum, and
+// flags the pairs whose action is an ε-mistake.
+func solveTask(m *mdp.Model, T int, gamma, epsilon float64) (*taskSolution, error) {
 	h, err := mdp.FiniteHorizon(m, T)
 	if err != nil {
 		return nil, err
@@ -93,12 +102,76 @@ func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, er
 		return nil, err
 	}
 	eps := epsilon * m.MaxAbsReward() / (1 - gamma)
-	o := &taskOracle{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
+	o := &taskSolution{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
 	for i, q := range sol.Q {
 		// The tolerance of the solve keeps ties from counting as mistakes when ε = 0.
 		o.mistake[i] = q < sol.V[i/m.A]-eps-2*oracleTolerance
 	}
 	return o, nil
+}
+
+// oracleCache shares each task's solution among the cells of one Run: a task is solved when the
+// first cell reaches it and dropped when the last cell that runs it has finished it (or was
+// resumed from disk), so the solutions held at once are those of the tasks in progress.
+type oracleCache struct {
+	mu      sync.Mutex
+	entries map[*mdp.Model]*oracleEntry
+}
+
+type oracleEntry struct {
+	once  sync.Once
+	sol   *taskSolution
+	err   error
+	users int // cells still to finish the task, once per occurrence in a cell's sequence
+}
+
+// newOracleCache counts, for every task, the cells of p's shard that will run it.
+func newOracleCache(p *Plan) *oracleCache {
+	c := &oracleCache{entries: map[*mdp.Model]*oracleEntry{}}
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if !p.Shard.Has(run*len(p.Agents) + k) {
+				continue
+			}
+			for _, t := range tasks {
+				e := c.entries[t.Model]
+				if e == nil {
+					e = &oracleEntry{}
+					c.entries[t.Model] = e
+				}
+				e.users++
+			}
+		}
+	}
+	return c
+}
+
+// oracle returns a fresh oracle of one cell on task m, on the task's shared solution (p.oracles,
+// set by Run) or, for a cell run on its own, on a solution of its own.
+func (p *Plan) oracle(m *mdp.Model) (*taskOracle, error) {
+	if p.oracles == nil {
+		sol, err := solveTask(m, p.Steps, p.Gamma, p.Epsilon)
+		return &taskOracle{taskSolution: sol}, err
+	}
+	p.oracles.mu.Lock()
+	e := p.oracles.entries[m]
+	p.oracles.mu.Unlock()
+	e.once.Do(func() { e.sol, e.err = solveTask(m, p.Steps, p.Gamma, p.Epsilon) })
+	return &taskOracle{taskSolution: e.sol}, e.err
+}
+
+// release tells the cache that one cell is done with task m.
+func (c *oracleCache) release(m *mdp.Model) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[m]; e != nil {
+		if e.users--; e.users == 0 {
+			delete(c.entries, m)
+		}
+	}
 }
 
 // trackPolicy makes the oracle count Kakade's ε-mistakes of the learner behind info.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -319,5 +320,66 @@ func TestPolicyMistakesChangeNoResult(t *testing.T) {
 	}
 	if _, err := Parse([]byte("oracle:\n  enabled: false\n  policy_mistakes: true\n")); err == nil || !strings.Contains(err.Error(), "oracle.policy_mistakes") {
 		t.Errorf("policy mistakes without the oracle: error %v", err)
+	}
+}
+
+// TestSharedOracleEqualsOwn: cells measured on the shared per-task solutions (Run) get the same
+// records as cells that solve every task themselves, every solution is dropped once the cells
+// are done, and equal tasks share one model.
+func TestSharedOracleEqualsOwn(t *testing.T) {
+	s := small(2, 6, 30)
+	s.Tasks.Params.(*onlineMazeTasks).Pool = 3
+	s.Oracle.PolicyMistakes, s.Output.Episodes = true, false
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[*mdp.Model]bool{}
+	for _, tasks := range p.Runs {
+		for _, task := range tasks {
+			distinct[task.Model] = true
+		}
+	}
+	if len(distinct) > 2*3 {
+		t.Errorf("%d models for 2 runs of tasks drawn from pools of 3", len(distinct))
+	}
+	shared, err := Run(context.Background(), p, t.TempDir(), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.oracles = newOracleCache(p)
+	cache := p.oracles
+	for idx, want := range shared {
+		p.oracles = cache
+		got, err := runCell(context.Background(), p, t.TempDir(), want.Run, p.Agents[idx%len(p.Agents)], silent{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.oracles = nil
+		own, err := runCell(context.Background(), p, t.TempDir(), want.Run, p.Agents[idx%len(p.Agents)], silent{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []CellResult{got, own} {
+			if !reflect.DeepEqual(c.Tasks, want.Tasks) {
+				t.Fatalf("run %d, %s: records differ between shared and own solutions", want.Run, want.Agent)
+			}
+		}
+	}
+	if len(cache.entries) != 0 {
+		t.Errorf("%d solutions left in the cache after every cell", len(cache.entries))
+	}
+
+	river, err := LookupPreset("riverswim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := river.Spec()
+	rs.Runs = 3
+	if p, err = Build(rs); err != nil {
+		t.Fatal(err)
+	}
+	if p.Runs[0][0].Model != p.Runs[2][0].Model {
+		t.Error("runs of one fixed task built separate models")
 	}
 }

@@ -3,11 +3,14 @@ package experiment
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -32,12 +35,26 @@ func Build(s Spec) (*Plan, error) {
 	if err := checkMemory(s, seqs); err != nil {
 		return nil, err
 	}
+	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
+	// model, and so one oracle solution (oracleCache). Models are immutable.
+	type builtTask struct {
+		def env.Task
+		m   *mdp.Model
+	}
+	built := map[[sha256.Size]byte]builtTask{}
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
-			m, err := def.Model()
-			if err != nil {
-				return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+			key, keyed := taskKey(def)
+			b, ok := built[key]
+			m := b.m
+			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
+				if m, err = def.Model(); err != nil {
+					return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+				}
+				if keyed && !ok {
+					built[key] = builtTask{def, m}
+				}
 			}
 			task := Task{Def: def, Model: m, Start: -1}
 			if s.Start == StartFixed {
@@ -57,6 +74,17 @@ func Build(s Spec) (*Plan, error) {
 		p.Agents = append(p.Agents, fac)
 	}
 	return p, nil
+}
+
+// taskKey is a digest of a task definition's type, family, name and JSON form, false when it has
+// no JSON form. Equal definitions have equal keys; Build confirms a match with reflect.DeepEqual,
+// since a JSON form need not hold every field.
+func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
+	b, err := json.Marshal(def)
+	if err != nil {
+		return key, false
+	}
+	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Family(), def.Name(), b)), true
 }
 
 // fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
