@@ -43,32 +43,14 @@ func (p *Sparse) EndPair() { p.Start = append(p.Start, int32(len(p.Next))) }
 // after the first sweep in which no V(s) moved by more than stop, or after maxSweeps sweeps, and
 // reports the number of sweeps and whether it converged.
 func (p *Sparse) Iterate(q, v []float64, gamma, stop float64, maxSweeps int) (sweeps int, converged bool) {
-	return p.iterate(q, v, gamma, stop, maxSweeps, false)
-}
-
-// IterateSymmetric is Iterate with symmetric Gauss–Seidel sweeps: states in increasing order, then
-// in decreasing order, alternately. Every sweep in either order is a γ-contraction toward the
-// same fixed point, so the stopping rule keeps its guarantee (StopFor); where values flow along
-// the state numbering in both directions, as in a grid numbered row by row, a change crosses the
-// whole task in a sweep or two instead of one state per sweep.
-func (p *Sparse) IterateSymmetric(q, v []float64, gamma, stop float64, maxSweeps int) (sweeps int, converged bool) {
-	return p.iterate(q, v, gamma, stop, maxSweeps, true)
-}
-
-func (p *Sparse) iterate(q, v []float64, gamma, stop float64, maxSweeps int, symmetric bool) (sweeps int, converged bool) {
 	S, A := p.S, p.A
 	for s := 0; s < S; s++ {
 		v[s] = Max(q[s*A : s*A+A])
 	}
 	for sweeps < maxSweeps {
 		sweeps++
-		backward := symmetric && sweeps%2 == 0
 		delta := 0.0
-		for k := 0; k < S; k++ {
-			s := k
-			if backward {
-				s = S - 1 - k
-			}
+		for s := 0; s < S; s++ {
 			best := math.Inf(-1)
 			for i := s * A; i < s*A+A; i++ {
 				x := 0.0
@@ -132,22 +114,6 @@ func ValueIteration(m *Model, gamma, tol float64) (Solution, error) {
 	q := make([]float64, m.S*m.A)
 	v := make([]float64, m.S)
 	sweeps, ok := m.Iterate(q, v, gamma, StopFor(gamma, tol), maxSolveSweeps)
-	if !ok {
-		return Solution{}, fmt.Errorf("mdp: value iteration did not converge in %d sweeps", sweeps)
-	}
-	return Solution{V: v, Q: q, Policy: GreedyPolicy(q, m.S, m.A), Sweeps: sweeps}, nil
-}
-
-// ValueIterationSymmetric is ValueIteration with symmetric Gauss–Seidel sweeps (IterateSymmetric):
-// the same guarantee, in far fewer sweeps on grids. Its values differ from ValueIteration's in
-// rounding only.
-func ValueIterationSymmetric(m *Model, gamma, tol float64) (Solution, error) {
-	if err := checkDiscount(gamma, tol); err != nil {
-		return Solution{}, err
-	}
-	q := make([]float64, m.S*m.A)
-	v := make([]float64, m.S)
-	sweeps, ok := m.IterateSymmetric(q, v, gamma, StopFor(gamma, tol), maxSolveSweeps)
 	if !ok {
 		return Solution{}, fmt.Errorf("mdp: value iteration did not converge in %d sweeps", sweeps)
 	}
