@@ -171,8 +171,9 @@ func (l *Learner) checkResidual(s int) {
 	w := &l.sweep
 	b := int8(-1)
 	if r > w.eps {
-		_, e := math.Frexp(r / w.eps) // r/ε in [2^(e−1), 2^e), e ≥ 1
-		b = int8(min(e-1, buckets-1))
+		// r/ε > 1 is a normal float in [2^e, 2^(e+1)), e ≥ 0 its unbiased binary exponent.
+		e := int(math.Float64bits(r/w.eps)>>52&0x7ff) - 1023
+		b = int8(min(e, buckets-1))
 	}
 	if b == w.bucketOf[s] {
 		return

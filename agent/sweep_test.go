@@ -8,11 +8,11 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// TestIncrementalPlanMatchesPlanningFromScratch drives three learners through the same changes
-// on random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
-// withdrawn augmentations (Replace), terminal states declared or learned from a step, planned
-// unknown values — and after every change compares the incremental
-// plan with the optimal plan of the same optimistic model (a full plan to 1e-12): values within
+// TestIncrementalPlanMatchesPlanningFromScratch drives two learners through the same changes on
+// random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
+// withdrawn augmentations (Replace), threshold changes, terminal states declared or learned from
+// a step, planned unknown values — and after every change compares the incremental plan with
+// the optimal plan of the same optimistic model (a full plan to 1e-12): values within
 // plan_tolerance, and the same greedy action wherever the optimal one leads by more than twice
 // the tolerance.
 func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
@@ -28,7 +28,7 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		p := DefaultRMax()
 		p.M, p.RMax = 1+rng.Int64N(4), []float64{1, 2, -0.5}[rng.IntN(3)]
 		inc, exact := p, p
-		inc.Planning = PlanIncremental
+		inc.Planning, exact.Planning = PlanIncremental, PlanFull
 		exact.PlanTolerance = 1e-12
 		li, le := &Learner{P: inc}, &Learner{P: exact}
 		for _, l := range []*Learner{li, le} {
@@ -61,6 +61,10 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 					li.ObserveTerminal(next)
 					le.ObserveTerminal(next)
 				}
+			case 4:
+				m := 1 + rng.Int64N(5)
+				li.SetThreshold(i, m)
+				le.SetThreshold(i, m)
 			default:
 				li.Record(i, next, r)
 				le.Record(i, next, r)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -64,14 +65,13 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 	}
 }
 
-// scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks ×
-// 1000 episodes × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one
-// agent at the paper's parameters with incremental planning; the oracle is off, so the agent alone
-// is timed.
-func scaleSpec(typ string, n int) Spec {
+// scaleSpec is the online-maze setting of issue 10 on an n×n maze: one run of 2 tasks × episodes
+// × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one agent at its
+// defaults (incremental planning); the oracle is off, so the agent alone is timed.
+func scaleSpec(typ string, n, episodes int) Spec {
 	s := paper("scale", FamilyOnlineMaze, typ)
-	s.Agents[0].mustSet("planning", agent.PlanIncremental)
-	s.Runs, s.Episodes, s.Steps = 1, 1000, 100
+	s.Agents = []AgentSpec{defaultAgent(typ)}
+	s.Runs, s.Episodes, s.Steps = 1, episodes, 100
 	s.Oracle.Enabled = false
 	t := s.Tasks.Params.(*onlineMazeTasks)
 	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2
@@ -87,7 +87,7 @@ func BenchmarkScale(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", typ, n), func(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				benchCells(b, scaleSpec(typ, n))
+				benchCells(b, scaleSpec(typ, n, 1000))
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(n*n), "B/state")
 			})
@@ -95,21 +95,41 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
+// BenchmarkMaze100 times RMax and O-TempLe at their defaults, and O-TempLe with the presets'
+// full planning, on the 100×100 maze of BenchmarkScale with 10 000 episodes per task (issue 21's
+// target: O-TempLe at 1 M steps/s or more, within 3× of RMax's time per step).
+func BenchmarkMaze100(b *testing.B) {
+	for _, c := range []struct {
+		typ      string
+		planning agent.Planning
+	}{{TypeRMax, agent.PlanIncremental}, {TypeOTempLe, agent.PlanIncremental}, {TypeRMax, agent.PlanFull}, {TypeOTempLe, agent.PlanFull}} {
+		b.Run(c.typ+"/"+string(c.planning), func(b *testing.B) {
+			s := scaleSpec(c.typ, 100, 10_000)
+			s.Agents[0].mustSet("planning", c.planning)
+			benchCells(b, s)
+		})
+	}
+}
+
 // BenchmarkFamilies times RMax and O-TempLe through the runner on one task of the classic and
-// toy-text families at their presets' episode lengths (1000 episodes). Episodes that reach a
-// terminal state end early; steps/s counts the steps actually taken.
+// toy-text families at their presets' episode lengths (1000 episodes), with each planning
+// setting (incremental is the default, full the presets'). Episodes that reach a terminal state
+// end early; steps/s counts the steps actually taken.
 func BenchmarkFamilies(b *testing.B) {
 	for _, preset := range []string{"riverswim-long", "frozenlake", "taxi"} {
 		for _, typ := range []string{TypeRMax, TypeOTempLe} {
-			b.Run(preset+"/"+typ, func(b *testing.B) {
-				p, err := LookupPreset(preset)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s := p.Spec()
-				s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
-				benchCells(b, s)
-			})
+			for _, planning := range []agent.Planning{agent.PlanIncremental, agent.PlanFull} {
+				b.Run(preset+"/"+typ+"/"+string(planning), func(b *testing.B) {
+					p, err := LookupPreset(preset)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s := p.Spec()
+					s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
+					s.Agents[0].mustSet("planning", planning)
+					benchCells(b, s)
+				})
+			}
 		}
 	}
 }
@@ -177,5 +197,48 @@ func BenchmarkSimulatorRunner(b *testing.B) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 	if used := cpuTime() - cpu; used > 0 {
 		b.ReportMetric(float64(steps)/used.Seconds(), "steps/cpu-s")
+	}
+}
+
+// largeMazeSpec is the default experiment (3 runs of O-TempLe, RMax and Q-learning with the
+// oracle on) on 2 n×n mazes of 10 episodes × 10 steps: the cost of everything but the agents'
+// steps — task models, task setup and the oracle — at scale (issue 21).
+func largeMazeSpec(n int) Spec {
+	s := Default()
+	s.Name = fmt.Sprintf("maze-%d", n)
+	s.Episodes, s.Steps = 10, 10
+	t := s.Tasks.Params.(*onlineMazeTasks)
+	t.Width, t.Height, t.Tasks = n, n, 2
+	return s
+}
+
+// BenchmarkLargeMaze runs the whole experiment of largeMazeSpec on both cores (Execute: build,
+// cells, results) and reports its seconds, the memory estimate the runner checks, and the peak
+// resident memory of the process during the run (Linux). Run it alone: -bench LargeMaze/2000
+// -benchtime 1x.
+func BenchmarkLargeMaze(b *testing.B) {
+	for _, n := range []int{250, 500, 1000, 2000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := largeMazeSpec(n)
+			seqs := make([]env.Sequence, s.Runs)
+			for run := range seqs {
+				var err error
+				if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			resetPeakRSS()
+			b.ResetTimer()
+			for k := 0; k < b.N; k++ {
+				if _, err := Execute(context.Background(), s, b.TempDir(), 2, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/experiment")
+			b.ReportMetric(float64(estimateMemory(s, seqs).total())/(1<<20), "estimate-MB")
+			if peak := peakRSS(); peak > 0 {
+				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+			}
+		})
 	}
 }

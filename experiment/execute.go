@@ -14,7 +14,20 @@ import (
 // Execute runs a whole experiment into dir: it builds the plan, records the task sequences it
 // used (tasks.json, including goals drawn from the seed), runs every cell on up to jobs workers —
 // reusing cells already finished in dir by the same spec — and writes the results and figures.
+//
+// A directory holding results of another spec is refused (OccupiedError), and so is one in which
+// another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
+	release, err := claim(dir, s, progress)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer release()
+	return execute(ctx, s, dir, jobs, progress)
+}
+
+// execute is Execute in a directory already claimed.
+func execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
 	p, err := prepare(s, dir)
 	if err != nil {
 		return Summary{}, err

@@ -31,7 +31,7 @@ func TestImpossibleExperimentsAreRefusedUpFront(t *testing.T) {
 // TestMemoryEstimateCoversTheAgents: the estimate grows with the agents' tables, phase-1 records
 // and the oracle.
 func TestMemoryEstimateCoversTheAgents(t *testing.T) {
-	s := scaleSpec(TypeRMax, 100)
+	s := scaleSpec(TypeRMax, 100, 1000)
 	p, err := s.Tasks.Params.Sequence(0, stream(1, 0, "", 0, purposeSequence))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/mdp"
@@ -54,38 +55,70 @@ func (o *TaskOracle) Total() float64 {
 	return x
 }
 
-// taskOracle holds what the runner needs to measure steps against the optimum of one task.
-type taskOracle struct {
+// taskSolution is what the oracle knows of one task's true model: its finite-horizon values, its
+// γ-discounted optimum and the pairs whose action is an ε-mistake. It is computed once per task
+// and read, never written, by every cell that runs the task (oracleCache).
+type taskSolution struct {
 	m       *mdp.Model
 	horizon mdp.Horizon
 	vStar   []float64 // γ-discounted V*
 	mistake []bool    // per pair: Q*(s,a) < V*(s) − ε
 	eps     float64   // ε in reward units
-	policy  *policyEvaluation
-	rec     TaskOracle
 }
 
-// policyEvaluation holds V^π of a learner's current policy π_t on the true model, re-evaluated
-// whenever the learner's policy version changes.
+// taskOracle measures one cell on one task against the task's solution; its records are the
+// cell's own.
+type taskOracle struct {
+	*taskSolution
+	policy *policyEvaluation
+	rec    TaskOracle
+}
+
+// policyEvaluation holds V^π of a learner's current policy π_t on the true model, brought up to
+// date whenever the learner's policy version changes, in one of two ways.
+//
+// On tasks of at most denseStates states it keeps M = (I − γP_π)⁻¹ and V^π = M r_π exactly (to
+// rounding). A change of π in state s changes row s of I − γP_π by −wᵀ, w = γ(P_π′(s,·) −
+// P_π(s,·)), and r_π(s) by Δr; with c = M e_s the Sherman–Morrison formula gives
+//
+//	M′ = M + c (wᵀM) / (1 − wᵀc),   V′ = V + c (Δr + wᵀV) / (1 − wᵀc),
+//
+// O(S²) per changed state instead of a solve; M is recomputed from scratch after S updates so
+// that rounding cannot accumulate.
+//
+// On larger tasks it keeps every state's Bellman residual |(T^π v)(s) − v(s)| at most θ =
+// tol·(1−γ), so ‖v − V^π‖∞ ≤ θ/(1−γ) = tol (T^π is a γ-contraction). When π changes in some
+// states only their residuals are checked; a state whose residual exceeds θ is updated, v(s) ←
+// (T^π v)(s), and the states with an action leading to s are checked in turn, until no residual
+// exceeds θ: the cost grows with the states whose values move.
 type policyEvaluation struct {
 	info    agent.PolicyInfo
+	m       *mdp.Model
 	gamma   float64
 	version uint64
 	fresh   bool      // v is V^π of version
 	tol     float64   // ‖V − V^π‖∞ of an evaluation
 	pi      []float64 // π(a|s) at s*A+a
 	read    []float64 // π read at a new version, compared with pi
-	v       []float64 // V^π, warm start of the next evaluation
-	r       []float64 // expected reward of each pair
-	// The true model's transitions: pair i's go to next[off[i]:off[i+1]] with probability prob.
-	off  []int
-	next []int32
-	prob []float64
+	v       []float64 // V^π (within tol)
+	// Dense evaluation: M row-major, w and wᵀM scratch, updates since M was computed.
+	dense     bool
+	inv, w, u []float64
+	updates   int
+	// Residual evaluation: θ, pred[s′] the states with some action leading to s′ (each once),
+	// the states whose residual may exceed θ.
+	theta  float64
+	pred   [][]int32
+	queue  []int32
+	queued []bool
 }
 
-// newTaskOracle solves m for its finite-horizon values over T steps and its γ-discounted
-// optimum, and flags the pairs whose action is an ε-mistake.
-func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, error) {
+// denseStates is the largest task whose policies are evaluated exactly through (I − γP_π)⁻¹.
+const denseStates = 256
+
+// solveTask solves m for its finite-horizon values over T steps and its γ-discounted optimum, and
+// flags the pairs whose action is an ε-mistake.
+func solveTask(m *mdp.Model, T int, gamma, epsilon float64) (*taskSolution, error) {
 	h, err := mdp.FiniteHorizon(m, T)
 	if err != nil {
 		return nil, err
@@ -95,7 +128,7 @@ func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, er
 		return nil, err
 	}
 	eps := epsilon * m.MaxAbsReward() / (1 - gamma)
-	o := &taskOracle{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
+	o := &taskSolution{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
 	for i, q := range sol.Q {
 		// The tolerance of the solve keeps ties from counting as mistakes when ε = 0.
 		o.mistake[i] = q < sol.V[i/m.A]-eps-2*oracleTolerance
@@ -103,22 +136,95 @@ func newTaskOracle(m *mdp.Model, T int, gamma, epsilon float64) (*taskOracle, er
 	return o, nil
 }
 
-// trackPolicy makes the oracle count Kakade's ε-mistakes of the learner behind info.
-func (o *taskOracle) trackPolicy(info agent.PolicyInfo, gamma float64) {
-	m := o.m
-	pe := &policyEvaluation{info: info, gamma: gamma, tol: max(oracleTolerance, policyTolerance*o.eps),
-		pi: make([]float64, m.S*m.A), read: make([]float64, m.S*m.A), v: make([]float64, m.S), r: make([]float64, m.S*m.A),
-		off: make([]int, 0, m.S*m.A+1)}
-	for i := range pe.r {
-		pe.r[i] = m.ExpectedReward(i/m.A, i%m.A)
-		pe.off = append(pe.off, len(pe.next))
-		for _, t := range m.Row(i/m.A, i%m.A) {
-			pe.next, pe.prob = append(pe.next, int32(t.Next)), append(pe.prob, t.Prob)
+// oracleCache shares each task's solution among the cells of one Run: a task is solved when the
+// first cell reaches it and dropped when the last cell that runs it has finished it (or was
+// resumed from disk), so the solutions held at once are those of the tasks in progress.
+type oracleCache struct {
+	mu      sync.Mutex
+	entries map[*mdp.Model]*oracleEntry
+}
+
+type oracleEntry struct {
+	once  sync.Once
+	sol   *taskSolution
+	err   error
+	users int // cells still to finish the task, once per occurrence in a cell's sequence
+}
+
+// newOracleCache counts, for every task, the cells of p's shard that will run it.
+func newOracleCache(p *Plan) *oracleCache {
+	c := &oracleCache{entries: map[*mdp.Model]*oracleEntry{}}
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if !p.Shard.Has(run*len(p.Agents) + k) {
+				continue
+			}
+			for _, t := range tasks {
+				e := c.entries[t.Model]
+				if e == nil {
+					e = &oracleEntry{}
+					c.entries[t.Model] = e
+				}
+				e.users++
+			}
 		}
 	}
-	pe.off = append(pe.off, len(pe.next))
-	o.policy = pe
+	return c
+}
+
+// oracle returns a fresh oracle of one cell on task m, on the task's shared solution (p.oracles,
+// set by Run) or, for a cell run on its own, on a solution of its own.
+func (p *Plan) oracle(m *mdp.Model) (*taskOracle, error) {
+	if p.oracles == nil {
+		sol, err := solveTask(m, p.Steps, p.Gamma, p.Epsilon)
+		return &taskOracle{taskSolution: sol}, err
+	}
+	p.oracles.mu.Lock()
+	e := p.oracles.entries[m]
+	p.oracles.mu.Unlock()
+	e.once.Do(func() { e.sol, e.err = solveTask(m, p.Steps, p.Gamma, p.Epsilon) })
+	return &taskOracle{taskSolution: e.sol}, e.err
+}
+
+// release tells the cache that one cell is done with task m.
+func (c *oracleCache) release(m *mdp.Model) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[m]; e != nil {
+		if e.users--; e.users == 0 {
+			delete(c.entries, m)
+		}
+	}
+}
+
+// trackPolicy makes the oracle count Kakade's ε-mistakes of the learner behind info.
+func (o *taskOracle) trackPolicy(info agent.PolicyInfo, gamma float64) {
+	o.policy = newPolicyEvaluation(o.m, info, gamma, max(oracleTolerance, policyTolerance*o.eps), o.m.S <= denseStates)
 	o.rec.PolicyMistakes = new(int64)
+}
+
+// newPolicyEvaluation evaluates the policies of info on m to tol, densely or by residuals.
+func newPolicyEvaluation(m *mdp.Model, info agent.PolicyInfo, gamma, tol float64, dense bool) *policyEvaluation {
+	pe := &policyEvaluation{info: info, m: m, gamma: gamma, tol: tol, theta: tol * (1 - gamma),
+		pi: make([]float64, m.S*m.A), read: make([]float64, m.S*m.A), v: make([]float64, m.S), dense: dense}
+	if pe.dense {
+		pe.inv, pe.w, pe.u = make([]float64, m.S*m.S), make([]float64, m.S), make([]float64, m.S)
+	} else {
+		pe.pred, pe.queued = make([][]int32, m.S), make([]bool, m.S)
+		for s := 0; s < m.S; s++ {
+			for i := s * m.A; i < s*m.A+m.A; i++ {
+				for k := m.Start[i]; k < m.Start[i+1]; k++ {
+					if next := m.Next[k]; len(pe.pred[next]) == 0 || pe.pred[next][len(pe.pred[next])-1] != int32(s) {
+						pe.pred[next] = append(pe.pred[next], int32(s))
+					}
+				}
+			}
+		}
+	}
+	return pe
 }
 
 // policyStep counts step t in s as a policy mistake when V^{π_t}(s) < V*(s) − ε, evaluating
@@ -129,7 +235,7 @@ func (o *taskOracle) policyStep(s int) {
 		return
 	}
 	if v := pe.info.PolicyVersion(); !pe.fresh || v != pe.version {
-		pe.evaluate(o.m)
+		pe.evaluate()
 		pe.version, pe.fresh = v, true
 	}
 	if pe.v[s] < o.vStar[s]-o.eps-2*pe.tol {
@@ -137,49 +243,181 @@ func (o *taskOracle) policyStep(s int) {
 	}
 }
 
-// evaluate reads π from the learner and, unless it is the policy already evaluated, solves
-// V^π = r_π + γ P_π V^π by Gauss–Seidel sweeps, warm-started from the last V^π, to
-// ‖V − V^π‖∞ ≤ tol.
-func (pe *policyEvaluation) evaluate(m *mdp.Model) {
+// evaluate reads π from the learner and brings V^π up to date from the states whose π changed
+// (all of them the first time).
+func (pe *policyEvaluation) evaluate() {
+	m := pe.m
 	for s := 0; s < m.S; s++ {
 		pe.info.Policy(s, pe.read[s*m.A:s*m.A+m.A])
 	}
-	if pe.fresh && slices.Equal(pe.read, pe.pi) {
-		return
-	}
-	pe.pi, pe.read = pe.read, pe.pi
-	stop := pe.tol * (1 - pe.gamma) / pe.gamma
-	for sweep := 0; sweep < maxEvaluationSweeps; sweep++ {
-		delta := 0.0
+	first := !pe.fresh
+	pe.pi, pe.read = pe.read, pe.pi // read: the previous π
+	switch {
+	case pe.dense && (first || pe.updates >= m.S):
+		pe.invert()
+	case pe.dense:
 		for s := 0; s < m.S; s++ {
-			x := 0.0
-			for a := 0; a < m.A; a++ {
-				p := pe.pi[s*m.A+a]
-				if p == 0 {
-					continue
-				}
-				i := s*m.A + a
-				q := 0.0
-				for k := pe.off[i]; k < pe.off[i+1]; k++ {
-					q += pe.prob[k] * pe.v[pe.next[k]]
-				}
-				x += p * (pe.r[i] + pe.gamma*q)
+			if !slices.Equal(pe.pi[s*m.A:s*m.A+m.A], pe.read[s*m.A:s*m.A+m.A]) {
+				pe.shermanMorrison(s)
 			}
-			delta = max(delta, math.Abs(x-pe.v[s]))
-			pe.v[s] = x
 		}
-		if delta <= stop {
-			return
+	default:
+		for s := 0; s < m.S; s++ {
+			if first || !slices.Equal(pe.pi[s*m.A:s*m.A+m.A], pe.read[s*m.A:s*m.A+m.A]) {
+				pe.enqueue(s)
+			}
+		}
+		pe.sweepResiduals()
+	}
+}
+
+// invert computes M = (I − γP_π)⁻¹ by Gauss–Jordan elimination with partial pivoting (the matrix
+// is strictly diagonally dominant by rows for γ < 1) and V^π = M r_π.
+func (pe *policyEvaluation) invert() {
+	m, S := pe.m, pe.m.S
+	a := make([]float64, S*S)
+	r := make([]float64, S)
+	for s := 0; s < S; s++ {
+		a[s*S+s] = 1
+		for act := 0; act < m.A; act++ {
+			p := pe.pi[s*m.A+act]
+			if p == 0 {
+				continue
+			}
+			i := s*m.A + act
+			r[s] += p * m.R[i]
+			for k := m.Start[i]; k < m.Start[i+1]; k++ {
+				a[s*S+int(m.Next[k])] -= pe.gamma * p * m.Prob[k]
+			}
 		}
 	}
+	inv := pe.inv
+	clear(inv)
+	for s := 0; s < S; s++ {
+		inv[s*S+s] = 1
+	}
+	for col := 0; col < S; col++ {
+		piv := col
+		for row := col + 1; row < S; row++ {
+			if math.Abs(a[row*S+col]) > math.Abs(a[piv*S+col]) {
+				piv = row
+			}
+		}
+		if piv != col {
+			for k := 0; k < S; k++ {
+				a[col*S+k], a[piv*S+k] = a[piv*S+k], a[col*S+k]
+				inv[col*S+k], inv[piv*S+k] = inv[piv*S+k], inv[col*S+k]
+			}
+		}
+		d := 1 / a[col*S+col]
+		for k := 0; k < S; k++ {
+			a[col*S+k] *= d
+			inv[col*S+k] *= d
+		}
+		for row := 0; row < S; row++ {
+			if f := a[row*S+col]; row != col && f != 0 {
+				for k := 0; k < S; k++ {
+					a[row*S+k] -= f * a[col*S+k]
+					inv[row*S+k] -= f * inv[col*S+k]
+				}
+			}
+		}
+	}
+	for s := 0; s < S; s++ {
+		x := 0.0
+		for k := 0; k < S; k++ {
+			x += inv[s*S+k] * r[k]
+		}
+		pe.v[s] = x
+	}
+	pe.updates = 0
+}
+
+// shermanMorrison updates M and V^π for the change of π in state s from pe.read to pe.pi.
+func (pe *policyEvaluation) shermanMorrison(s int) {
+	m, S := pe.m, pe.m.S
+	w := pe.w
+	clear(w)
+	dr := 0.0
+	for act := 0; act < m.A; act++ {
+		i := s*m.A + act
+		d := pe.pi[i] - pe.read[i]
+		if d == 0 {
+			continue
+		}
+		dr += d * m.R[i]
+		for k := m.Start[i]; k < m.Start[i+1]; k++ {
+			w[m.Next[k]] += pe.gamma * d * m.Prob[k]
+		}
+	}
+	inv, u := pe.inv, pe.u
+	wc, wv := 0.0, 0.0 // wᵀc and wᵀV
+	clear(u)           // u = wᵀM
+	for j, x := range w {
+		if x == 0 {
+			continue
+		}
+		wc += x * inv[j*S+s]
+		wv += x * pe.v[j]
+		for k := 0; k < S; k++ {
+			u[k] += x * inv[j*S+k]
+		}
+	}
+	denom := 1 - wc
+	f := (dr + wv) / denom
+	for row := 0; row < S; row++ {
+		c := inv[row*S+s]
+		if c == 0 {
+			continue
+		}
+		pe.v[row] += c * f
+		g := c / denom
+		for k := 0; k < S; k++ {
+			inv[row*S+k] += g * u[k]
+		}
+	}
+	pe.updates++
+}
+
+// sweepResiduals updates states until no residual exceeds θ.
+func (pe *policyEvaluation) sweepResiduals() {
+	for head := 0; head < len(pe.queue); head++ {
+		s := int(pe.queue[head])
+		pe.queued[s] = false
+		x := pe.backup(s)
+		if math.Abs(x-pe.v[s]) <= pe.theta {
+			continue
+		}
+		pe.v[s] = x
+		for _, t := range pe.pred[s] {
+			pe.enqueue(int(t))
+		}
+	}
+	pe.queue = pe.queue[:0]
+}
+
+func (pe *policyEvaluation) enqueue(s int) {
+	if !pe.queued[s] {
+		pe.queued[s] = true
+		pe.queue = append(pe.queue, int32(s))
+	}
+}
+
+// backup is (T^π v)(s) = Σ_a π(a|s) (r(s,a) + γ Σ_s′ p(s′|s,a) v(s′)) on the true model.
+func (pe *policyEvaluation) backup(s int) float64 {
+	m := pe.m
+	x := 0.0
+	for a := 0; a < m.A; a++ {
+		if p := pe.pi[s*m.A+a]; p != 0 {
+			x += p * m.Backup(s*m.A+a, pe.v, pe.gamma)
+		}
+	}
+	return x
 }
 
 // policyTolerance is the accuracy of V^π as a fraction of ε (oracleTolerance when ε = 0): a step
 // is a policy mistake when V^π(s) < V*(s) − ε − 2·tolerance.
 const policyTolerance = 1e-4
-
-// maxEvaluationSweeps bounds one policy evaluation; with γ < 1 it converges long before.
-const maxEvaluationSweeps = 1_000_000
 
 // episode records the optimum of an episode that starts in s.
 func (o *taskOracle) episode(s int) {

@@ -3,11 +3,14 @@ package experiment
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -39,10 +42,9 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
-	digest := sha256.Sum256(specYAML)
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: hex.EncodeToString(digest[:8])}
+		Fingerprint: fingerprint(specYAML)}
 	seqs := make([]env.Sequence, s.Runs)
 	for run := range seqs {
 		if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
@@ -52,6 +54,13 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err := checkMemory(s, seqs); err != nil {
 		return nil, err
 	}
+	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
+	// model, and so one oracle solution (oracleCache). Models are immutable.
+	type builtTask struct {
+		def env.Task
+		m   *mdp.Model
+	}
+	built := map[[sha256.Size]byte]builtTask{}
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
@@ -63,9 +72,16 @@ func BuildTasks(s Spec) (*Plan, error) {
 				tasks = append(tasks, task)
 				continue
 			}
-			m, err := def.Model()
-			if err != nil {
-				return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+			key, keyed := taskKey(def)
+			b, ok := built[key]
+			m := b.m
+			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
+				if m, err = def.Model(); err != nil {
+					return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+				}
+				if keyed && !ok {
+					built[key] = builtTask{def, m}
+				}
 			}
 			task := Task{Def: def, Model: m, Start: -1}
 			if s.Start == StartFixed {
@@ -78,6 +94,23 @@ func BuildTasks(s Spec) (*Plan, error) {
 		p.Runs = append(p.Runs, tasks)
 	}
 	return p, nil
+}
+
+// taskKey is a digest of a task definition's type, family, name and JSON form, false when it has
+// no JSON form. Equal definitions have equal keys; Build confirms a match with reflect.DeepEqual,
+// since a JSON form need not hold every field.
+func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
+	b, err := json.Marshal(def)
+	if err != nil {
+		return key, false
+	}
+	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Family(), def.Name(), b)), true
+}
+
+// fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
+func fingerprint(specYAML []byte) string {
+	digest := sha256.Sum256(specYAML)
+	return hex.EncodeToString(digest[:8])
 }
 
 // fixedStart is the start state of t under start: fixed — start_state when given, otherwise the

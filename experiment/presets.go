@@ -200,9 +200,20 @@ var presets = []Preset{
 func paperAgents(types ...string) []AgentSpec {
 	var out []AgentSpec
 	for _, t := range types {
-		out = append(out, defaultAgent(t))
+		out = append(out, paperAgent(t))
 	}
 	return out
+}
+
+// paperAgent is an agent of the given type at the paper's settings. Agents that plan pin
+// planning: full, with which the presets' results were pinned (pinned_test.go): the default,
+// incremental planning, reaches the same tolerance but may break greedy ties differently.
+func paperAgent(typ string) AgentSpec {
+	a := defaultAgent(typ)
+	if a.Has("planning") {
+		a.mustSet("planning", agent.PlanFull)
+	}
+	return a
 }
 
 // paper is a spec at the paper's common settings (Appendix F.1, decision 18).
@@ -236,9 +247,9 @@ func mustTaskSpec(family string) TaskSpec {
 // paper does: φ_{Q*} with Q-learning and MaxQInit on Delayed-Q (EXPERIMENTS.md).
 func finiteModel() Spec {
 	s := finiteModelSpec("finite-model", TypeFMTempLe, TypeQLearning, TypeRMax, TypeFMRL)
-	abs := defaultAgent(TypeAbsRL)
+	abs := paperAgent(TypeAbsRL)
 	abs.mustSet("abstraction", "q-star")
-	maxq := defaultAgent(TypeMaxQInitDelayedQ)
+	maxq := paperAgent(TypeMaxQInitDelayedQ)
 	maxq.Name = "MaxQInit"
 	s.Agents = append(s.Agents, abs, maxq)
 	return s
@@ -248,7 +259,7 @@ func finiteModel() Spec {
 func absVariants() []AgentSpec {
 	var out []AgentSpec
 	for _, v := range []struct{ name, kind string }{{"Abs-RL-Qeps", "q-star-epsilon"}, {"Abs-RL-Qd", "q-star-d"}, {"Abs-RL-Qstar", "q-star"}} {
-		a := defaultAgent(TypeAbsRL)
+		a := paperAgent(TypeAbsRL)
 		a.Name = v.name
 		a.mustSet("abstraction", v.kind)
 		out = append(out, a)
@@ -453,13 +464,13 @@ func classicSequence() Spec {
 // options measured (EXPERIMENTS.md, "Distance to optimal"; early_match chosen at seed 2).
 func beyond() Spec {
 	s := paper("beyond", FamilyOnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
-	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(defaultAgent(TypeOTempLe)))
+	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(paperAgent(TypeOTempLe)))
 	return s
 }
 
 func beyondFiniteModel() Spec {
 	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
-	fm := beyondOptions(defaultAgent(TypeFMTempLe))
+	fm := beyondOptions(paperAgent(TypeFMTempLe))
 	fm.Name += "+transfer"
 	fm.mustSet("template_transfer", true)
 	s.Agents = slices.Insert(s.Agents, 1, fm)
@@ -485,6 +496,9 @@ var baseTypes = []string{TypeRMax, "mbie-eb", "e3", "ucrl2", "psrl"}
 func overBase(base string) AgentSpec {
 	a := defaultAgent(TypeOTempLe)
 	a.mustSet("base", base)
+	if a.Has("planning") {
+		a.mustSet("planning", agent.PlanFull) // as the paper presets'
+	}
 	t, _ := agents.Lookup(TypeOTempLe)
 	a.Name = agents.DisplayName(t, a.Params)
 	return a
@@ -497,7 +511,7 @@ func overBase(base string) AgentSpec {
 func baseLearners() Spec {
 	s := paper("base-learners", FamilyOnlineMaze)
 	for _, b := range baseTypes {
-		alone, over := defaultAgent(b), overBase(b)
+		alone, over := paperAgent(b), overBase(b)
 		if b == "e3" {
 			alone.mustSet("m", 500)
 			over.mustSet("m", 500)
@@ -517,9 +531,9 @@ func baseLearnersRiverSwim() Spec {
 	s.Name = "base-learners-riverswim"
 	s.Agents = nil
 	for _, b := range baseTypes {
-		s.Agents = append(s.Agents, defaultAgent(b))
+		s.Agents = append(s.Agents, paperAgent(b))
 	}
-	s.Agents = append(s.Agents, defaultAgent(TypeQLearning), overBase(TypeRMax), overBase("psrl"))
+	s.Agents = append(s.Agents, paperAgent(TypeQLearning), overBase(TypeRMax), overBase("psrl"))
 	s = rMax(s, 10000)
 	for k := range s.Agents {
 		a := &s.Agents[k]
@@ -537,8 +551,8 @@ func baseLearnersRiverSwim() Spec {
 // lifelong compares the lifelong learners of the setting's tasks.
 func lifelongOn(name, family string) Spec {
 	s := paper(name, family, TypeOTempLe)
-	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)), defaultAgent(TypeFMTempLe), defaultAgent("lrmax"),
-		defaultAgent(TypeMaxQInitRMax), defaultAgent("psrl"), defaultAgent(TypeRMax))
+	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)), paperAgent(TypeFMTempLe), paperAgent("lrmax"),
+		paperAgent(TypeMaxQInitRMax), paperAgent("psrl"), paperAgent(TypeRMax))
 	if family == FamilyFiniteModel {
 		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
 		s.Agents[1].mustSet("tau", 0.24)
@@ -557,7 +571,7 @@ func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", Fam
 func scaling() Spec {
 	s := paper("scaling", FamilyOnlineMaze, TypeRMax, TypeOTempLe)
 	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
-	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)))
+	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
 	for k := range s.Agents {
 		s.Agents[k].mustSet("m", 100)
 		s.Agents[k].mustSet("planning", agent.PlanIncremental)
@@ -583,15 +597,15 @@ func scaling() Spec {
 // O-TempLe.
 func beyondVaryingActions() Spec {
 	s := paper("beyond-varying-actions", FamilyVaryingActions, TypeOTempLe)
-	retry, early := defaultAgent(TypeOTempLe), defaultAgent(TypeOTempLe)
+	retry, early := paperAgent(TypeOTempLe), paperAgent(TypeOTempLe)
 	retry.Name, early.Name = retry.Name+"+retry", early.Name+"+early"
 	retry.mustSet("retry", true)
 	early.mustSet("early_match", beyondEarlyMatch)
-	optimistic := defaultAgent(TypeOTempLe)
+	optimistic := paperAgent(TypeOTempLe)
 	optimistic.Name = optimistic.Name + "+optimistic"
 	optimistic.mustSet("action_rule", agent.Optimistic)
-	s.Agents = append(s.Agents, retry, early, beyondOptions(defaultAgent(TypeOTempLe)), optimistic,
-		defaultAgent(TypeRMax), defaultAgent(TypeQLearning))
+	s.Agents = append(s.Agents, retry, early, beyondOptions(paperAgent(TypeOTempLe)), optimistic,
+		paperAgent(TypeRMax), paperAgent(TypeQLearning))
 	return s
 }
 

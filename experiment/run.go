@@ -84,6 +84,9 @@ type Plan struct {
 	Fingerprint string
 	// Shard, when set, restricts Run to its share of the cells (see Shard).
 	Shard Shard
+	// oracles shares each task's oracle solution among the cells of a Run (nil: every cell
+	// solves its own).
+	oracles *oracleCache
 }
 
 // TaskRecord is the outcome of one task of one cell.
@@ -155,6 +158,10 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		}
 	}
 	progress.Start(total)
+	if p.Oracle {
+		p.oracles = newOracleCache(p)
+		defer func() { p.oracles = nil }()
+	}
 	results := make([]CellResult, len(p.Runs)*len(p.Agents))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
@@ -170,6 +177,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				}
 				path := filepath.Join(dir, "cells", cellName(run, fac.Name)+".json")
 				if res, ok := loadCell(path, p.Fingerprint); ok {
+					for _, t := range p.Runs[run] {
+						p.oracles.release(t.Model)
+					}
 					res.Resumed = true
 					results[idx] = res
 					for t := range res.Tasks {
@@ -325,7 +335,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		var orc *taskOracle
 		var info agent.StepInfo
 		if p.Oracle {
-			if orc, err = newTaskOracle(m, p.Steps, p.Gamma, p.Epsilon); err != nil {
+			if orc, err = p.oracle(m); err != nil {
 				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
 			}
 			info, _ = ag.(agent.StepInfo)
@@ -374,6 +384,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		ag.EndTask()
 		if orc != nil {
 			rec.Oracle = orc.finish(p.Episodes)
+			p.oracles.release(m)
 		}
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()

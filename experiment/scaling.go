@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/template"
 )
@@ -135,8 +134,8 @@ func (s Spec) experiments() ([]Spec, []string, error) {
 func largestM(s Spec) (int64, error) {
 	var m int64
 	for _, a := range s.Agents {
-		n, err := agentsKey(a, "m")
-		if err != nil {
+		var n int64
+		if err := a.param("m", &n); err != nil {
 			return 0, err
 		}
 		m = max(m, n)
@@ -203,9 +202,16 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}
-	if err := writeSpec(dir, s); err != nil {
+	release, err := claim(dir, s, progress)
+	if err != nil {
 		return nil, nil, err
 	}
+	defer release()
+	return executeScaling(ctx, s, dir, jobs, progress)
+}
+
+// executeScaling is ExecuteScaling in a directory already claimed; each point claims its own.
+func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]ScalingRow, []ScalingFit, error) {
 	m, err := largestM(s)
 	if err != nil {
 		return nil, nil, err
@@ -217,16 +223,8 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		if err != nil {
 			return nil, nil, err
 		}
-		pdir := filepath.Join(dir, pt.dir())
-		plan, err := prepare(ps, pdir)
+		plan, results, err := runPoint(ctx, ps, filepath.Join(dir, pt.dir()), jobs, progress)
 		if err != nil {
-			return nil, nil, err
-		}
-		results, err := Run(ctx, plan, pdir, jobs, progress)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, err := Write(pdir, ps, results); err != nil {
 			return nil, nil, err
 		}
 		var truth template.Truth
@@ -277,6 +275,26 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	return rows, fits, nil
 }
 
+// runPoint runs the experiment of one point into its own directory, which it claims, and
+// returns its plan (for the tasks' true templates) and the cells' results.
+func runPoint(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (*Plan, []CellResult, error) {
+	release, err := claim(dir, s, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	plan, err := prepare(s, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	results, err := Run(ctx, plan, dir, jobs, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, err = Write(dir, s, results)
+	return plan, results, err
+}
+
 // taskMetric is the value of a per-task metric, NaN when the agent does not report it.
 func taskMetric(t TaskRecord, name string) float64 {
 	for _, m := range t.Metrics {
@@ -285,24 +303,6 @@ func taskMetric(t TaskRecord, name string) float64 {
 		}
 	}
 	return math.NaN()
-}
-
-// agentsKey is the integer parameter key of agent a.
-func agentsKey(a AgentSpec, key string) (int64, error) {
-	n, err := agents.Encode(a.Params)
-	if err != nil {
-		return 0, err
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			var v int64
-			if err := n.Content[i+1].Decode(&v); err != nil {
-				return 0, fmt.Errorf("agent %s: %s: %w", a.Name, key, err)
-			}
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("agent %s (%s) has no parameter %s", a.Name, a.Type, key)
 }
 
 // templateLearner reports whether agent name learns templates (has τ̂).

@@ -97,9 +97,11 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	for _, sub := range subdirs {
 		dirs = append(dirs, filepath.Join(dir, sub))
 	}
-	if err := writeSpec(dir, s); err != nil {
+	release, err := claim(dir, s, progress)
+	if err != nil {
 		return 0, err
 	}
+	defer release()
 	cells := 0
 	for k, ps := range points {
 		p, err := prepare(ps, dirs[k])
@@ -140,6 +142,11 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("experiment: merge: %s: %w", filepath.Join(shards[0], "spec.yaml"), err)
 	}
+	release, err := claim(out, s, nil)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer release()
 	points, subdirs, err := s.experiments()
 	if err != nil {
 		return Summary{}, err
@@ -167,13 +174,13 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 	}
 	switch {
 	case len(s.Sweep) > 0:
-		_, err := ExecuteSweep(ctx, s, out, 1, nil)
+		_, err := executeSweep(ctx, s, out, 1, silent{})
 		return Summary{}, err
 	case s.Scaling != nil:
-		_, _, err := ExecuteScaling(ctx, s, out, 1, nil)
+		_, _, err := executeScaling(ctx, s, out, 1, silent{})
 		return Summary{}, err
 	}
-	return Execute(ctx, s, out, 1, nil)
+	return execute(ctx, s, out, 1, silent{})
 }
 
 // copyFiles copies every file of from into to (a missing from is no error).

@@ -2,12 +2,12 @@ package experiment
 
 import (
 	"bytes"
-	"slices"
 	"errors"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -49,6 +49,30 @@ agents:
 	}
 	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agents.RMax).Rule != agent.Optimistic || r.Params.(*agents.RMax).M != 500 {
 		t.Errorf("rmax = %+v", r)
+	}
+	for _, a := range s.Agents {
+		var planning agent.Planning
+		if err := a.param("planning", &planning); err != nil || planning != agent.PlanIncremental {
+			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, agent.PlanIncremental)
+		}
+	}
+}
+
+// TestPresetsPinFullPlanning: every agent of a paper preset that plans pins planning: full, the
+// setting its results were recorded with; large-maze and scaling (not in the paper, and too large
+// for full plans) plan incrementally.
+func TestPresetsPinFullPlanning(t *testing.T) {
+	for _, p := range Presets() {
+		want := agent.PlanFull
+		if p.Name == "large-maze" || p.Name == "scaling" {
+			want = agent.PlanIncremental
+		}
+		for _, a := range p.Spec().Agents {
+			var planning agent.Planning
+			if a.Has("planning") && (a.param("planning", &planning) != nil || planning != want) {
+				t.Errorf("preset %s, agent %s: planning %q, want %q", p.Name, a.Name, planning, want)
+			}
+		}
 	}
 }
 

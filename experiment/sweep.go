@@ -194,9 +194,16 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := writeSpec(dir, s); err != nil {
+	release, err := claim(dir, s, progress)
+	if err != nil {
 		return nil, err
 	}
+	defer release()
+	return executeSweep(ctx, s, dir, jobs, progress)
+}
+
+// executeSweep is ExecuteSweep in a directory already claimed; each point claims its own.
+func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
 	var points []SweepPoint
 	first := map[string]SweepPoint{} // results of the agents that run at the first point only
 	for _, point := range sweepPoints(s.Sweep) {

@@ -51,6 +51,7 @@ type overrides struct {
 	runs, jobs int
 	tasks      string
 	shard      string
+	force      bool
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
@@ -59,6 +60,7 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
+	f.BoolVar(&o.force, "force", false, "replace the results the --out directory holds (of this or another experiment) instead of resuming or refusing")
 	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
 		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (a results directory's tasks.json), or on the published ones shipped with temple: "+
@@ -170,6 +172,11 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	sh, sharded, err := shardOf(o)
 	if err != nil {
 		return err
+	}
+	if o.force {
+		if err := experiment.Discard(o.out); err != nil {
+			return err
+		}
 	}
 	if sharded {
 		return executeShard(cmd, s, o, sh)
@@ -323,9 +330,13 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// interrupted turns a cancelled run into a message that says what was kept and how to resume;
-// other errors pass through.
+// interrupted turns a cancelled run into a message that says what was kept and how to resume, and
+// a refused directory into one that names the flags to change; other errors pass through.
 func interrupted(cmd *cobra.Command, err error, out string) error {
+	var occupied *experiment.OccupiedError
+	if errors.As(err, &occupied) {
+		return fmt.Errorf("%w\n(give --out a fresh directory, or --force to replace them)", err)
+	}
 	if !errors.Is(err, context.Canceled) {
 		return err
 	}

@@ -48,6 +48,40 @@ func TestRunWithConfig(t *testing.T) {
 	}
 }
 
+// TestResultsAreNeverReplacedSilently: a preset into a directory holding another experiment's
+// results is refused, naming both and the flags; --force replaces them.
+func TestResultsAreNeverReplacedSilently(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results")
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 1\nepisodes: 20\ntasks:\n  count: 2\n"), 0o644)
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	before, err := os.ReadFile(filepath.Join(out, "per_task.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = temple(t, "reproduce", "finite-model", "--out", out)
+	for _, want := range []string{`experiment "tiny"`, `experiment "finite-model"`, "--out", "--force"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v, want it to contain %q", err, want)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, "per_task.csv")); !bytes.Equal(after, before) {
+		t.Error("the refused run changed per_task.csv")
+	}
+	other := filepath.Join(dir, "other.yaml")
+	os.WriteFile(other, []byte("name: other\nruns: 1\nepisodes: 10\ntasks:\n  count: 1\nagents:\n  - type: rmax\n"), 0o644)
+	if text, err := temple(t, "run", other, "--out", out, "--force"); err != nil {
+		t.Fatalf("--force: %v\n%s", err, text)
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	if len(cells) != 1 || filepath.Base(cells[0]) != "run-000--RMax.json" {
+		t.Errorf("cells after --force: %v, want RMax's only", cells)
+	}
+}
+
 func TestConfigErrorsReachTheUser(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "bad.yaml")

@@ -78,6 +78,13 @@ func (p *progress) TaskDone(int, string, int) {
 	}
 }
 
+// Note prints a note for the user on its own line (experiment.Noter).
+func (p *progress) Note(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.out, "note: %s\n", text)
+}
+
 // done stops the live bar, if any.
 func (p *progress) done() {
 	if p.bars != nil {
