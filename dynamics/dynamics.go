@@ -141,6 +141,9 @@ func (s scaler) from(z, x []float64) {
 	}
 }
 
+// residRows is the number of training inputs per forward pass of the residual pass.
+const residRows = 256
+
 // Model is a learned transition model.
 type Model struct {
 	Method Method
@@ -156,21 +159,51 @@ type Model struct {
 	Mixture *gmm.Mixture
 	resid   []float64
 
-	x, z, buf []float64 // scratch
+	x, z, buf, lp []float64 // scratch
 }
 
-// Train learns a model of tr with method m; all randomness comes from rng. Two streams are split
-// off rng first, one for the network (initial weights, minibatches) and one for the mixture's
-// seeds, in the same way for every method: with the same rng, Relative and RelativeAugment with
-// λ = 0 train the very same network, and differ only by the augmentation of step (3).
+// Train learns a model of tr with method m; all randomness comes from rng. It is
+// Prepare(cfg, tr, rng, m == RelativeAugment) followed by Data.Train(m, cfg.Lambda).
 func Train(m Method, cfg Config, tr *continuous.Transitions, rng *rand.Rand) (*Model, error) {
-	netRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+	d, err := Prepare(cfg, tr, rng, m == RelativeAugment)
+	if err != nil {
+		return nil, err
+	}
+	return d.Train(m, cfg.Lambda)
+}
+
+// Data is a training set made ready for the methods: its inputs and both targets standardised,
+// the seed of the network's random stream and, if asked for, the mixture of step (2). Every model
+// trained from one Data shares all of these: the methods and the weights λ are compared on the
+// same data and the same network stream, and the mixture is fitted once for all λ. A Data is only
+// read by Train, so models may be trained from it concurrently.
+type Data struct {
+	cfg     Config
+	n, sd   int
+	ad      int
+	x       []float64 // standardised inputs (s, a), n rows of sd+ad
+	in      scaler
+	next    scaler    // standardisation of s' on the training set (targets of Absolute)
+	nextY   []float64 // standardised s'
+	shift   scaler    // standardisation of Δ = s' − s (targets of Relative, RelativeAugment)
+	shiftY  []float64 // standardised Δ
+	netSeed [2]uint64
+	// Mixture is the mixture of the standardised shifts (step (2)), nil unless Prepare was asked
+	// to cluster; bar holds, for every sample, the mean Δ̄ of its cluster.
+	Mixture *gmm.Mixture
+	bar     []float64
+}
+
+// Prepare standardises tr for cfg and, if cluster is set (RelativeAugment needs it), fits the
+// mixture of step (2). Two streams are split off rng first, one for the network (initial
+// weights, minibatches) and one for the mixture's seeds, whether or not it clusters: with the
+// same rng, Relative and RelativeAugment with λ = 0 train the very same network, and differ only
+// by the augmentation of step (3).
+func Prepare(cfg Config, tr *continuous.Transitions, rng *rand.Rand, cluster bool) (*Data, error) {
+	netSeed := [2]uint64{rng.Uint64(), rng.Uint64()}
 	mixRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if m < Absolute || m > RelativeAugment {
-		return nil, fmt.Errorf("dynamics: method = %d, want absolute, relative or relative+augment", int(m))
 	}
 	n, sd, ad := tr.Len(), tr.StateDim, tr.ActionDim
 	if n < 2 {
@@ -187,46 +220,70 @@ func Train(m Method, cfg Config, tr *continuous.Transitions, rng *rand.Rand) (*M
 		}
 	}
 
-	// Inputs (s, a) and targets (s' or Δ), standardised on the training set.
+	// Inputs (s, a) and targets (s' and Δ), standardised on the training set.
 	inRaw := make([]float64, 0, n*(sd+ad))
-	tgtRaw := make([]float64, n*sd)
+	shiftRaw := make([]float64, n*sd)
 	for i := range n {
 		s, a, next := tr.Row(i)
 		inRaw = append(append(inRaw, s...), a...)
 		for d := range sd {
-			if m == Absolute {
-				tgtRaw[i*sd+d] = next[d]
-			} else {
-				tgtRaw[i*sd+d] = next[d] - s[d]
-			}
+			shiftRaw[i*sd+d] = next[d] - s[d]
 		}
 	}
-	mod := &Model{Method: m, sd: sd, ad: ad,
-		in: fitScaler(inRaw, sd+ad), out: fitScaler(tgtRaw, sd), next: fitScaler(tr.Next, sd),
-		x: make([]float64, sd+ad), z: make([]float64, sd), buf: make([]float64, sd)}
-	X := make([]float64, len(inRaw))
-	Y := make([]float64, len(tgtRaw))
+	data := &Data{cfg: cfg, n: n, sd: sd, ad: ad, netSeed: netSeed,
+		in: fitScaler(inRaw, sd+ad), next: fitScaler(tr.Next, sd), shift: fitScaler(shiftRaw, sd),
+		x: make([]float64, len(inRaw)), nextY: make([]float64, n*sd), shiftY: make([]float64, n*sd)}
 	for i := range n {
-		mod.in.to(inRaw[i*(sd+ad):(i+1)*(sd+ad)], X[i*(sd+ad):(i+1)*(sd+ad)])
-		mod.out.to(tgtRaw[i*sd:(i+1)*sd], Y[i*sd:(i+1)*sd])
+		data.in.to(inRaw[i*(sd+ad):(i+1)*(sd+ad)], data.x[i*(sd+ad):(i+1)*(sd+ad)])
+		data.next.to(tr.Next[i*sd:(i+1)*sd], data.nextY[i*sd:(i+1)*sd])
+		data.shift.to(shiftRaw[i*sd:(i+1)*sd], data.shiftY[i*sd:(i+1)*sd])
+	}
+	if !cluster {
+		return data, nil
 	}
 
 	// Step (2), clustering: fit the mixture to the standardised shifts, and give every sample
 	// the mean Δ̄ of its cluster (the component of highest responsibility).
+	mix, err := gmm.FitBIC(data.shiftY, sd, cfg.KMax, mixRng, gmm.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("dynamics: clustering shifts: %w", err)
+	}
+	data.Mixture = mix
+	data.bar = make([]float64, n*sd)
+	lp := make([]float64, len(mix.Weights))
+	for i := range n {
+		copy(data.bar[i*sd:(i+1)*sd], mix.Means[mix.Assign(data.shiftY[i*sd:(i+1)*sd], lp)])
+	}
+	return data, nil
+}
+
+// Train learns a model with method m and, for RelativeAugment, the weight lambda of
+// MSE(Δ̂, Δ̄) (the Config's Lambda is not used here). Each step draws a minibatch of Batch
+// training samples uniformly with replacement and takes one Adam step on the gradient of
+//
+//	(1/(B·d)) Σ_i ‖ŷ_i − y_i‖² + λ (1/(B·d)) Σ_i ‖ŷ_i − Δ̄_i‖²,
+//
+// computed for the whole minibatch at once (mlp.Net.Forward and Backward: matrix products).
+func (data *Data) Train(m Method, lambda float64) (*Model, error) {
+	if m < Absolute || m > RelativeAugment {
+		return nil, fmt.Errorf("dynamics: method = %d, want absolute, relative or relative+augment", int(m))
+	}
+	if !(lambda >= 0) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("dynamics: lambda = %v, want a finite number >= 0", lambda)
+	}
+	if m == RelativeAugment && data.Mixture == nil {
+		return nil, fmt.Errorf("dynamics: relative+augment needs the mixture of step (2): Prepare with cluster set")
+	}
+	cfg, n, sd, ad := data.cfg, data.n, data.sd, data.ad
+	X, Y, out := data.x, data.shiftY, data.shift
+	if m == Absolute {
+		Y, out = data.nextY, data.next
+	}
 	var bar []float64
 	if m == RelativeAugment {
-		mix, err := gmm.FitBIC(Y, sd, cfg.KMax, mixRng, gmm.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("dynamics: clustering shifts: %w", err)
-		}
-		mod.Mixture = mix
-		bar = make([]float64, n*sd)
-		lp := make([]float64, len(mix.Weights))
-		for i := range n {
-			copy(bar[i*sd:(i+1)*sd], mix.Means[mix.Assign(Y[i*sd:(i+1)*sd], lp)])
-		}
+		bar = data.bar
 	}
-
+	netRng := rand.New(rand.NewPCG(data.netSeed[0], data.netSeed[1]))
 	sizes := append(append([]int{sd + ad}, cfg.Hidden...), sd)
 	net, err := mlp.New(sizes, netRng)
 	if err != nil {
@@ -236,36 +293,47 @@ func Train(m Method, cfg Config, tr *continuous.Transitions, rng *rand.Rand) (*M
 	if err != nil {
 		return nil, err
 	}
-	mod.net, mod.ws = net, net.NewWorkspace()
+	mod := &Model{Method: m, sd: sd, ad: ad, in: data.in, out: out, next: data.next,
+		net: net, ws: net.NewWorkspace(max(cfg.Batch, residRows)),
+		x: make([]float64, sd+ad), z: make([]float64, sd), buf: make([]float64, sd)}
 	grad := make([]float64, len(net.Params))
-	dOut := make([]float64, sd)
-	// Loss per minibatch: (1/(B·d)) Σ_i ‖ŷ_i − y_i‖² + λ (1/(B·d)) Σ_i ‖ŷ_i − Δ̄_i‖².
+	xb := make([]float64, cfg.Batch*(sd+ad)) // the minibatch's inputs, row by row
+	idx := make([]int, cfg.Batch)
+	dOut := make([]float64, cfg.Batch*sd)
 	scale := 2 / float64(cfg.Batch*sd)
 	for range cfg.Steps {
-		clear(grad)
-		for range cfg.Batch {
-			i := netRng.IntN(n)
-			y := net.Forward(mod.ws, X[i*(sd+ad):(i+1)*(sd+ad)])
-			for d := range sd {
-				dOut[d] = scale * (y[d] - Y[i*sd+d])
-				if bar != nil {
-					dOut[d] += cfg.Lambda * scale * (y[d] - bar[i*sd+d])
-				}
-			}
-			net.Backward(mod.ws, dOut, grad)
+		for b := range idx {
+			idx[b] = netRng.IntN(n)
+			copy(xb[b*(sd+ad):(b+1)*(sd+ad)], X[idx[b]*(sd+ad):(idx[b]+1)*(sd+ad)])
 		}
+		y := net.Forward(mod.ws, xb)
+		for b, i := range idx {
+			for d := range sd {
+				g := scale * (y[b*sd+d] - Y[i*sd+d])
+				if bar != nil {
+					g += lambda * scale * (y[b*sd+d] - bar[i*sd+d])
+				}
+				dOut[b*sd+d] = g
+			}
+		}
+		clear(grad)
+		net.Backward(mod.ws, dOut, grad)
 		opt.Step(net.Params, grad)
 	}
 
 	// Step (3) needs the network's own error: r_d, the mean squared standardised training
 	// residual in dimension d.
 	if m == RelativeAugment {
+		mod.Mixture, mod.lp = data.Mixture, make([]float64, len(data.Mixture.Weights))
 		mod.resid = make([]float64, sd)
-		for i := range n {
-			y := net.Forward(mod.ws, X[i*(sd+ad):(i+1)*(sd+ad)])
-			for d := range sd {
-				e := y[d] - Y[i*sd+d]
-				mod.resid[d] += e * e / float64(n)
+		for lo := 0; lo < n; lo += residRows {
+			hi := min(n, lo+residRows)
+			y := net.Forward(mod.ws, X[lo*(sd+ad):hi*(sd+ad)])
+			for i := lo; i < hi; i++ {
+				for d := range sd {
+					e := y[(i-lo)*sd+d] - Y[i*sd+d]
+					mod.resid[d] += e * e / float64(n)
+				}
 			}
 		}
 	}
@@ -294,7 +362,7 @@ func (mod *Model) Predict(s, a, next []float64) {
 	copy(mod.z, y)
 	if mod.Method == RelativeAugment {
 		mix := mod.Mixture
-		k := mix.Assign(mod.z, nil)
+		k := mix.Assign(mod.z, mod.lp)
 		for d := range mod.z {
 			w := mod.resid[d] / (mod.resid[d] + mix.Vars[k][d])
 			mod.z[d] = (1-w)*mod.z[d] + w*mix.Means[k][d]

@@ -3,6 +3,7 @@ package dynamics
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/continuous"
@@ -199,5 +200,42 @@ func TestAugmentFormula(t *testing.T) {
 				t.Fatalf("transition %d, dim %d: augmented prediction %v, want %v", i, d, q[d], want)
 			}
 		}
+	}
+}
+
+// TestPreparedOnce: models trained from one Data are those Train gives on the same stream, bit
+// for bit, whatever else was trained from it: the mixture fitted once serves every λ.
+func TestPreparedOnce(t *testing.T) {
+	train, test := collect(t, 6, 400), collect(t, 7, 500)
+	cfg := smallConfig()
+	data, err := Prepare(cfg, train, rand.New(rand.NewPCG(4, 4)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m      Method
+		lambda float64
+	}{{RelativeAugment, 0.1}, {Absolute, 0}, {RelativeAugment, 0}, {Relative, 0}} {
+		shared, err := data.Train(c.m, c.lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Lambda = c.lambda
+		alone, err := Train(c.m, cfg, train, rand.New(rand.NewPCG(4, 4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := shared.Loss(test)
+		b, _ := alone.Loss(test)
+		if a != b {
+			t.Errorf("%v λ=%g: loss %v from the shared Data, %v from Train", c.m, c.lambda, a, b)
+		}
+	}
+	if _, err := data.Train(RelativeAugment, -1); err == nil {
+		t.Error("λ = -1: no error")
+	}
+	plain, _ := Prepare(cfg, train, rand.New(rand.NewPCG(4, 4)), false)
+	if _, err := plain.Train(RelativeAugment, 0.1); err == nil || !strings.Contains(err.Error(), "cluster") {
+		t.Errorf("relative+augment without a mixture: %v", err)
 	}
 }

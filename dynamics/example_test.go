@@ -28,3 +28,20 @@ func Example() {
 	fmt.Println("relative below absolute:", loss[dynamics.Relative] < loss[dynamics.Absolute])
 	// Output: relative below absolute: true
 }
+
+// Prepare a training set once and train Relative + augment with two weights λ from it: the
+// standardisation, the network's stream and the mixture of shifts (fitted once) are shared.
+func ExamplePrepare() {
+	train, _ := continuous.CollectRandom(cartpole.New(), rand.New(rand.NewPCG(1, 0)), 500)
+	cfg := dynamics.DefaultConfig()
+	cfg.Steps = 200
+	data, err := dynamics.Prepare(cfg, train, rand.New(rand.NewPCG(3, 0)), true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a, _ := data.Train(dynamics.RelativeAugment, 0.1)
+	b, _ := data.Train(dynamics.RelativeAugment, 0)
+	fmt.Println("one mixture for both:", a.Mixture == b.Mixture && a.Mixture == data.Mixture)
+	// Output: one mixture for both: true
+}

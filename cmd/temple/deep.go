@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,10 +13,14 @@ import (
 	"github.com/temple-rl/temple/experiment"
 )
 
+// deepDefault is the study temple deep and temple reproduce deep run without flags (a variable
+// so that the command's tests can run a small one).
+var deepDefault = func() study.Spec { return study.Default(study.Available()) }
+
 // deepCmd runs the deep extension of the paper (Appendix F.6): dynamics-model loss against
 // training transitions for Absolute, Relative and Relative + augment.
 func deepCmd() *cobra.Command {
-	s := study.Default(study.Available())
+	s := deepDefault()
 	var out, envs string
 	cmd := &cobra.Command{
 		Use:   "deep",
@@ -91,6 +96,41 @@ func deepCmd() *cobra.Command {
 	f.IntVar(&s.Config.KMax, "kmax", s.Config.KMax, "largest number of mixture components tried (BIC)")
 	f.IntVar(&s.Jobs, "jobs", 0, "parallel workers (default: one per core)")
 	return cmd
+}
+
+// reproduceDeep is temple reproduce deep: temple deep with its defaults, taking the flags every
+// preset takes: --seed, --runs (the number of seeds), --jobs and --out. --shard and --tasks, which
+// concern the cells and task sequences of the tabular experiments, are refused.
+func reproduceDeep(cmd *cobra.Command, o overrides) error {
+	f := cmd.Flags()
+	for _, name := range []string{"shard", "tasks"} {
+		if f.Changed(name) {
+			return fmt.Errorf("reproduce deep: --%s = %q does not apply to the deep study (it has no tabular tasks or cells); it takes --seed, --runs, --jobs and --out, and temple deep takes more", name, f.Lookup(name).Value)
+		}
+	}
+	deep := deepCmd()
+	df := deep.Flags()
+	if f.Changed("runs") {
+		if o.runs < 2 {
+			return fmt.Errorf("--runs = %d, want at least 2 (the deep study's seeds; a confidence interval needs two)", o.runs)
+		}
+		df.Set("seeds", strconv.Itoa(o.runs))
+	}
+	if f.Changed("jobs") {
+		if o.jobs < 1 {
+			return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
+		}
+		df.Set("jobs", strconv.Itoa(o.jobs))
+	}
+	if f.Changed("seed") {
+		df.Set("seed", strconv.FormatUint(o.seed, 10))
+	}
+	if o.out != "" {
+		df.Set("out", o.out)
+	}
+	deep.SetOut(cmd.OutOrStdout())
+	deep.SetContext(cmd.Context())
+	return deep.RunE(deep, nil)
 }
 
 func envNames(envs ...study.Env) string {

@@ -137,20 +137,14 @@ func reproduceCmd() *cobra.Command {
 					fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", p.Name, p.Description)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "deep", "Appendix F.6: dynamics models of continuous tasks "+
-					"(absolute, relative, relative + augment); the same as temple deep, whose flags it takes there")
+					"(absolute, relative, relative + augment), as temple deep; --runs is its number of seeds")
 				if !list {
 					return fmt.Errorf("name a preset to reproduce")
 				}
 				return nil
 			}
 			if args[0] == "deep" {
-				if cmd.Flags().NFlag() > 0 {
-					return fmt.Errorf("reproduce deep takes no flags; use temple deep with its own (temple deep --help)")
-				}
-				deep := deepCmd()
-				deep.SetOut(cmd.OutOrStdout())
-				deep.SetContext(cmd.Context())
-				return deep.RunE(deep, nil)
+				return reproduceDeep(cmd, o)
 			}
 			p, err := experiment.LookupPreset(args[0])
 			if err != nil {

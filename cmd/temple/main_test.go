@@ -251,7 +251,4 @@ func TestReproduceListsDeep(t *testing.T) {
 	if err != nil || !strings.Contains(text, "deep ") || !strings.Contains(text, "Appendix F.6") {
 		t.Errorf("reproduce --list: %v\n%s", err, text)
 	}
-	if _, err := temple(t, "reproduce", "deep", "--runs", "3"); err == nil || !strings.Contains(err.Error(), "use temple deep") {
-		t.Errorf("reproduce deep with flags: %v", err)
-	}
 }

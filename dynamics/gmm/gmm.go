@@ -109,10 +109,11 @@ func Fit(data []float64, dim, k int, rng *rand.Rand, opt Options) (*Mixture, flo
 	}
 
 	r := make([]float64, n*k)
+	ln := m.logNorms(nil)
 	prev := math.Inf(-1)
 	var ll float64
 	for range opt.MaxIter {
-		ll = m.estep(data, r)
+		ll = m.estep(data, r, ln)
 		if ll-prev < opt.Tol*float64(n) {
 			break
 		}
@@ -169,15 +170,39 @@ func seeds(data []float64, dim, k int, rng *rand.Rand) []int {
 	return out
 }
 
+// logNorms returns log(2π σ²_kd) for every component k and dimension d, the normalising terms
+// of the log densities, into ln (allocated if nil).
+func (m *Mixture) logNorms(ln [][]float64) [][]float64 {
+	if ln == nil {
+		ln = make([][]float64, len(m.Weights))
+		for k := range ln {
+			ln[k] = make([]float64, m.Dim)
+		}
+	}
+	for k, vr := range m.Vars {
+		for d, v := range vr {
+			ln[k][d] = math.Log(2 * math.Pi * v)
+		}
+	}
+	return ln
+}
+
 // logComponents writes log(π_k N(x; μ_k, σ²_k)) for every k into lp and returns their
-// log-sum-exp, log p(x).
-func (m *Mixture) logComponents(x, lp []float64) float64 {
+// log-sum-exp, log p(x); ln holds the mixture's logNorms, or is nil to compute them here.
+func (m *Mixture) logComponents(x, lp []float64, ln [][]float64) float64 {
 	best := math.Inf(-1)
 	for k := range m.Weights {
 		s := math.Log(m.Weights[k])
+		mu, vr := m.Means[k][:len(x)], m.Vars[k][:len(x)]
 		for d, v := range x {
-			diff := v - m.Means[k][d]
-			s -= 0.5 * (math.Log(2*math.Pi*m.Vars[k][d]) + diff*diff/m.Vars[k][d])
+			diff := v - mu[d]
+			var norm float64
+			if ln != nil {
+				norm = ln[k][d]
+			} else {
+				norm = math.Log(2 * math.Pi * vr[d])
+			}
+			s -= 0.5 * (norm + diff*diff/vr[d])
 		}
 		lp[k] = s
 		best = math.Max(best, s)
@@ -192,12 +217,15 @@ func (m *Mixture) logComponents(x, lp []float64) float64 {
 	return best + math.Log(sum)
 }
 
-func (m *Mixture) estep(data, r []float64) float64 {
+// estep writes the responsibilities into r and returns the log-likelihood; ln is scratch for
+// the logNorms.
+func (m *Mixture) estep(data, r []float64, ln [][]float64) float64 {
 	k, dim := len(m.Weights), m.Dim
+	ln = m.logNorms(ln)
 	ll := 0.0
 	for i := range len(data) / dim {
 		row := r[i*k : (i+1)*k]
-		lse := m.logComponents(data[i*dim:(i+1)*dim], row)
+		lse := m.logComponents(data[i*dim:(i+1)*dim], row, ln)
 		ll += lse
 		for j := range row {
 			row[j] = math.Exp(row[j] - lse)
@@ -247,9 +275,10 @@ func (m *Mixture) reseed(data []float64, j int, floor float64) {
 	dim := m.Dim
 	m.Weights[j] = 0
 	lp := make([]float64, len(m.Weights))
+	ln := m.logNorms(nil)
 	worst, at := math.Inf(1), 0
 	for i := range len(data) / dim {
-		if l := m.logComponents(data[i*dim:(i+1)*dim], lp); l < worst {
+		if l := m.logComponents(data[i*dim:(i+1)*dim], lp, ln); l < worst {
 			worst, at = l, i
 		}
 	}
@@ -301,7 +330,7 @@ func FitBIC(data []float64, dim, kMax int, rng *rand.Rand, opt Options) (*Mixtur
 
 // Responsibilities writes r_k = p(component k | x) into r (len K) and returns log p(x).
 func (m *Mixture) Responsibilities(x, r []float64) float64 {
-	lse := m.logComponents(x, r)
+	lse := m.logComponents(x, r, nil)
 	for k := range r {
 		r[k] = math.Exp(r[k] - lse)
 	}
@@ -314,7 +343,7 @@ func (m *Mixture) Assign(x, lp []float64) int {
 	if lp == nil {
 		lp = make([]float64, len(m.Weights))
 	}
-	m.logComponents(x, lp)
+	m.logComponents(x, lp, nil)
 	best := 0
 	for k, v := range lp {
 		if v > lp[best] {

@@ -2,15 +2,20 @@
 // gradient by backpropagation, and the Adam optimiser: the network of the paper's deep
 // extension (Appendix F.6: "a 2-layer MLP with 64 nodes per layer").
 //
-// It is written on plain float64 slices so that a result is a function of the seed alone (no
-// parallel reductions, no float32 rounding) and the gradient can be checked against finite
-// differences. All parameters live in one flat slice, so Adam is one loop over it.
+// A minibatch goes through the network at once: every layer is one matrix product on gonum's
+// pure-Go BLAS (float64, serial at these sizes, one fixed summation order per output), so a
+// result is a function of the seed alone and a row's output does not depend on the other rows
+// of its minibatch; the gradient is checked against finite differences. All parameters live in
+// one flat slice, so Adam is one loop over it.
 package mlp
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	cblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Net is a fully connected network with layer sizes Sizes[0] (inputs), …, Sizes[L] (outputs).
@@ -66,75 +71,120 @@ func (n *Net) layer(params []float64, l int) (w, b []float64) {
 	return params[o : o+in*out], params[o+in*out : o+in*out+out]
 }
 
-// Workspace holds the activations of one forward pass for the backward pass. A workspace
-// belongs to one goroutine; the network itself is only read by Forward and Backward.
+// Workspace holds the activations of one forward pass over a minibatch for the backward pass.
+// A workspace belongs to one goroutine; the network itself is only read by Forward and Backward.
 type Workspace struct {
-	h     [][]float64 // h[0] = input, h[l] = activation of layer l
-	delta [][]float64 // ∂loss/∂(pre-activation of layer l)
+	rows  int         // capacity: the largest minibatch
+	k     int         // rows of the last Forward
+	h     [][]float64 // h[0] = inputs, h[l] = activations of layer l: k rows of Sizes[l]
+	delta [][]float64 // ∂loss/∂(pre-activations of layer l), k rows of Sizes[l]
+	t     []float64   // a transposed W_l or ∂/∂W_l of a layer with more outputs than inputs
 }
 
-// NewWorkspace returns a workspace for n.
-func (n *Net) NewWorkspace() *Workspace {
-	ws := &Workspace{h: make([][]float64, len(n.Sizes)), delta: make([][]float64, len(n.Sizes))}
+// NewWorkspace returns a workspace for n and minibatches of up to rows inputs.
+func (n *Net) NewWorkspace(rows int) *Workspace {
+	ws := &Workspace{rows: rows, h: make([][]float64, len(n.Sizes)), delta: make([][]float64, len(n.Sizes))}
 	for l, s := range n.Sizes {
-		ws.h[l] = make([]float64, s)
-		ws.delta[l] = make([]float64, s)
+		ws.h[l] = make([]float64, rows*s)
+		ws.delta[l] = make([]float64, rows*s)
+		if l > 0 && s > n.Sizes[l-1] {
+			ws.t = make([]float64, max(len(ws.t), s*n.Sizes[l-1]))
+		}
 	}
 	return ws
 }
 
-// Forward computes the output for input x (len In()) and returns it; the returned slice belongs
-// to ws and is overwritten by the next Forward.
+// blas is gonum's pure-Go BLAS, named rather than taken from blas64's registry so that no other
+// implementation (with another summation order) can change a result. Its products run along
+// rows: an output row of A·B is built from rows of B (axpy), one of A·Bᵀ from dot products of
+// rows. A layer with more outputs than inputs (the first: 5 → 64 for CartPole) would make those
+// rows as short as its inputs, so Forward and Backward go through W_lᵀ instead, whose rows are
+// as long as its outputs; each output still sums its terms in the same order.
+var blas gonum.Implementation
+
+// transpose writes the transpose of a (r rows of c, row-major) into t (c rows of r).
+func transpose(a []float64, r, c int, t []float64) {
+	for i := range r {
+		for j, v := range a[i*c : (i+1)*c] {
+			t[j*r+i] = v
+		}
+	}
+}
+
+// Forward computes the outputs for the k = len(x)/In() inputs stored row-major in x (k at most
+// the workspace's rows) and returns them, k rows of Out(); the returned slice belongs to ws and
+// is overwritten by the next Forward. A layer is one matrix product, H_l = φ(H_{l−1} W_lᵀ + 1 b_lᵀ).
 func (n *Net) Forward(ws *Workspace, x []float64) []float64 {
+	in0 := n.Sizes[0]
+	k := len(x) / in0
+	if k*in0 != len(x) || k < 1 || k > ws.rows {
+		panic(fmt.Sprintf("mlp: Forward of %d values: want 1 to %d rows of %d inputs", len(x), ws.rows, in0))
+	}
+	ws.k = k
 	copy(ws.h[0], x)
 	L := len(n.Sizes) - 1
 	for l := 1; l <= L; l++ {
 		w, b := n.layer(n.Params, l)
-		in, out := ws.h[l-1], ws.h[l]
-		for j := range out {
-			z := b[j]
-			row := w[j*len(in) : (j+1)*len(in)]
-			for i, v := range in {
-				z += row[i] * v
+		in, out := n.Sizes[l-1], n.Sizes[l]
+		h := ws.h[l][:k*out]
+		for r := range k {
+			copy(h[r*out:(r+1)*out], b)
+		}
+		if out > in {
+			wt := ws.t[:in*out]
+			transpose(w, out, in, wt)
+			blas.Dgemm(cblas.NoTrans, cblas.NoTrans, k, out, in, 1, ws.h[l-1], in, wt, out, 1, h, out)
+		} else {
+			blas.Dgemm(cblas.NoTrans, cblas.Trans, k, out, in, 1, ws.h[l-1], in, w, in, 1, h, out)
+		}
+		if l < L {
+			for i, z := range h {
+				h[i] = math.Tanh(z)
 			}
-			if l < L {
-				z = math.Tanh(z)
-			}
-			out[j] = z
 		}
 	}
-	return ws.h[L]
+	return ws.h[L][:k*n.Out()]
 }
 
-// Backward adds to grad (the layout of Params) the gradient of a loss with respect to the
-// parameters, given dOut = ∂loss/∂output at the input of the last Forward on ws.
+// Backward adds to grad (the layout of Params) the gradient of a loss summed over the inputs of
+// the last Forward on ws, given dOut = ∂loss/∂output for each of them (k rows of Out()):
+//
+//	∂/∂W_l = Δ_lᵀ H_{l−1},  ∂/∂b_l = Δ_lᵀ 1,  Δ_{l−1} = (Δ_l W_l) ⊙ tanh'(·), tanh' = 1 − H²,
+//
+// with Δ_L = dOut (linear output).
 func (n *Net) Backward(ws *Workspace, dOut, grad []float64) {
-	L := len(n.Sizes) - 1
-	copy(ws.delta[L], dOut) // linear output: ∂/∂pre-activation = ∂/∂output
+	k, L := ws.k, len(n.Sizes)-1
+	if len(dOut) != k*n.Out() {
+		panic(fmt.Sprintf("mlp: Backward of %d output derivatives after a Forward of %d rows of %d", len(dOut), k, n.Out()))
+	}
+	copy(ws.delta[L], dOut)
 	for l := L; l >= 1; l-- {
 		w, _ := n.layer(n.Params, l)
 		gw, gb := n.layer(grad, l)
-		in, d := ws.h[l-1], ws.delta[l]
-		for j, dj := range d {
-			gb[j] += dj
-			grow := gw[j*len(in) : (j+1)*len(in)]
-			for i, v := range in {
-				grow[i] += dj * v
+		in, out := n.Sizes[l-1], n.Sizes[l]
+		d := ws.delta[l][:k*out]
+		if out > in { // ∂/∂W_lᵀ = H_{l−1}ᵀ Δ_l, added to grad transposed
+			gt := ws.t[:in*out]
+			blas.Dgemm(cblas.Trans, cblas.NoTrans, in, out, k, 1, ws.h[l-1], in, d, out, 0, gt, out)
+			for j := range out {
+				for i := range in {
+					gw[j*in+i] += gt[i*out+j]
+				}
+			}
+		} else {
+			blas.Dgemm(cblas.Trans, cblas.NoTrans, out, in, k, 1, d, out, ws.h[l-1], in, 1, gw, in)
+		}
+		for r := range k {
+			for j, v := range d[r*out : (r+1)*out] {
+				gb[j] += v
 			}
 		}
 		if l == 1 {
 			break
 		}
-		// δ_{l−1} = (W_lᵀ δ_l) ⊙ tanh'(·), tanh' = 1 − h².
-		prev := ws.delta[l-1]
-		clear(prev)
-		for j, dj := range d {
-			row := w[j*len(in) : (j+1)*len(in)]
-			for i := range prev {
-				prev[i] += row[i] * dj
-			}
-		}
-		for i, h := range in {
+		prev := ws.delta[l-1][:k*in]
+		blas.Dgemm(cblas.NoTrans, cblas.NoTrans, k, in, out, 1, d, out, w, in, 0, prev, in)
+		for i, h := range ws.h[l-1][:k*in] {
 			prev[i] *= 1 - h*h
 		}
 	}
@@ -142,7 +192,10 @@ func (n *Net) Backward(ws *Workspace, dOut, grad []float64) {
 
 // Adam is the optimiser of Kingma and Ba (2015) with bias-corrected moment estimates:
 //
-//	m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,  θ ← θ − α m̂ / (√v̂ + ε).
+//	m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,  θ ← θ − α m̂ / (√v̂ + ε),
+//
+// m̂ = m/(1−β₁ᵗ), v̂ = v/(1−β₂ᵗ), computed in the order the paper gives as the more efficient
+// (end of its Section 2): α_t = α √(1−β₂ᵗ)/(1−β₁ᵗ), θ ← θ − α_t m / (√v + ε̂), ε̂ = ε √(1−β₂ᵗ).
 type Adam struct {
 	LR, Beta1, Beta2, Eps float64
 	m, v                  []float64
@@ -161,11 +214,14 @@ func NewAdam(n int, lr float64) (*Adam, error) {
 // Step updates params by one Adam step along grad.
 func (o *Adam) Step(params, grad []float64) {
 	o.t++
-	c1 := 1 - math.Pow(o.Beta1, float64(o.t))
-	c2 := 1 - math.Pow(o.Beta2, float64(o.t))
+	c2 := math.Sqrt(1 - math.Pow(o.Beta2, float64(o.t)))
+	lr := o.LR * c2 / (1 - math.Pow(o.Beta1, float64(o.t)))
+	eps := o.Eps * c2
+	m, v := o.m[:len(grad)], o.v[:len(grad)]
+	params = params[:len(grad)]
 	for i, g := range grad {
-		o.m[i] = o.Beta1*o.m[i] + (1-o.Beta1)*g
-		o.v[i] = o.Beta2*o.v[i] + (1-o.Beta2)*g*g
-		params[i] -= o.LR * (o.m[i] / c1) / (math.Sqrt(o.v[i]/c2) + o.Eps)
+		m[i] = o.Beta1*m[i] + (1-o.Beta1)*g
+		v[i] = o.Beta2*v[i] + (1-o.Beta2)*g*g
+		params[i] -= lr * m[i] / (math.Sqrt(v[i]) + eps)
 	}
 }

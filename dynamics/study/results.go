@@ -37,11 +37,16 @@ type EnvSummary struct {
 	Series []SeriesSummary `json:"series"`
 	// Paper are the paper's losses (absolute, relative, relative+augment), if it gives them.
 	Paper *[3]float64 `json:"paper,omitempty"`
-	// AbsoluteWorst and AugmentBest[λ] check the paper's ordering on the mean losses at the
-	// largest size: Absolute above every other series; Relative + augment below Absolute and
-	// Relative.
-	AbsoluteWorst bool            `json:"absolute_worst"`
-	AugmentBest   map[string]bool `json:"augment_best"`
+	// AbsoluteWorst checks the paper's first ordering on the mean losses at the largest size:
+	// Absolute above every other series.
+	AbsoluteWorst bool `json:"absolute_worst"`
+	// AugmentVsRelative[λ] reads the paired difference loss(augment) − loss(relative) at the
+	// largest size against its own 95% CI: "lower" or "higher" when the interval excludes 0,
+	// else "not distinguishable". AugmentBest[λ] is the paper's second ordering, Relative +
+	// augment below Relative and Absolute, held only when it is "lower" (and its mean below
+	// Absolute's).
+	AugmentVsRelative map[string]string `json:"augment_vs_relative"`
+	AugmentBest       map[string]bool   `json:"augment_best"`
 	// AugmentMinusRelative[λ] is the paired difference loss(augment) − loss(relative) per
 	// training size: mean and 95% CI half-width across runs (the same data and network stream).
 	AugmentMinusRelative map[string]Paired `json:"augment_minus_relative"`
@@ -74,7 +79,8 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 		sizeIdx[n] = i
 	}
 	for _, env := range s.Envs {
-		es := EnvSummary{Env: env.Name, Paper: env.Paper, AugmentBest: map[string]bool{}, AugmentMinusRelative: map[string]Paired{}}
+		es := EnvSummary{Env: env.Name, Paper: env.Paper, AugmentVsRelative: map[string]string{},
+			AugmentBest: map[string]bool{}, AugmentMinusRelative: map[string]Paired{}}
 		for _, se := range series {
 			ss := SeriesSummary{Name: se.String(), Method: se.Method.String(), Lambda: se.Lambda, runs: make([][]float64, s.Seeds)}
 			for r := range ss.runs {
@@ -111,7 +117,6 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 		}
 		for _, aug := range es.Series[2:] {
 			key := strconv.FormatFloat(aug.Lambda, 'g', -1, 64)
-			es.AugmentBest[key] = aug.Mean[last] < rel.Mean[last] && aug.Mean[last] < abs.Mean[last]
 			var p Paired
 			diff := make([]float64, s.Seeds)
 			for k := range s.Sizes {
@@ -122,10 +127,24 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 				p.Mean, p.CI95 = append(p.Mean, m), append(p.CI95, h)
 			}
 			es.AugmentMinusRelative[key] = p
+			es.AugmentVsRelative[key] = compare(p.Mean[last], p.CI95[last])
+			es.AugmentBest[key] = es.AugmentVsRelative[key] == "lower" && aug.Mean[last] < abs.Mean[last]
 		}
 		sum.Envs = append(sum.Envs, es)
 	}
 	return sum, nil
+}
+
+// compare reads a paired difference of mean m and 95% CI half-width h: "lower" or "higher"
+// than zero when the interval m ± h excludes it, else "not distinguishable".
+func compare(m, h float64) string {
+	switch {
+	case m+h < 0:
+		return "lower"
+	case m-h > 0:
+		return "higher"
+	}
+	return "not distinguishable"
 }
 
 // Write saves the study in dir: deep.csv (one row per model), deep_summary.json, table.md and
@@ -240,7 +259,18 @@ func WriteTable(w io.Writer, sum Summary) error {
 		fmt.Fprintf(w, "%s at n = %d: Absolute worst: %v.", es.Env, n, es.AbsoluteWorst)
 		for _, ss := range es.Series[2:] {
 			key := strconv.FormatFloat(ss.Lambda, 'g', -1, 64)
-			fmt.Fprintf(w, " Augment (λ=%s) best: %v.", key, es.AugmentBest[key])
+			d, last := es.AugmentMinusRelative[key], len(sum.Sizes)-1
+			diff := fmt.Sprintf("paired difference from relative %.2g ± %.2g", d.Mean[last], d.CI95[last])
+			switch vs := es.AugmentVsRelative[key]; {
+			case es.AugmentBest[key]:
+				fmt.Fprintf(w, " Augment (λ=%s) best: true (%s).", key, diff)
+			case vs == "lower":
+				fmt.Fprintf(w, " Augment (λ=%s) best: false (below relative, %s, but not below absolute).", key, diff)
+			case vs == "higher":
+				fmt.Fprintf(w, " Augment (λ=%s) best: false (above relative, %s).", key, diff)
+			default:
+				fmt.Fprintf(w, " Augment (λ=%s) best: not distinguishable from relative (%s).", key, diff)
+			}
 		}
 		fmt.Fprintln(w)
 	}

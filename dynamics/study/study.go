@@ -110,7 +110,9 @@ type Record struct {
 	Run, N int
 	Loss   float64
 	// K is the number of mixture components chosen by BIC (Relative + augment), else 0.
-	K       int
+	K int
+	// Seconds is the time to train and score the model; the preparation of its training set
+	// (standardisation, the mixture fit), shared by the series, is not included.
 	Seconds float64
 }
 
@@ -168,27 +170,55 @@ func Run(ctx context.Context, s Spec, progress func(done, total int)) ([]Record,
 	if jobs == 0 {
 		jobs = runtime.NumCPU()
 	}
+
+	// First every training set (env, run, n) is prepared once, with its mixture if a Relative +
+	// augment series needs one; then every series trains from it. The stream of (env, run, n)
+	// feeds Prepare alone, so the series at (run, n) are paired: the same data, the same network
+	// stream, and the same mixture for every λ.
+	cluster := len(s.Lambdas) > 0
+	prepared := make([][][]*dynamics.Data, len(s.Envs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	for e, env := range s.Envs {
+		prepared[e] = make([][]*dynamics.Data, s.Seeds)
+		for r := range s.Seeds {
+			prepared[e][r] = make([]*dynamics.Data, len(s.Sizes))
+			for k, n := range s.Sizes {
+				g.Go(func() error {
+					if err := gctx.Err(); err != nil {
+						return err
+					}
+					d, err := dynamics.Prepare(s.Config, data[e][r].train.Head(n), stream(s.Seed, env.Name, r, n, "model"), cluster)
+					if err != nil {
+						return fmt.Errorf("study: %s run %d n %d: %w", env.Name, r, n, err)
+					}
+					prepared[e][r][k] = d
+					return nil
+				})
+			}
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
 	var mu sync.Mutex // serialises progress
 	done := 0
-	g, ctx := errgroup.WithContext(ctx)
+	g, gctx = errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
 	for i := range recs {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
+			if err := gctx.Err(); err != nil {
 				return err
 			}
 			rec := &recs[i]
 			e := slices.IndexFunc(s.Envs, func(v Env) bool { return v.Name == rec.Env })
-			d := data[e][rec.Run]
-			cfg := s.Config
-			cfg.Lambda = rec.Series.Lambda
 			t0 := time.Now()
-			// The model stream depends on (env, run, n) only: the methods are paired.
-			mod, err := dynamics.Train(rec.Series.Method, cfg, d.train.Head(rec.N), stream(s.Seed, rec.Env, rec.Run, rec.N, "model"))
+			mod, err := prepared[e][rec.Run][slices.Index(s.Sizes, rec.N)].Train(rec.Series.Method, rec.Series.Lambda)
 			if err != nil {
 				return fmt.Errorf("study: %s run %d n %d %v: %w", rec.Env, rec.Run, rec.N, rec.Series, err)
 			}
-			if rec.Loss, err = mod.Loss(d.test); err != nil {
+			if rec.Loss, err = mod.Loss(data[e][rec.Run].test); err != nil {
 				return err
 			}
 			if mod.Mixture != nil {

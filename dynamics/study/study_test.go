@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/dynamics"
 )
 
 func tiny() Spec {
@@ -113,5 +115,54 @@ func TestEveryEnvironment(t *testing.T) {
 			}
 		}
 		t.Logf("%s: absolute %.3g, relative %.3g, augment %.3g", es.Env, es.Series[0].Mean[1], es.Series[1].Mean[1], es.Series[2].Mean[1])
+	}
+}
+
+// TestVerdict: the comparison of augment with relative follows the paired difference's own 95%
+// CI. Hand-made losses over 3 seeds (exact binary fractions), relative 0.25, 0.5, 0.75: λ=0.1 is
+// 0.125 below it in every run (CI of zero width: lower, best); λ=0 differs by −0.125, +0.125, 0
+// (mean 0, CI t₂·0.125/√3 = 0.31: not distinguishable); λ=0.5 is 0.0625 above it in every run
+// (higher).
+func TestVerdict(t *testing.T) {
+	s := Default(Available()[:1])
+	s.Seeds, s.Sizes, s.Lambdas = 3, []int{100}, []float64{0.1, 0, 0.5}
+	rel := []float64{0.25, 0.5, 0.75}
+	offset := map[float64][]float64{0.1: {-0.125, -0.125, -0.125}, 0: {-0.125, 0.125, 0}, 0.5: {0.0625, 0.0625, 0.0625}}
+	var recs []Record
+	for r := range s.Seeds {
+		for _, se := range s.Series() {
+			loss := 1.0
+			switch se.Method {
+			case dynamics.Relative:
+				loss = rel[r]
+			case dynamics.RelativeAugment:
+				loss = rel[r] + offset[se.Lambda][r]
+			}
+			recs = append(recs, Record{Env: "CartPole-v1", Series: se, Run: r, N: 100, Loss: loss})
+		}
+	}
+	sum, err := Summarise(s, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := sum.Envs[0]
+	want := map[string]string{"0.1": "lower", "0": "not distinguishable", "0.5": "higher"}
+	for key, v := range want {
+		if es.AugmentVsRelative[key] != v || es.AugmentBest[key] != (v == "lower") {
+			t.Errorf("λ=%s: %q, best %v; want %q", key, es.AugmentVsRelative[key], es.AugmentBest[key], v)
+		}
+	}
+	var tab bytes.Buffer
+	if err := WriteTable(&tab, sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"Augment (λ=0.1) best: true (paired difference from relative -0.12 ± 0)",
+		"Augment (λ=0) best: not distinguishable from relative (paired difference from relative 0 ± 0.31)",
+		"Augment (λ=0.5) best: false (above relative, paired difference from relative 0.062 ± 0)",
+	} {
+		if !strings.Contains(tab.String(), line) {
+			t.Errorf("table lacks %q:\n%s", line, tab.String())
+		}
 	}
 }
