@@ -93,7 +93,7 @@ func runCmd() *cobra.Command {
 		Short: "Run an experiment from a config file, or the built-in default experiment",
 		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
 			"one the default experiment: " + experiment.DemoDescription + ".",
-		Args:  cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
 			if len(args) == 0 {
@@ -134,6 +134,9 @@ func reproduceCmd() *cobra.Command {
 				for _, p := range experiment.Presets() {
 					fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", p.Name, p.Description)
 				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "scaling", "Theorem 1's law (not a figure of the paper): exploring "+
+					"samples, ε-mistakes and samples until all pairs are known of RMax, O-TempLe and O-TempLe+retry+early on n×n mazes "+
+					"(n = 4 … 128) and as G grows at 16×16, with log-log slopes; takes --runs, --seed, --jobs, --out")
 				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "deep", "Appendix F.6: dynamics models of continuous tasks "+
 					"(absolute, relative, relative + augment); the same as temple deep, whose flags it takes there")
 				if !list {
@@ -149,6 +152,9 @@ func reproduceCmd() *cobra.Command {
 				deep.SetOut(cmd.OutOrStdout())
 				deep.SetContext(cmd.Context())
 				return deep.RunE(deep, nil)
+			}
+			if args[0] == "scaling" {
+				return executeScaling(cmd, o)
 			}
 			p, err := experiment.LookupPreset(args[0])
 			if err != nil {
@@ -255,6 +261,46 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum experiment.Summary) err
 	for _, c := range cs {
 		fmt.Fprintf(out, "  %-*s  %+.2f ± %.2f  p = %.2g\n", width, c.Verdict(), c.MeanDiff, c.CI95, c.PAdjusted)
 	}
+	return nil
+}
+
+// executeScaling runs the scaling study (experiment.DefaultScaling) with the flags that apply to
+// it, and prints its fitted slopes.
+func executeScaling(cmd *cobra.Command, o overrides) error {
+	c := experiment.DefaultScaling()
+	f := cmd.Flags()
+	switch {
+	case o.tasks != "" || o.shard != "":
+		return fmt.Errorf("reproduce scaling makes its own tasks and runs unsharded: it takes no --tasks or --shard")
+	case f.Changed("jobs") && o.jobs < 1:
+		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
+	}
+	if f.Changed("seed") {
+		c.Seed = o.seed
+	}
+	if f.Changed("runs") {
+		c.Runs = o.runs
+	}
+	if o.out == "" {
+		o.out = filepath.Join("results", c.Name)
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "temple %s: scaling study, seed %d, %d runs, %d points\n", experiment.Version, c.Seed, c.Runs, len(c.Points()))
+	rows, slopes, err := experiment.ExecuteScaling(cmd.Context(), c, o.out, o.jobs, nil)
+	if err != nil {
+		return interrupted(cmd, err, o.out)
+	}
+	fmt.Fprintf(out, "\n%-10s %-5s %-6s %-22s %18s %14s %24s\n", "series", "S", "G", "agent", "exploring samples", "ε-mistakes", "samples until all known")
+	for _, r := range rows {
+		fmt.Fprintf(out, "%-10s %-5d %-6d %-22s %18.0f %14.0f %24.0f\n", r.Point.Series, r.States, r.G, r.Agent, r.ExploringSamples,
+			r.EpsMistakes, r.SamplesUntilAllKnown)
+	}
+	fmt.Fprintln(out, "\nLog-log slopes (least squares; against S for the size series, against G for the templates series):")
+	for _, s := range slopes {
+		fmt.Fprintf(out, "  %-10s %-22s %-24s %6.2f over %d points\n", s.Series, s.Agent, s.Measure, s.Slope, s.Points)
+	}
+	fmt.Fprintf(out, "\nResults: %s (scaling.csv, scaling_slopes.csv, one results directory per point)\nFigures: %s\n", o.out,
+		filepath.Join(o.out, "figures"))
 	return nil
 }
 
