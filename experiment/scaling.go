@@ -125,7 +125,10 @@ type ScalingRow struct {
 	// ExploringSamples is the mean over tasks of samples_recorded: the own samples an agent took
 	// of pairs it did not know yet (RMax: all of them are m per pair once every pair is known).
 	ExploringSamples float64
-	EpsMistakes      float64 // mean over tasks of the oracle's ε-mistakes
+	// ExploringLastTask is the mean over runs of samples_recorded on the last task, where a
+	// template learner starts with the library of the earlier ones.
+	ExploringLastTask float64
+	EpsMistakes       float64 // mean over tasks of the oracle's ε-mistakes
 	// SamplesUntilAllKnown is the mean of samples_until_all_known over the tasks where every pair
 	// became known; AllKnown is the share of tasks where that happened.
 	SamplesUntilAllKnown, AllKnown float64
@@ -177,12 +180,13 @@ func ExecuteScaling(ctx context.Context, c Scaling, dir string, jobs int, progre
 
 func scalingRow(pt ScalingPoint, states, g int, name string, results []CellResult) ScalingRow {
 	row := ScalingRow{Point: pt, States: states, G: g, Agent: name}
-	var tasks, known float64
+	var tasks, known, runs float64
 	for _, c := range results {
 		if c.Agent != name {
 			continue
 		}
-		for _, t := range c.Tasks {
+		runs++
+		for k, t := range c.Tasks {
 			tasks++
 			if t.Oracle != nil {
 				row.EpsMistakes += float64(t.Oracle.Mistakes)
@@ -191,6 +195,9 @@ func scalingRow(pt ScalingPoint, states, g int, name string, results []CellResul
 				switch m.Name {
 				case "samples_recorded":
 					row.ExploringSamples += m.Value
+					if k == len(c.Tasks)-1 {
+						row.ExploringLastTask += m.Value
+					}
 				case "samples_until_all_known":
 					if m.Value >= 0 {
 						row.SamplesUntilAllKnown += m.Value
@@ -201,6 +208,7 @@ func scalingRow(pt ScalingPoint, states, g int, name string, results []CellResul
 		}
 	}
 	row.ExploringSamples /= tasks
+	row.ExploringLastTask /= runs
 	row.EpsMistakes /= tasks
 	row.AllKnown = known / tasks
 	if known > 0 {
@@ -217,6 +225,7 @@ var scalingMeasures = []struct {
 	get  func(ScalingRow) float64
 }{
 	{"exploring_samples", func(r ScalingRow) float64 { return r.ExploringSamples }},
+	{"exploring_samples_last_task", func(r ScalingRow) float64 { return r.ExploringLastTask }},
 	{"eps_mistakes", func(r ScalingRow) float64 { return r.EpsMistakes }},
 	{"samples_until_all_known", func(r ScalingRow) float64 { return r.SamplesUntilAllKnown }},
 }
@@ -273,7 +282,7 @@ func leastSquaresSlope(xs, ys []float64) (float64, bool) {
 
 func writeScaling(dir string, rows []ScalingRow, slopes []ScalingSlope) error {
 	err := writeCSV(filepath.Join(dir, "scaling.csv"),
-		"series,size,landforms,states,templates,agent,exploring_samples,eps_mistakes,samples_until_all_known,all_known_share",
+		"series,size,landforms,states,templates,agent,exploring_samples,exploring_samples_last_task,eps_mistakes,samples_until_all_known,all_known_share",
 		func(w *bufio.Writer) {
 			for _, r := range rows {
 				var l []string
@@ -284,8 +293,9 @@ func writeScaling(dir string, rows []ScalingRow, slopes []ScalingSlope) error {
 				if !math.IsNaN(r.SamplesUntilAllKnown) {
 					until = num(r.SamplesUntilAllKnown)
 				}
-				fmt.Fprintf(w, "%s,%d,%s,%d,%d,%s,%s,%s,%s,%s\n", r.Point.Series, r.Point.Size, csvField(strings.Join(l, " ")),
-					r.States, r.G, csvField(r.Agent), num(r.ExploringSamples), num(r.EpsMistakes), until, num(r.AllKnown))
+				fmt.Fprintf(w, "%s,%d,%s,%d,%d,%s,%s,%s,%s,%s,%s\n", r.Point.Series, r.Point.Size, csvField(strings.Join(l, " ")),
+					r.States, r.G, csvField(r.Agent), num(r.ExploringSamples), num(r.ExploringLastTask), num(r.EpsMistakes), until,
+					num(r.AllKnown))
 			}
 		})
 	if err != nil {

@@ -290,10 +290,11 @@ func executeScaling(cmd *cobra.Command, o overrides) error {
 	if err != nil {
 		return interrupted(cmd, err, o.out)
 	}
-	fmt.Fprintf(out, "\n%-10s %-5s %-6s %-22s %18s %14s %24s\n", "series", "S", "G", "agent", "exploring samples", "ε-mistakes", "samples until all known")
+	fmt.Fprintf(out, "\n%-10s %-5s %-6s %-22s %18s %12s %12s %24s\n", "series", "S", "G", "agent", "exploring samples",
+		"last task", "ε-mistakes", "samples until all known")
 	for _, r := range rows {
-		fmt.Fprintf(out, "%-10s %-5d %-6d %-22s %18.0f %14.0f %24.0f\n", r.Point.Series, r.States, r.G, r.Agent, r.ExploringSamples,
-			r.EpsMistakes, r.SamplesUntilAllKnown)
+		fmt.Fprintf(out, "%-10s %-5d %-6d %-22s %18.0f %12.0f %12.0f %24.0f\n", r.Point.Series, r.States, r.G, r.Agent,
+			r.ExploringSamples, r.ExploringLastTask, r.EpsMistakes, r.SamplesUntilAllKnown)
 	}
 	fmt.Fprintln(out, "\nLog-log slopes (least squares; against S for the size series, against G for the templates series):")
 	for _, s := range slopes {
