@@ -11,7 +11,7 @@ import (
 // states, so the sequence is a function of the rng state. Config fields are named in errors by
 // their snake_case names.
 
-// OnlineConfig configures OnlineMazes (protocol 2, "Maze pickles": W = H = 4, Pool = Tasks = 100,
+// OnlineConfig configures OnlineMazes (as the published online-maze sequences: W = H = 4, Pool = Tasks = 100,
 // Landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), step cost 0.2, goal reward 1, lava cost 1).
 // The yaml keys are those of a config's tasks: block.
 type OnlineConfig struct {
@@ -138,7 +138,7 @@ func defaultActions(a int) int {
 	return a
 }
 
-// OnlineMazes generates an online-MTRL sequence (protocol 2, "Maze pickles"): a pool of Pool
+// OnlineMazes generates an online-MTRL sequence (as the published online-maze sequences): a pool of Pool
 // random mazes, each cell's slip uniform over Landforms, then Tasks tasks drawn uniformly with
 // replacement from the pool (so Pool = Tasks = 100 gives about 63 distinct tasks).
 //
@@ -157,7 +157,7 @@ func OnlineMazes(rng *rand.Rand, c OnlineConfig) ([]Maze, error) {
 	return drawFromPool(rng, pool, c.Tasks), nil
 }
 
-// FiniteModelGrids generates a finite-model sequence (protocol 2, "Grid pickles"; decision 20):
+// FiniteModelGrids generates a finite-model sequence (as the published finite-model sequences; decision 20):
 // Models distinct goal cells drawn uniformly over all cells, then every task picks one of them
 // uniformly. Every cell has slip Slip.
 //
@@ -184,7 +184,7 @@ func FiniteModelGrids(rng *rand.Rand, c FiniteModelConfig) ([]Maze, error) {
 	return drawFromPool(rng, models, c.Tasks), nil
 }
 
-// VaryingSizeMazes generates a varying-size sequence (protocol 2, "Varmaze pickles"; decision
+// VaryingSizeMazes generates a varying-size sequence (as the published varying-size sequences; decision
 // 21): PerSize tasks of each n×n size in the order of Sizes, each cell's slip uniform over
 // Landforms, one goal per task drawn uniformly over its cells and stored in the maze, no lava.
 //
@@ -209,7 +209,7 @@ func VaryingSizeMazes(rng *rand.Rand, c VaryingSizeConfig) ([]Maze, error) {
 
 // DrawGoals returns a copy of seq in which every maze without a goal gets one goal drawn
 // uniformly over its open (non-wall) cells; other tasks are copied unchanged (mazes deeply). It is
-// used for the published varying-size sequences, whose goals were drawn at run time (protocol 2).
+// used for the published varying-size sequences, whose goals were drawn at run time.
 //
 // Draw order: for each maze without a goal in turn, rng.IntN(number of open cells). A maze with
 // no open cell or an invalid size, and every maze when rng is nil, is left without a goal (the

@@ -22,7 +22,7 @@ const SequenceFormat = "temple-task-sequences/v2"
 // still read.
 const sequenceFormatV1 = "temple-task-sequences/v1"
 
-// Defaults of the published experiments (protocol 1.1, 1.2 and 2): they are not stored in the
+// Defaults of the published experiments (docs/decisions.md, 19 and 20): they are not stored in the
 // published task-sequence files, so the reader fills them in.
 const (
 	paperStepCost   = 0.2
@@ -176,7 +176,7 @@ func encodeSequences(set SequenceSet) ([]byte, error) {
 
 // ReadSequences reads a task-sequence file: either this package's format (key "format" =
 // SequenceFormat, or the older all-maze "temple-task-sequences/v1"; unknown keys are errors) or
-// one of the three published layouts of protocol 2,
+// one of the three layouts of the published sequences (env/published),
 // recognised by their keys (all may carry a "description"):
 //
 //   - online maze {width, height, runs: [run][task][W·H slips]}: goal (W, H), lava (W/2, H/2);
@@ -185,8 +185,8 @@ func encodeSequences(set SequenceSet) ([]byte, error) {
 //   - varying size {runs: [run][task][n·n slips]}: n×n maze, no lava and no goal (the published
 //     experiment drew goals at run time; see NeedsGoals and DrawGoals).
 //
-// Published tasks get step cost 0.2, goal reward 1, lava cost 1 and 4 actions (protocol 1.1,
-// 1.2). The result always has Format = SequenceFormat. Every maze is validated; errors name the
+// Published tasks get step cost 0.2, goal reward 1, lava cost 1 and 4 actions (decision 19). The
+// result always has Format = SequenceFormat. Every maze is validated; errors name the
 // file and, for a bad maze, the run and task (both 0-based).
 func ReadSequences(path string) (SequenceSet, error) {
 	fail := func(err error) (SequenceSet, error) {
@@ -314,7 +314,7 @@ func publishedMaze(width, height int, slip []float64, goals, lava []Cell) Maze {
 		StepCost: paperStepCost, GoalReward: paperGoalReward, LavaCost: paperLavaCost, Actions: paperActions}
 }
 
-// decodeOnline reads the online-maze layout (protocol 2, "Maze pickles"): goal (W, H) and lava
+// decodeOnline reads the online-maze layout (the published online-maze sequences): goal (W, H) and lava
 // (W/2, H/2) are fixed by the experiment runner.
 func decodeOnline(data []byte) (SequenceSet, error) {
 	var raw struct {
@@ -339,7 +339,7 @@ func decodeOnline(data []byte) (SequenceSet, error) {
 	return set, nil
 }
 
-// decodeFiniteModel reads the finite-model grid layout (protocol 2, "Grid pickles"): each task is
+// decodeFiniteModel reads the finite-model grid layout (the published finite-model sequences): each task is
 // its goal cell; the slip is the same in every cell; no lava (grid_runner).
 func decodeFiniteModel(data []byte) (SequenceSet, error) {
 	var raw struct {
@@ -370,7 +370,7 @@ func decodeFiniteModel(data []byte) (SequenceSet, error) {
 	return set, nil
 }
 
-// decodeVaryingSize reads the varying-size layout (protocol 2, "Varmaze pickles"): a task of n·n
+// decodeVaryingSize reads the varying-size layout (the published varying-size sequences): a task of n·n
 // slips is an n×n maze without lava; its goal is not stored.
 func decodeVaryingSize(data []byte) (SequenceSet, error) {
 	var raw struct {

@@ -20,7 +20,7 @@ import (
 // Task families of a config's tasks: block. A family makes each run's task sequence from its own
 // parameter block; several families make mazes, others single named MDPs.
 const (
-	FamilyOnlineMaze  = "online-maze"  // random landform mazes drawn from a pool (protocol 2)
+	FamilyOnlineMaze  = "online-maze"  // random landform mazes drawn from a pool (Figure 2 "Online MTRL")
 	FamilyFiniteModel = "finite-model" // gridTasks worlds that differ only in their goal (decision 20)
 	FamilyVaryingSize = "varying-size" // mazes of growing size (decision 21)
 	FamilyGaussian    = "gaussian"     // landforms from a mixture of normals (decision 22)

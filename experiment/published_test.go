@@ -9,7 +9,7 @@ import (
 )
 
 // TestPublishedOnlineMazeTemplates checks the ground-truth templates of the published run 0
-// against protocol section 2: 17 distinct templates over its 100 tasks, whose smallest pairwise
+// against what the published experiment reports: 17 distinct templates over its 100 tasks, whose smallest pairwise
 // distances are 0.08, 0.10 and 0.1414.
 func TestPublishedOnlineMazeTemplates(t *testing.T) {
 	s := Default()

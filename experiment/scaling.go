@@ -172,6 +172,9 @@ type ScalingRow struct {
 	// ExploringSamples are the own samples the base learner kept (RMax: samples of pairs not yet
 	// known), the cost that the law bounds: m per pair for RMax.
 	ExploringSamples Estimate
+	// ExploringLastTask are the exploring samples of the run's last task alone: a template
+	// learner's first task has no library to match, so the mean over tasks mixes two regimes.
+	ExploringLastTask Estimate
 	// ExploringSteps are the steps taken in states with an action not yet known.
 	ExploringSteps Estimate
 	// EpsMistakes are the steps with Q*(s,a) < V*(s) − ε.
@@ -234,7 +237,7 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		S, A := plan.Runs[0][0].Model.S, plan.Runs[0][0].Model.A
 		for _, name := range ps.AgentNames() {
 			row := ScalingRow{Series: pt.series, Size: pt.size, S: S, SA: S * A, G: len(truth.Templates), Landforms: pt.landforms, Agent: name}
-			var explore, steps, mistakes, until []float64
+			var explore, last, steps, mistakes, until []float64
 			for _, c := range results {
 				if c.Agent != name {
 					continue
@@ -255,11 +258,13 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 				}
 				n := float64(len(c.Tasks))
 				explore, steps, mistakes = append(explore, e/n), append(steps, st/n), append(mistakes, mi/n)
+				last = append(last, taskMetric(c.Tasks[len(c.Tasks)-1], "samples_recorded"))
 				if finished > 0 {
 					until = append(until, un/finished)
 				}
 			}
 			row.ExploringSamples, row.ExploringSteps, row.EpsMistakes = estimate(explore), estimate(steps), estimate(mistakes)
+			row.ExploringLastTask = estimate(last)
 			row.SamplesUntilAllKnown = estimate(until)
 			rows = append(rows, row)
 			perRun[name] = append(perRun[name], scalingRun{row.Series, float64(row.SA), float64(row.G), explore})
@@ -404,7 +409,8 @@ func fitTwo(u, v, y []float64) (a, b float64, ok bool) {
 }
 
 func writeScaling(dir string, s Spec, rows []ScalingRow, fits []ScalingFit) error {
-	header := "series,size,landforms,agent,S,SA,G,exploring_samples,exploring_samples_ci95,exploring_steps,exploring_steps_ci95," +
+	header := "series,size,landforms,agent,S,SA,G,exploring_samples,exploring_samples_ci95,exploring_samples_last_task," +
+		"exploring_samples_last_task_ci95,exploring_steps,exploring_steps_ci95," +
 		"eps_mistakes,eps_mistakes_ci95,samples_until_all_known,samples_until_all_known_ci95,unfinished_tasks"
 	if err := writeCSV(filepath.Join(dir, "scaling.csv"), header, func(w *bufio.Writer) {
 		for _, r := range rows {
@@ -412,8 +418,9 @@ func writeScaling(dir string, s Spec, rows []ScalingRow, fits []ScalingFit) erro
 			for _, l := range r.Landforms {
 				lf = append(lf, num(l))
 			}
-			fmt.Fprintf(w, "%s,%d,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d\n", r.Series, r.Size, csvField(strings.Join(lf, " ")),
+			fmt.Fprintf(w, "%s,%d,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d\n", r.Series, r.Size, csvField(strings.Join(lf, " ")),
 				csvField(r.Agent), r.S, r.SA, r.G, num(r.ExploringSamples.Mean), num(r.ExploringSamples.CI95),
+				num(r.ExploringLastTask.Mean), num(r.ExploringLastTask.CI95),
 				num(r.ExploringSteps.Mean), num(r.ExploringSteps.CI95), num(r.EpsMistakes.Mean), num(r.EpsMistakes.CI95),
 				num(r.SamplesUntilAllKnown.Mean), num(r.SamplesUntilAllKnown.CI95), r.Unfinished)
 		}

@@ -95,7 +95,7 @@ func runCmd() *cobra.Command {
 		Short: "Run an experiment from a config file, or the built-in default experiment",
 		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
 			"one the default experiment: " + experiment.DemoDescription + ".",
-		Args:  cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
 			if len(args) == 0 {
@@ -356,10 +356,12 @@ func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nExploring samples per task (mean over tasks, 95%% CI across %d runs):\n", s.Runs)
-	fmt.Fprintf(out, "  %-9s %6s %6s %4s  %-22s %14s %14s %10s\n", "series", "n", "S·A", "G", "agent", "samples", "ε-mistakes", "unfinished")
+	fmt.Fprintf(out, "  %-9s %6s %6s %4s  %-22s %16s %16s %14s %10s\n", "series", "n", "S·A", "G", "agent", "samples",
+		"last task", "ε-mistakes", "unfinished")
 	for _, r := range rows {
-		fmt.Fprintf(out, "  %-9s %6d %6d %4d  %-22s %14s %14s %10d\n", r.Series, r.Size, r.SA, r.G, r.Agent,
+		fmt.Fprintf(out, "  %-9s %6d %6d %4d  %-22s %16s %16s %14s %10d\n", r.Series, r.Size, r.SA, r.G, r.Agent,
 			fmt.Sprintf("%.0f ± %.0f", r.ExploringSamples.Mean, r.ExploringSamples.CI95),
+			fmt.Sprintf("%.0f ± %.0f", r.ExploringLastTask.Mean, r.ExploringLastTask.CI95),
 			fmt.Sprintf("%.0f ± %.0f", r.EpsMistakes.Mean, r.EpsMistakes.CI95), r.Unfinished)
 	}
 	fmt.Fprintln(out, "\nThe law fitted per run (95% CI across runs): slope of log samples on log S·A; samples = c·S·A, or α·G + β·S·A for template learners:")
