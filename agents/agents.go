@@ -49,6 +49,25 @@ type Type struct {
 	// Defaults are the type's parameters with their defaults (the paper's settings where it has
 	// them).
 	Defaults func() Params
+	// PairBytes is what an agent of the type holds per state-action pair of a task, for the
+	// runner's memory estimate (see Memory).
+	PairBytes int64
+}
+
+// memoryer is implemented by parameters whose agents' memory is not their type's PairBytes per
+// pair: PSRL's dense sampled model, LRMax's memory of past tasks, a template learner's base.
+type memoryer interface {
+	memory(typeBytes, S, A, tasks int64) int64
+}
+
+// Memory is the bytes an agent of type t with parameters p holds on a task of S states and A
+// actions in a sequence of the given number of tasks: the runner refuses an experiment that would
+// not fit before it starts.
+func Memory(t Type, p Params, S, A, tasks int64) int64 {
+	if m, ok := p.(memoryer); ok {
+		return m.memory(t.PairBytes, S, A, tasks)
+	}
+	return t.PairBytes * S * A
 }
 
 // Lookup returns the type of that name.

@@ -205,3 +205,28 @@ func ExampleNew() {
 	// *temple.OTempLe <nil>
 	// O-TempLe
 }
+
+// The memory estimate grows with what each learner holds: PSRL's dense model with S² per action,
+// LRMax's memory with the tasks it keeps, a template learner with its base's.
+func TestMemory(t *testing.T) {
+	mem := func(typ, src string, S, A, tasks int64) int64 {
+		p, err := Decode(typ, node(t, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ty, _ := Lookup(typ)
+		return Memory(ty, p, S, A, tasks)
+	}
+	if got := mem("rmax", "", 100, 4, 10); got != 160*400 {
+		t.Errorf("rmax on 100 states × 4 actions: %d bytes, want 160 per pair", got)
+	}
+	if got, want := mem("psrl", "", 10000, 4, 1), int64((160+8*10000)*40000+8*10000*10000); got != want {
+		t.Errorf("psrl on 10 000 states: %d bytes, want %d (dense rows and the S×S evaluation)", got, want)
+	}
+	if a, b := mem("lrmax", "", 100, 4, 50), mem("lrmax", "max_memory: 5", 100, 4, 50); !(a > b && b > mem("rmax", "", 100, 4, 50)) {
+		t.Errorf("lrmax keeping 50 tasks: %d bytes, keeping 5: %d; want more for more tasks, and more than RMax", a, b)
+	}
+	if rm, ps := mem("o-temple", "", 10000, 4, 1), mem("o-temple", "base: psrl\nm_s: 10", 10000, 4, 1); rm != 320*40000 || ps <= mem("psrl", "", 10000, 4, 1) {
+		t.Errorf("o-temple over rmax %d bytes (want 320 per pair), over psrl %d (want more than PSRL alone)", rm, ps)
+	}
+}

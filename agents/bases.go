@@ -101,6 +101,10 @@ func (p *PSRL) NewBase() (agent.Base, error) {
 }
 func (p *PSRL) New(Context) (agent.Agent, error) { return agent.NewPSRL(p.PSRLParams) }
 
+// memory counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
+// matrix of its exact policy evaluation.
+func (p *PSRL) memory(typeBytes, S, A, _ int64) int64 { return (typeBytes+8*S)*S*A + 8*S*S }
+
 // single is the single-task agent of a base learner.
 func single(b agent.Base, err error) (agent.Agent, error) {
 	if err != nil {
@@ -264,8 +268,27 @@ func (p *FMTempLe) New(Context) (agent.Agent, error) {
 // Display is "FM-TempLe" over RMax, "FM-TempLe-PSRL" over PSRL.
 func (p *FMTempLe) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
 
-// PhaseOneTasks is T_1, the tasks whose models FM-TempLe keeps (for the memory estimate).
-func (p *FMTempLe) PhaseOneTasks() int { return p.T1 }
+// memory is a template learner's own tables, its base's, and its T_1 phase-1 models.
+func (p *FMTempLe) memory(typeBytes, S, A, _ int64) int64 {
+	return templeMemory(p.Base, typeBytes, S, A) + int64(p.T1)*recordPairBytes*S*A
+}
+
+// memory is a template learner's own tables and its base's.
+func (p *OTempLe) memory(typeBytes, S, A, _ int64) int64 {
+	return templeMemory(p.Base, typeBytes, S, A)
+}
+
+// templeMemory is the memory of a template learner over base b: its own tables (typeBytes, which
+// was measured over RMax, less RMax's) and the base's.
+func templeMemory(b Base, typeBytes, S, A int64) int64 {
+	rmax, _ := Lookup("rmax")
+	t, _ := Lookup(b.Name)
+	base := t.PairBytes * S * A
+	if m, ok := b.Params.(memoryer); ok {
+		base = m.memory(t.PairBytes, S, A, 1)
+	}
+	return (typeBytes-rmax.PairBytes)*S*A + base
+}
 
 // knownThreshold is the base's m (a validated base builds without error).
 func knownThreshold(b Base) (int64, error) {

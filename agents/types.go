@@ -7,38 +7,42 @@ import (
 )
 
 // types is the table of agent types. Each entry's parameters are defined below (or, for base
-// learners, in bases.go); the learners' own parameter structs carry the yaml keys.
+// learners, in bases.go); the learners' own parameter structs carry the yaml keys. PairBytes are
+// measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every outcome
+// has been seen, for RMax, O-TempLe, FM-TempLe, FMRL and the model-free learners; MBIE-EB, E3 and
+// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays; PSRL and
+// LRMax count what grows beyond that (their memory methods).
 var types = []Type{
 	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
-		Defaults: func() Params { return &RMax{agent.DefaultRMax()} }},
+		Defaults: func() Params { return &RMax{agent.DefaultRMax()} }, PairBytes: 160},
 	{Name: "q-learning", Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
-		Defaults: func() Params { return &QLearning{agent.DefaultQLearning()} }},
+		Defaults: func() Params { return &QLearning{agent.DefaultQLearning()} }, PairBytes: 16},
 	{Name: "mbie-eb", Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
-		Defaults: func() Params { return &MBIEEB{agent.DefaultMBIEEB()} }},
+		Defaults: func() Params { return &MBIEEB{agent.DefaultMBIEEB()} }, PairBytes: 200},
 	{Name: "e3", Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
-		Defaults: func() Params { return &E3{agent.DefaultE3()} }},
+		Defaults: func() Params { return &E3{agent.DefaultE3()} }, PairBytes: 200},
 	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
-		Defaults: func() Params { return &UCRL2{agent.DefaultUCRL2()} }},
+		Defaults: func() Params { return &UCRL2{agent.DefaultUCRL2()} }, PairBytes: 200},
 	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
-		Defaults: func() Params { return &PSRL{agent.DefaultPSRL()} }},
+		Defaults: func() Params { return &PSRL{agent.DefaultPSRL()} }, PairBytes: 160},
 	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
-		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }},
+		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }, PairBytes: 160},
 	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
-		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }},
+		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }, PairBytes: 320},
 	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
-		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }},
+		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }, PairBytes: 400},
 	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
-		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }},
+		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280},
 	{Name: "delayed-q", Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
-		Defaults: func() Params { return &DelayedQ{baseline.DefaultDelayedQ()} }},
+		Defaults: func() Params { return &DelayedQ{baseline.DefaultDelayedQ()} }, PairBytes: 48},
 	{Name: "abs-rl", Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
-		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }},
+		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }, PairBytes: 64},
 	{Name: "maxqinit-q-learning", Display: "Q-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Q-learning",
-		Defaults: func() Params { return newMaxQInitQ() }},
+		Defaults: func() Params { return newMaxQInitQ() }, PairBytes: 32},
 	{Name: "maxqinit-delayed-q", Display: "DelayedQ-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Delayed-Q",
-		Defaults: func() Params { return newMaxQInitDelayedQ() }},
+		Defaults: func() Params { return newMaxQInitDelayedQ() }, PairBytes: 64},
 	{Name: "maxqinit-rmax", Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
-		Defaults: func() Params { return newMaxQInitRMax() }},
+		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
 }
 
 // RMax is the single-task RMax agent's parameters.
@@ -55,6 +59,19 @@ type LRMax struct {
 
 func (p *LRMax) New(Context) (agent.Agent, error) { return baseline.NewLRMax(p.LRMaxParams) }
 
+// memory is RMax's and, per task it keeps (max_memory, 0: all), a model of every pair.
+func (p *LRMax) memory(typeBytes, S, A, tasks int64) int64 {
+	kept := tasks
+	if p.MaxMemory > 0 {
+		kept = min(kept, int64(p.MaxMemory))
+	}
+	return (typeBytes + kept*recordPairBytes) * S * A
+}
+
+// recordPairBytes is one stored model of a pair (LRMax's memory, FM-TempLe's and FMRL's phase-1
+// records).
+const recordPairBytes = 100
+
 // QLearning is Q-learning's parameters.
 type QLearning struct {
 	agent.QLearningParams `yaml:",inline"`
@@ -69,8 +86,10 @@ type FMRL struct {
 
 func (p *FMRL) New(Context) (agent.Agent, error) { return baseline.NewFMRL(p.FMRLParams) }
 
-// PhaseOneTasks is T_1, the tasks whose models FMRL keeps (for the memory estimate).
-func (p *FMRL) PhaseOneTasks() int { return p.T1 }
+// memory is RMax's and the models of FMRL's T_1 phase-1 tasks.
+func (p *FMRL) memory(typeBytes, S, A, _ int64) int64 {
+	return (typeBytes + int64(p.T1)*recordPairBytes) * S * A
+}
 
 // DelayedQ is Delayed Q-learning's parameters.
 type DelayedQ struct {

@@ -207,12 +207,3 @@ func (a AgentSpec) factory() AgentFactory {
 		return a.Params.New(agents.Context{Models: models(ctx), Gamma: ctx.Gamma})
 	}}
 }
-
-// phaseOneTasks is T_1 for the agents that keep a model of each of their first T_1 tasks
-// (FM-TempLe, FMRL), 0 for the others.
-func (a AgentSpec) phaseOneTasks() int {
-	if p, ok := a.Params.(interface{ PhaseOneTasks() int }); ok {
-		return p.PhaseOneTasks()
-	}
-	return 0
-}

@@ -8,23 +8,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
 )
 
 // Memory estimate of an experiment, checked before any model is built. The runner holds every
-// run's task models at once and, on each worker, one agent and the oracle of the largest task. The figures
-// are bytes per state-action pair measured on 100×100 mazes (heap after two tasks), rounded up to
-// cover pairs whose every outcome has been seen.
-const (
-	modelPairBytes  = 100 // mdp.Model: row offsets, successors, probabilities, rewards, sampling sums
-	recordPairBytes = 100 // one phase-1 model record of FM-TempLe or FMRL
-)
-
-// agentPairBytes is what an agent of each type holds per state-action pair of a task.
-var agentPairBytes = map[string]int64{
-	TypeRMax: 160, TypeOTempLe: 320, TypeFMTempLe: 400, TypeFMRL: 280, TypeQLearning: 16,
-	TypeDelayedQ: 48, TypeAbsRL: 64, TypeMaxQInitQ: 32, TypeMaxQInitDelayedQ: 64, TypeMaxQInitRMax: 200,
-}
+// run's task models at once and, on each worker, one agent (agents.Memory) and the oracle of the
+// largest task. The figure is bytes per state-action pair measured on 100×100 mazes (heap after
+// two tasks), rounded up to cover pairs whose every outcome has been seen.
+const modelPairBytes = 100 // mdp.Model: row offsets, successors, probabilities, rewards, sampling sums
 
 // memoryEstimate is the bytes an experiment needs: its task models and its busiest agents, each
 // with its task's oracle when that is on.
@@ -45,9 +37,10 @@ func (e memoryEstimate) total() int64 { return e.models + e.agents }
 // are left out.
 func estimateMemory(s Spec, runs []env.Sequence) memoryEstimate {
 	var e memoryEstimate
-	var largest, largestS int64
+	var largest, largestS, largestA, tasks int64
 	cells := 0
 	for _, seq := range runs {
+		tasks = max(tasks, int64(len(seq)))
 		for _, def := range seq {
 			sized, ok := def.(env.Sized)
 			if !ok {
@@ -56,17 +49,18 @@ func estimateMemory(s Spec, runs []env.Sequence) memoryEstimate {
 			S, A := sized.Size()
 			pairs := int64(S) * int64(A)
 			e.models += pairs * modelPairBytes
-			largest, largestS = max(largest, pairs), max(largestS, int64(S))
+			if pairs > largest {
+				largest, largestS, largestA = pairs, int64(S), int64(A)
+			}
 		}
 		cells += len(s.Agents)
 	}
 	e.workers = min(runtime.GOMAXPROCS(0), cells)
 	perCell := int64(0)
 	for _, a := range s.Agents {
-		b := agentPairBytes[a.Type]
-		b += int64(a.phaseOneTasks()) * recordPairBytes
-		if b*largest > perCell {
-			perCell, e.agent = b*largest, a.Type
+		t, _ := agents.Lookup(a.Type)
+		if b := agents.Memory(t, a.Params, largestS, largestA, tasks); b > perCell {
+			perCell, e.agent = b, a.Type
 		}
 	}
 	if s.Oracle.Enabled {
