@@ -60,8 +60,8 @@ func describe(r any) string { return fmt.Sprintf("internal error: %v", r) }
 
 // call runs f on the session of h with its lock held: −2 without a session; −1 with the message
 // kept when f fails or panics (a panic also marks the session unusable).
-func call(h C.int64_t, f func(s *session) (int64, error)) (ret int64) {
-	s := lookup(int64(h))
+func call(h int64, f func(s *session) (int64, error)) (ret int64) {
+	s := lookup(h)
 	if s == nil {
 		return codeNoAgent
 	}
@@ -85,7 +85,7 @@ func call(h C.int64_t, f func(s *session) (int64, error)) (ret int64) {
 // callString is call for the calls that return text: NULL on failure.
 func callString(h C.int64_t, f func(s *session) (string, error)) *C.char {
 	var out string
-	if call(h, func(s *session) (int64, error) {
+	if call(int64(h), func(s *session) (int64, error) {
 		v, err := f(s)
 		out = v
 		return 0, err
@@ -131,7 +131,7 @@ func goString(p *C.char) string {
 
 //export temple_begin_task
 func temple_begin_task(h, index, nStates, nActions C.int64_t, gamma C.double, terminal *C.int64_t, nTerminal C.int64_t) C.int {
-	return C.int(call(h, func(s *session) (int64, error) {
+	return C.int(call(int64(h), func(s *session) (int64, error) {
 		if nTerminal < 0 || nTerminal > 0 && terminal == nil {
 			return 0, fmt.Errorf("begin_task: %d terminal states at %p", nTerminal, terminal)
 		}
@@ -145,7 +145,7 @@ func temple_begin_task(h, index, nStates, nActions C.int64_t, gamma C.double, te
 
 //export temple_act
 func temple_act(h, st C.int64_t) C.int64_t {
-	return C.int64_t(call(h, func(s *session) (int64, error) {
+	return C.int64_t(call(int64(h), func(s *session) (int64, error) {
 		a, err := s.act(int64(st))
 		return int64(a), err
 	}))
@@ -153,19 +153,19 @@ func temple_act(h, st C.int64_t) C.int64_t {
 
 //export temple_observe
 func temple_observe(h, st, a C.int64_t, r C.double, next C.int64_t, terminated C.int) C.int {
-	return C.int(call(h, func(s *session) (int64, error) {
+	return C.int(call(int64(h), func(s *session) (int64, error) {
 		return 0, s.observe(int64(st), int64(a), float64(r), int64(next), terminated != 0)
 	}))
 }
 
 //export temple_end_episode
 func temple_end_episode(h C.int64_t) C.int {
-	return C.int(call(h, func(s *session) (int64, error) { return 0, s.endEpisode() }))
+	return C.int(call(int64(h), func(s *session) (int64, error) { return 0, s.endEpisode() }))
 }
 
 //export temple_end_task
 func temple_end_task(h C.int64_t) C.int {
-	return C.int(call(h, func(s *session) (int64, error) { return 0, s.endTask() }))
+	return C.int(call(int64(h), func(s *session) (int64, error) { return 0, s.endTask() }))
 }
 
 //export temple_metrics
