@@ -47,41 +47,6 @@ import (
 	"unsafe"
 )
 
-// Return codes of the int calls.
-const (
-	codeError   = -1 // refused: temple_error(h) says why
-	codeNoAgent = -2 // h is not an open handle
-)
-
-func main() {}
-
-// describe turns a recovered panic into a message.
-func describe(r any) string { return fmt.Sprintf("internal error: %v", r) }
-
-// call runs f on the session of h with its lock held: −2 without a session; −1 with the message
-// kept when f fails or panics (a panic also marks the session unusable).
-func call(h int64, f func(s *session) (int64, error)) (ret int64) {
-	s := lookup(h)
-	if s == nil {
-		return codeNoAgent
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer func() {
-		if r := recover(); r != nil {
-			s.broken = describe(r)
-			s.err = s.broken
-			ret = codeError
-		}
-	}()
-	v, err := f(s)
-	if err != nil {
-		s.err = err.Error()
-		return codeError
-	}
-	return v
-}
-
 // callString is call for the calls that return text: NULL on failure.
 func callString(h C.int64_t, f func(s *session) (string, error)) *C.char {
 	var out string
