@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -27,4 +28,18 @@ func TestNeedsModelsMatchesTheTypes(t *testing.T) {
 			t.Errorf("%s: %T does not implement agent.TerminalObserver", typ.Name, ag)
 		}
 	}
+}
+
+// The types a driver from outside (the C ABI) cannot build.
+func ExampleNeedsModels() {
+	for _, t := range Types() {
+		if NeedsModels(t.Defaults()) {
+			fmt.Println(t.Name)
+		}
+	}
+	// Output:
+	// abs-rl
+	// maxqinit-delayed-q
+	// maxqinit-q-learning
+	// maxqinit-rmax
 }
