@@ -39,6 +39,9 @@ package main
 /*
 #include <stdint.h>
 #include <stdlib.h>
+
+#define TEMPLE_ERROR (-1)    // the call was refused: temple_error(h) says why
+#define TEMPLE_NO_AGENT (-2) // h is not an open handle
 */
 import "C"
 
