@@ -11,6 +11,7 @@
 //	                          int64_t *terminal, int64_t n_terminal)
 //	int64_t temple_act(int64_t h, int64_t s)
 //	int     temple_observe(int64_t h, int64_t s, int64_t a, double r, int64_t s2, int terminated)
+//	int64_t temple_observe_act(int64_t h, int64_t s, int64_t a, double r, int64_t s2) // observe, then act in s2
 //	int     temple_end_episode(int64_t h)
 //	int     temple_end_task(int64_t h)
 //	char   *temple_metrics(int64_t h)      // JSON object of the last ended task's diagnostics
@@ -123,6 +124,17 @@ func temple_act(h, st C.int64_t) C.int64_t {
 func temple_observe(h, st, a C.int64_t, r C.double, next C.int64_t, terminated C.int) C.int {
 	return C.int(call(int64(h), func(s *session) (int64, error) {
 		return 0, s.observe(int64(st), int64(a), float64(r), int64(next), terminated != 0)
+	}))
+}
+
+// temple_observe_act observes a step that did not terminate and returns the action in its next
+// state: one crossing of the boundary per step of an episode that goes on.
+//
+//export temple_observe_act
+func temple_observe_act(h, st, a C.int64_t, r C.double, next C.int64_t) C.int64_t {
+	return C.int64_t(call(int64(h), func(s *session) (int64, error) {
+		a, err := s.observeAct(int64(st), int64(a), float64(r), int64(next))
+		return int64(a), err
 	}))
 }
 

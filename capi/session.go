@@ -220,6 +220,15 @@ func (s *session) observe(st, a int64, r float64, next int64, terminated bool) e
 	return nil
 }
 
+// observeAct is observe of a step that did not terminate, then act in its next state: the two
+// calls of one step of an episode that goes on, in the order the runner makes them.
+func (s *session) observeAct(st, a int64, r float64, next int64) (int, error) {
+	if err := s.observe(st, a, r, next, false); err != nil {
+		return 0, err
+	}
+	return s.act(next)
+}
+
 func (s *session) endEpisode() error {
 	if err := s.usable(); err != nil {
 		return err

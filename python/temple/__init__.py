@@ -70,6 +70,7 @@ class Agent:
         self._in_task, self._tasks = False, 0
         # The per-step calls, bound once: a step costs two foreign calls and nothing else.
         self._act, self._observe = lib.steps.temple_act, lib.steps.temple_observe
+        self._observe_act = lib.steps.temple_observe_act
         _lib.track(self)
 
     # -- the per-step calls --------------------------------------------------------------------
@@ -95,6 +96,18 @@ class Agent:
                               bool(terminated))
         if c < 0:
             raise self._failure(c)
+
+    def observe_act(self, s, a, r, s2):
+        """observe(s, a, r, s2) of a step that did not terminate, then act(s2): the learner's
+        action in s2. The same two calls in one crossing of the boundary, for the steps of an
+        episode that goes on (temple.gym.run uses it)."""
+        try:
+            a2 = self._observe_act(self._h, s, a, r, s2)
+        except ctypes.ArgumentError:
+            a2 = self._observe_act(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2))
+        if a2 < 0:
+            raise self._failure(a2)
+        return a2
 
     # -- tasks and episodes --------------------------------------------------------------------
 
@@ -188,7 +201,7 @@ class Agent:
     def _disable_after_fork(self):
         def forked(*args, **kwargs):
             raise _lib.forked_error()
-        self._act = self._observe = forked
+        self._act = self._observe = self._observe_act = forked
         self._lib = _Forked()
         self._h = 0
 

@@ -40,6 +40,7 @@ def _declare(lib):
         ("temple_begin_task", c_int, [i64, i64, i64, i64, dbl, ctypes.POINTER(i64), i64]),
         ("temple_act", i64, [i64, i64]),
         ("temple_observe", c_int, [i64, i64, i64, dbl, i64, c_int]),
+        ("temple_observe_act", i64, [i64, i64, i64, dbl, i64]),
         ("temple_end_episode", c_int, [i64]),
         ("temple_end_task", c_int, [i64]),
         ("temple_metrics", p, [i64]),

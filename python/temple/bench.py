@@ -4,8 +4,10 @@ terminated), so that the figure is the boundary's cost plus the learner's.
 
     PYTHONPATH=python python3 -m temple.bench [--type o-temple] [--steps 1000000]
 
-prints one line per agent type and, last, the pairs per second of the first type (of wall time; per
-second of CPU time too, the figure that holds when other processes share the cores).
+prints, per agent type, the pairs per second with act() and observe() (two calls into the library
+per step) and with observe_act() (one, as temple.gym.run makes them) and, last, the latter for the
+first type (of wall time; per second of CPU time too, the figure that holds when other processes
+share the cores).
 """
 
 import argparse
@@ -14,20 +16,29 @@ import time
 import temple
 
 
-def pairs_per_second(agent_type, steps, n_states=64, n_actions=4):
-    """act + observe pairs per second of agent_type over steps steps of the no-op environment: per
-    second of wall time and per second of the process's CPU time (all its threads, the Go
-    runtime's included), which is the machine's speed when other processes share its cores."""
+def pairs_per_second(agent_type, steps, combined, n_states=64, n_actions=4):
+    """act + observe pairs per second of agent_type over steps steps of the no-op environment:
+    per second of wall time and per second of the process's CPU time (all its threads, the Go
+    runtime's included), which is the machine's speed when other processes share its cores.
+    combined: each step is one observe_act call (as temple.gym.run makes them), else act() and
+    observe()."""
     with temple.Agent(agent_type, seed=1) as agent:
         agent.begin_task(n_states=n_states, n_actions=n_actions, gamma=0.95)
-        act, observe = agent.act, agent.observe
+        act, observe, observe_act = agent.act, agent.observe, agent.observe_act
         s = 0
         wall, cpu = time.perf_counter(), time.process_time()
-        for _ in range(steps):
+        if combined:
             a = act(s)
-            s2 = s + 1 if s + 1 < n_states else 0
-            observe(s, a, 0.0, s2, False)
-            s = s2
+            for _ in range(steps):
+                s2 = s + 1 if s + 1 < n_states else 0
+                a = observe_act(s, a, 0.0, s2)
+                s = s2
+        else:
+            for _ in range(steps):
+                a = act(s)
+                s2 = s + 1 if s + 1 < n_states else 0
+                observe(s, a, 0.0, s2, False)
+                s = s2
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         agent.end_episode()
         agent.end_task()
@@ -40,13 +51,16 @@ def main():
     ap.add_argument("--steps", type=int, default=1_000_000, help="act + observe pairs per type")
     args = ap.parse_args()
     types = args.type or ["o-temple", "rmax", "q-learning"]
-    rates = []
+    first = None
     for t in types:
-        rates.append(pairs_per_second(t, args.steps))
-        print("%-12s %9.0f act+observe pairs/s of wall time, %9.0f per CPU second (%d pairs, 64 states, 4 actions)"
-              % (t, rates[-1][0], rates[-1][1], args.steps))
-    wall, cpu = rates[0]
-    print("%.0f act+observe pairs per second (%s from a Python loop, wall time; %.0f per CPU second)" % (wall, types[0], cpu))
+        for combined, how in [(False, "act() + observe()"), (True, "observe_act()   ")]:
+            wall, cpu = pairs_per_second(t, args.steps, combined)
+            print("%-11s %s %9.0f pairs/s of wall time, %9.0f per CPU second (%d pairs, 64 states, 4 actions)"
+                  % (t, how, wall, cpu, args.steps))
+            if t == types[0] and combined:
+                first = (wall, cpu)
+    print("%.0f act+observe pairs per second (%s, observe_act as temple.gym.run calls it, wall time; %.0f per CPU second)"
+          % (first[0], types[0], first[1]))
 
 
 if __name__ == "__main__":

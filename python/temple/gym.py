@@ -51,21 +51,22 @@ def run(agent, env, episodes, max_steps=None, gamma=None, seed=None, terminal_st
     elif agent.n_states != n_states or agent.n_actions != n_actions:
         raise ValueError("the task in progress has %d states and %d actions, env has %d and %d" %
                          (agent.n_states, agent.n_actions, n_states, n_actions))
-    act, observe, step = agent.act, agent.observe, env.step
+    act, observe, observe_act, step = agent.act, agent.observe, agent.observe_act, env.step
     returns = []
     for e in range(episodes):
         obs, _ = env.reset(seed=seed if e == 0 else None)
         s = operator.index(obs) - s0
+        a = act(s)
         ret, t = 0.0, 0
         while True:
-            a = act(s)
             obs, r, terminated, truncated, _ = step(a + a0)
             s2 = operator.index(obs) - s0
-            observe(s, a, r, s2, terminated)
             ret += r
             t += 1
             if terminated or truncated or (max_steps is not None and t >= max_steps):
+                observe(s, a, r, s2, terminated)
                 break
+            a = observe_act(s, a, r, s2)  # observe the step, then act in s2: one call
             s = s2
         agent.end_episode()
         returns.append(float(ret))

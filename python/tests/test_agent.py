@@ -132,6 +132,8 @@ class TestProtocol(unittest.TestCase):
         self.assertRefused(lambda: a.observe(0, 0, float("nan"), 1), "reward NaN")
         self.assertRefused(lambda: a.observe(0, 0, math.inf, 1), "reward +Inf")
         self.assertRefused(lambda: a.observe(0, 0, -math.inf, 1), "reward -Inf")
+        self.assertRefused(lambda: a.observe_act(0, 0, 0.0, 6), "next state 6")
+        self.assertRefused(lambda: a.observe_act(0, 0, float("nan"), 1), "reward NaN")
         with self.assertRaises(TypeError):
             a.act(1.5)
         with self.assertRaises(TypeError):

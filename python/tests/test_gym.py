@@ -23,6 +23,10 @@ class Spy:
     def observe(self, s, a, r, s2, terminated):
         self.calls.append(("observe", s, a, r, s2, terminated))
 
+    def observe_act(self, s, a, r, s2):
+        self.observe(s, a, r, s2, False)
+        return self.act(s2)
+
     def end_episode(self):
         self.calls.append(("end_episode",))
 

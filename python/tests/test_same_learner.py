@@ -36,8 +36,9 @@ def cells():
     return _cells
 
 
-def replay(test, cell, declare_terminal=True, name=True):
-    """Replays cell through a new agent; returns the number of actions compared."""
+def replay(test, cell, declare_terminal=True, name=True, combined=False):
+    """Replays cell through a new agent; returns the number of actions compared. combined: the
+    steps of an episode that goes on are one observe_act call, as temple.gym.run makes them."""
     params = dict(cell["agent"])
     typ, agent_name = params.pop("type"), params.pop("name")
     compared = 0
@@ -48,13 +49,19 @@ def replay(test, cell, declare_terminal=True, name=True):
             agent.begin_task(task["n_states"], task["n_actions"], cell["gamma"], index=task["index"],
                              terminal_states=task["terminal_states"] if declare_terminal else None)
             for e, episode in enumerate(task["episodes"]):
+                got = None
                 for t, (s, a, r, s2) in enumerate(episode):
                     s, a, s2 = int(s), int(a), int(s2)
-                    got = agent.act(s)
+                    if got is None:
+                        got = agent.act(s)
                     if got != a:
                         test.fail("%s run %d task %d episode %d step %d: action %d from Python, %d from Go" %
                                   (agent_name, cell["run"], task["index"], e, t, got, a))
-                    agent.observe(s, a, r, s2, s2 in terminal)
+                    if combined and t + 1 < len(episode):
+                        got = agent.observe_act(s, a, r, s2)
+                    else:
+                        agent.observe(s, a, r, s2, s2 in terminal)
+                        got = None
                     compared += 1
                 agent.end_episode()
             agent.end_task()
@@ -76,6 +83,12 @@ class TestSameLearner(unittest.TestCase):
                 self.assertGreater(replay(self, cell), 500)
                 names.add(cell["agent"]["type"])
         self.assertEqual(names, {"o-temple", "fm-temple", "rmax", "q-learning", "delayed-q", "fmrl"})
+
+    def test_observe_act_is_observe_then_act(self):
+        for cell in cells():
+            if cell["run"] == 0:
+                with self.subTest(agent=cell["agent"]["name"]):
+                    self.assertGreater(replay(self, cell, combined=True), 500)
 
     def test_the_default_name_is_the_runners(self):
         # Without name=, an agent is named as the runner names it by default (O-TempLe), so it
