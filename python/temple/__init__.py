@@ -53,7 +53,7 @@ class Agent:
         p = dict(params or {})
         p.update(kwargs)
         try:
-            text = json.dumps(p, allow_nan=False)
+            text = json.dumps(p, allow_nan=False, default=_json_number)
         except (TypeError, ValueError) as e:
             raise TempleError("agent type %s: parameters %r: %s" % (agent_type, p, e)) from None
         err = ctypes.c_void_p()
@@ -68,7 +68,7 @@ class Agent:
         self.type, self.seed, self.run, self.name = agent_type, seed, run, name
         self.n_states = self.n_actions = None
         self._in_task, self._tasks = False, 0
-        # The per-step calls, bound once: a step costs two foreign calls and nothing else.
+        # The per-step calls, bound once: a step is one or two foreign calls and nothing else.
         self._act, self._observe = lib.steps.temple_act, lib.steps.temple_observe
         self._observe_act = lib.steps.temple_observe_act
         _lib.track(self)
@@ -204,6 +204,15 @@ class Agent:
         self._act = self._observe = self._observe_act = forked
         self._lib = _Forked()
         self._h = 0
+
+
+def _json_number(x):
+    """NumPy's (and other) integers and floats as JSON numbers, for parameters."""
+    if hasattr(type(x), "__index__"):
+        return operator.index(x)
+    if hasattr(type(x), "__float__") and not isinstance(x, (str, bytes)):
+        return float(x)
+    raise TypeError("%r is not a number, string, bool, list or dict" % (x,))
 
 
 def _real(x):

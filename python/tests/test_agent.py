@@ -76,9 +76,28 @@ class TestConstruction(unittest.TestCase):
         with self.assertRaises(temple.TempleError):
             temple.Agent("rmax", params={"name": "x"})
 
-    def test_params_dict_and_keywords_agree(self):
-        with temple.Agent("o-temple", seed=2, params={"tau": 0.3}, m=4, m_s=2) as a:
-            self.assertFalse(a.closed)
+    def test_int_likes_as_parameters(self):
+        with temple.Agent("rmax", seed=Index(3), m=Index(4)) as a:
+            a.begin_task(2, 1, 0.9)
+            for _ in range(4):
+                a.observe(0, 0, 0.0, 1, False)
+            a.end_episode()
+            a.end_task()
+            self.assertEqual(a.metrics()["known_pairs"], 1)  # m = 4 samples make (0, 0) known
+        with self.assertRaises(temple.TempleError):
+            temple.Agent("rmax", m=object())
+
+    def test_params_dict_and_keywords(self):
+        # Keywords add to params= and win over it: m = 1, one sample makes a pair known.
+        with temple.Agent("rmax", params={"m": 1000, "r_max": 2}, m=1) as a:
+            a.begin_task(2, 1, 0.9)
+            a.observe(0, 0, 0.0, 1, False)
+            a.end_episode()
+            a.end_task()
+            self.assertEqual(a.metrics()["known_pairs"], 1)
+        with self.assertRaises(temple.TempleError) as cm:
+            temple.Agent("rmax", params={"tau": 0.1})
+        self.assertIn('no parameter "tau"', str(cm.exception))
 
     def test_bad_seed(self):
         with self.assertRaises(temple.TempleError):
