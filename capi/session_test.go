@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -172,4 +173,34 @@ func BenchmarkSessionActObserve(b *testing.B) {
 			}
 		})
 	}
+}
+
+// Handles opened, used and closed from many goroutines at once (as from many threads of the
+// caller): each sees its own agent, a closed handle is gone, and one handle's calls serialize.
+func TestConcurrentHandles(t *testing.T) {
+	shared := register(mustSession(t, "q-learning", ""))
+	defer unregister(shared)
+	if call(shared, func(s *session) (int64, error) { return 0, s.beginTask(0, 4, 2, 0.9, nil) }) != 0 {
+		t.Fatal("begin_task")
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				h := register(mustSession(t, "rmax", `{"m": 2}`))
+				if call(h, func(s *session) (int64, error) { return 0, s.beginTask(i, 3, 2, 0.9, nil) }) != 0 {
+					t.Error("begin_task")
+				}
+				st := int64(g % 4)
+				if a := call(shared, func(s *session) (int64, error) { a, err := s.act(st); return int64(a), err }); a < 0 ||
+					call(shared, func(s *session) (int64, error) { return 0, s.observe(st, a, 1, (st+1)%4, false) }) != 0 {
+					t.Error("shared handle refused a call")
+				}
+				if !unregister(h) || lookup(h) != nil || unregister(h) {
+					t.Errorf("handle %d still open after close", h)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
