@@ -27,7 +27,7 @@
 // (closed, or never opened). The char * calls return NULL where the int calls return an error.
 // Every argument is checked before the learner sees it (a state >= n_states, an action out of
 // range, a non-finite reward, a call before begin_task), so a refused call leaves the learner as
-// it was; a panic inside a learner is recovered at the boundary, reported as an error, and makes
+// it was (observe_act checks both halves before the step is observed); a panic inside a learner is recovered at the boundary, reported as an error, and makes
 // the handle unusable from then on. Calls on one handle are serialized by a lock of the handle;
 // different handles run in parallel.
 //
