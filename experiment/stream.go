@@ -35,3 +35,11 @@ func stream(seed uint64, run int, agentName string, task int, purpose string) *r
 	sum := h.Sum(nil)
 	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])))
 }
+
+// AgentStream is the random stream that the runner gives agent name (its name in the spec, by
+// default its type's display name) as agent.Task.Rand in run run, task task of an experiment
+// with seed seed. A learner driven from outside the runner (the C ABI, capi/) that is given this
+// stream draws exactly what the same learner draws in the runner.
+func AgentStream(seed uint64, run int, name string, task int) *rand.Rand {
+	return stream(seed, run, name, task, purposeAgent)
+}

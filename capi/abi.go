@@ -1,0 +1,184 @@
+// Command capi is temple's C ABI: every learner of the agent registry (package agents) that can be
+// driven step by step, behind integer handles, for callers in other languages — the Python
+// package python/temple loads it with ctypes. Build it as a shared library:
+//
+//	go build -buildmode=c-shared -o libtemple.so ./capi
+//
+// which also writes libtemple.h. The functions:
+//
+//	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
+//	int     temple_begin_task(int64_t h, int64_t index, int64_t n_states, int64_t n_actions, double gamma,
+//	                          int64_t *terminal, int64_t n_terminal)
+//	int64_t temple_act(int64_t h, int64_t s)
+//	int     temple_observe(int64_t h, int64_t s, int64_t a, double r, int64_t s2, int terminated)
+//	int64_t temple_observe_act(int64_t h, int64_t s, int64_t a, double r, int64_t s2) // observe, then act in s2
+//	int     temple_end_episode(int64_t h)
+//	int     temple_end_task(int64_t h)
+//	char   *temple_metrics(int64_t h)      // JSON object of the last ended task's diagnostics
+//	char   *temple_templates(int64_t h)    // JSON template snapshot, "null" without templates
+//	char   *temple_error(int64_t h)        // the message of h's last failed call
+//	int     temple_close(int64_t h)
+//	char   *temple_agent_types(void)       // JSON list of the registered types
+//	void    temple_free(char *p)           // frees every char * returned above
+//
+// temple_agent_new returns a handle > 0, or 0 with *err set to the message (free it with
+// temple_free). The other calls return >= 0 on success, TEMPLE_ERROR (−1) when the call was
+// refused — temple_error(h) says why — and TEMPLE_NO_AGENT (−2) when h is not an open handle
+// (closed, or never opened). The char * calls return NULL where the int calls return an error.
+// Every argument is checked before the learner sees it (a state >= n_states, an action out of
+// range, a non-finite reward, a call before begin_task), so a refused call leaves the learner as
+// it was (observe_act checks both halves before the step is observed); a panic inside a learner is recovered at the boundary, reported as an error, and makes
+// the handle unusable from then on. Calls on one handle are serialized by a lock of the handle;
+// different handles run in parallel.
+//
+// begin_task gives the learner the random stream that the Go runner gives the agent of the same
+// name in run run, task index of an experiment of seed seed (experiment.AgentStream); with the
+// same observations and the task's terminal states declared up front (terminal), as the runner
+// declares them, the learner acts exactly as it does in the runner.
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+
+#define TEMPLE_ERROR (-1)    // the call was refused: temple_error(h) says why
+#define TEMPLE_NO_AGENT (-2) // h is not an open handle
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// callString is call for the calls that return text: NULL on failure.
+func callString(h C.int64_t, f func(s *session) (string, error)) *C.char {
+	var out string
+	if call(int64(h), func(s *session) (int64, error) {
+		v, err := f(s)
+		out = v
+		return 0, err
+	}) < 0 {
+		return nil
+	}
+	return C.CString(out)
+}
+
+//export temple_agent_new
+func temple_agent_new(typ, params *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) (h C.int64_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			h = 0
+			if errOut != nil {
+				*errOut = C.CString(describe(r))
+			}
+		}
+	}()
+	if typ == nil {
+		if errOut != nil {
+			*errOut = C.CString("agent type is NULL")
+		}
+		return 0
+	}
+	s, err := newSession(C.GoString(typ), goString(params), uint64(seed), int(run), goString(name))
+	if err != nil {
+		if errOut != nil {
+			*errOut = C.CString(err.Error())
+		}
+		return 0
+	}
+	return C.int64_t(register(s))
+}
+
+// goString is C.GoString with NULL read as "".
+func goString(p *C.char) string {
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
+//export temple_begin_task
+func temple_begin_task(h, index, nStates, nActions C.int64_t, gamma C.double, terminal *C.int64_t, nTerminal C.int64_t) C.int {
+	return C.int(call(int64(h), func(s *session) (int64, error) {
+		if nTerminal < 0 || nTerminal > 0 && terminal == nil {
+			return 0, fmt.Errorf("begin_task: %d terminal states at %p", nTerminal, terminal)
+		}
+		var term []int64
+		if nTerminal > 0 {
+			term = unsafe.Slice((*int64)(unsafe.Pointer(terminal)), int(nTerminal))
+		}
+		return 0, s.beginTask(int(index), int(nStates), int(nActions), float64(gamma), term)
+	}))
+}
+
+//export temple_act
+func temple_act(h, st C.int64_t) C.int64_t {
+	return C.int64_t(call(int64(h), func(s *session) (int64, error) {
+		a, err := s.act(int64(st))
+		return int64(a), err
+	}))
+}
+
+//export temple_observe
+func temple_observe(h, st, a C.int64_t, r C.double, next C.int64_t, terminated C.int) C.int {
+	return C.int(call(int64(h), func(s *session) (int64, error) {
+		return 0, s.observe(int64(st), int64(a), float64(r), int64(next), terminated != 0)
+	}))
+}
+
+// temple_observe_act observes a step that did not terminate and returns the action in its next
+// state: one crossing of the boundary per step of an episode that goes on.
+//
+//export temple_observe_act
+func temple_observe_act(h, st, a C.int64_t, r C.double, next C.int64_t) C.int64_t {
+	return C.int64_t(call(int64(h), func(s *session) (int64, error) {
+		a, err := s.observeAct(int64(st), int64(a), float64(r), int64(next))
+		return int64(a), err
+	}))
+}
+
+//export temple_end_episode
+func temple_end_episode(h C.int64_t) C.int {
+	return C.int(call(int64(h), func(s *session) (int64, error) { return 0, s.endEpisode() }))
+}
+
+//export temple_end_task
+func temple_end_task(h C.int64_t) C.int {
+	return C.int(call(int64(h), func(s *session) (int64, error) { return 0, s.endTask() }))
+}
+
+//export temple_metrics
+func temple_metrics(h C.int64_t) *C.char {
+	return callString(h, (*session).metrics)
+}
+
+//export temple_templates
+func temple_templates(h C.int64_t) *C.char {
+	return callString(h, (*session).templates)
+}
+
+//export temple_error
+func temple_error(h C.int64_t) *C.char {
+	s := lookup(int64(h))
+	if s == nil {
+		return C.CString(fmt.Sprintf("no agent with handle %d: it was closed or never opened", int64(h)))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return C.CString(s.err)
+}
+
+//export temple_close
+func temple_close(h C.int64_t) C.int {
+	if !unregister(int64(h)) {
+		return codeNoAgent
+	}
+	return 0
+}
+
+//export temple_agent_types
+func temple_agent_types() *C.char { return C.CString(agentTypes()) }
+
+//export temple_free
+func temple_free(p *C.char) { C.free(unsafe.Pointer(p)) }

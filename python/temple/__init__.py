@@ -1,0 +1,232 @@
+"""temple from Python: every learner of temple (RMax, Q-learning, O-TempLe, FM-TempLe, ...) in a
+training loop of your own, through temple's C ABI (the Go library built from capi/).
+
+    import temple
+    with temple.Agent("o-temple", seed=1, tau=0.15) as agent:
+        agent.begin_task(n_states=16, n_actions=4, gamma=0.95)
+        a = agent.act(s)
+        agent.observe(s, a, r, s2, terminated)
+        agent.end_episode()
+        agent.end_task()
+        agent.metrics()        # the task's diagnostics as a dict
+
+temple.gym.run drives an agent through any environment with Gymnasium's reset/step API and
+Discrete spaces. Standard library only: NumPy integers and floats are accepted, never needed.
+"""
+
+import ctypes
+import json
+import operator
+
+from . import _lib
+from ._lib import TempleError
+
+__all__ = ["Agent", "TempleError", "agent_types", "gym"]
+
+
+def agent_types():
+    """The registered agent types, in name order: dicts with the type's name (what Agent takes),
+    display name, summary, config keys (its parameters) and drivable (False for the types built
+    from the tasks' true models, which Agent refuses)."""
+    lib = _lib.library()
+    return json.loads(_lib.take_string(lib.temple_agent_types()))
+
+
+class Agent:
+    """One learner of temple, behind a handle of the Go library.
+
+    agent_type is a registered type (see agent_types()); params are its parameters under their
+    config keys (as in an experiment config: tau=0.15, m=10, base="rmax", ...), decoded onto the
+    type's defaults; a key the type does not have raises TempleError with the type's keys.
+
+    seed, run and name choose the learner's random streams: task k draws from the stream the Go
+    runner gives agent `name` (by default its type's display name, as the runner names it) in run
+    `run`, task k of an experiment with seed `seed`, so the same learner acts the same from Python
+    and from Go.
+
+    Calls on one agent are serialized (a lock per agent in the library); give each thread its own
+    agent for parallel work. Not usable in a process forked after the agent was created.
+    """
+
+    def __init__(self, agent_type, seed=0, *, run=0, name=None, params=None, **kwargs):
+        lib = _lib.library()
+        p = dict(params or {})
+        p.update(kwargs)
+        try:
+            text = json.dumps(p, allow_nan=False, default=_json_number)
+        except (TypeError, ValueError) as e:
+            raise TempleError("agent type %s: parameters %r: %s" % (agent_type, p, e)) from None
+        err = ctypes.c_void_p()
+        seed = operator.index(seed)
+        if seed < 0 or seed >= 1 << 64:
+            raise TempleError("seed = %d, want 0 <= seed < 2**64" % seed)
+        h = lib.temple_agent_new(str(agent_type).encode(), text.encode(), seed, operator.index(run),
+                                 None if name is None else str(name).encode(), ctypes.byref(err))
+        if h == 0:
+            raise TempleError(_lib.take_string(err.value))
+        self._lib, self._h = lib, h
+        self.type, self.seed, self.run, self.name = agent_type, seed, run, name
+        self.n_states = self.n_actions = None
+        self._in_task, self._tasks = False, 0
+        # The per-step calls, bound once: a step is one or two foreign calls and nothing else.
+        self._act, self._observe = lib.steps.temple_act, lib.steps.temple_observe
+        self._observe_act = lib.steps.temple_observe_act
+        _lib.track(self)
+
+    # -- the per-step calls --------------------------------------------------------------------
+
+    def act(self, s):
+        """The learner's action in state s (an int in [0, n_actions))."""
+        try:
+            a = self._act(self._h, s)
+        except ctypes.ArgumentError:
+            a = self._act(self._h, operator.index(s))
+        if a < 0:
+            raise self._failure(a)
+        return a
+
+    def observe(self, s, a, r, s2, terminated=False):
+        """Reports the step (s, a, r, s2) that followed act(s). terminated is Gymnasium's: s2 is a
+        terminal state (the learner bootstraps nothing past it from then on); a truncated step is
+        an ordinary step."""
+        try:
+            c = self._observe(self._h, s, a, r, s2, terminated)
+        except ctypes.ArgumentError:
+            c = self._observe(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2),
+                              bool(terminated))
+        if c < 0:
+            raise self._failure(c)
+
+    def observe_act(self, s, a, r, s2):
+        """observe(s, a, r, s2) of a step that did not terminate, then act(s2): the learner's
+        action in s2. The same two calls in one crossing of the boundary, for the steps of an
+        episode that goes on (temple.gym.run uses it)."""
+        try:
+            a2 = self._observe_act(self._h, s, a, r, s2)
+        except ctypes.ArgumentError:
+            a2 = self._observe_act(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2))
+        if a2 < 0:
+            raise self._failure(a2)
+        return a2
+
+    # -- tasks and episodes --------------------------------------------------------------------
+
+    def begin_task(self, n_states, n_actions, gamma, index=None, terminal_states=None):
+        """Begins a task of n_states states and n_actions actions with discount gamma. index is
+        the task's position in the sequence (default: the number of tasks begun before).
+        terminal_states optionally declares the terminal states up front, as temple's runner
+        does for a tabular task; the others are learned from the steps observed with
+        terminated=True."""
+        if index is None:
+            index = self._tasks
+        term = [operator.index(x) for x in (terminal_states or ())]
+        arr = (ctypes.c_int64 * len(term))(*term) if term else None
+        self._check(self._lib.temple_begin_task(self._h, operator.index(index), operator.index(n_states),
+                                                operator.index(n_actions), float(gamma), arr, len(term)))
+        self.n_states, self.n_actions = operator.index(n_states), operator.index(n_actions)
+        self._in_task, self._tasks = True, self._tasks + 1
+
+    def end_episode(self):
+        """Ends the episode (at a terminal state or truncated); the task goes on."""
+        self._check(self._lib.temple_end_episode(self._h))
+
+    def end_task(self):
+        """Ends the task: multi-task learners (O-TempLe, FM-TempLe, FMRL) keep what they learned."""
+        self._check(self._lib.temple_end_task(self._h))
+        self._in_task = False
+
+    @property
+    def in_task(self):
+        """Whether a task has begun and not ended."""
+        return self._in_task
+
+    def metrics(self):
+        """The learner's diagnostics of the task that ended last, as a dict (empty for learners
+        without any)."""
+        return json.loads(self._text(self._lib.temple_metrics(self._h)))
+
+    def templates(self):
+        """The template library and each pair's template (O-TempLe, FM-TempLe) as a dict with
+        "library" and "pairs", or None for learners without templates."""
+        return json.loads(self._text(self._lib.temple_templates(self._h)))
+
+    # -- closing -------------------------------------------------------------------------------
+
+    def close(self):
+        """Frees the learner; later calls raise TempleError. Closing twice is harmless."""
+        if self._h:
+            self._lib.temple_close(self._h)
+            self._h = 0  # never a handle: every call now fails as closed
+
+    @property
+    def closed(self):
+        return not self._h
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            if getattr(self, "_h", 0) and _lib._pid is not None:
+                import os
+                if os.getpid() == _lib._pid:
+                    self.close()
+        except Exception:  # interpreter shutdown: nothing left to free into
+            pass
+
+    def __repr__(self):
+        state = "closed" if self.closed else ("in task %d" % (self._tasks - 1) if self._in_task else "open")
+        return "temple.Agent(%r, seed=%d, run=%d, %s)" % (self.type, self.seed, self.run, state)
+
+    # -- errors --------------------------------------------------------------------------------
+
+    def _failure(self, code):
+        if code == _lib.NO_AGENT:
+            return TempleError("the agent is closed" if not self._h else
+                               _lib.take_string(self._lib.temple_error(self._h)))
+        return TempleError(_lib.take_string(self._lib.temple_error(self._h)))
+
+    def _check(self, code):
+        if code < 0:
+            raise self._failure(code)
+
+    def _text(self, p):
+        if not p:
+            raise self._failure(_lib.ERROR if self._h else _lib.NO_AGENT)
+        return _lib.take_string(p)
+
+    def _disable_after_fork(self):
+        def forked(*args, **kwargs):
+            raise _lib.forked_error()
+        self._act = self._observe = self._observe_act = forked
+        self._lib = _Forked()
+        self._h = 0
+
+
+def _json_number(x):
+    """NumPy's (and other) integers and floats as JSON numbers, for parameters."""
+    if hasattr(type(x), "__index__"):
+        return operator.index(x)
+    if hasattr(type(x), "__float__") and not isinstance(x, (str, bytes)):
+        return float(x)
+    raise TypeError("%r is not a number, string, bool, list or dict" % (x,))
+
+
+def _real(x):
+    """x as a float if it is a real number (NumPy's floats included), else TypeError."""
+    if isinstance(x, (str, bytes)) or not hasattr(type(x), "__float__"):
+        raise TypeError("reward %r, want a real number" % (x,))
+    return float(x)
+
+
+class _Forked:
+    """Stands for the library in a forked child: every call raises."""
+
+    def __getattr__(self, name):
+        raise _lib.forked_error()
+
+
+from . import gym  # noqa: E402  (gym uses Agent)

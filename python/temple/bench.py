@@ -1,0 +1,67 @@
+"""The cost of driving a temple agent from Python: act + observe pairs per second from a plain
+Python loop, with a no-op environment (the next state is the state after s, reward 0, never
+terminated), so that the figure is the boundary's cost plus the learner's.
+
+    PYTHONPATH=python python3 -m temple.bench [--type o-temple] [--steps 1000000]
+
+prints, per agent type, the pairs per second with act() and observe() (two calls into the library
+per step) and with observe_act() (one, as temple.gym.run makes them) and, last, the latter for the
+first type (of wall time; per second of CPU time too, the figure that holds when other processes
+share the cores).
+"""
+
+import argparse
+import time
+
+import temple
+
+
+def pairs_per_second(agent_type, steps, combined, n_states=64, n_actions=4):
+    """act + observe pairs per second of agent_type over steps steps of the no-op environment:
+    per second of wall time and per second of the process's CPU time (all its threads, the Go
+    runtime's included), which is the machine's speed when other processes share its cores.
+    combined: each step is one observe_act call (as temple.gym.run makes them), else act() and
+    observe()."""
+    with temple.Agent(agent_type, seed=1) as agent:
+        agent.begin_task(n_states=n_states, n_actions=n_actions, gamma=0.95)
+        act, observe, observe_act = agent.act, agent.observe, agent.observe_act
+        s = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        if combined:
+            a = act(s)
+            for _ in range(steps):
+                s2 = s + 1 if s + 1 < n_states else 0
+                a = observe_act(s, a, 0.0, s2)
+                s = s2
+        else:
+            for _ in range(steps):
+                a = act(s)
+                s2 = s + 1 if s + 1 < n_states else 0
+                observe(s, a, 0.0, s2, False)
+                s = s2
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        agent.end_episode()
+        agent.end_task()
+    return steps / wall, steps / cpu
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--type", action="append", help="agent type (repeatable; default: o-temple, rmax, q-learning)")
+    ap.add_argument("--steps", type=int, default=1_000_000, help="act + observe pairs per type")
+    args = ap.parse_args()
+    types = args.type or ["o-temple", "rmax", "q-learning"]
+    first = None
+    for t in types:
+        for combined, how in [(False, "act() + observe()"), (True, "observe_act()   ")]:
+            wall, cpu = pairs_per_second(t, args.steps, combined)
+            print("%-11s %s %9.0f pairs/s of wall time, %9.0f per CPU second (%d pairs, 64 states, 4 actions)"
+                  % (t, how, wall, cpu, args.steps))
+            if t == types[0] and combined:
+                first = (wall, cpu)
+    print("%.0f act+observe pairs per second (%s, observe_act as temple.gym.run calls it, wall time; %.0f per CPU second)"
+          % (first[0], types[0], first[1]))
+
+
+if __name__ == "__main__":
+    main()
