@@ -182,13 +182,6 @@ func (a *AgentSpec) mustSet(key string, value any) {
 	}
 }
 
-// clone is a deep copy of a, so that a sweep point or a preset can change its parameters.
-func (a AgentSpec) clone() (AgentSpec, error) {
-	p, err := agents.Clone(a.Type, a.Params)
-	a.Params = p
-	return a, err
-}
-
 func models(ctx RunContext) []*mdp.Model {
 	out := make([]*mdp.Model, len(ctx.Tasks))
 	for k, t := range ctx.Tasks {

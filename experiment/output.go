@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,14 @@ type Summary struct {
 	Agents      []AgentSummary `json:"agents"`
 	// Optimal is the optimal policy's expected per-task reward (with oracle.enabled).
 	Optimal *OptimalSummary `json:"optimal,omitempty"`
+	// Note says what the numbers are when some tasks were simulators (noteSimulated).
+	Note string `json:"note,omitempty"`
 }
+
+// noteSimulated is the summary's note on experiments with simulator tasks.
+const noteSimulated = "some tasks are simulators (discretized continuous control): they have no true model, so the " +
+	"oracle is off for them and no optimum or share of optimal is reported; the rewards are measured, and each such " +
+	"task's record says \"simulated\": true"
 
 // Estimate is a mean over runs of one number per run, with the half-width of its 95% CI
 // (Student's t; 0 with one run).
@@ -88,6 +96,12 @@ type AgentSummary struct {
 // Summarize computes the summary of results (in (run, agent) order).
 func Summarize(s Spec, results []CellResult) Summary {
 	sum := Summary{Name: s.Name, ToolVersion: Version, Seed: s.Seed, Runs: s.Runs, Spec: s}
+	for _, c := range results {
+		if slices.ContainsFunc(c.Tasks, func(t TaskRecord) bool { return t.Simulated }) {
+			sum.Note = noteSimulated
+			break
+		}
+	}
 	for _, name := range s.AgentNames() {
 		a := AgentSummary{Name: name}
 		for _, c := range results {

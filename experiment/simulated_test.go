@@ -57,8 +57,12 @@ func TestSimulatorTasksRunResumeAndReplay(t *testing.T) {
 	dir := ""
 	for _, jobs := range []int{1, 2} {
 		dir = t.TempDir()
-		if _, err := Execute(context.Background(), s, dir, jobs, nil); err != nil {
+		sum, err := Execute(context.Background(), s, dir, jobs, nil)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if sum.Note != noteSimulated || sum.Optimal != nil {
+			t.Errorf("summary note %q, optimal %v; want the simulator note and no optimum", sum.Note, sum.Optimal)
 		}
 		runs = append(runs, dataFiles(t, dir))
 	}

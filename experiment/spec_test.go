@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"bytes"
-	"errors"
 	"slices"
 	"strings"
 
@@ -128,14 +127,7 @@ func TestEveryPresetBuilds(t *testing.T) {
 	for _, p := range Presets() {
 		s := p.Spec()
 		s.Runs = 1
-		_, err := Build(s)
-		if errors.Is(err, ErrNoTerminalObserver) {
-			// The simulator presets need learners that learn terminal states from steps; until
-			// they have agent.TerminalObserver, their tasks must still build.
-			t.Logf("preset %s: %v", p.Name, err)
-			_, err = BuildTasks(s)
-		}
-		if err != nil {
+		if _, err := Build(s); err != nil {
 			t.Errorf("preset %s: %v", p.Name, err)
 		}
 	}

@@ -252,3 +252,29 @@ func TestReproduceListsDeep(t *testing.T) {
 		t.Errorf("reproduce --list: %v\n%s", err, text)
 	}
 }
+
+// Inspecting simulator tasks estimates their templates and says how: samples, pairs counted,
+// groups shared with earlier tasks, the error bound.
+func TestInspectSimulatorTasks(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "sim.yaml")
+	os.WriteFile(config, []byte(`name: sim
+start: random-per-episode
+oracle: {enabled: false}
+tasks:
+  family: mountaincar
+  count: 2
+  bins: [8, 8]
+  variants: [{}, {gravity: 0.002}]
+`), 0o644)
+	out, err := temple(t, "inspect", config, "--samples", "20000", "--min-count", "20")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"MountainCar-v0 8x8 bins", "MountainCar-v0 (gravity=0.002) 8x8 bins", "of 195", "shared)", "L1 ≤",
+		"templates estimated from 20000 uniformly random steps", "at least 20 samples", "not Markov", "whole sequence:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
