@@ -184,7 +184,7 @@ var presets = []Preset{
 		Name: "scaling",
 		Description: "Theorem 1's law measured: exploring samples, steps and eps-mistakes of RMax, O-TempLe and " +
 			"O-TempLe+retry+early on n x n online mazes, n = 4 ... 128 (G fixed), and on 16 x 16 mazes with 1 to 10 " +
-			"landforms (G growing); m 100, m_s 10; scaling.csv and a log-log figure with fitted slopes",
+			"landforms (G growing); m 50, m_s 5, 2 tasks, 2·m·S·A steps per task, 5 runs; scaling.csv and a log-log figure with fitted slopes",
 		Spec: scaling,
 	},
 	{
@@ -563,22 +563,22 @@ func lifelongOn(name, family string) Spec {
 func lifelong() Spec            { return lifelongOn("lifelong", FamilyOnlineMaze) }
 func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", FamilyFiniteModel) }
 
-// scaling measures the sample-complexity law (Scaling): m = 100 and m_s = 10 keep the paper's
+// scaling measures the sample-complexity law (Scaling): m = 50 and m_s = 5 keep the paper's
 // ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
-// budget of 3·m·S·A steps per task; episodes of 100 steps from a random cell each, so that every
-// cell is reachable; incremental planning, since a full plan would sweep 16 384 states whenever a
-// pair becomes known.
+// budget of 2·m·S·A steps per task; two tasks per run, so that the second finds a library;
+// episodes of 100 steps from a random cell each, so that every cell is reachable; incremental
+// planning, since a full plan would sweep 16 384 states whenever a pair becomes known.
 func scaling() Spec {
 	s := paper("scaling", FamilyOnlineMaze, TypeRMax, TypeOTempLe)
 	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
 	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
 	for k := range s.Agents {
-		s.Agents[k].mustSet("m", 100)
+		s.Agents[k].mustSet("m", 50)
 		s.Agents[k].mustSet("planning", agent.PlanIncremental)
 		if s.Agents[k].Has("m_s") {
-			s.Agents[k].mustSet("m_s", 10)
+			s.Agents[k].mustSet("m_s", 5)
 			if s.Agents[k].Name != "O-TempLe" {
-				s.Agents[k].mustSet("early_match", 5)
+				s.Agents[k].mustSet("early_match", 2)
 			}
 		}
 	}
@@ -586,8 +586,8 @@ func scaling() Spec {
 	// than the default 0.1·V_max, so no step there would count as a mistake.
 	s.Oracle.Epsilon = 0.01
 	maze := s.Tasks.Params.(*onlineMazeTasks)
-	maze.Tasks, maze.Pool = 3, 3
-	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 3,
+	maze.Tasks, maze.Pool = 2, 2
+	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 2,
 		LandformSets: [][]float64{{0.2}, {0, 0.2}, {0, 0.2, 0.4}, {0, 0.1, 0.2, 0.3, 0.4}, {0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45}}}
 	return s
 }
