@@ -163,6 +163,48 @@ func TestTemplateLearnerOverEveryBase(t *testing.T) {
 	}
 }
 
+// Templates reach every base: on the second task of the same maze, O-TempLe over each base
+// augments pairs from the library its first task filled.
+func TestTemplatesAugmentEveryBase(t *testing.T) {
+	m := maze(t)
+	for _, base := range BaseNames() {
+		p, err := Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ag, err := p.New(Context{Gamma: 0.95})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(5, 6))
+		var augmented float64
+		for k := range 2 {
+			if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+				t.Fatal(err)
+			}
+			for range 300 {
+				s := rng.IntN(m.S)
+				for range 30 {
+					a := ag.Act(s)
+					next, r := m.Step(s, a, rng)
+					ag.Observe(s, a, r, next)
+					s = next
+				}
+				ag.EndEpisode()
+			}
+			ag.EndTask()
+			for _, x := range ag.(agent.Reporter).TaskMetrics() {
+				if x.Name == "augmented_pairs" {
+					augmented = x.Value
+				}
+			}
+		}
+		if augmented < 1 {
+			t.Errorf("o-temple over %s augmented no pair on the second task", base)
+		}
+	}
+}
+
 // TestSetLeavesTheOriginal: a sweep point's change is a copy.
 func TestSetLeavesTheOriginal(t *testing.T) {
 	p, err := Decode("o-temple", node(t, "tau: 0.2"))
