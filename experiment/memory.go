@@ -33,7 +33,7 @@ var agentPairBytes = map[string]int64{
 
 // memoryEstimate is the bytes an experiment needs, by part.
 type memoryEstimate struct {
-	generation int64 // drawing the task sequences: a maze pool's slips (tasks: pool)
+	generation int64 // drawing the task sequences: a maze pool's landforms (tasks: pool)
 	models     int64 // the distinct task models of every run
 	oracles    int64 // the oracle solutions held at once
 	agents     int64 // the busiest agents, one per worker, with their policy evaluations
@@ -93,13 +93,13 @@ func sizesBuilt(runs [][]Task) [][]taskSize {
 }
 
 // generationBytes is what drawing one run's sequence allocates on top of the tasks it keeps: the
-// slips of every maze of the pool the tasks are drawn from.
+// landforms of every maze of the pool the tasks are drawn from.
 func generationBytes(t FamilyParams) int64 {
 	switch p := t.(type) {
 	case *onlineMazeTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 8
+		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2 // env.OnlineMazes: a uint16 per cell
 	case *varyingActionsTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 8
+		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2
 	case *mixedTasks:
 		g := int64(0)
 		for _, part := range p.Parts {

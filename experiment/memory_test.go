@@ -67,11 +67,11 @@ func TestEveryFamilyIsEstimated(t *testing.T) {
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "more than max_memory = 1") {
 		t.Errorf("Taxi under 1 MB: %v, want a refusal", err)
 	}
-	s, err = Parse([]byte("max_memory: 2000\ntasks:\n  width: 2000\n  height: 2000\n  count: 2\n"))
+	s, err = Parse([]byte("max_memory: 700\ntasks:\n  width: 2000\n  height: 2000\n  count: 2\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "drawing each run's mazes: 3051 MB (tasks: pool)") {
-		t.Errorf("a pool of 100 2000x2000 mazes under 2000 MB: %v, want a refusal naming tasks: pool", err)
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "drawing each run's mazes: 762 MB (tasks: pool)") {
+		t.Errorf("a pool of 100 2000x2000 mazes under 700 MB: %v, want a refusal naming tasks: pool", err)
 	}
 }
