@@ -492,6 +492,11 @@ func (x *LRMax) tighten() {
 
 func (x *LRMax) Act(s int) int { return x.l.Act(s) }
 
+// ObserveTerminal marks s terminal in the RMax learner, which plans it at 0 for the rest of the
+// task (agent.TerminalObserver). The terminal states the sequence declares, which every task must
+// share, are unchanged: a driver that learns terminal states from steps declares none.
+func (x *LRMax) ObserveTerminal(s int) { x.l.ObserveTerminal(s) }
+
 // Observe records the transition in RMax and recomputes the bounds when a pair became known.
 func (x *LRMax) Observe(s, a int, r float64, next int) {
 	x.l.Record(s*x.A+a, next, r)

@@ -148,13 +148,26 @@ func OnlineMazes(rng *rand.Rand, c OnlineConfig) ([]Maze, error) {
 	if err := firstErr(checkRNG(rng), c.Validate()); err != nil {
 		return nil, fmt.Errorf("env: online mazes: %w", err)
 	}
-	proto := c.proto()
-	pool := make([]Maze, c.Pool)
+	// The pool keeps each maze's landform numbers, two bytes a cell, and only the drawn mazes get
+	// their slips: a pool of large mazes costs a quarter of its slips. The draws are those of
+	// drawing every slip.
+	pool := make([][]uint16, c.Pool)
 	for p := range pool {
-		pool[p] = proto.clone()
-		pool[p].Slip = landformSlip(rng, c.Width*c.Height, c.Landforms)
+		pool[p] = make([]uint16, c.Width*c.Height)
+		for i := range pool[p] {
+			pool[p][i] = uint16(rng.IntN(len(c.Landforms)))
+		}
 	}
-	return drawFromPool(rng, pool, c.Tasks), nil
+	proto := c.proto()
+	seq := make([]Maze, c.Tasks)
+	for k := range seq {
+		seq[k] = proto.clone()
+		seq[k].Slip = make([]float64, c.Width*c.Height)
+		for i, l := range pool[rng.IntN(c.Pool)] {
+			seq[k].Slip[i] = c.Landforms[l]
+		}
+	}
+	return seq, nil
 }
 
 // FiniteModelGrids generates a finite-model sequence (as the published finite-model sequences; decision 20):
@@ -384,9 +397,15 @@ func checkProbability(name string, p float64) error {
 }
 
 // checkLandforms requires a non-empty list of slip probabilities.
+// maxLandforms is the most landforms a maze pool can number (OnlineMazes keeps them as uint16).
+const maxLandforms = 1 << 16
+
 func checkLandforms(landforms []float64) error {
 	if len(landforms) == 0 {
 		return errors.New("landforms is empty, want at least one slip probability")
+	}
+	if len(landforms) > maxLandforms {
+		return fmt.Errorf("landforms has %d values, want at most %d", len(landforms), maxLandforms)
 	}
 	for i, p := range landforms {
 		if err := checkProbability(fmt.Sprintf("landforms[%d]", i), p); err != nil {

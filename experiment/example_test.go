@@ -1,7 +1,10 @@
 package experiment_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/temple-rl/temple/experiment"
 )
@@ -38,4 +41,39 @@ agents:
 	// task 1: maze 4x4 (maze), 16 states, 4 actions
 	// task 2: FrozenLake 8x8 slippery (frozenlake), 64 states, 4 actions
 	// task 3: Taxi (taxi), 500 states, 6 actions
+}
+
+// A results directory belongs to one experiment: another one is refused until its results are
+// discarded.
+func ExampleDiscard() {
+	dir, err := os.MkdirTemp("", "results")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	first, _ := experiment.Parse([]byte("name: first\nruns: 1\nepisodes: 5\ntasks: {count: 1}\nagents: [{type: rmax}]\n"))
+	second, _ := experiment.Parse([]byte("name: second\nruns: 1\nepisodes: 5\ntasks: {count: 1}\nagents: [{type: q-learning}]\n"))
+	if _, err := experiment.Execute(context.Background(), first, dir, 1, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = experiment.Execute(context.Background(), second, dir, 1, nil)
+	var occupied *experiment.OccupiedError
+	if errors.As(err, &occupied) {
+		fmt.Printf("refused: the directory holds %q, not %q\n", occupied.Held, occupied.Want)
+	}
+	if err := experiment.Discard(dir); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := experiment.Execute(context.Background(), second, dir, 1, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("ran", sum.Name)
+	// Output:
+	// refused: the directory holds "first", not "second"
+	// ran second
 }

@@ -2,69 +2,141 @@ package experiment
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 )
 
-// Memory estimate of an experiment, checked before any model is built. The runner holds every
-// run's task models at once and, on each worker, one agent (agents.Memory) and the oracle of the
-// largest task. The figure is bytes per state-action pair measured on 100×100 mazes (heap after
-// two tasks), rounded up to cover pairs whose every outcome has been seen.
+// Memory estimate of an experiment, checked twice: before any task is drawn or model built, from
+// the sizes the task definitions know (mazes), and again once the models are built, from every
+// model's size (Taxi, FrozenLake, a user's MDP file). The runner holds every run's task models at
+// once, the oracle solutions of the tasks in progress (oracleCache), and on each worker one agent
+// with its policy evaluation. The figures are bytes per state-action pair measured on 100×100
+// mazes (heap after two tasks), rounded up to cover pairs whose every outcome has been seen.
+// An agent's own memory is its type's (agents.Memory).
 const modelPairBytes = 100 // mdp.Model: row offsets, successors, probabilities, rewards, sampling sums
 
-// memoryEstimate is the bytes an experiment needs: its task models and its busiest agents, each
-// with its task's oracle when that is on.
+// memoryEstimate is the bytes an experiment needs, by part.
 type memoryEstimate struct {
-	models, agents int64
-	workers        int
-	agent          string // the agent type with the largest tables
+	generation int64 // drawing the task sequences: a maze pool's landforms (tasks: pool)
+	models     int64 // the distinct task models of every run
+	oracles    int64 // the oracle solutions held at once
+	agents     int64 // the busiest agents, one per worker, with their policy evaluations
+	workers    int
+	agent      string // the agent type with the largest tables
 }
 
-// oracleBytes is what the oracle holds for a task of S states and the given pairs on a worker:
-// the finite-horizon values V_0 … V_T and the discounted Q*, V* and ε-mistake flags.
-func oracleBytes(S, pairs int64, steps int) int64 { return int64(steps+1)*S*8 + pairs*(8+1) + S*8 }
+func (e memoryEstimate) total() int64 { return e.generation + e.models + e.oracles + e.agents }
 
-func (e memoryEstimate) total() int64 { return e.models + e.agents }
+// oracleBytes is one task's oracle solution for S states and the given pairs: the finite-horizon
+// values V_0 … V_T, V* and the ε-mistake flags (Q* is dropped after the solve, but held during it).
+func oracleBytes(S, pairs int64, steps int) int64 {
+	return int64(steps+1)*S*8 + pairs*(8+1) + S*8
+}
 
-// estimateMemory estimates the memory of the spec's run sequences. Tasks that do not know their
-// size before their model is built (FrozenLake, Taxi, a user's MDP file: small by construction)
-// are left out.
-func estimateMemory(s Spec, runs []env.Sequence) memoryEstimate {
-	var e memoryEstimate
-	var largest, largestS, largestA, tasks int64
-	cells := 0
-	for _, seq := range runs {
-		tasks = max(tasks, int64(len(seq)))
+// policyBytes is one cell's policy evaluation of a task (oracle.policy_mistakes): π read twice
+// and V^π, with (I − γP_π)⁻¹ on small tasks and the predecessor lists on large ones.
+func policyBytes(S, pairs int64) int64 {
+	b := 2*pairs*8 + S*8
+	if S <= denseStates {
+		return b + S*S*8 + 2*S*8
+	}
+	return b + S*(24+1+4) + pairs*4*4 // a few predecessors per pair of a grid
+}
+
+// taskSize is the states and actions of one task.
+type taskSize struct{ S, A int }
+
+// sizesKnown are the sizes of every run's tasks that their definitions know before any model is
+// built (env.Sized); the others are left out until the models exist.
+func sizesKnown(runs []env.Sequence) [][]taskSize {
+	out := make([][]taskSize, len(runs))
+	for r, seq := range runs {
 		for _, def := range seq {
-			sized, ok := def.(env.Sized)
-			if !ok {
-				continue
-			}
-			S, A := sized.Size()
-			pairs := int64(S) * int64(A)
-			e.models += pairs * modelPairBytes
-			if pairs > largest {
-				largest, largestS, largestA = pairs, int64(S), int64(A)
+			if sized, ok := def.(env.Sized); ok {
+				S, A := sized.Size()
+				out[r] = append(out[r], taskSize{S, A})
 			}
 		}
+	}
+	return out
+}
+
+// sizesBuilt are the sizes of the distinct models of every run (equal tasks share one).
+func sizesBuilt(runs [][]Task) [][]taskSize {
+	seen := map[*mdp.Model]bool{}
+	out := make([][]taskSize, len(runs))
+	for r, tasks := range runs {
+		for _, t := range tasks {
+			if t.Model == nil { // a simulator: no table to hold
+				continue
+			}
+			if !seen[t.Model] {
+				seen[t.Model] = true
+				out[r] = append(out[r], taskSize{t.Model.S, t.Model.A})
+			}
+		}
+	}
+	return out
+}
+
+// generationBytes is what drawing one run's sequence allocates on top of the tasks it keeps: the
+// landforms of every maze of the pool the tasks are drawn from.
+func generationBytes(t FamilyParams) int64 {
+	switch p := t.(type) {
+	case *onlineMazeTasks:
+		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2 // env.OnlineMazes: a uint16 per cell
+	case *varyingActionsTasks:
+		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2
+	case *mixedTasks:
+		g := int64(0)
+		for _, part := range p.Parts {
+			g = max(g, generationBytes(part.Params))
+		}
+		return g
+	}
+	return 0
+}
+
+// estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
+func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
+	e := memoryEstimate{generation: generationBytes(s.Tasks.Params)}
+	var largest, largestS, largestA, runTasks int64
+	cells := 0
+	for _, run := range sizes {
+		for _, t := range run {
+			pairs := int64(t.S) * int64(t.A)
+			e.models += pairs * modelPairBytes
+			if pairs > largest {
+				largest, largestS, largestA = pairs, int64(t.S), int64(t.A)
+			}
+		}
+		runTasks = max(runTasks, int64(len(run)))
 		cells += len(s.Agents)
 	}
 	e.workers = min(runtime.GOMAXPROCS(0), cells)
 	perCell := int64(0)
 	for _, a := range s.Agents {
 		t, _ := agents.Lookup(a.Type)
-		if b := agents.Memory(t, a.Params, largestS, largestA, tasks); b > perCell {
+		if b := agents.Memory(t, a.Params, largestS, largestA, runTasks); b > perCell {
 			perCell, e.agent = b, a.Type
 		}
 	}
 	if s.Oracle.Enabled {
-		perCell += oracleBytes(largestS, largest, s.Steps)
+		// Cells start in (run, agent) order, so the runs with a task in progress are at most one
+		// more than the workers; every task of those runs may be in progress at once.
+		e.oracles = oracleBytes(largestS, largest, s.Steps) * runTasks * int64(min(len(sizes), e.workers+1))
+		if s.Oracle.PolicyMistakes {
+			perCell += policyBytes(largestS, largest)
+		}
 	}
 	e.agents = perCell * int64(e.workers)
 	return e
@@ -101,15 +173,35 @@ func machineMemory() int64 {
 	return 0
 }
 
-// checkMemory refuses an experiment whose estimate exceeds the limit, with the estimate and the
-// fields to change.
-func checkMemory(s Spec, runs []env.Sequence) error {
-	e := estimateMemory(s, runs)
+// checkMemory refuses an experiment whose estimate exceeds the limit, with the estimate by part
+// and, for each part, the fields that change it, largest part first.
+func checkMemory(s Spec, sizes [][]taskSize) error {
+	e := estimateMemory(s, sizes)
 	limit, source := memoryLimit(s)
 	if limit == 0 || e.total() <= limit {
 		return nil
 	}
-	return fmt.Errorf("the experiment needs about %d MB — task models of %d runs: %d MB, %d workers running %s: %d MB — "+
-		"more than %s; use smaller tasks (tasks: width, height, sizes), fewer tasks (tasks: count) or runs, "+
-		"or raise max_memory (MB)", e.total()>>20, len(runs), e.models>>20, e.workers, e.agent, e.agents>>20, source)
+	parts := []struct {
+		bytes int64
+		text  string
+	}{
+		{e.models, fmt.Sprintf("task models of %d runs: %d MB (tasks: width, height, sizes, count; runs)", len(sizes), e.models>>20)},
+		{e.generation, fmt.Sprintf("drawing each run's mazes: %d MB (tasks: pool)", e.generation>>20)},
+		{e.oracles, fmt.Sprintf("oracle solutions: %d MB (steps; oracle.enabled: false)", e.oracles>>20)},
+		{e.agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs)", e.workers, e.agent, e.agents>>20)},
+	}
+	slices.SortStableFunc(parts, func(a, b struct {
+		bytes int64
+		text  string
+	}) int {
+		return cmp.Compare(b.bytes, a.bytes)
+	})
+	var texts []string
+	for _, p := range parts {
+		if p.bytes > 0 {
+			texts = append(texts, p.text)
+		}
+	}
+	return fmt.Errorf("the experiment needs about %d MB — %s — more than %s; change the fields named, or raise max_memory (MB)",
+		e.total()>>20, strings.Join(texts, ", "), source)
 }

@@ -36,15 +36,42 @@ func TestMemoryEstimateCoversTheAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmax := estimateMemory(s, []env.Sequence{p[:1]})
+	rmax := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]}))
 	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
 	s.Oracle.Enabled = true
-	fm := estimateMemory(s, []env.Sequence{p[:1]})
+	fm := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]}))
 	if rmax.models != 100*100*4*modelPairBytes || fm.agents <= rmax.agents || fm.agent != TypeFMTempLe {
 		t.Errorf("estimates rmax %+v, fm-temple %+v", rmax, fm)
 	}
 	s.Oracle.Enabled = false
-	if off := estimateMemory(s, []env.Sequence{p[:1]}); off.agents >= fm.agents {
+	if off := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]})); off.total() >= fm.total() || off.oracles != 0 {
 		t.Errorf("the oracle adds nothing: %+v with it, %+v without", fm, off)
+	}
+	s.Oracle.Enabled, s.Oracle.PolicyMistakes = true, true
+	if pm := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]})); pm.agents <= fm.agents {
+		t.Errorf("policy mistakes add nothing: %+v with them, %+v without", pm, fm)
+	}
+}
+
+// TestEveryFamilyIsEstimated: tasks that know their size only once built (Taxi) are checked after
+// the models are built, and the maze pool a sequence is drawn from before anything is drawn,
+// each refusal naming its fields.
+func TestEveryFamilyIsEstimated(t *testing.T) {
+	taxi, err := LookupPreset("taxi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := taxi.Spec()
+	s.MaxMemory = 1
+	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "more than max_memory = 1") {
+		t.Errorf("Taxi under 1 MB: %v, want a refusal", err)
+	}
+	s, err = Parse([]byte("max_memory: 700\ntasks:\n  width: 2000\n  height: 2000\n  count: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "drawing each run's mazes: 762 MB (tasks: pool)") {
+		t.Errorf("a pool of 100 2000x2000 mazes under 700 MB: %v, want a refusal naming tasks: pool", err)
 	}
 }

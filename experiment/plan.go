@@ -45,13 +45,16 @@ func BuildTasks(s Spec) (*Plan, error) {
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
 		Fingerprint: fingerprint(specYAML)}
+	if err := checkMemory(s, nil); err != nil { // drawing the sequences alone
+		return nil, err
+	}
 	seqs := make([]env.Sequence, s.Runs)
 	for run := range seqs {
 		if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
 			return nil, fmt.Errorf("tasks: %w", err)
 		}
 	}
-	if err := checkMemory(s, seqs); err != nil {
+	if err := checkMemory(s, sizesKnown(seqs)); err != nil {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
@@ -92,6 +95,9 @@ func BuildTasks(s Spec) (*Plan, error) {
 			tasks = append(tasks, task)
 		}
 		p.Runs = append(p.Runs, tasks)
+	}
+	if err := checkMemory(s, sizesBuilt(p.Runs)); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
