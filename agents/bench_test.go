@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"maps"
 	"math/rand/v2"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // BenchmarkBases runs every base learner alone and under O-TempLe through a stream of random
 // 4×4 mazes of the online setting — one whole task (3000 episodes × 30 steps) per iteration,
 // planning and template work included — and reports steps per second: the cost templates add
-// to each base (the README's base-learner table).
+// to each base (the README's base-learner table). E3 takes m = 500, as in the base-learners
+// preset (its default 16 is below O-TempLe's m_s); PSRL also runs with the TSDE schedule.
 func BenchmarkBases(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	models := make([]*mdp.Model, 16)
@@ -30,14 +32,29 @@ func BenchmarkBases(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	type variant struct {
+		name, base string
+		params     map[string]any
+	}
+	var variants []variant
 	for _, base := range BaseNames() {
-		for _, typ := range []string{base, "o-temple"} {
-			b.Run(base+"/"+typ, func(b *testing.B) {
-				var n yaml.Node
+		v := variant{base, base, map[string]any{}}
+		if base == "e3" {
+			v.params["m"] = 500
+		}
+		variants = append(variants, v)
+	}
+	variants = append(variants, variant{"psrl-tsde", "psrl", map[string]any{"schedule": "tsde"}})
+	for _, v := range variants {
+		for _, typ := range []string{v.base, "o-temple"} {
+			b.Run(v.name+"/"+typ, func(b *testing.B) {
+				params := maps.Clone(v.params)
 				if typ == "o-temple" {
-					if err := n.Encode(map[string]string{"base": base}); err != nil {
-						b.Fatal(err)
-					}
+					params["base"] = v.base
+				}
+				var n yaml.Node
+				if err := n.Encode(params); err != nil {
+					b.Fatal(err)
 				}
 				ag, err := New(typ, &n, Context{Gamma: 0.95})
 				if err != nil {
