@@ -100,17 +100,23 @@ func lock(dir, name string, progress Progress) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
+	// The lock appears with its content at once: written to a file of this process, then linked
+	// to the lock's name, which fails if the lock exists.
+	f, err := os.CreateTemp(dir, lockName+".*")
+	if err == nil {
+		_, err = f.Write(me)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("experiment: writing the lock %s: %w", path, err)
+	}
+	mine := f.Name()
+	defer os.Remove(mine)
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		err := os.Link(mine, path)
 		if err == nil {
-			_, err = f.Write(me)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				os.Remove(path)
-				return nil, fmt.Errorf("experiment: writing the lock %s: %w", path, err)
-			}
 			return func() { os.Remove(path) }, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
@@ -142,8 +148,8 @@ func lock(dir, name string, progress Progress) (unlock func(), err error) {
 	}
 }
 
-// checkOwner refuses dir if it holds results of a spec other than s: a different spec.yaml, or,
-// without one, cells with another fingerprint.
+// checkOwner refuses dir if it holds results of a spec other than s: a different spec.yaml with
+// results beside it, or, without one, cells with another fingerprint.
 func checkOwner(dir string, s Spec) error {
 	want, err := yaml.Marshal(s)
 	if err != nil {
@@ -152,8 +158,8 @@ func checkOwner(dir string, s Spec) error {
 	held, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
 	switch {
 	case err == nil:
-		if bytes.Equal(held, want) {
-			return nil
+		if bytes.Equal(held, want) || !holdsResults(dir) {
+			return nil // the same spec resumes; a spec that left no result (refused, or stopped early) is replaced
 		}
 		return &OccupiedError{Dir: dir, Held: specName(held), Want: s.Name, Differs: differingKeys(held, want)}
 	case !errors.Is(err, os.ErrNotExist):
@@ -174,6 +180,16 @@ func checkOwner(dir string, s Spec) error {
 		}
 	}
 	return nil
+}
+
+// holdsResults reports whether dir holds a finished cell (its own or a sweep point's) or a summary.
+func holdsResults(dir string) bool {
+	for _, pattern := range []string{"cells/*.json", "*/cells/*.json", "summary.json", "sweep.csv"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // specName is the name in a spec.yaml, or a placeholder when it has none.

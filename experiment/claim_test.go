@@ -136,6 +136,22 @@ func cellFingerprint(t *testing.T, path string) string {
 	return c.Fingerprint
 }
 
+// TestASpecWithoutResultsIsReplaced: a directory whose experiment was refused before any cell
+// finished (here: by its memory estimate) takes the next spec.
+func TestASpecWithoutResultsIsReplaced(t *testing.T) {
+	dir := t.TempDir()
+	big := small(1, 1, 10)
+	big.MaxMemory = 1
+	big.Tasks.Params.(*onlineMazeTasks).Width = 1000
+	big.Tasks.Params.(*onlineMazeTasks).Height = 1000
+	if _, err := Execute(context.Background(), big, dir, 2, nil); err == nil || !strings.Contains(err.Error(), "max_memory = 1") {
+		t.Fatalf("a 1000x1000 maze under 1 MB: %v", err)
+	}
+	if _, err := Execute(context.Background(), small(1, 1, 10), dir, 2, nil); err != nil {
+		t.Errorf("the next spec into the directory without results: %v", err)
+	}
+}
+
 // TestCellsWithoutSpecAreRefused: a directory of an interrupted run of another spec (cells, no
 // spec.yaml yet) is refused too.
 func TestCellsWithoutSpecAreRefused(t *testing.T) {
