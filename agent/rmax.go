@@ -197,6 +197,7 @@ func (l *Learner) Augment(i int, add []mdp.Succ, reward float64) {
 // held: O-TempLe withdraws a provisional augmentation this way, leaving the pair's own samples.
 func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 	l.counts.ClearPair(i)
+	l.sweep.unlink(i)
 	for _, x := range succ {
 		l.counts.Add(i, int(x.State), x.N, 0)
 	}

@@ -10,7 +10,7 @@ import (
 
 // TestIncrementalPlanMatchesPlanningFromScratch drives three learners through the same changes
 // on random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
-// terminal states, planned unknown values — and after every change compares the incremental
+// statistics replaced (fewer or other successors), terminal states, planned unknown values — and after every change compares the incremental
 // plan with the optimal plan of the same optimistic model (a full plan to 1e-12): values within
 // plan_tolerance, and the same greedy action wherever the optimal one leads by more than twice
 // the tolerance.
@@ -43,11 +43,19 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		}
 		for change := 0; change < 80; change++ {
 			i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
-			if rng.IntN(5) == 0 {
+			switch rng.IntN(6) {
+			case 0: // a withdrawn provisional match: the pair's statistics rebuilt, often with fewer successors
+				var succ []mdp.Succ
+				for k := rng.IntN(3); k >= 0; k-- {
+					succ = append(succ, mdp.Succ{State: int32(rng.IntN(S)), N: 1 + rng.Int64N(3)})
+				}
+				li.Replace(i, succ, r)
+				le.Replace(i, succ, r)
+			case 1:
 				add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
 				li.Augment(i, add, r)
 				le.Augment(i, add, r)
-			} else {
+			default:
 				li.Record(i, next, r)
 				le.Record(i, next, r)
 			}

@@ -136,7 +136,7 @@ func reproduceCmd() *cobra.Command {
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "scaling", "Theorem 1's law (not a figure of the paper): exploring "+
 					"samples, ε-mistakes and samples until all pairs are known of RMax, O-TempLe and O-TempLe+retry+early on n×n mazes "+
-					"(n = 4 … 128) and as G grows at 16×16, with log-log slopes; takes --runs, --seed, --jobs, --out")
+					"(n = 4 … 64) and as G grows at 16×16, with log-log slopes; takes --runs, --seed, --jobs, --out")
 				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "deep", "Appendix F.6: dynamics models of continuous tasks "+
 					"(absolute, relative, relative + augment); the same as temple deep, whose flags it takes there")
 				if !list {
