@@ -315,12 +315,12 @@ func writeScaling(dir string, rows []ScalingRow, slopes []ScalingSlope) error {
 		return fmt.Errorf("experiment: %w", err)
 	}
 	for _, series := range []string{"size", "templates"} {
-		xLabel := "log₁₀ S (states; n×n mazes, same landforms)"
+		xLabel := "log10 S (states; n×n mazes, same landforms)"
 		if series == "templates" {
-			xLabel = "log₁₀ G (distinct true templates; mazes of one size)"
+			xLabel = "log10 G (distinct true templates; mazes of one size)"
 		}
 		fig := report.Figure{Title: "Exploring samples per task against " + map[string]string{"size": "S", "templates": "G"}[series],
-			XLabel: xLabel, YLabel: "log₁₀ exploring samples per task", Points: true}
+			XLabel: xLabel, YLabel: "log10 exploring samples per task", Points: true}
 		for _, s := range slopes {
 			if s.Series != series || s.Measure != "exploring_samples" {
 				continue
