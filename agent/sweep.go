@@ -117,16 +117,6 @@ func (l *Learner) link(i int) {
 	w.linked[i] = int32(len(succ))
 }
 
-// unlink forgets which successors of pair i are in the predecessor lists, after its successor list
-// was rebuilt (Replace): link enters them all again (entries of states it no longer leads to go
-// stale, which the lists allow). Without it the list could be shorter than the count linked, or
-// hold other states at the positions taken as linked, whose predecessor entry would be missing.
-func (w *sweeper) unlink(i int) {
-	if i < len(w.linked) { // only incremental planning links
-		w.linked[i] = 0
-	}
-}
-
 // planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.
 func (l *Learner) planIncremental() {
 	w := &l.sweep
