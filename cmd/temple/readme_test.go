@@ -45,6 +45,10 @@ var readmeSkipped = map[string]string{
 	"go test ./...": "the test suite itself, of which this test is part",
 	"go build -tags box2d,mujoco ./cmd/temple":                                           "needs Debian's Box2D and MuJoCo (cgo); .ci/run builds and tests them",
 	"temple deep --envs Hopper-v5 --seeds 10 --sizes 250,1000,4000 --out results/hopper": "Hopper-v5 exists only in a build with -tags mujoco",
+	"make python":      "needs a C compiler (cgo) and make; .ci/run installs them and runs it (through make python-test)",
+	"make python-test": "needs a C compiler, make and python3; .ci/run runs it",
+	"PYTHONPATH=python python3 examples/python/frozenlake_sequence.py": "needs the library make python builds; .ci/run runs it after make python-test",
+	"PYTHONPATH=python python3 -m temple.bench":                        "needs the library make python builds; .ci/run runs it after make python-test",
 }
 
 // readmeSmall are the flags appended to a README line so that it runs in seconds: the same
