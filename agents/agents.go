@@ -21,6 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -107,7 +108,7 @@ func Keys(p Params) []string {
 	if k, ok := p.(keyed); ok {
 		return k.Keys()
 	}
-	return yamlKeys(reflectElem(p))
+	return yamlkeys.Of(reflectElem(p))
 }
 
 // Decode reads a config block n (a mapping of parameter keys, without type and name) onto the
@@ -226,20 +227,3 @@ func New(typ string, n *yaml.Node, ctx Context) (agent.Agent, error) {
 
 // reflectElem is the struct type p points to.
 func reflectElem(p any) reflect.Type { return reflect.TypeOf(p).Elem() }
-
-// yamlKeys lists the yaml keys of a struct type, descending into inline fields.
-func yamlKeys(t reflect.Type) []string {
-	var keys []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("yaml")
-		name, opts, _ := strings.Cut(tag, ",")
-		switch {
-		case strings.Contains(opts, "inline"):
-			keys = append(keys, yamlKeys(f.Type)...)
-		case name != "" && name != "-":
-			keys = append(keys, name)
-		}
-	}
-	return keys
-}

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -142,7 +143,7 @@ func (b *Base) decode(n *yaml.Node) error {
 
 // keys are base: and the base's own keys.
 func (b Base) keys() []string {
-	return append([]string{"base"}, yamlKeys(reflectElem(b.Params))...)
+	return append([]string{"base"}, yamlkeys.Of(reflectElem(b.Params))...)
 }
 
 // encode appends base: and the base's parameters to mapping out.
@@ -178,7 +179,9 @@ type OTempLe struct {
 }
 
 // Keys are O-TempLe's keys and its base's.
-func (p *OTempLe) Keys() []string { return append(p.Base.keys(), yamlKeys(reflectElem(&p.Params))...) }
+func (p *OTempLe) Keys() []string {
+	return append(p.Base.keys(), yamlkeys.Of(reflectElem(&p.Params))...)
+}
 
 // UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
 // any other key with its line.
@@ -227,7 +230,7 @@ type FMTempLe struct {
 
 // Keys are FM-TempLe's keys and its base's.
 func (p *FMTempLe) Keys() []string {
-	return append(p.Base.keys(), yamlKeys(reflectElem(&p.FMParams))...)
+	return append(p.Base.keys(), yamlkeys.Of(reflectElem(&p.FMParams))...)
 }
 
 // UnmarshalYAML reads the base and the template parameters, failing on any other key.

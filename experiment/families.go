@@ -15,6 +15,7 @@ import (
 	"github.com/temple-rl/temple/env/custom"
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/env/toytext"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 )
 
 // Task families of a config's tasks: block. A family makes each run's task sequence from its own
@@ -149,7 +150,7 @@ func (t *TaskSpec) UnmarshalYAML(n *yaml.Node) error {
 	if t.Params == nil {
 		return fmt.Errorf("line %d: tasks needs family: NAME (one of %s)", n.Line, strings.Join(Families(), ", "))
 	}
-	keys := yamlKeys(reflect.TypeOf(t.Params).Elem())
+	keys := yamlkeys.Of(reflect.TypeOf(t.Params).Elem())
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key := n.Content[i]
 		if key.Value != "family" && !slices.Contains(keys, key.Value) {
@@ -184,23 +185,6 @@ func (t TaskSpec) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(generic)
-}
-
-// yamlKeys lists the yaml keys of a struct type, descending into inline fields.
-func yamlKeys(t reflect.Type) []string {
-	var keys []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("yaml")
-		name, opts, _ := strings.Cut(tag, ",")
-		switch {
-		case strings.Contains(opts, "inline"):
-			keys = append(keys, yamlKeys(f.Type)...)
-		case name != "" && name != "-":
-			keys = append(keys, name)
-		}
-	}
-	return keys
 }
 
 // The families' parameter types: each wraps the env configuration it makes tasks with.

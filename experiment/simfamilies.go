@@ -13,6 +13,7 @@ import (
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/continuous/pendulum"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 )
 
 // Families of discretized continuous-control tasks: simulators, not tables.
@@ -137,7 +138,7 @@ func (p *simTasks) task(v int) (env.Task, error) {
 // key, or a fractional value of an integer key, is an error naming it.
 func setPhysics(params any, changes []map[string]float64) error {
 	v := reflect.ValueOf(params).Elem()
-	keys := yamlKeys(v.Type())
+	keys := yamlkeys.Of(v.Type())
 	for _, change := range changes {
 		names := make([]string, 0, len(change))
 		for key := range change {

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -60,7 +61,7 @@ func (s *Spec) validateSweep() error {
 		}
 		seen[p.Param] = true
 		if name := p.taskParam(); name != "" {
-			if keys := yamlKeys(reflect.TypeOf(s.Tasks.Params).Elem()); !slices.Contains(keys, name) {
+			if keys := yamlkeys.Of(reflect.TypeOf(s.Tasks.Params).Elem()); !slices.Contains(keys, name) {
 				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)", where, s.Tasks.Family, name, strings.Join(keys, ", "))
 			}
 			continue
