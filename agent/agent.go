@@ -1,5 +1,7 @@
-// Package agent defines how a learner meets a sequence of tasks and holds the single-task
-// learners of the experiments: RMax (the base learner of TempLe) and Q-learning.
+// Package agent defines how a learner meets a sequence of tasks, the base-learner seam (Base) that
+// TempLe's agents build on, and the single-task learners: RMax (the paper's base learner),
+// MBIE-EB, E3, UCRL2 and PSRL — each a Base — and Q-learning. It imports mdp and must not import
+// the template learners, the baselines or the runner.
 package agent
 
 import (
