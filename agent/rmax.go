@@ -74,7 +74,7 @@ func (p RMaxParams) Validate() error {
 const maxPlanSweeps = 1_000_000
 
 // Learner is RMax on one task with a known threshold per pair (the base learner of TempLe,
-// protocol 4.3). A pair is known while n(s,a) ≥ its threshold; only unknown pairs take samples.
+// the published code's PtTabularRMaxAgent). A pair is known while n(s,a) ≥ its threshold; only unknown pairs take samples.
 // The optimistic model — known pairs at their estimates, unknown pairs a self-loop paying R_max,
 // terminal states at value 0 — is re-planned lazily: only when the known set or a known pair's
 // counts changed and an action needs the plan, in full or incrementally (Planning).

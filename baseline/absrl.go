@@ -49,7 +49,7 @@ func (p AbsRLParams) Validate() error {
 
 // AbsRL is the state-abstraction baseline of Abel, Arumugam, Lehnert & Littman, "State
 // abstractions for lifelong reinforcement learning" (ICML 2018), as decided for this project
-// (decision 24, protocol 6.1): the abstraction is computed offline from the true models of the
+// (decision 24 in docs/decisions.md): the abstraction is computed offline from the true models of the
 // task sequence — each solved exactly with the experiment's γ, clustered by φ_{Q*ε}, φ_{Q*d} or
 // φ_{Q*} (see ClusterQ), and intersected across the tasks (Intersect) — and an ordinary learner,
 // Q-learning or Delayed-Q, runs on the abstract states with the ground rewards. The learner is

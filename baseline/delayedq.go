@@ -10,7 +10,7 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// DelayedQParams are Delayed Q-learning's parameters (protocol 6.3).
+// DelayedQParams are Delayed Q-learning's parameters (simple_rl's DelayedQAgent).
 type DelayedQParams struct {
 	M        int     `yaml:"m"`        // m: samples gathered per attempted update
 	Epsilon1 float64 `yaml:"epsilon1"` // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
@@ -39,7 +39,7 @@ func (p DelayedQParams) Validate() error {
 }
 
 // DelayedQ is Delayed Q-learning (Strehl, Li, Wiewiora, Langford & Littman, "PAC model-free
-// reinforcement learning", ICML 2006) as specified in protocol 6.3. Each pair keeps an
+// reinforcement learning", ICML 2006) as simple_rl's DelayedQAgent implements it. Each pair keeps an
 // accumulator AU, a sample counter l, the start time b of its current attempt and a LEARN flag;
 // t* is the time of the last successful update. On the transition (s,a,r,s′) at time t:
 //
@@ -53,7 +53,7 @@ func (p DelayedQParams) Validate() error {
 //	        AU(s,a) ← 0;  l(s,a) ← 0
 //
 // (In the paper's pseudo-code a pair whose LEARN flag is off is switched back on only when
-// b(s,a) < t*, and the sample of that step is not used; protocol 6.3, which we follow, switches it
+// b(s,a) < t*, and the sample of that step is not used; simple_rl, which we follow, switches it
 // on when b(s,a) ≤ t* and uses the sample at once.) Actions are always greedy, ties broken at
 // random; there is no ε-exploration — exploration comes from the optimistic initial values.
 //

@@ -1,5 +1,5 @@
-// Package baseline holds the multi-task baselines the paper compares with (protocol section 6,
-// decisions 16, 24 and 25), each an agent.Agent:
+// Package baseline holds the multi-task baselines the paper compares with (decisions 16, 24
+// and 25 in docs/decisions.md), each an agent.Agent:
 //
 //   - DelayedQ: Delayed Q-learning (Strehl, Li, Wiewiora, Langford & Littman, ICML 2006), a
 //     single-task, model-free PAC-MDP learner; also a base learner of Abs-RL and MaxQInit.

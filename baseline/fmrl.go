@@ -106,8 +106,8 @@ func addL1(sum float64, x, y *groupModel, i int) float64 {
 }
 
 // FMRL is finite-model RL (Brunskill & Li, "Sample complexity of multi-task reinforcement
-// learning", UAI 2013) as decided for this project (decisions 15 and 16; the published variant is
-// described in protocol 4.7).
+// learning", UAI 2013) as decided for this project (decisions 15 and 16; the published code's variant,
+// MultiTaskRMaxAgent, differs as docs/decisions.md says).
 //
 // Phase 1, tasks 1..T1: single-task RMax with known threshold m on every pair. At the end of each
 // of these tasks its counts n(s,a), n(s,a,s′), R(s,a) are stored as a model record. (The published

@@ -112,7 +112,7 @@ func (b *rmaxBase) TaskMetrics() []agent.Metric {
 
 // MaxQInit is the value-transfer baseline of Abel, Jinnai, Guo, Konidaris & Littman, "Policy and
 // value transfer in lifelong reinforcement learning" (ICML 2018), in its intended form (decision
-// 25, protocol 6.2). For the first N tasks the base learner starts optimistic — Q-learning and
+// 25 in docs/decisions.md). For the first N tasks the base learner starts optimistic — Q-learning and
 // Delayed-Q at Q ≡ V_max, RMax with its usual R_max self-loop for unknown pairs — and at the end of
 // each of them the transfer table is updated element-wise,
 //

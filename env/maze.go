@@ -35,7 +35,7 @@ var ActionNames = [8]string{"up", "down", "left", "right", "up-left", "up-right"
 var moves = [8]Cell{{0, 1}, {0, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}, {-1, -1}, {1, -1}}
 
 // slipTo lists, for each action, the two directions it slips to. With 4 actions these are the
-// perpendicular moves (protocol 1.1: up/down slip left or right, left/right slip up or down; never
+// perpendicular moves (simple_rl's maze: up/down slip left or right, left/right slip up or down; never
 // backwards). With 8 actions they are the two neighbours on the ring of 8 directions (up slips to
 // up-left or up-right, up-right to up or right, …).
 var (
@@ -46,7 +46,7 @@ var (
 	}
 )
 
-// Maze is a slippery grid maze (protocol 1.1). Each cell carries the slip probability of its
+// Maze is a slippery grid maze (simple_rl's MazeMDP). Each cell carries the slip probability of its
 // landform: from cell c the intended move happens with probability 1 − Slip[c] and each of the
 // two slip directions with Slip[c]/2; a move into the border or a wall stays in c. The reward
 // depends on the cell landed in: GoalReward − StepCost on a goal, −LavaCost on lava, −StepCost

@@ -86,7 +86,7 @@ func TestMazeDynamicsFollowProtocol(t *testing.T) {
 }
 
 func TestMazeSortedVectorsAreTheFiveOfTheProtocol(t *testing.T) {
-	// With landforms {0, 0.2, 0.4} on a 4×4 maze exactly these sorted vectors occur (protocol 1.1).
+	// With landforms {0, 0.2, 0.4} on a 4×4 maze exactly these sorted vectors occur (the paper's landforms).
 	want := []string{"[0.6 0.2 0.2]", "[0.8 0.1 0.1]", "[0.8 0.2]", "[0.9 0.1]", "[1]"}
 	seen := map[string]bool{}
 	rng := rand.New(rand.NewPCG(7, 7))

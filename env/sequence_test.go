@@ -162,7 +162,7 @@ func TestReadSequencesErrors(t *testing.T) {
 	}
 }
 
-// paperValues checks that every slip of the set is exactly 0, 0.2 or 0.4 (protocol 2).
+// paperValues checks that every slip of the set is exactly 0, 0.2 or 0.4 (the published generator).
 func paperValues(t *testing.T, set SequenceSet) {
 	t.Helper()
 	for r, seq := range set.Runs {
@@ -195,7 +195,7 @@ func TestReadPublishedOnlineMazes(t *testing.T) {
 	if set.Format != SequenceFormat || set.Description == "" || set.Runs[0].NeedsGoals() {
 		t.Fatalf("format %q, description %q, needs goals %v", set.Format, set.Description, set.Runs[0].NeedsGoals())
 	}
-	// Pool of 100 drawn with replacement: 58–69 distinct tasks per run (protocol 2).
+	// Pool of 100 drawn with replacement: 58–69 distinct tasks per run (the published generator).
 	for r, seq := range set.Runs {
 		if d := distinctSlips(mazesOf(t, seq)); d < 58 || d > 69 {
 			t.Errorf("run %d: %d distinct tasks, want 58..69", r, d)

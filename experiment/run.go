@@ -262,7 +262,7 @@ func saveCell(path string, res CellResult) error {
 	return nil
 }
 
-// runCell runs one agent through one run's task sequence (protocol 3): for every task, E episodes
+// runCell runs one agent through one run's task sequence (the published experiment loop): for every task, E episodes
 // of T steps from the task's start cell; the agent observes every transition.
 func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
 	began := time.Now()
