@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -108,7 +109,7 @@ type TaskSnapshot struct {
 // ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
 // with output.templates).
 func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
-	path := filepath.Join(dir, "templates", cellName(run, agentName)+".jsonl")
+	path := filepath.Join(dir, "templates", results.CellName(run, agentName)+".jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w (run the experiment with output.templates: true)", err)
