@@ -23,6 +23,7 @@ type (
 	Estimate       = results.Estimate
 	OptimalSummary = results.OptimalSummary
 	AgentOracle    = results.AgentOracle
+	TaskSnapshot   = results.TaskSnapshot
 )
 
 // setup is what package results needs of the spec to write a results directory.

@@ -2,8 +2,8 @@
 // stores, the files that hold them, how they are written and read back, the paired comparison of
 // its agents, its figures and its report.html.
 //
-// It may import the learner interface (agent, for a record's metrics and phases) and the
-// statistics and figures (report). It must not import experiment or anything that runs
+// It may import the learner interface (agent, for a record's metrics and phases), template (for
+// the learned templates' snapshots) and the statistics and figures (report). It must not import experiment or anything that runs
 // experiments: what a writer needs of the spec comes as plain data (Setup), so that the readers —
 // temple compare and temple report — do not carry the runner.
 //
@@ -27,7 +27,8 @@
 //
 // Written elsewhere into the same directory: compare.csv (WriteComparisons, by temple compare);
 // by the runner (package experiment) tasks.json (env.WriteSequences), cells/<CellName>.json (a
-// CellResult each), episodes/, templates/ and the lock file. Numbers are written by Num (the
+// CellResult each), templates/<CellName>.jsonl (a TaskSnapshot a line, read by ReadSnapshots),
+// episodes/ and the lock file. Numbers are written by Num (the
 // shortest decimal that reads back exactly), text fields by CSVField.
 package results
 
