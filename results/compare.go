@@ -11,7 +11,8 @@ import (
 	"github.com/temple-rl/temple/report"
 )
 
-// ReadSummary reads summary.json of a results directory.
+// ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
+// numbers compare and report use; the seed and spec are left zero).
 func ReadSummary(dir string) (Summary, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {

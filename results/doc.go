@@ -3,9 +3,9 @@
 // its agents, its figures and its report.html.
 //
 // It may import the learner interface (agent, for a record's metrics and phases), template (for
-// the learned templates' snapshots) and the statistics and figures (report). It must not import experiment or anything that runs
-// experiments: what a writer needs of the spec comes as plain data (Setup), so that the readers —
-// temple compare and temple report — do not carry the runner.
+// the learned templates' snapshots) and the statistics and figures (report). It must not import
+// experiment or anything that runs experiments: what a writer needs of the spec comes as plain
+// data (Setup), so that the readers — temple compare and temple report — do not carry the runner.
 //
 // # Format
 //

@@ -174,8 +174,9 @@ func Summarize(s Setup, cells []CellResult) Summary {
 	return sum
 }
 
-// Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, summary.json,
-// timings.json and the figures. Everything but timings.json is a function of the spec and seed.
+// Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, with the oracle
+// oracle.csv and regret.csv, summary.json, timings.json, the figures and report.html. Everything
+// but timings.json (and the seconds report.html shows from it) is a function of the spec and seed.
 func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	sum := Summarize(s, cells)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
