@@ -21,4 +21,7 @@
 //
 // Every agent validates its parameters in its constructor, draws randomness only from
 // agent.Task.Rand and allocates nothing per step once its tables have grown.
+//
+// It imports agent and mdp; it must not import the template learners (temple), the registry
+// (agents), the runner (experiment) or the results directory (results).
 package baseline

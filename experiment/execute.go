@@ -13,9 +13,9 @@ import (
 
 // Execute runs a whole experiment into dir: it builds the plan, records the task sequences it
 // used (tasks.json, including goals drawn from the seed), runs every cell on up to jobs workers —
-// reusing cells already finished in dir by the same spec — and writes the results and figures.
+// reusing cells already finished in dir by the same spec — and writes the cells and figures.
 //
-// A directory holding results of another spec is refused (OccupiedError), and so is one in which
+// A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
 	release, err := claim(dir, s, progress)
@@ -32,11 +32,11 @@ func execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 	if err != nil {
 		return Summary{}, err
 	}
-	results, err := Run(ctx, p, dir, jobs, progress)
+	cells, err := Run(ctx, p, dir, jobs, progress)
 	if err != nil {
 		return Summary{}, err
 	}
-	return Write(dir, s, results)
+	return Write(dir, s, cells)
 }
 
 // prepare builds the plan of s and writes its task sequences to dir/tasks.json.

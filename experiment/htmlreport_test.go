@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/results"
 )
 
 // report.html holds every figure, the summary, the comparison, the diagnostics and the spec.
@@ -37,7 +39,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 		}
 	}
 	// temple report rebuilds the same page.
-	if err := WriteReport(dir); err != nil {
+	if err := results.WriteReport(dir); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := os.ReadFile(filepath.Join(dir, "report.html"))

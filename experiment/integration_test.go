@@ -12,7 +12,10 @@ func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 	s.Runs, s.Episodes = 6, 1000
 	s.Tasks.Params.(*onlineMazeTasks).Tasks = 12
 	results := buildAndRun(t, s, 0)
-	sum := Summarize(s, results)
+	sum, err := Summarize(s, results)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]AgentSummary{}
 	for _, a := range sum.Agents {
 		got[a.Name] = a

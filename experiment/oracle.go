@@ -1,10 +1,7 @@
 package experiment
 
 import (
-	"bufio"
-	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"sync"
 
@@ -14,46 +11,6 @@ import (
 
 // oracleTolerance is ‖V − V*‖∞ of the discounted optimum the oracle solves for.
 const oracleTolerance = 1e-7
-
-// TaskOracle measures one agent on one task against the optimal policy of the task's true model.
-//
-// Regret is OptimalReward minus the task's reward. With T steps per episode, h_t = T − t steps to
-// go at step t and V_h the finite-horizon optimal values, step t's one-step regret is
-//
-//	d_t = V_{h_t}(s_t) − r_t − V_{h_t−1}(s_{t+1}),
-//
-// which over an episode telescopes to V_T(s_0) − return (V_0 = 0, and a terminal state is worth 0
-// at every horizon), so summed over the task the d_t are exactly the regret. Each d_t is filed
-// under the agent's phase in s_t (agent.StepInfo; Unclassified for agents that do not report
-// one), so Regret[Unclassified] + … + Regret[KnownModel] is the regret. In expectation d_t is
-// the action gap V_h(s_t) − Q_h(s_t,a_t) ≥ 0 of the step; the rest is the outcome's deviation
-// from its expectation, with mean zero given the past.
-type TaskOracle struct {
-	// OptimalReward is Σ over the task's episodes of V_T(s_0), the largest expected total reward
-	// from the episodes' start states: the best per-task reward in expectation.
-	OptimalReward float64 `json:"optimal_reward"`
-	// OptimalDiscountedStart is the mean over the task's episodes of V*(s_0), γ-discounted.
-	OptimalDiscountedStart float64 `json:"optimal_discounted_start_value"`
-	// Mistakes counts ε-mistakes: steps with Q*(s_t,a_t) < V*(s_t) − ε (γ-discounted, ε =
-	// oracle.epsilon·V_max), the non-ε-optimal actions of PAC-MDP analyses judged by Q*.
-	Mistakes int64 `json:"eps_mistakes"`
-	// Regret[φ] is the sum of d_t over the steps taken in phase φ.
-	Regret [agent.Phases]float64 `json:"regret_by_phase"`
-	// StepsByPhase[φ] counts the steps taken in phase φ.
-	StepsByPhase [agent.Phases]int64 `json:"steps_by_phase"`
-	// PolicyMistakes counts Kakade's ε-mistakes, steps with V^{π_t}(s_t) < V*(s_t) − ε for the
-	// learner's current policy π_t (oracle.policy_mistakes; nil when not measured).
-	PolicyMistakes *int64 `json:"policy_mistakes,omitempty"`
-}
-
-// Total is the sum of the decomposition, the task's regret.
-func (o *TaskOracle) Total() float64 {
-	x := 0.0
-	for _, g := range o.Regret {
-		x += g
-	}
-	return x
-}
 
 // taskSolution is what the oracle knows of one task's true model: its finite-horizon values, its
 // γ-discounted optimum and the pairs whose action is an ε-mistake. It is computed once per task
@@ -439,118 +396,4 @@ func (o *taskOracle) finish(episodes int) *TaskOracle {
 	rec := o.rec
 	rec.OptimalDiscountedStart /= float64(episodes)
 	return &rec
-}
-
-// firstAgentCells returns, in run order, the cells of the spec's first agent: the oracle's
-// optimal values depend on the run's tasks and start states only, which all agents share.
-func firstAgentCells(s Spec, results []CellResult) []CellResult {
-	var out []CellResult
-	for _, c := range results {
-		if c.Agent == s.Agents[0].Name {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// optimalPerRun is, per run, the mean over tasks of f of the task's oracle.
-func optimalPerRun(s Spec, results []CellResult, f func(*TaskOracle) float64) []float64 {
-	var out []float64
-	for _, c := range firstAgentCells(s, results) {
-		out = append(out, meanOver(c.Tasks, func(t TaskRecord) float64 { return f(t.Oracle) }))
-	}
-	return out
-}
-
-func meanOver(tasks []TaskRecord, f func(TaskRecord) float64) float64 {
-	x := 0.0
-	for _, t := range tasks {
-		x += f(t)
-	}
-	return x / float64(len(tasks))
-}
-
-// agentOracle summarises the named agent against the optimum across runs.
-func agentOracle(results []CellResult, name string) *AgentOracle {
-	var share, regret, mistakes, policy []float64
-	parts := map[string][]float64{}
-	shareOK := true
-	for _, c := range results {
-		if c.Agent != name {
-			continue
-		}
-		got, best := 0.0, 0.0
-		for _, t := range c.Tasks {
-			got += t.Reward
-			best += t.Oracle.OptimalReward
-		}
-		shareOK = shareOK && best > 0
-		share = append(share, got/best)
-		regret = append(regret, meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.OptimalReward - t.Reward }))
-		mistakes = append(mistakes, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(t.Oracle.Mistakes) }))
-		if len(c.Tasks) > 0 && c.Tasks[0].Oracle.PolicyMistakes != nil {
-			policy = append(policy, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(*t.Oracle.PolicyMistakes) }))
-		}
-		for ph := range agent.Phases {
-			parts[ph.String()] = append(parts[ph.String()], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Regret[ph] }))
-		}
-	}
-	a := &AgentOracle{MeanRegret: estimate(regret), MeanEpsMistakes: estimate(mistakes), RegretByPhase: map[string]Estimate{}}
-	if shareOK {
-		e := estimate(share)
-		a.ShareOfOptimal = &e
-	}
-	if len(policy) > 0 {
-		e := estimate(policy)
-		a.MeanPolicyMistakes = &e
-	}
-	for k, v := range parts {
-		a.RegretByPhase[k] = estimate(v)
-	}
-	return a
-}
-
-// writeOracle writes oracle.csv (the optimum of every task of every run) and regret.csv (every
-// agent against it, with the regret decomposition).
-func writeOracle(dir string, s Spec, results []CellResult) error {
-	if err := writeCSV(filepath.Join(dir, "oracle.csv"), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
-		for _, c := range firstAgentCells(s, results) {
-			for _, t := range c.Tasks {
-				fmt.Fprintf(w, "%d,%d,%d,%s,%s\n", c.Run, t.Task, t.Start, num(t.Oracle.OptimalReward), num(t.Oracle.OptimalDiscountedStart))
-			}
-		}
-	}); err != nil {
-		return err
-	}
-	header := "run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes"
-	for ph := range agent.Phases {
-		header += ",regret_" + ph.String()
-	}
-	policy := s.Oracle.PolicyMistakes // a last column, empty for agents that give no policy
-	if policy {
-		header += ",policy_mistakes"
-	}
-	return writeCSV(filepath.Join(dir, "regret.csv"), header, func(w *bufio.Writer) {
-		for _, c := range results {
-			for _, t := range c.Tasks {
-				o := t.Oracle
-				share := ""
-				if o.OptimalReward > 0 {
-					share = num(t.Reward / o.OptimalReward)
-				}
-				fmt.Fprintf(w, "%d,%s,%d,%s,%s,%s,%s,%d", c.Run, csvField(c.Agent), t.Task, num(t.Reward), num(o.OptimalReward),
-					num(o.OptimalReward-t.Reward), share, o.Mistakes)
-				for _, g := range o.Regret {
-					fmt.Fprintf(w, ",%s", num(g))
-				}
-				if policy {
-					w.WriteByte(',')
-					if o.PolicyMistakes != nil {
-						fmt.Fprintf(w, "%d", *o.PolicyMistakes)
-					}
-				}
-				w.WriteByte('\n')
-			}
-		}
-	})
 }

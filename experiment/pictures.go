@@ -1,12 +1,8 @@
 package experiment
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -97,32 +93,6 @@ func TemplateMap(tr template.Truth, a int) []int {
 		out[s] = tr.PairTemplate[s*tr.A+a]
 	}
 	return out
-}
-
-// TaskSnapshot is one line of a templates/ file: an agent's templates at the end of a task.
-type TaskSnapshot struct {
-	Task int `json:"task"`
-	template.Snapshot
-}
-
-// ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
-// with output.templates).
-func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
-	path := filepath.Join(dir, "templates", cellName(run, agentName)+".jsonl")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("experiment: %w (run the experiment with output.templates: true)", err)
-	}
-	var out []TaskSnapshot
-	dec := json.NewDecoder(bytes.NewReader(b))
-	for dec.More() {
-		var s TaskSnapshot
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("experiment: %s: %w", path, err)
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // LearnedPictures draws what an agent learned on a maze task, from its snapshot at the end of

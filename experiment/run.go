@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -16,6 +15,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -89,35 +89,6 @@ type Plan struct {
 	oracles *oracleCache
 }
 
-// TaskRecord is the outcome of one task of one cell.
-type TaskRecord struct {
-	Task    int            `json:"task"`
-	Reward  float64        `json:"reward"` // total undiscounted reward over all episodes of the task
-	Steps   int            `json:"steps"`  // environment steps taken: episodes end early at a terminal state
-	States  int            `json:"states"`
-	Actions int            `json:"actions"`
-	Start   int            `json:"start"` // start state (with random-per-episode: of the first episode)
-	Metrics []agent.Metric `json:"metrics,omitempty"`
-	// Oracle measures the task against its optimum (with oracle.enabled).
-	Oracle *TaskOracle `json:"oracle,omitempty"`
-	// Simulated: the task was a simulator, with no true model to measure against.
-	Simulated bool `json:"simulated,omitempty"`
-}
-
-// CellResult is the outcome of one agent on one run's task sequence.
-type CellResult struct {
-	Fingerprint string       `json:"fingerprint"`
-	Run         int          `json:"run"`
-	Agent       string       `json:"agent"`
-	Tasks       []TaskRecord `json:"tasks"`
-	// EpisodeSums[e] is the return of episode e summed over all tasks; the cumulative-reward
-	// curve is its running sum divided by the number of tasks.
-	EpisodeSums []float64 `json:"episode_sums"`
-	// Seconds is the cell's wall time; it is stored apart from the results (timings.csv).
-	Seconds float64 `json:"-"`
-	Resumed bool    `json:"-"`
-}
-
 // Progress is told how many tasks all cells run together, then about every finished task of
 // every cell; it must be safe for concurrent use.
 type Progress interface {
@@ -132,7 +103,7 @@ func (silent) TaskDone(int, string, int) {}
 
 // Run executes every (run, agent) cell of the plan — or of its shard — on up to jobs workers (0:
 // one per core), storing each finished cell under dir/cells so that an interrupted experiment
-// resumes where it stopped. The results are returned in (run, agent) order and do not depend on
+// resumes where it stopped. The cells are returned in (run, agent) order and do not depend on
 // jobs.
 func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
 	if jobs <= 0 {
@@ -162,7 +133,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
 	}
-	results := make([]CellResult, len(p.Runs)*len(p.Agents))
+	cells := make([]CellResult, len(p.Runs)*len(p.Agents))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
 	for run := range p.Runs {
@@ -175,13 +146,13 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				path := filepath.Join(dir, "cells", cellName(run, fac.Name)+".json")
+				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
 				if res, ok := loadCell(path, p.Fingerprint); ok {
 					for _, t := range p.Runs[run] {
 						p.oracles.release(t.Model)
 					}
 					res.Resumed = true
-					results[idx] = res
+					cells[idx] = res
 					for t := range res.Tasks {
 						progress.TaskDone(run, fac.Name, t)
 					}
@@ -191,7 +162,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				if err != nil {
 					return err
 				}
-				results[idx] = res
+				cells[idx] = res
 				return saveCell(path, res)
 			})
 		}
@@ -200,15 +171,15 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		return nil, err
 	}
 	if p.Shard.Count > 1 {
-		mine := results[:0]
-		for idx, res := range results {
+		mine := cells[:0]
+		for idx, res := range cells {
 			if p.Shard.Has(idx) {
 				mine = append(mine, res)
 			}
 		}
-		results = mine
+		cells = mine
 	}
-	return results, nil
+	return cells, nil
 }
 
 // cellOutputs are the directories that hold a file per cell.
@@ -217,21 +188,6 @@ var cellOutputs = []string{"cells", "episodes", "templates"}
 // snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
 type snapshotter interface {
 	TemplateSnapshot() template.Snapshot
-}
-
-// cellName is the file name of a cell: run number and agent name.
-func cellName(run int, agentName string) string {
-	return fmt.Sprintf("run-%03d--%s", run, safeName(agentName))
-}
-
-// safeName makes an agent name safe for a file name.
-func safeName(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
-			return r
-		}
-		return '_'
-	}, name)
 }
 
 func loadCell(path, fingerprint string) (CellResult, bool) {
@@ -274,7 +230,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 	res := CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
 	var episodes *episodeWriter
 	if p.EpisodeReturns {
-		episodes, err = newEpisodeWriter(filepath.Join(dir, "episodes", cellName(run, fac.Name)+".csv"), p.Episodes)
+		episodes, err = newEpisodeWriter(filepath.Join(dir, "episodes", results.CellName(run, fac.Name)+".csv"), p.Episodes)
 		if err != nil {
 			return CellResult{}, err
 		}
@@ -282,7 +238,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 	}
 	var snapshots *json.Encoder
 	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
-		f, err := os.Create(filepath.Join(dir, "templates", cellName(run, fac.Name)+".jsonl"))
+		f, err := os.Create(filepath.Join(dir, "templates", results.CellName(run, fac.Name)+".jsonl"))
 		if err != nil {
 			return CellResult{}, fmt.Errorf("experiment: %w", err)
 		}
@@ -331,7 +287,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		start := p.startState(task, startRand)
 		rec.Start = start
 		// The oracle sees the same start states and transitions as the agent, step by step; it
-		// draws no random numbers, so it leaves the results unchanged.
+		// draws no random numbers, so it leaves the cells unchanged.
 		var orc *taskOracle
 		var info agent.StepInfo
 		if p.Oracle {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -28,7 +29,7 @@ import (
 //
 // At each point every task gets Budget·m·S·A steps (m the largest known threshold of the agents),
 // so that RMax can finish exploring — and each measure says when it did not. It writes one
-// results directory per point, scaling.csv and figures/scaling.{png,svg}.
+// cells directory per point, scaling.csv and figures/scaling.{png,svg}.
 type Scaling struct {
 	Sizes         []int       `yaml:"sizes"`          // n of the size series' n×n mazes
 	TemplatesSize int         `yaml:"templates_size"` // n of the template series (0: none)
@@ -43,14 +44,14 @@ type scalingPoint struct {
 	landforms []float64
 }
 
-// dir is the point's results directory, below the scaling directory.
+// dir is the point's cells directory, below the scaling directory.
 func (p scalingPoint) dir() string {
 	if p.series == "size" {
 		return fmt.Sprintf("size-%d", p.size)
 	}
 	var ls []string
 	for _, l := range p.landforms {
-		ls = append(ls, num(l))
+		ls = append(ls, results.Num(l))
 	}
 	return fmt.Sprintf("landforms-%s", strings.Join(ls, "_"))
 }
@@ -99,7 +100,7 @@ func (sc *Scaling) points(s Spec) []scalingPoint {
 }
 
 // experiments are the specs s runs — one per point of a sweep or a scaling block, else s
-// itself — and their results directories below s's.
+// itself — and their cells directories below s's.
 func (s Spec) experiments() ([]Spec, []string, error) {
 	var specs []Spec
 	var dirs []string
@@ -226,7 +227,7 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		if err != nil {
 			return nil, nil, err
 		}
-		plan, results, err := runPoint(ctx, ps, filepath.Join(dir, pt.dir()), jobs, progress)
+		plan, cells, err := runPoint(ctx, ps, filepath.Join(dir, pt.dir()), jobs, progress)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -238,7 +239,7 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		for _, name := range ps.AgentNames() {
 			row := ScalingRow{Series: pt.series, Size: pt.size, S: S, SA: S * A, G: len(truth.Templates), Landforms: pt.landforms, Agent: name}
 			var explore, last, steps, mistakes, until []float64
-			for _, c := range results {
+			for _, c := range cells {
 				if c.Agent != name {
 					continue
 				}
@@ -263,9 +264,9 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 					until = append(until, un/finished)
 				}
 			}
-			row.ExploringSamples, row.ExploringSteps, row.EpsMistakes = estimate(explore), estimate(steps), estimate(mistakes)
-			row.ExploringLastTask = estimate(last)
-			row.SamplesUntilAllKnown = estimate(until)
+			row.ExploringSamples, row.ExploringSteps, row.EpsMistakes = results.NewEstimate(explore), results.NewEstimate(steps), results.NewEstimate(mistakes)
+			row.ExploringLastTask = results.NewEstimate(last)
+			row.SamplesUntilAllKnown = results.NewEstimate(until)
 			rows = append(rows, row)
 			perRun[name] = append(perRun[name], scalingRun{row.Series, float64(row.SA), float64(row.G), explore})
 		}
@@ -292,12 +293,12 @@ func runPoint(ctx context.Context, s Spec, dir string, jobs int, progress Progre
 	if err != nil {
 		return nil, nil, err
 	}
-	results, err := Run(ctx, plan, dir, jobs, progress)
+	cells, err := Run(ctx, plan, dir, jobs, progress)
 	if err != nil {
 		return nil, nil, err
 	}
-	_, err = Write(dir, s, results)
-	return plan, results, err
+	_, err = Write(dir, s, cells)
+	return plan, cells, err
 }
 
 // taskMetric is the value of a per-task metric, NaN when the agent does not report it.
@@ -357,9 +358,9 @@ func fitScaling(name string, pts []scalingRun, templates bool) ScalingFit {
 			perPair = append(perPair, throughOrigin(sa, y))
 		}
 	}
-	fit.Slope, fit.PerPair = estimate(slopes), estimate(perPair)
+	fit.Slope, fit.PerPair = results.NewEstimate(slopes), results.NewEstimate(perPair)
 	if templates {
-		e := estimate(perTemplate)
+		e := results.NewEstimate(perTemplate)
 		fit.PerTemplate = &e
 	}
 	return fit
@@ -412,29 +413,29 @@ func writeScaling(dir string, s Spec, rows []ScalingRow, fits []ScalingFit) erro
 	header := "series,size,landforms,agent,S,SA,G,exploring_samples,exploring_samples_ci95,exploring_samples_last_task," +
 		"exploring_samples_last_task_ci95,exploring_steps,exploring_steps_ci95," +
 		"eps_mistakes,eps_mistakes_ci95,samples_until_all_known,samples_until_all_known_ci95,unfinished_tasks"
-	if err := writeCSV(filepath.Join(dir, "scaling.csv"), header, func(w *bufio.Writer) {
+	if err := results.WriteCSV(filepath.Join(dir, "scaling.csv"), header, func(w *bufio.Writer) {
 		for _, r := range rows {
 			var lf []string
 			for _, l := range r.Landforms {
-				lf = append(lf, num(l))
+				lf = append(lf, results.Num(l))
 			}
-			fmt.Fprintf(w, "%s,%d,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d\n", r.Series, r.Size, csvField(strings.Join(lf, " ")),
-				csvField(r.Agent), r.S, r.SA, r.G, num(r.ExploringSamples.Mean), num(r.ExploringSamples.CI95),
-				num(r.ExploringLastTask.Mean), num(r.ExploringLastTask.CI95),
-				num(r.ExploringSteps.Mean), num(r.ExploringSteps.CI95), num(r.EpsMistakes.Mean), num(r.EpsMistakes.CI95),
-				num(r.SamplesUntilAllKnown.Mean), num(r.SamplesUntilAllKnown.CI95), r.Unfinished)
+			fmt.Fprintf(w, "%s,%d,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d\n", r.Series, r.Size, results.CSVField(strings.Join(lf, " ")),
+				results.CSVField(r.Agent), r.S, r.SA, r.G, results.Num(r.ExploringSamples.Mean), results.Num(r.ExploringSamples.CI95),
+				results.Num(r.ExploringLastTask.Mean), results.Num(r.ExploringLastTask.CI95),
+				results.Num(r.ExploringSteps.Mean), results.Num(r.ExploringSteps.CI95), results.Num(r.EpsMistakes.Mean), results.Num(r.EpsMistakes.CI95),
+				results.Num(r.SamplesUntilAllKnown.Mean), results.Num(r.SamplesUntilAllKnown.CI95), r.Unfinished)
 		}
 	}); err != nil {
 		return err
 	}
-	if err := writeCSV(filepath.Join(dir, "scaling_fit.csv"), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
+	if err := results.WriteCSV(filepath.Join(dir, "scaling_fit.csv"), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
 		for _, f := range fits {
 			pt, ptCI := "", ""
 			if f.PerTemplate != nil {
-				pt, ptCI = num(f.PerTemplate.Mean), num(f.PerTemplate.CI95)
+				pt, ptCI = results.Num(f.PerTemplate.Mean), results.Num(f.PerTemplate.CI95)
 			}
-			fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s\n", csvField(f.Agent), num(f.Slope.Mean), num(f.Slope.CI95),
-				num(f.PerPair.Mean), num(f.PerPair.CI95), pt, ptCI)
+			fmt.Fprintf(w, "%s,%s,%s,%s,%s,%s,%s\n", results.CSVField(f.Agent), results.Num(f.Slope.Mean), results.Num(f.Slope.CI95),
+				results.Num(f.PerPair.Mean), results.Num(f.PerPair.CI95), pt, ptCI)
 		}
 	}); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/temple-rl/temple/results"
 	"io"
 	"os"
 	"path/filepath"
@@ -162,8 +163,8 @@ func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
 		var missing []string
 		for run := range points[k].Runs {
 			for _, name := range points[k].AgentNames() {
-				if _, err := os.Stat(filepath.Join(out, sub, "cells", cellName(run, name)+".json")); err != nil {
-					missing = append(missing, filepath.Join(sub, "cells", cellName(run, name)+".json"))
+				if _, err := os.Stat(filepath.Join(out, sub, "cells", results.CellName(run, name)+".json")); err != nil {
+					missing = append(missing, filepath.Join(sub, "cells", results.CellName(run, name)+".json"))
 				}
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/results"
 )
 
 // pendulumSpec is a small experiment on discretized Pendulum (no terminal states) with two
@@ -61,7 +62,7 @@ func TestSimulatorTasksRunResumeAndReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum.Note != noteSimulated || sum.Optimal != nil {
+		if sum.Note != results.NoteSimulated || sum.Optimal != nil {
 			t.Errorf("summary note %q, optimal %v; want the simulator note and no optimum", sum.Note, sum.Optimal)
 		}
 		runs = append(runs, dataFiles(t, dir))

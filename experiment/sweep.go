@@ -17,6 +17,7 @@ import (
 
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 )
 
 // SweepParam is one swept parameter of a config's sweep: block: an agent parameter (set on every
@@ -178,7 +179,7 @@ func cloneTasks(t TaskSpec) (TaskSpec, error) {
 func pointDir(s Spec, point []int) string {
 	var parts []string
 	for k, p := range s.Sweep {
-		parts = append(parts, safeName(p.Param)+"-"+safeName(valueText(&p.Values[point[k]])))
+		parts = append(parts, results.SafeName(p.Param)+"-"+results.SafeName(valueText(&p.Values[point[k]])))
 	}
 	return strings.Join(parts, "__")
 }
@@ -246,18 +247,18 @@ func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 func writeSweep(dir string, s Spec, points []SweepPoint) error {
 	var header []string
 	for _, p := range s.Sweep {
-		header = append(header, csvField(p.Param))
+		header = append(header, results.CSVField(p.Param))
 	}
 	if len(s.Sweep) == 1 {
 		header = []string{"value"}
 	}
-	if err := writeCSV(filepath.Join(dir, "sweep.csv"), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
+	if err := results.WriteCSV(filepath.Join(dir, "sweep.csv"), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
 		for _, p := range points {
 			var vs []string
 			for _, v := range p.Values {
-				vs = append(vs, csvField(v))
+				vs = append(vs, results.CSVField(v))
 			}
-			fmt.Fprintf(w, "%s,%s,%s,%s\n", strings.Join(vs, ","), csvField(p.Agent), num(p.MeanPerTaskReward), num(p.CI95))
+			fmt.Fprintf(w, "%s,%s,%s,%s\n", strings.Join(vs, ","), results.CSVField(p.Agent), results.Num(p.MeanPerTaskReward), results.Num(p.CI95))
 		}
 	}); err != nil {
 		return err

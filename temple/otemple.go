@@ -4,6 +4,9 @@
 // UCRL2, PSRL. Templates act on a base only through its counts: an identified pair is augmented
 // with its template's visits (agent.Base.Augment), which makes an RMax pair known sooner, shrinks
 // an MBIE-EB bonus or a UCRL2 confidence width, and adds pseudo-counts to a PSRL posterior.
+//
+// It imports agent, template and mdp; it must not import the baselines, the registry (agents),
+// the runner (experiment) or the results directory (results).
 package temple
 
 import (

@@ -13,6 +13,7 @@ import (
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -168,13 +169,13 @@ func rounded(p []float64) []float64 {
 }
 
 // drawLearned draws the templates the agent learned on task k of run, from the results directory.
-func drawLearned(drawDir, results, agentName string, s experiment.Spec, run, k int, t experiment.Task) error {
+func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, k int, t experiment.Task) error {
 	var tau float64
 	for _, a := range s.Agents {
 		if agentName != "" && a.Name != agentName {
 			continue
 		}
-		snaps, err := experiment.ReadSnapshots(results, run, a.Name)
+		snaps, err := results.ReadSnapshots(resultsDir, run, a.Name)
 		if err != nil {
 			if agentName != "" {
 				return err
@@ -204,7 +205,7 @@ func drawLearned(drawDir, results, agentName string, s experiment.Spec, run, k i
 		return nil
 	}
 	if agentName != "" {
-		return fmt.Errorf("--agent %q is not an agent of %s", agentName, results)
+		return fmt.Errorf("--agent %q is not an agent of %s", agentName, resultsDir)
 	}
 	return nil
 }

@@ -1,5 +1,9 @@
 // Command temple runs TempLe experiments: the built-in default, a YAML config, or a preset that
 // reproduces an experiment of the paper; and inspects the ground-truth templates of tasks.
+//
+// It is the top layer: it may import any package of the module, and none imports it. Running
+// (run, reproduce, merge, inspect) goes through experiment; the commands that only read a results
+// directory (compare, report, in readers.go) use results alone.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 )
 
 func main() {
@@ -234,7 +239,7 @@ const verdictPairs = 4
 // printVerdicts says for the agents of the summary whether their paired differences in mean
 // per-task reward are significant (report.Comparison.Verdict): every pair of up to verdictPairs
 // agents, otherwise every agent against the baseline, with Holm's correction over those tested.
-func printVerdicts(out io.Writer, s experiment.Spec, sum experiment.Summary) error {
+func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error {
 	if len(sum.Agents) < 2 {
 		return nil
 	}
@@ -246,7 +251,7 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum experiment.Summary) err
 	if len(sum.Agents) <= verdictPairs {
 		baseline = ""
 	}
-	cs, err := experiment.Compare(sum, baseline)
+	cs, err := results.Compare(sum, baseline)
 	if err != nil {
 		return err
 	}
@@ -282,24 +287,6 @@ func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experim
 	}
 	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
 	return nil
-}
-
-func reportCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "report DIR",
-		Short: "Rebuild report.html of a results directory",
-		Long: "report rebuilds the self-contained report.html of a results directory from its files: the\n" +
-			"summary with 95% CIs, the paired comparison with the baseline, every figure, each agent's\n" +
-			"diagnostics, the timings and the resolved spec.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := experiment.WriteReport(args[0]); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
-			return nil
-		},
-	}
 }
 
 func mergeCmd() *cobra.Command {

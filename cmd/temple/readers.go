@@ -1,5 +1,8 @@
 package main
 
+// The commands that only read a results directory, compare and report, need package results (and
+// report's statistics), not the runner.
+
 import (
 	"fmt"
 	"path/filepath"
@@ -7,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/results"
 )
 
 func compareCmd() *cobra.Command {
@@ -30,14 +33,14 @@ func compareCmd() *cobra.Command {
 			var cs []report.Comparison
 			var err error
 			if len(args) == 2 {
-				cs, err = experiment.CompareDirs(args[0], args[1])
+				cs, err = results.CompareDirs(args[0], args[1])
 			} else {
-				var sum experiment.Summary
-				if sum, err = experiment.ReadSummary(args[0]); err != nil {
+				var sum results.Summary
+				if sum, err = results.ReadSummary(args[0]); err != nil {
 					return err
 				}
 				if !all && baseline == "" {
-					spec, err := experiment.Load(filepath.Join(args[0], "spec.yaml"))
+					spec, _, err := results.ReadSpecHeader(args[0])
 					if err != nil {
 						return err
 					}
@@ -48,7 +51,7 @@ func compareCmd() *cobra.Command {
 				if all {
 					baseline = ""
 				}
-				cs, err = experiment.Compare(sum, baseline)
+				cs, err = results.Compare(sum, baseline)
 			}
 			if err != nil {
 				return err
@@ -66,7 +69,7 @@ func compareCmd() *cobra.Command {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
 			path := filepath.Join(args[0], "compare.csv")
-			if err := experiment.WriteComparisons(path, cs); err != nil {
+			if err := results.WriteComparisons(path, cs); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "\nWritten: %s\n", path)
@@ -76,4 +79,22 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().StringVar(&baseline, "baseline", "", "agent every other agent is compared with")
 	cmd.Flags().BoolVar(&all, "all", false, "compare every pair of agents")
 	return cmd
+}
+
+func reportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "report DIR",
+		Short: "Rebuild report.html of a results directory",
+		Long: "report rebuilds the self-contained report.html of a results directory from its files: the\n" +
+			"summary with 95% CIs, the paired comparison with the baseline, every figure, each agent's\n" +
+			"diagnostics, the timings and the resolved spec.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := results.WriteReport(args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			return nil
+		},
+	}
 }

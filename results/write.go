@@ -1,4 +1,4 @@
-package experiment
+package results
 
 import (
 	"bufio"
@@ -19,20 +19,20 @@ const Version = "0.1.0"
 
 // Summary is summary.json: what was run and each agent's mean per-task reward.
 type Summary struct {
-	Name        string         `json:"name"`
-	ToolVersion string         `json:"tool_version"`
-	Seed        uint64         `json:"seed"`
-	Runs        int            `json:"runs"`
-	Spec        Spec           `json:"spec"`
-	Agents      []AgentSummary `json:"agents"`
+	Name        string          `json:"name"`
+	ToolVersion string          `json:"tool_version"`
+	Seed        uint64          `json:"seed"`
+	Runs        int             `json:"runs"`
+	Spec        json.RawMessage `json:"spec"`
+	Agents      []AgentSummary  `json:"agents"`
 	// Optimal is the optimal policy's expected per-task reward (with oracle.enabled).
 	Optimal *OptimalSummary `json:"optimal,omitempty"`
-	// Note says what the numbers are when some tasks were simulators (noteSimulated).
+	// Note says what the numbers are when some tasks were simulators (NoteSimulated).
 	Note string `json:"note,omitempty"`
 }
 
-// noteSimulated is the summary's note on experiments with simulator tasks.
-const noteSimulated = "some tasks are simulators (discretized continuous control): they have no true model, so the " +
+// NoteSimulated is the summary's note on experiments with simulator tasks.
+const NoteSimulated = "some tasks are simulators (discretized continuous control): they have no true model, so the " +
 	"oracle is off for them and no optimum or share of optimal is reported; the rewards are measured, and each such " +
 	"task's record says \"simulated\": true"
 
@@ -44,7 +44,8 @@ type Estimate struct {
 	PerRun []float64 `json:"per_run"`
 }
 
-func estimate(perRun []float64) Estimate {
+// NewEstimate is the Estimate of the numbers of the runs.
+func NewEstimate(perRun []float64) Estimate {
 	m, ci := report.MeanCI(perRun)
 	return Estimate{Mean: m, CI95: ci, PerRun: perRun}
 }
@@ -93,18 +94,43 @@ type AgentSummary struct {
 	Oracle *AgentOracle `json:"oracle,omitempty"`
 }
 
-// Summarize computes the summary of results (in (run, agent) order).
-func Summarize(s Spec, results []CellResult) Summary {
-	sum := Summary{Name: s.Name, ToolVersion: Version, Seed: s.Seed, Runs: s.Runs, Spec: s}
-	for _, c := range results {
+// Setup is what the writer of a results directory needs to know of the experiment, as plain data:
+// package experiment fills it from its resolved spec (results does not import experiment).
+type Setup struct {
+	Name     string
+	Seed     uint64
+	Runs     int
+	Episodes int // episodes per task
+	// Agents are the agents' names in spec order; the cells of Agents[0] carry the oracle's
+	// optimum of every run (all agents of a run share its tasks and start states).
+	Agents []string
+	// Baseline is output.baseline: the agent the others' advantage is measured against ("": none).
+	Baseline string
+	// Smoothing is output.smoothing, the EMA of the per-task figures (0: none).
+	Smoothing float64
+	// Oracle, Epsilon and PolicyMistakes are oracle.enabled, oracle.epsilon and
+	// oracle.policy_mistakes.
+	Oracle         bool
+	Epsilon        float64
+	PolicyMistakes bool
+	// Spec is the resolved spec as JSON, written as summary.json's "spec"; SpecYAML is the same
+	// spec as spec.yaml holds it.
+	Spec     json.RawMessage
+	SpecYAML []byte
+}
+
+// Summarize computes the summary of the cells (in (run, agent) order).
+func Summarize(s Setup, cells []CellResult) Summary {
+	sum := Summary{Name: s.Name, ToolVersion: Version, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec}
+	for _, c := range cells {
 		if slices.ContainsFunc(c.Tasks, func(t TaskRecord) bool { return t.Simulated }) {
-			sum.Note = noteSimulated
+			sum.Note = NoteSimulated
 			break
 		}
 	}
-	for _, name := range s.AgentNames() {
+	for _, name := range s.Agents {
 		a := AgentSummary{Name: name}
-		for _, c := range results {
+		for _, c := range cells {
 			if c.Agent != name {
 				continue
 			}
@@ -115,21 +141,21 @@ func Summarize(s Spec, results []CellResult) Summary {
 			a.PerRun = append(a.PerRun, total/float64(len(c.Tasks)))
 		}
 		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
-		if s.Oracle.Enabled {
-			a.Oracle = agentOracle(results, name)
+		if s.Oracle {
+			a.Oracle = agentOracle(cells, name)
 		}
 		sum.Agents = append(sum.Agents, a)
 	}
-	if s.Oracle.Enabled {
+	if s.Oracle {
 		sum.Optimal = &OptimalSummary{
-			MeanPerTaskReward:        estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalReward })),
-			MeanDiscountedStartValue: estimate(optimalPerRun(s, results, func(o *TaskOracle) float64 { return o.OptimalDiscountedStart })),
-			Epsilon:                  s.Oracle.Epsilon,
+			MeanPerTaskReward:        NewEstimate(optimalPerRun(s, cells, func(o *TaskOracle) float64 { return o.OptimalReward })),
+			MeanDiscountedStartValue: NewEstimate(optimalPerRun(s, cells, func(o *TaskOracle) float64 { return o.OptimalDiscountedStart })),
+			Epsilon:                  s.Epsilon,
 		}
 	}
 	var base []float64
 	for _, a := range sum.Agents {
-		if a.Name == s.Output.Baseline {
+		if a.Name == s.Baseline {
 			base = a.PerRun
 		}
 	}
@@ -148,35 +174,39 @@ func Summarize(s Spec, results []CellResult) Summary {
 	return sum
 }
 
-// Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, summary.json,
-// timings.json and the figures. Everything but timings.json is a function of the spec and seed.
-func Write(dir string, s Spec, results []CellResult) (Summary, error) {
-	sum := Summarize(s, results)
-	if err := writeSpec(dir, s); err != nil {
-		return sum, err
+// Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, with the oracle
+// oracle.csv and regret.csv, summary.json, timings.json, the figures and report.html. Everything
+// but timings.json (and the seconds report.html shows from it) is a function of the spec and seed.
+func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
+	sum := Summarize(s, cells)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return sum, fmt.Errorf("results: %w", err)
 	}
-	if err := writeCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
-		for _, c := range results {
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), s.SpecYAML, 0o644); err != nil {
+		return sum, fmt.Errorf("results: %w", err)
+	}
+	if err := WriteCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
+		for _, c := range cells {
 			for _, t := range c.Tasks {
-				fmt.Fprintf(w, "%d,%s,%d,%s,%d,%d,%d,%d\n", c.Run, csvField(c.Agent), t.Task, num(t.Reward), t.Steps, t.States, t.Actions, t.Start)
+				fmt.Fprintf(w, "%d,%s,%d,%s,%d,%d,%d,%d\n", c.Run, CSVField(c.Agent), t.Task, Num(t.Reward), t.Steps, t.States, t.Actions, t.Start)
 			}
 		}
 	}); err != nil {
 		return sum, err
 	}
-	if err := writeCSV(filepath.Join(dir, "metrics.csv"), "run,agent,task,metric,value", func(w *bufio.Writer) {
-		for _, c := range results {
+	if err := WriteCSV(filepath.Join(dir, "metrics.csv"), "run,agent,task,metric,value", func(w *bufio.Writer) {
+		for _, c := range cells {
 			for _, t := range c.Tasks {
 				for _, m := range t.Metrics {
-					fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", c.Run, csvField(c.Agent), t.Task, m.Name, num(m.Value))
+					fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", c.Run, CSVField(c.Agent), t.Task, m.Name, Num(m.Value))
 				}
 			}
 		}
 	}); err != nil {
 		return sum, err
 	}
-	if s.Oracle.Enabled {
-		if err := writeOracle(dir, s, results); err != nil {
+	if s.Oracle {
+		if err := writeOracle(dir, s, cells); err != nil {
 			return sum, err
 		}
 	}
@@ -185,41 +215,44 @@ func Write(dir string, s Spec, results []CellResult) (Summary, error) {
 	}
 	timings := map[string]any{}
 	total := 0.0
-	for _, c := range results {
+	for _, c := range cells {
 		if !c.Resumed {
-			timings[cellName(c.Run, c.Agent)] = c.Seconds
+			timings[CellName(c.Run, c.Agent)] = c.Seconds
 			total += c.Seconds
 		}
 	}
 	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total}); err != nil {
 		return sum, err
 	}
-	if err := writeFigures(filepath.Join(dir, "figures"), s, results); err != nil {
+	if err := writeFigures(filepath.Join(dir, "figures"), s, cells); err != nil {
 		return sum, err
 	}
 	return sum, WriteReport(dir)
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// Num is a number as the CSV files hold it: the shortest decimal that reads back exactly.
+func Num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func csvField(s string) string {
+// CSVField quotes a CSV field when it holds a comma, a quote or a newline (RFC 4180).
+func CSVField(s string) string {
 	if strings.ContainsAny(s, ",\"\n") {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}
 	return s
 }
 
-func writeCSV(path, header string, rows func(*bufio.Writer)) error {
+// WriteCSV writes the CSV file path: its header line, then the rows.
+func WriteCSV(path, header string, rows func(*bufio.Writer)) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("experiment: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
 	w := bufio.NewWriter(f)
 	w.WriteString(header + "\n")
 	rows(w)
 	if err := w.Flush(); err != nil {
 		f.Close()
-		return fmt.Errorf("experiment: writing %s: %w", path, err)
+		return fmt.Errorf("results: writing %s: %w", path, err)
 	}
 	return f.Close()
 }
@@ -227,18 +260,18 @@ func writeCSV(path, header string, rows func(*bufio.Writer)) error {
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("experiment: encoding %s: %w", path, err)
+		return fmt.Errorf("results: encoding %s: %w", path, err)
 	}
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
 	return nil
 }
 
 // byAgent returns, for the named agent, one row per run of f(cell).
-func byAgent(results []CellResult, name string, f func(CellResult) []float64) [][]float64 {
+func byAgent(cells []CellResult, name string, f func(CellResult) []float64) [][]float64 {
 	var rows [][]float64
-	for _, c := range results {
+	for _, c := range cells {
 		if c.Agent == name {
 			rows = append(rows, f(c))
 		}
@@ -257,18 +290,18 @@ func taskRewards(c CellResult) []float64 {
 // oracleSeries is f of every task's oracle record of the cell.
 // regretByPhase is the figure of an agent's regret per task and its parts by phase, when the
 // agent reports phases (some of its regret is classified).
-func regretByPhase(s Spec, results []CellResult, name, title, smooth string) (report.Figure, bool, error) {
+func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (report.Figure, bool, error) {
 	f := report.Figure{Title: title + ": " + name, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
 	series := func(label string, part func(*TaskOracle) float64) error {
-		band, err := report.BandAcross(byAgent(results, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
+		band, err := report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
 		if err != nil {
-			return fmt.Errorf("experiment: agent %s: %w", name, err)
+			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
-		f.Series = append(f.Series, report.Series{Label: label, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+		f.Series = append(f.Series, report.Series{Label: label, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 		return nil
 	}
 	classified, unclassified := false, false
-	for _, c := range results {
+	for _, c := range cells {
 		if c.Agent != name {
 			continue
 		}
@@ -374,13 +407,13 @@ func seq(n int, from float64) []float64 {
 // writeFigures draws per-task reward, advantage over the baseline (when a run has more than one
 // task), cumulative reward and reward per episode, each as the mean over runs with its 95%
 // confidence band.
-func writeFigures(dir string, s Spec, results []CellResult) error {
+func writeFigures(dir string, s Setup, cells []CellResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
 	smooth := ""
-	if s.Output.Smoothing > 0 {
-		smooth = fmt.Sprintf(" (EMA %g)", s.Output.Smoothing)
+	if s.Smoothing > 0 {
+		smooth = fmt.Sprintf(" (EMA %g)", s.Smoothing)
 	}
 	title := fmt.Sprintf("%s, mean of %d runs, 95%% CI", s.Name, s.Runs)
 	perTask := report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
@@ -390,49 +423,49 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 	if block > 1 {
 		perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", block)
 	}
-	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Output.Baseline + smooth, ZeroLine: true}
-	mistakes := report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Oracle.Epsilon, smooth)}
+	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
+	mistakes := report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
 	var base [][]float64
-	if s.Output.Baseline != "" {
-		base = byAgent(results, s.Output.Baseline, taskRewards)
+	if s.Baseline != "" {
+		base = byAgent(cells, s.Baseline, taskRewards)
 	}
-	if s.Oracle.Enabled {
+	if s.Oracle {
 		var rows [][]float64
-		for _, c := range firstAgentCells(s, results) {
+		for _, c := range firstAgentCells(s, cells) {
 			rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
 		}
 		band, err := report.BandAcross(rows)
 		if err != nil {
-			return fmt.Errorf("experiment: optimal reward: %w", err)
+			return fmt.Errorf("results: optimal reward: %w", err)
 		}
-		perTask.Reference = &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)}
+		perTask.Reference = &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)}
 	}
-	for _, name := range s.AgentNames() {
-		rows := byAgent(results, name, taskRewards)
+	for _, name := range s.Agents {
+		rows := byAgent(cells, name, taskRewards)
 		band, err := report.BandAcross(rows)
 		if err != nil {
-			return fmt.Errorf("experiment: agent %s: %w", name, err)
+			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
-		perTask.Series = append(perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
-		if band, err = report.BandAcross(byAgent(results, name, cumulative)); err != nil {
-			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		perTask.Series = append(perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+		if band, err = report.BandAcross(byAgent(cells, name, cumulative)); err != nil {
+			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
 		cum.Series = append(cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
-		if band, err = report.BandAcross(byAgent(results, name, episodeMeans(block))); err != nil {
-			return fmt.Errorf("experiment: agent %s: %w", name, err)
+		if band, err = report.BandAcross(byAgent(cells, name, episodeMeans(block))); err != nil {
+			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
 		x := make([]float64, len(band.Mean))
 		for k := range x {
 			x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
 		}
 		perEpisode.Series = append(perEpisode.Series, report.Series{Label: name, X: x, Band: band})
-		if s.Oracle.Enabled {
-			if band, err = report.BandAcross(byAgent(results, name, func(c CellResult) []float64 {
+		if s.Oracle {
+			if band, err = report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
 				return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
 			})); err != nil {
-				return fmt.Errorf("experiment: agent %s: %w", name, err)
+				return fmt.Errorf("results: agent %s: %w", name, err)
 			}
-			mistakes.Series = append(mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+			mistakes.Series = append(mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 		}
 		if base != nil {
 			diff := make([][]float64, len(rows))
@@ -443,26 +476,26 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 				}
 			}
 			if band, err = report.BandAcross(diff); err != nil {
-				return fmt.Errorf("experiment: agent %s: %w", name, err)
+				return fmt.Errorf("results: agent %s: %w", name, err)
 			}
-			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Output.Smoothing)})
+			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 		}
 	}
 	figs := map[string]report.Figure{"cumulative_reward": cum, "episode_reward": perEpisode}
-	if len(results) > 0 && len(results[0].Tasks) > 1 {
+	if len(cells) > 0 && len(cells[0].Tasks) > 1 {
 		figs["per_task_reward"] = perTask
 		if base != nil {
-			figs["advantage_over_"+safeName(s.Output.Baseline)] = adv
+			figs["advantage_over_"+SafeName(s.Baseline)] = adv
 		}
-		if s.Oracle.Enabled {
+		if s.Oracle {
 			figs["eps_mistakes"] = mistakes
-			for _, name := range s.AgentNames() {
-				f, ok, err := regretByPhase(s, results, name, title, smooth)
+			for _, name := range s.Agents {
+				f, ok, err := regretByPhase(s, cells, name, title, smooth)
 				if err != nil {
 					return err
 				}
 				if ok {
-					figs["regret_by_phase_"+safeName(name)] = f
+					figs["regret_by_phase_"+SafeName(name)] = f
 				}
 			}
 		}
@@ -473,4 +506,118 @@ func writeFigures(dir string, s Spec, results []CellResult) error {
 		}
 	}
 	return nil
+}
+
+// firstAgentCells returns, in run order, the cells of the spec's first agent: the oracle's
+// optimal values depend on the run's tasks and start states only, which all agents share.
+func firstAgentCells(s Setup, cells []CellResult) []CellResult {
+	var out []CellResult
+	for _, c := range cells {
+		if c.Agent == s.Agents[0] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// optimalPerRun is, per run, the mean over tasks of f of the task's oracle.
+func optimalPerRun(s Setup, cells []CellResult, f func(*TaskOracle) float64) []float64 {
+	var out []float64
+	for _, c := range firstAgentCells(s, cells) {
+		out = append(out, meanOver(c.Tasks, func(t TaskRecord) float64 { return f(t.Oracle) }))
+	}
+	return out
+}
+
+func meanOver(tasks []TaskRecord, f func(TaskRecord) float64) float64 {
+	x := 0.0
+	for _, t := range tasks {
+		x += f(t)
+	}
+	return x / float64(len(tasks))
+}
+
+// agentOracle summarises the named agent against the optimum across runs.
+func agentOracle(cells []CellResult, name string) *AgentOracle {
+	var share, regret, mistakes, policy []float64
+	parts := map[string][]float64{}
+	shareOK := true
+	for _, c := range cells {
+		if c.Agent != name {
+			continue
+		}
+		got, best := 0.0, 0.0
+		for _, t := range c.Tasks {
+			got += t.Reward
+			best += t.Oracle.OptimalReward
+		}
+		shareOK = shareOK && best > 0
+		share = append(share, got/best)
+		regret = append(regret, meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.OptimalReward - t.Reward }))
+		mistakes = append(mistakes, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(t.Oracle.Mistakes) }))
+		if len(c.Tasks) > 0 && c.Tasks[0].Oracle.PolicyMistakes != nil {
+			policy = append(policy, meanOver(c.Tasks, func(t TaskRecord) float64 { return float64(*t.Oracle.PolicyMistakes) }))
+		}
+		for ph := range agent.Phases {
+			parts[ph.String()] = append(parts[ph.String()], meanOver(c.Tasks, func(t TaskRecord) float64 { return t.Oracle.Regret[ph] }))
+		}
+	}
+	a := &AgentOracle{MeanRegret: NewEstimate(regret), MeanEpsMistakes: NewEstimate(mistakes), RegretByPhase: map[string]Estimate{}}
+	if shareOK {
+		e := NewEstimate(share)
+		a.ShareOfOptimal = &e
+	}
+	if len(policy) > 0 {
+		e := NewEstimate(policy)
+		a.MeanPolicyMistakes = &e
+	}
+	for k, v := range parts {
+		a.RegretByPhase[k] = NewEstimate(v)
+	}
+	return a
+}
+
+// writeOracle writes oracle.csv (the optimum of every task of every run) and regret.csv (every
+// agent against it, with the regret decomposition).
+func writeOracle(dir string, s Setup, cells []CellResult) error {
+	if err := WriteCSV(filepath.Join(dir, "oracle.csv"), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
+		for _, c := range firstAgentCells(s, cells) {
+			for _, t := range c.Tasks {
+				fmt.Fprintf(w, "%d,%d,%d,%s,%s\n", c.Run, t.Task, t.Start, Num(t.Oracle.OptimalReward), Num(t.Oracle.OptimalDiscountedStart))
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	header := "run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes"
+	for ph := range agent.Phases {
+		header += ",regret_" + ph.String()
+	}
+	policy := s.PolicyMistakes // a last column, empty for agents that give no policy
+	if policy {
+		header += ",policy_mistakes"
+	}
+	return WriteCSV(filepath.Join(dir, "regret.csv"), header, func(w *bufio.Writer) {
+		for _, c := range cells {
+			for _, t := range c.Tasks {
+				o := t.Oracle
+				share := ""
+				if o.OptimalReward > 0 {
+					share = Num(t.Reward / o.OptimalReward)
+				}
+				fmt.Fprintf(w, "%d,%s,%d,%s,%s,%s,%s,%d", c.Run, CSVField(c.Agent), t.Task, Num(t.Reward), Num(o.OptimalReward),
+					Num(o.OptimalReward-t.Reward), share, o.Mistakes)
+				for _, g := range o.Regret {
+					fmt.Fprintf(w, ",%s", Num(g))
+				}
+				if policy {
+					w.WriteByte(',')
+					if o.PolicyMistakes != nil {
+						fmt.Fprintf(w, "%d", *o.PolicyMistakes)
+					}
+				}
+				w.WriteByte('\n')
+			}
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package experiment
+package results
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/report"
 )
@@ -26,14 +28,15 @@ type reportPage struct {
 	Summary       Summary
 	Baseline      string
 	Comparisons   []report.Comparison
-	Figures       []reportFigure
+	Figures       []SVGFigure
 	Metrics       []string // diagnostic names, in order of first appearance
 	Diagnostics   []diagnosticRow
 	Seconds       float64
 	Spec          string
 }
 
-type reportFigure struct {
+// SVGFigure is a figure of a results directory: its file name without .svg and its markup.
+type SVGFigure struct {
 	Name string
 	SVG  template.HTML
 }
@@ -51,13 +54,13 @@ func WriteReport(dir string) error {
 	if err != nil {
 		return err
 	}
-	specYAML, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+	s, specYAML, err := ReadSpecHeader(dir)
 	if err != nil {
-		return fmt.Errorf("experiment: report: %w", err)
+		return err
 	}
-	s, err := Parse(specYAML)
-	if err != nil {
-		return fmt.Errorf("experiment: report: %s: %w", filepath.Join(dir, "spec.yaml"), err)
+	var agents []string
+	for _, a := range sum.Agents {
+		agents = append(agents, a.Name)
 	}
 	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
 		Spec: string(specYAML), Tasks: s.Tasks.Family}
@@ -66,10 +69,10 @@ func WriteReport(dir string) error {
 			return err
 		}
 	}
-	if page.Figures, err = readFigures(filepath.Join(dir, "figures")); err != nil {
+	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
 		return err
 	}
-	if page.Metrics, page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), s.AgentNames()); err != nil {
+	if page.Metrics, page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), agents); err != nil {
 		return err
 	}
 	var timings struct {
@@ -81,7 +84,7 @@ func WriteReport(dir string) error {
 	page.Seconds = timings.Total
 	f, err := os.Create(filepath.Join(dir, "report.html"))
 	if err != nil {
-		return fmt.Errorf("experiment: report: %w", err)
+		return fmt.Errorf("results: report: %w", err)
 	}
 	w := bufio.NewWriter(f)
 	err = reportTemplate.Execute(w, page)
@@ -92,13 +95,41 @@ func WriteReport(dir string) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("experiment: report: %w", err)
+		return fmt.Errorf("results: report: %w", err)
 	}
 	return nil
 }
 
-// readFigures reads the SVG figures of dir in report order.
-func readFigures(dir string) ([]reportFigure, error) {
+// SpecHeader is what a results directory's reader needs of its resolved spec (spec.yaml): these
+// keys only, so that it does not depend on the runner that wrote it.
+type SpecHeader struct {
+	Name  string `yaml:"name"`
+	Seed  uint64 `yaml:"seed"`
+	Runs  int    `yaml:"runs"`
+	Tasks struct {
+		Family string `yaml:"family"`
+	} `yaml:"tasks"`
+	Output struct {
+		Baseline string `yaml:"baseline"`
+	} `yaml:"output"`
+}
+
+// ReadSpecHeader reads the SpecHeader of dir's spec.yaml; it returns the file's bytes too.
+func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
+	path := filepath.Join(dir, "spec.yaml")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return SpecHeader{}, nil, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
+	}
+	var h SpecHeader
+	if err := yaml.Unmarshal(b, &h); err != nil {
+		return SpecHeader{}, nil, fmt.Errorf("results: %s: %w", path, err)
+	}
+	return h, b, nil
+}
+
+// ReadFigures reads the SVG figures of dir in report order.
+func ReadFigures(dir string) ([]SVGFigure, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.svg"))
 	if err != nil {
 		return nil, err
@@ -114,18 +145,18 @@ func readFigures(dir string) ([]reportFigure, error) {
 	slices.SortStableFunc(files, func(a, b string) int {
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
-	var out []reportFigure
+	var out []SVGFigure
 	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, fmt.Errorf("experiment: report: %w", err)
+			return nil, fmt.Errorf("results: report: %w", err)
 		}
 		// Our own figures, written by report.Figure: trusted markup. Drop the XML prolog.
 		svg := string(b)
 		if i := strings.Index(svg, "<svg"); i > 0 {
 			svg = svg[i:]
 		}
-		out = append(out, reportFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
+		out = append(out, SVGFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
 	}
 	return out, nil
 }
@@ -134,7 +165,7 @@ func readFigures(dir string) ([]reportFigure, error) {
 func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("experiment: report: %w", err)
+		return nil, nil, fmt.Errorf("results: report: %w", err)
 	}
 	defer f.Close()
 	type acc struct{ sum, n float64 }
@@ -165,7 +196,7 @@ func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, e
 		sums[k].n++
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("experiment: report: %w", err)
+		return nil, nil, fmt.Errorf("results: report: %w", err)
 	}
 	var rows []diagnosticRow
 	for _, a := range agents {
@@ -240,62 +271,5 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 <h2>Resolved spec</h2>
 <pre>{{.Spec}}</pre>
 <p class="note">Files: per_task.csv, metrics.csv, summary.json, tasks.json, figures/ (PNG and SVG), cells/.</p>
-</body></html>
-`))
-
-// sweepPage is what the report.html of a sweep shows.
-type sweepPage struct {
-	Name, Version string
-	Params        []string
-	Points        []SweepPoint
-	Figures       []reportFigure
-	Dirs          []string
-}
-
-// writeSweepReport writes report.html of a sweep: its table, its figure and a link to the report
-// of every point.
-func writeSweepReport(dir string, s Spec, points []SweepPoint) error {
-	page := sweepPage{Name: s.Name, Version: Version, Points: points}
-	for _, p := range s.Sweep {
-		page.Params = append(page.Params, p.Param)
-	}
-	for _, pt := range sweepPoints(s.Sweep) {
-		page.Dirs = append(page.Dirs, pointDir(s, pt))
-	}
-	var err error
-	if page.Figures, err = readFigures(filepath.Join(dir, "figures")); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "report.html"))
-	if err != nil {
-		return fmt.Errorf("experiment: report: %w", err)
-	}
-	err = sweepTemplate.Execute(f, page)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("experiment: report: %w", err)
-	}
-	return nil
-}
-
-var sweepTemplate = template.Must(template.New("sweep").Funcs(template.FuncMap{
-	"f2": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} — temple sweep report</title>
-<style>
-body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; padding: 0 1em; }
-table { border-collapse: collapse; font-size: 0.92em; } th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
-th { background: #f4f4f4; } .figure svg { width: 640px; height: auto; } .note { color: #666; font-size: 0.9em; }
-</style></head><body>
-<h1>{{.Name}}</h1>
-<p class="note">temple {{.Version}} · a sweep over {{range $i, $p := .Params}}{{if $i}} × {{end}}{{$p}}{{end}}</p>
-{{range .Figures}}<div class="figure">{{.SVG}}</div>{{end}}
-<h2>Mean per-task reward at every point (95% CI across runs)</h2>
-<table><tr>{{range .Params}}<th>{{.}}</th>{{end}}<th>agent</th><th>mean per-task reward</th><th>95% CI</th></tr>
-{{range .Points}}<tr>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.Agent}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td></tr>
-{{end}}</table>
-<h2>Points</h2><ul>{{range .Dirs}}<li><a href="{{.}}/report.html">{{.}}</a></li>{{end}}</ul>
 </body></html>
 `))

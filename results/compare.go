@@ -1,4 +1,4 @@
-package experiment
+package results
 
 import (
 	"bufio"
@@ -11,11 +11,12 @@ import (
 	"github.com/temple-rl/temple/report"
 )
 
-// ReadSummary reads summary.json of a results directory.
+// ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
+// numbers compare and report use; the seed and spec are left zero).
 func ReadSummary(dir string) (Summary, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
-		return Summary{}, fmt.Errorf("experiment: %w (is %s a results directory?)", err, dir)
+		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
 	}
 	var raw struct {
 		Name    string          `json:"name"`
@@ -24,7 +25,7 @@ func ReadSummary(dir string) (Summary, error) {
 		Optimal *OptimalSummary `json:"optimal"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return Summary{}, fmt.Errorf("experiment: %s: %w", filepath.Join(dir, "summary.json"), err)
+		return Summary{}, fmt.Errorf("results: %s: %w", filepath.Join(dir, "summary.json"), err)
 	}
 	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
 }
@@ -51,7 +52,7 @@ func Compare(sum Summary, baseline string) ([]report.Comparison, error) {
 		}
 	}
 	if !found {
-		return nil, fmt.Errorf("experiment: compare: no agent named %q in %s", baseline, sum.Name)
+		return nil, fmt.Errorf("results: compare: no agent named %q in %s", baseline, sum.Name)
 	}
 	report.Holm(cs)
 	return cs, nil
@@ -65,11 +66,11 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 	tb, errB := os.ReadFile(filepath.Join(b, "tasks.json"))
 	switch {
 	case errA != nil:
-		return nil, fmt.Errorf("experiment: compare: %w", errA)
+		return nil, fmt.Errorf("results: compare: %w", errA)
 	case errB != nil:
-		return nil, fmt.Errorf("experiment: compare: %w", errB)
+		return nil, fmt.Errorf("results: compare: %w", errB)
 	case !bytes.Equal(ta, tb):
-		return nil, fmt.Errorf("experiment: compare: %s and %s ran different task sequences (their tasks.json differ); runs cannot be paired", a, b)
+		return nil, fmt.Errorf("results: compare: %s and %s ran different task sequences (their tasks.json differ); runs cannot be paired", a, b)
 	}
 	sa, err := ReadSummary(a)
 	if err != nil {
@@ -93,7 +94,7 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 		}
 	}
 	if len(cs) == 0 {
-		return nil, fmt.Errorf("experiment: compare: %s and %s have no agent name in common", a, b)
+		return nil, fmt.Errorf("results: compare: %s and %s have no agent name in common", a, b)
 	}
 	report.Holm(cs)
 	return cs, nil
@@ -102,10 +103,10 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 // WriteComparisons writes compare.csv: one line per comparison, ending with its verdict at the
 // 5% level on the Holm-adjusted p-value (report.Comparison.Verdict).
 func WriteComparisons(path string, cs []report.Comparison) error {
-	return writeCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict", func(w *bufio.Writer) {
+	return WriteCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict", func(w *bufio.Writer) {
 		for _, c := range cs {
-			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%s\n", csvField(c.A), csvField(c.B), c.N, num(c.MeanDiff), num(c.CI95),
-				num(c.T), num(c.P), num(c.PAdjusted), num(c.EffectSize), c.Wins, csvField(c.Verdict()))
+			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%s\n", CSVField(c.A), CSVField(c.B), c.N, Num(c.MeanDiff), Num(c.CI95),
+				Num(c.T), Num(c.P), Num(c.PAdjusted), Num(c.EffectSize), c.Wins, CSVField(c.Verdict()))
 		}
 	})
 }

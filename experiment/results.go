@@ -1,0 +1,65 @@
+package experiment
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/results"
+)
+
+// Version is the tool version recorded with every result.
+const Version = results.Version
+
+// The records and the summary of an experiment are the results directory's (package results);
+// these names keep them where the runner's users find them.
+type (
+	TaskRecord     = results.TaskRecord
+	CellResult     = results.CellResult
+	TaskOracle     = results.TaskOracle
+	Summary        = results.Summary
+	AgentSummary   = results.AgentSummary
+	Estimate       = results.Estimate
+	OptimalSummary = results.OptimalSummary
+	AgentOracle    = results.AgentOracle
+	TaskSnapshot   = results.TaskSnapshot
+)
+
+// setup is what package results needs of the spec to write a results directory.
+func (s Spec) setup() (results.Setup, error) {
+	asJSON, err := json.Marshal(s)
+	if err != nil {
+		return results.Setup{}, fmt.Errorf("experiment: encoding the spec: %w", err)
+	}
+	asYAML, err := yaml.Marshal(s)
+	if err != nil {
+		return results.Setup{}, fmt.Errorf("experiment: %w", err)
+	}
+	return results.Setup{
+		Name: s.Name, Seed: s.Seed, Runs: s.Runs, Episodes: s.Episodes,
+		Agents:   s.AgentNames(),
+		Baseline: s.Output.Baseline, Smoothing: s.Output.Smoothing,
+		Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
+		Spec: asJSON, SpecYAML: asYAML,
+	}, nil
+}
+
+// Summarize computes the summary of the cells of spec s (in (run, agent) order).
+func Summarize(s Spec, cells []CellResult) (Summary, error) {
+	set, err := s.setup()
+	if err != nil {
+		return Summary{}, err
+	}
+	return results.Summarize(set, cells), nil
+}
+
+// Write writes the results directory of spec s (results.Write): spec.yaml, per_task.csv,
+// metrics.csv, the oracle's files, summary.json, timings.json, the figures and report.html.
+func Write(dir string, s Spec, cells []CellResult) (Summary, error) {
+	set, err := s.setup()
+	if err != nil {
+		return Summary{}, err
+	}
+	return results.Write(dir, set, cells)
+}

@@ -1,0 +1,51 @@
+package results_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/temple-rl/temple/results"
+)
+
+// Write makes a results directory from the cells of two agents over three runs, without the
+// runner; ReadSummary and Compare read it back as temple compare does.
+func ExampleWrite() {
+	dir, err := os.MkdirTemp("", "results")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	set := results.Setup{Name: "two", Seed: 1, Runs: 3, Episodes: 1, Agents: []string{"A", "B"}, Baseline: "B",
+		Spec: []byte(`{"Name":"two"}`), SpecYAML: []byte("name: two\nseed: 1\nruns: 3\noutput:\n  baseline: B\n")}
+	var cells []results.CellResult
+	for run := range 3 {
+		for k, name := range set.Agents {
+			reward := float64(10 + run - 2*k) // A earns 2 more than B in every run
+			cells = append(cells, results.CellResult{Run: run, Agent: name, EpisodeSums: []float64{reward},
+				Tasks: []results.TaskRecord{{Task: 0, Reward: reward, Steps: 5, States: 2, Actions: 2}}})
+		}
+	}
+	if _, err := results.Write(dir, set, cells); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := results.ReadSummary(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range sum.Agents {
+		fmt.Printf("%s: %.1f ± %.1f, advantage over B %.1f\n", a.Name, a.MeanPerTaskReward, a.CI95, *a.Advantage)
+	}
+	cs, err := results.Compare(sum, "B")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(cs[0].A, "−", cs[0].B, "=", cs[0].MeanDiff, "in", cs[0].Wins, "of", cs[0].N, "runs")
+	// Output:
+	// A: 11.0 ± 2.5, advantage over B 2.0
+	// B: 9.0 ± 2.5, advantage over B 0.0
+	// A − B = 2 in 3 of 3 runs
+}
