@@ -1,3 +1,7 @@
+// Task families of a config's tasks: block: one typed parameter struct per family (the
+// simulator families are in simfamilies.go). Longer than ~400 lines because every family's
+// parameters, defaults and validation live together, as the registry of the families.
+
 package experiment
 
 import (

@@ -1,3 +1,8 @@
+// The paper's presets (figures and appendices) with the table of every preset and the helpers
+// the presets share. It is longer than the package's other files because the table holds one
+// entry per experiment, each with the description `temple reproduce --list` prints; the presets
+// not in the paper are in presets_beyond.go.
+
 package experiment
 
 import (
@@ -7,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
@@ -460,155 +464,6 @@ func classicSequence() Spec {
 	return rMax(s, 10000)
 }
 
-// beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
-// options measured (EXPERIMENTS.md, "Distance to optimal"; early_match chosen at seed 2).
-func beyond() Spec {
-	s := paper("beyond", FamilyOnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
-	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(paperAgent(TypeOTempLe)))
-	return s
-}
-
-func beyondFiniteModel() Spec {
-	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
-	fm := beyondOptions(paperAgent(TypeFMTempLe))
-	fm.Name += "+transfer"
-	fm.mustSet("template_transfer", true)
-	s.Agents = slices.Insert(s.Agents, 1, fm)
-	return s
-}
-
-// beyondEarlyMatch is early_match in the beyond presets: the best of 5, 10 and 20 over both
-// settings at seed 2 (the presets report seed 1).
-const beyondEarlyMatch = 10
-
-// beyondOptions is a with the retry and early_match options, named NAME+retry+early.
-func beyondOptions(a AgentSpec) AgentSpec {
-	a.Name += "+retry+early"
-	a.mustSet("retry", true)
-	a.mustSet("early_match", beyondEarlyMatch)
-	return a
-}
-
-// baseTypes are the base learners' agent types, the paper's RMax first.
-var baseTypes = []string{TypeRMax, "mbie-eb", "e3", "ucrl2", "psrl"}
-
-// overBase is O-TempLe with the paper's settings over the base learner of type base.
-func overBase(base string) AgentSpec {
-	a := defaultAgent(TypeOTempLe)
-	a.mustSet("base", base)
-	if a.Has("planning") {
-		a.mustSet("planning", agent.PlanFull) // as the paper presets'
-	}
-	t, _ := agents.Lookup(TypeOTempLe)
-	a.Name = agents.DisplayName(t, a.Params)
-	return a
-}
-
-// baseLearners runs every base learner alone and under O-TempLe on the online-maze setting. The
-// bases with a known threshold (E3; RMax's is the paper's) take m = 500, so that m_s = 50 is
-// below it and the bases differ only in how they explore; MBIE-EB, UCRL2 and PSRL keep their own
-// defaults (EXPERIMENTS.md, "Templates over other base learners").
-func baseLearners() Spec {
-	s := paper("base-learners", FamilyOnlineMaze)
-	for _, b := range baseTypes {
-		alone, over := paperAgent(b), overBase(b)
-		if b == "e3" {
-			alone.mustSet("m", 500)
-			over.mustSet("m", 500)
-		}
-		s.Agents = append(s.Agents, alone, over)
-	}
-	s.Output.Baseline = "RMax"
-	return s
-}
-
-// baseLearnersRiverSwim runs every base learner and Q-learning on RiverSwim (the riverswim
-// preset's 2000 × 100 from its start distribution), with R_max = 10 000 for every optimistic
-// learner, MBIE-EB's β on that scale (0.4·R_max) and PSRL's reward prior N(0, 10 000²) with
-// noise 5 000 (the largest standard deviation of a reward in [0, 10 000]).
-func baseLearnersRiverSwim() Spec {
-	s := riverSwim()
-	s.Name = "base-learners-riverswim"
-	s.Agents = nil
-	for _, b := range baseTypes {
-		s.Agents = append(s.Agents, paperAgent(b))
-	}
-	s.Agents = append(s.Agents, paperAgent(TypeQLearning), overBase(TypeRMax), overBase("psrl"))
-	s = rMax(s, 10000)
-	for k := range s.Agents {
-		a := &s.Agents[k]
-		if a.Has("beta") {
-			a.mustSet("beta", 4000)
-		}
-		if a.Has("reward_sd") {
-			a.mustSet("reward_sd", 10000)
-			a.mustSet("reward_noise", 5000)
-		}
-	}
-	return s
-}
-
-// lifelong compares the lifelong learners of the setting's tasks.
-func lifelongOn(name, family string) Spec {
-	s := paper(name, family, TypeOTempLe)
-	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)), paperAgent(TypeFMTempLe), paperAgent("lrmax"),
-		paperAgent(TypeMaxQInitRMax), paperAgent("psrl"), paperAgent(TypeRMax))
-	if family == FamilyFiniteModel {
-		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
-		s.Agents[1].mustSet("tau", 0.24)
-	}
-	return s
-}
-
-func lifelong() Spec            { return lifelongOn("lifelong", FamilyOnlineMaze) }
-func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", FamilyFiniteModel) }
-
-// scaling measures the sample-complexity law (Scaling): m = 50 and m_s = 5 keep the paper's
-// ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
-// budget of 2·m·S·A steps per task; two tasks per run, so that the second finds a library;
-// episodes of 100 steps from a random cell each, so that every cell is reachable; incremental
-// planning, since a full plan would sweep 16 384 states whenever a pair becomes known.
-func scaling() Spec {
-	s := paper("scaling", FamilyOnlineMaze, TypeRMax, TypeOTempLe)
-	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
-	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
-	for k := range s.Agents {
-		s.Agents[k].mustSet("m", 50)
-		s.Agents[k].mustSet("planning", agent.PlanIncremental)
-		if s.Agents[k].Has("m_s") {
-			s.Agents[k].mustSet("m_s", 5)
-			if s.Agents[k].Name != "O-TempLe" {
-				s.Agents[k].mustSet("early_match", 2)
-			}
-		}
-	}
-	// ε = 0.01·V_max (0.2 in these mazes): far from the goal the actions' values differ by less
-	// than the default 0.1·V_max, so no step there would count as a mistake.
-	s.Oracle.Epsilon = 0.01
-	maze := s.Tasks.Params.(*onlineMazeTasks)
-	maze.Tasks, maze.Pool = 2, 2
-	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 2,
-		LandformSets: [][]float64{{0.2}, {0, 0.2}, {0, 0.2, 0.4}, {0, 0.1, 0.2, 0.3, 0.4}, {0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45}}}
-	return s
-}
-
-// beyondVaryingActions is the evidence of EXPERIMENTS.md, "Why O-TempLe loses on the 8-action
-// tasks": each option alone and together, and the textbook RMax action rule, beside the paper's
-// O-TempLe.
-func beyondVaryingActions() Spec {
-	s := paper("beyond-varying-actions", FamilyVaryingActions, TypeOTempLe)
-	retry, early := paperAgent(TypeOTempLe), paperAgent(TypeOTempLe)
-	retry.Name, early.Name = retry.Name+"+retry", early.Name+"+early"
-	retry.mustSet("retry", true)
-	early.mustSet("early_match", beyondEarlyMatch)
-	optimistic := paperAgent(TypeOTempLe)
-	optimistic.Name = optimistic.Name + "+optimistic"
-	optimistic.mustSet("action_rule", agent.Optimistic)
-	s.Agents = append(s.Agents, retry, early, beyondOptions(paperAgent(TypeOTempLe)), optimistic,
-		paperAgent(TypeRMax), paperAgent(TypeQLearning))
-	return s
-}
-
 func tauSweep() Spec {
 	s := onlineMaze()
 	s.Name = "tau-sweep"
@@ -657,55 +512,4 @@ func LookupPreset(name string) (Preset, error) {
 		names = append(names, p.Name)
 	}
 	return Preset{}, fmt.Errorf("no preset %q; the presets are %s", name, strings.Join(names, ", "))
-}
-
-// simulatorSpec is the common setting of the simulator presets: γ 0.99 (a MountainCar episode
-// takes a hundred steps or more to reach the goal, so a shorter horizon cannot tell success from
-// failure), a reset per episode as Gymnasium does, no oracle (a simulator has no true model), and
-// thresholds for near-deterministic cells: m 10, and for O-TempLe m_s 3 and τ̂ 0.05, the best of
-// m_s ∈ {3, 5, 8} × τ̂ ∈ {0.05, 0.15} on the discretized sequence at seed 2 (EXPERIMENTS.md,
-// "Simulator tasks"): a template within 0.15 of a pure self-loop may hide an exit taken one step
-// in ten, the step that matters in a slowly moving cell. R_max 0 is the largest reward of
-// MountainCar (−1 a step) and below CartPole's (+1 a step), where it makes unknown pairs look as
-// good as failing at once; it is the same for every agent.
-func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
-	s := paper(name, FamilyMountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
-	s.Tasks = tasks
-	s.Runs, s.Episodes, s.Steps, s.Gamma = 10, episodes, steps, 0.99
-	s.Start, s.Oracle.Enabled = StartPerEpisode, false
-	for k := range s.Agents {
-		if s.Agents[k].Type != TypeQLearning {
-			s.Agents[k].mustSet("m", 10)
-			s.Agents[k].mustSet("r_max", 0)
-		}
-		if s.Agents[k].Type == TypeOTempLe {
-			s.Agents[k].mustSet("m_s", 3)
-			s.Agents[k].mustSet("tau", 0.05)
-		}
-	}
-	return s
-}
-
-func mountainCarPreset() Spec {
-	tasks := mustTaskSpec(FamilyMountainCar)
-	tasks.Params.(*simTasks).Bins = []int{20, 20}
-	return simulatorSpec("mountaincar", tasks, 1000, 200)
-}
-
-// discretizedPreset is the same robots on different planets: MountainCar with weaker and stronger
-// gravity and engine, CartPole on Mars-like and Jupiter-like gravity with a heavier pole.
-func discretizedPreset() Spec {
-	car := mustTaskSpec(FamilyMountainCar)
-	cp := car.Params.(*simTasks)
-	cp.Count, cp.Bins = 3, []int{20, 20}
-	cp.Variants = []map[string]float64{{}, {"gravity": 0.002}, {"gravity": 0.003, "force": 0.0012}}
-	pole := mustTaskSpec(FamilyCartPole)
-	pp := pole.Params.(*simTasks)
-	pp.Count, pp.Bins = 3, []int{3, 3, 6, 6}
-	pp.Variants = []map[string]float64{{}, {"gravity": 3.7}, {"gravity": 24.8, "mass_pole": 0.2}}
-	tasks := mustTaskSpec(FamilyMixed)
-	tasks.Params = &mixedTasks{Repeat: 2, Parts: []TaskSpec{car, pole}}
-	s := simulatorSpec("discretized", tasks, 300, 500)
-	s.Runs = 20
-	return s
 }

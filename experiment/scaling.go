@@ -1,3 +1,7 @@
+// The scaling: block (Theorem 1's law): its points, its run, its per-run fits and scaling.csv.
+// Longer than ~400 lines because the measure, the fits and their files belong to one experiment
+// kind, as sweep.go's do to sweeps.
+
 package experiment
 
 import (

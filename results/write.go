@@ -1,3 +1,7 @@
+// Writing a results directory: the summary, every CSV, summary.json, timings.json and the
+// figures. Longer than ~400 lines because each file of the format has its writer here, beside the
+// summary types they share (the format is documented in doc.go).
+
 package results
 
 import (
