@@ -1,10 +1,3 @@
-// Package experiment turns an experiment spec (a YAML file or a preset) into a plan, runs its
-// (run × agent) cells in parallel with seeded streams, and hands the cells to package results,
-// which writes the results directory; sweeps, scaling studies and shards are built on it.
-//
-// It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
-// template), report and results. It must not be imported by them, nor by the commands that only
-// read results (temple compare, temple report): they need package results alone.
 package experiment
 
 import (

@@ -1,0 +1,24 @@
+// Package experiment turns an experiment spec (a YAML file or a preset) into a plan, runs its
+// (run × agent) cells in parallel with seeded streams, and hands the cells to package results,
+// which writes the results directory; sweeps, scaling studies and shards are built on it.
+//
+// It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
+// template), report and results. It must not be imported by them, nor by the commands that only
+// read results (temple compare, temple report): they need package results alone.
+//
+// The data flows spec → plan → run → results, and the files follow it:
+//
+//	spec   spec.go (Spec, parsing, validation), agents.go (AgentSpec over the agents registry),
+//	       families.go and simfamilies.go (the tasks: block's families), presets.go and
+//	       presets_beyond.go (the named experiments), sweep.go and scaling.go (the sweep: and
+//	       scaling: blocks: their points, and how their results are gathered)
+//	plan   plan.go (Build: task sequences and models, agent factories), memory.go (the estimate
+//	       checked before anything is built), stream.go (the seeded random streams)
+//	run    execute.go (Execute: claim, plan, run, write), claim.go (a results directory belongs to
+//	       one spec; the lock), run.go (Run and runCell: the cells on a worker pool, resume from
+//	       cells/), oracle.go (the optimum of each task, shared by the cells), simulated.go (tasks
+//	       given as simulators), episodes.go, shard.go (shards and merge), estimate.go (templates
+//	       estimated from a simulator's samples, for inspect)
+//	out    results.go (the results package's types, and the Setup it writes from),
+//	       sweepreport.go (sweep.csv and its figure), pictures.go (pictures of maze tasks)
+package experiment
