@@ -205,25 +205,7 @@ func TestE3DeterminismAndPolicy(t *testing.T) {
 	m := line(t)
 	run := func(askPolicy bool) ([]int, *E3) {
 		l := newE3(t, E3Params{M: 5, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6})
-		l.Begin(task(3, 2, 11))
-		rng := rand.New(rand.NewPCG(5, 5))
-		var acts []int
-		s := 0
-		dst := make([]float64, 2)
-		for range 300 {
-			if askPolicy {
-				l.Policy(s, dst)
-			}
-			a := l.Act(s)
-			if askPolicy && dst[a] == 0 {
-				t.Fatalf("Act took %d, which the policy %v gives probability 0", a, dst)
-			}
-			acts = append(acts, a)
-			next, r := m.Step(s, a, rng)
-			l.Record(s*2+a, next, r)
-			s = next
-		}
-		return acts, l
+		return driveLine(t, m, l, askPolicy), l
 	}
 	a, l := run(true)
 	b, _ := run(true)

@@ -210,31 +210,39 @@ func TestMBIEEBValidate(t *testing.T) {
 	}
 }
 
+// driveLine runs base learner l for 300 steps on the 3-state corridor m (line) with fixed seeds and
+// returns its actions; with askPolicy it asks for the policy before every action and fails if Act
+// takes an action the policy gives probability 0.
+func driveLine(t *testing.T, m *mdp.Model, l Base, askPolicy bool) []int {
+	t.Helper()
+	l.Begin(task(3, 2, 11))
+	rng := rand.New(rand.NewPCG(5, 5))
+	var acts []int
+	s := 0
+	dst := make([]float64, 2)
+	for range 300 {
+		if askPolicy {
+			l.Policy(s, dst)
+		}
+		a := l.Act(s)
+		if askPolicy && dst[a] == 0 {
+			t.Fatalf("Act took %d, which the policy %v gives probability 0", a, dst)
+		}
+		acts = append(acts, a)
+		next, r := m.Step(s, a, rng)
+		l.Record(s*2+a, next, r)
+		s = next
+	}
+	return acts
+}
+
 // The same seeds give the same run; the policy MBIE-EB gives is uniform over the greedy actions
 // of the plan Act uses, and asking for it changes nothing.
 func TestMBIEEBDeterminismAndPolicy(t *testing.T) {
 	m := line(t)
 	run := func(askPolicy bool) ([]int, *MBIEEB) {
 		l := newMBIEEB(t, DefaultMBIEEB())
-		l.Begin(task(3, 2, 11))
-		rng := rand.New(rand.NewPCG(5, 5))
-		var acts []int
-		s := 0
-		dst := make([]float64, 2)
-		for range 300 {
-			if askPolicy {
-				l.Policy(s, dst)
-			}
-			a := l.Act(s)
-			if askPolicy && dst[a] == 0 {
-				t.Fatalf("Act took %d, which the policy %v gives probability 0", a, dst)
-			}
-			acts = append(acts, a)
-			next, r := m.Step(s, a, rng)
-			l.Record(s*2+a, next, r)
-			s = next
-		}
-		return acts, l
+		return driveLine(t, m, l, askPolicy), l
 	}
 	a, l := run(true)
 	b, _ := run(true)
