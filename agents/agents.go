@@ -123,18 +123,23 @@ func Decode(typ string, n *yaml.Node) (Params, error) {
 	if n == nil || n.Kind == 0 { // no parameters given
 		return p, nil
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: the parameters of agent type %s are a mapping", n.Line, typ)
-	}
-	if _, ok := p.(yaml.Unmarshaler); !ok { // a yaml.Unmarshaler checks its own keys
-		if err := checkKeys(n, typ, Keys(p)); err != nil {
-			return nil, err
-		}
-	}
-	if err := n.Decode(p); err != nil {
+	if err := decodeOnto(typ, p, n); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// decodeOnto reads the keys of mapping n onto p, of type typ, leaving its other parameters.
+func decodeOnto(typ string, p Params, n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: the parameters of agent type %s are a mapping", n.Line, typ)
+	}
+	if _, ok := p.(yaml.Unmarshaler); !ok { // a yaml.Unmarshaler checks its own keys
+		if err := checkKeys(n, typ, Keys(p)); err != nil {
+			return err
+		}
+	}
+	return n.Decode(p)
 }
 
 // checkKeys fails on the first key of mapping n that is not in keys.
@@ -161,31 +166,16 @@ func Encode(p any) (*yaml.Node, error) {
 
 // Set returns a copy of p, of type typ, with key set to v (a sweep point); p is unchanged.
 func Set(typ string, p Params, key string, v *yaml.Node) (Params, error) {
-	n, err := Encode(p)
+	q, err := Clone(typ, p)
 	if err != nil {
 		return nil, err
 	}
-	if b, ok := p.(interface{ baseKeys() []string }); ok && key == "base" {
-		// Another base: the old base's parameters go, the new one's start at its defaults.
-		old := b.baseKeys()
-		var kept []*yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if !slices.Contains(old, n.Content[i].Value) {
-				kept = append(kept, n.Content[i], n.Content[i+1])
-			}
-		}
-		n.Content = kept
+	// Only key is read onto the copy: setting base: starts the new base at its defaults.
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
+	if err := decodeOnto(typ, q, n); err != nil {
+		return nil, err
 	}
-	replaced := false
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			n.Content[i+1], replaced = v, true
-		}
-	}
-	if !replaced {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
-	}
-	return Decode(typ, n)
+	return q, nil
 }
 
 // Clone is a deep copy of p, of type typ.

@@ -195,8 +195,6 @@ func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode(&p.Params)
 }
 
-func (p *OTempLe) baseKeys() []string { return p.Base.keys()[1:] }
-
 // MarshalYAML writes the base and its parameters, then the template parameters.
 func (p *OTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.Params) }
 
@@ -243,8 +241,6 @@ func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
 	}
 	return n.Decode(&p.FMParams)
 }
-
-func (p *FMTempLe) baseKeys() []string { return p.Base.keys()[1:] }
 
 // MarshalYAML writes the base and its parameters, then the template parameters.
 func (p *FMTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.FMParams) }
