@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
@@ -352,14 +354,16 @@ func fitScaling(name string, pts []scalingRun, templates bool) ScalingFit {
 			sa, g, y = append(sa, p.sa), append(g, p.g), append(y, p.perRun[r])
 		}
 		if len(lx) >= 2 {
-			slopes = append(slopes, olsSlope(lx, ly))
+			_, slope := stat.LinearRegression(lx, ly, nil, false)
+			slopes = append(slopes, slope)
 		}
 		if templates {
 			if a, b, ok := fitTwo(g, sa, y); ok {
 				perTemplate, perPair = append(perTemplate, a), append(perPair, b)
 			}
 		} else if len(sa) > 0 {
-			perPair = append(perPair, throughOrigin(sa, y))
+			_, c := stat.LinearRegression(sa, y, nil, true) // through the origin: y = c·S·A
+			perPair = append(perPair, c)
 		}
 	}
 	fit.Slope, fit.PerPair = results.NewEstimate(slopes), results.NewEstimate(perPair)
@@ -368,31 +372,6 @@ func fitScaling(name string, pts []scalingRun, templates bool) ScalingFit {
 		fit.PerTemplate = &e
 	}
 	return fit
-}
-
-// olsSlope is the least-squares slope of y on x.
-func olsSlope(x, y []float64) float64 {
-	var mx, my float64
-	for i := range x {
-		mx += x[i] / float64(len(x))
-		my += y[i] / float64(len(x))
-	}
-	var sxy, sxx float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-	}
-	return sxy / sxx
-}
-
-// throughOrigin is c minimising Σ (y − c·x)².
-func throughOrigin(x, y []float64) float64 {
-	var sxy, sxx float64
-	for i := range x {
-		sxy += x[i] * y[i]
-		sxx += x[i] * x[i]
-	}
-	return sxy / sxx
 }
 
 // fitTwo is (a, b) minimising Σ (y − a·u − b·v)², by the normal equations; ok is false when

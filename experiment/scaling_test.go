@@ -10,13 +10,17 @@ import (
 )
 
 func TestScalingFitsByHand(t *testing.T) {
-	// y = 2 + 3x exactly: slope 3.
-	if got := olsSlope([]float64{1, 2, 4}, []float64{5, 8, 14}); math.Abs(got-3) > 1e-12 {
-		t.Errorf("olsSlope = %v, want 3", got)
+	// Samples 3·(S·A)^1 exactly in the size series: log-log slope 1; y = 7·S·A through the
+	// origin for a learner without templates: c = 7.
+	slope := fitScaling("x", []scalingRun{{"size", 64, 0, []float64{192}}, {"size", 256, 0, []float64{768}},
+		{"size", 1024, 0, []float64{3072}}}, false)
+	if math.Abs(slope.Slope.Mean-1) > 1e-12 || math.Abs(slope.PerPair.Mean-3) > 1e-12 {
+		t.Errorf("fit of 3·S·A: slope %v, c %v; want 1 and 3", slope.Slope.Mean, slope.PerPair.Mean)
 	}
-	// y = 7x through the origin.
-	if got := throughOrigin([]float64{1, 2, 3}, []float64{7, 14, 21}); math.Abs(got-7) > 1e-12 {
-		t.Errorf("throughOrigin = %v, want 7", got)
+	c := fitScaling("x", []scalingRun{{"templates", 1, 0, []float64{7}}, {"templates", 2, 0, []float64{14}},
+		{"templates", 3, 0, []float64{21}}}, false)
+	if math.Abs(c.PerPair.Mean-7) > 1e-12 {
+		t.Errorf("fit of 7·S·A through the origin: c = %v, want 7", c.PerPair.Mean)
 	}
 	// y = 500·G + 50·SA exactly at three points.
 	g, sa := []float64{10, 12, 30}, []float64{64, 256, 256}
