@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -202,7 +203,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	for _, a := range sum.Agents {
 		fmt.Fprintf(out, "  %-*s %10.2f ± %-8.2f", width, a.Name, a.MeanPerTaskReward, a.CI95)
 		if a.Advantage != nil && a.Name != s.Output.Baseline {
-			fmt.Fprintf(out, "  paired advantage over %s %+.2f ± %.2f", s.Output.Baseline, *a.Advantage, *a.AdvantageCI95)
+			fmt.Fprintf(out, "  paired advantage over %s %+.2f ± %.2f", s.Output.Baseline, hundredths(*a.Advantage), *a.AdvantageCI95)
 		}
 		fmt.Fprintln(out)
 	}
@@ -219,7 +220,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			if sh := a.Oracle.ShareOfOptimal; sh != nil {
 				fmt.Fprintf(out, " share of optimal %.3f ± %.3f", sh.Mean, sh.CI95)
 			}
-			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f", a.Oracle.MeanRegret.Mean,
+			fmt.Fprintf(out, "  regret %.2f ± %.2f  ε-mistakes %.1f ± %.1f", hundredths(a.Oracle.MeanRegret.Mean),
 				a.Oracle.MeanRegret.CI95, a.Oracle.MeanEpsMistakes.Mean, a.Oracle.MeanEpsMistakes.CI95)
 			if pm := a.Oracle.MeanPolicyMistakes; pm != nil {
 				fmt.Fprintf(out, "  policy ε-mistakes %.1f ± %.1f", pm.Mean, pm.CI95)
@@ -399,4 +400,14 @@ func publishedNames() []string {
 		out = append(out, published.Prefix+n)
 	}
 	return out
+}
+
+// hundredths is x as printed with two decimals, without the sign of a difference that rounds to
+// zero: a regret of −1e-15 (the optimum and the reward summed in another order) shows as 0.00,
+// not −0.00.
+func hundredths(x float64) float64 {
+	if math.Abs(x) < 0.005 {
+		return 0
+	}
+	return x
 }

@@ -278,3 +278,11 @@ tasks:
 		}
 	}
 }
+
+func TestHundredthsDropsTheSignOfZero(t *testing.T) {
+	for x, want := range map[float64]string{-1e-15: "0.00", 1e-15: "0.00", -0.004: "0.00", -0.006: "-0.01", 2.5: "2.50"} {
+		if got := fmt.Sprintf("%.2f", hundredths(x)); got != want {
+			t.Errorf("hundredths(%g) prints %s, want %s", x, got, want)
+		}
+	}
+}
