@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/results"
 )
 
 // TestAnotherExperimentIsRefused: a directory holding results of one experiment refuses another
@@ -60,7 +62,7 @@ func TestAnotherExperimentIsRefused(t *testing.T) {
 	if _, err := Execute(context.Background(), a, dir, 2, nil); err != nil {
 		t.Errorf("the same experiment again: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, lockName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, results.LockFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the lock outlived the run: %v", err)
 	}
 }
@@ -80,7 +82,7 @@ func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	}
 	b := small(1, 1, 10)
 	b.Name = "second"
-	if err := Discard(dir); err != nil {
+	if err := results.Discard(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Execute(context.Background(), b, dir, 2, nil); err != nil {
@@ -189,8 +191,8 @@ func TestLockedDirectoryFailsAtOnce(t *testing.T) {
 	s := small(1, 1, 10)
 	host, _ := os.Hostname()
 	writeLock := func(pid int) {
-		b, _ := json.Marshal(lockInfo{PID: pid, Host: host, Experiment: "other"})
-		if err := os.WriteFile(filepath.Join(dir, lockName), b, 0o644); err != nil {
+		b, _ := json.Marshal(map[string]any{"pid": pid, "host": host, "experiment": "other"})
+		if err := os.WriteFile(filepath.Join(dir, results.LockFile), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -203,7 +205,7 @@ func TestLockedDirectoryFailsAtOnce(t *testing.T) {
 	if cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*")); len(cells) > 0 {
 		t.Errorf("the refused run wrote %v", cells)
 	}
-	if err := Discard(dir); !errors.As(err, &locked) {
+	if err := results.Discard(dir); !errors.As(err, &locked) {
 		t.Errorf("Discard of a locked directory: %v", err)
 	}
 
@@ -219,7 +221,7 @@ func TestLockedDirectoryFailsAtOnce(t *testing.T) {
 	if len(n.text) != 1 || !strings.Contains(n.text[0], "process "+strconv.Itoa(gone.Process.Pid)) {
 		t.Errorf("notes %q, want one about the stale lock", n.text)
 	}
-	if _, err := os.Stat(filepath.Join(dir, lockName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, results.LockFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the lock outlived the run: %v", err)
 	}
 }

@@ -4,21 +4,21 @@
 //
 // It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
 // template), report and results. It must not be imported by them, nor by the commands that only
-// read results (temple compare, temple report): they need package results alone.
+// read results (temple compare, temple report, temple merge): they need package results alone.
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
 //	spec   spec.go (Spec, parsing, validation), agents.go (AgentSpec over the agents registry),
 //	       families.go and simfamilies.go (the tasks: block's families), presets.go and
 //	       presets_beyond.go (the named experiments), sweep.go and scaling.go (the sweep: and
-//	       scaling: blocks: their points, and how their results are gathered)
+//	       scaling: blocks: their points, and the layout files of results they write)
 //	plan   plan.go (Build: task sequences and models, agent factories), memory.go (the estimate
 //	       checked before anything is built), stream.go (the seeded random streams)
-//	run    execute.go (Execute: claim, plan, run, write), claim.go (a results directory belongs to
-//	       one spec; the lock), run.go (Run and runCell: the cells on a worker pool, resume from
+//	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and setup.json),
+//	       claim.go (results.Claim for a spec: a results directory belongs to one spec), run.go (Run and runCell: the cells on a worker pool, resume from
 //	       cells/), oracle.go (the optimum of each task, shared by the cells), simulated.go (tasks
-//	       given as simulators), episodes.go, shard.go (shards and merge), estimate.go (templates
+//	       given as simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go (templates
 //	       estimated from a simulator's samples, for inspect)
-//	out    results.go (the results package's types, and the Setup it writes from),
-//	       sweepreport.go (sweep.csv and its figure), pictures.go (pictures of maze tasks)
+//	out    results.go (the results package's types, and the Setup it writes from), pictures.go
+//	       (pictures of maze tasks)
 package experiment

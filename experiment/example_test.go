@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
 )
 
 // A config with a mixed task sequence: parsed, validated and built into each run's tasks.
@@ -63,7 +64,7 @@ func ExampleDiscard() {
 	if errors.As(err, &occupied) {
 		fmt.Printf("refused: the directory holds %q, not %q\n", occupied.Held, occupied.Want)
 	}
-	if err := experiment.Discard(dir); err != nil {
+	if err := results.Discard(dir); err != nil {
 		fmt.Println(err)
 		return
 	}

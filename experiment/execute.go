@@ -6,9 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/results"
 )
 
 // Execute runs a whole experiment into dir: it builds the plan, records the task sequences it
@@ -39,7 +38,9 @@ func execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 	return Write(dir, s, cells)
 }
 
-// prepare builds the plan of s and writes its task sequences to dir/tasks.json.
+// prepare builds the plan of s and writes its task sequences to dir/tasks.json and what the
+// writer of its results needs (results.Setup) to dir/setup.json, before any cell runs: so every
+// shard's directory can be merged without the runner.
 func prepare(s Spec, dir string) (*Plan, error) {
 	p, err := Build(s)
 	if err != nil {
@@ -59,20 +60,12 @@ func prepare(s Spec, dir string) (*Plan, error) {
 	if err := env.WriteSequences(filepath.Join(dir, "tasks.json"), set); err != nil {
 		return nil, err
 	}
-	return p, nil
-}
-
-// writeSpec writes the resolved spec to dir/spec.yaml.
-func writeSpec(dir string, s Spec) error {
-	b, err := yaml.Marshal(s)
+	setup, err := s.setup()
 	if err != nil {
-		return fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+	if err := results.WriteSetup(dir, setup); err != nil {
+		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), b, 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	return nil
+	return p, nil
 }

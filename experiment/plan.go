@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/results"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -44,7 +44,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 	}
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: fingerprint(specYAML)}
+		Fingerprint: results.Fingerprint(specYAML)}
 	if err := checkMemory(s, nil); err != nil { // drawing the sequences alone
 		return nil, err
 	}
@@ -111,12 +111,6 @@ func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
 		return key, false
 	}
 	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Family(), def.Name(), b)), true
-}
-
-// fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
-func fingerprint(specYAML []byte) string {
-	digest := sha256.Sum256(specYAML)
-	return hex.EncodeToString(digest[:8])
 }
 
 // fixedStart is the start state of t under start: fixed — start_state when given, otherwise the

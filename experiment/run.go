@@ -147,7 +147,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 					return err
 				}
 				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
-				if res, ok := loadCell(path, p.Fingerprint); ok {
+				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
 					for _, t := range p.Runs[run] {
 						p.oracles.release(t.Model)
 					}
@@ -188,18 +188,6 @@ var cellOutputs = []string{"cells", "episodes", "templates"}
 // snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
 type snapshotter interface {
 	TemplateSnapshot() template.Snapshot
-}
-
-func loadCell(path, fingerprint string) (CellResult, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return CellResult{}, false
-	}
-	var res CellResult
-	if json.Unmarshal(b, &res) != nil || res.Fingerprint != fingerprint {
-		return CellResult{}, false
-	}
-	return res, true
 }
 
 // saveCell writes the cell atomically, so an interrupted write never looks like a finished cell.

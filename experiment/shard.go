@@ -1,13 +1,10 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/temple-rl/temple/results"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -84,8 +81,9 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 }
 
 // ExecuteShard runs the shard's share of the cells of s (of every point of a sweep) into dir,
-// with the spec and task sequences, and returns how many cells the shard holds. It writes no
-// summary or figures: `temple merge` (Merge) joins the shards' directories and writes them.
+// with the spec, task sequences and layout files, and returns how many cells the shard holds. It
+// writes no summary or figures: `temple merge` (results.Merge) joins the shards' directories and
+// writes them.
 func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Progress, sh Shard) (int, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
@@ -94,127 +92,51 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err != nil {
 		return 0, err
 	}
-	var dirs []string
-	for _, sub := range subdirs {
-		dirs = append(dirs, filepath.Join(dir, sub))
-	}
 	release, err := claim(dir, s, progress)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	if len(s.Sweep) > 0 {
+		if _, err := writeSweepSetup(s, dir); err != nil {
+			return 0, err
+		}
+	}
+	var scaling []results.ScalingPointSetup
 	cells := 0
 	for k, ps := range points {
-		p, err := prepare(ps, dirs[k])
+		n, pt, err := runShardPoint(ctx, ps, filepath.Join(dir, subdirs[k]), subdirs[k] != "", jobs, progress, sh)
+		cells += n
 		if err != nil {
 			return cells, err
 		}
-		p.Shard = sh
-		res, err := Run(ctx, p, dirs[k], jobs, progress)
-		cells += len(res)
-		if err != nil {
+		if s.Scaling != nil {
+			scaling = append(scaling, s.Scaling.points(s)[k].setup(pt))
+		}
+	}
+	if s.Scaling != nil {
+		if _, err := writeScalingSetup(s, dir, scaling); err != nil {
 			return cells, err
 		}
 	}
 	return cells, nil
 }
 
-// Merge joins the results directories of the shards of one experiment into out: it checks that
-// they ran the same spec, gathers their cells (and episode files), checks that every cell is
-// there, and writes the results — byte for byte those of an unsharded run.
-func Merge(ctx context.Context, out string, shards []string) (Summary, error) {
-	if len(shards) == 0 {
-		return Summary{}, errors.New("experiment: merge: no shard directories given")
-	}
-	spec, err := os.ReadFile(filepath.Join(shards[0], "spec.yaml"))
-	if err != nil {
-		return Summary{}, fmt.Errorf("experiment: merge: %w", err)
-	}
-	for _, d := range shards[1:] {
-		other, err := os.ReadFile(filepath.Join(d, "spec.yaml"))
+// runShardPoint runs the shard's cells of one experiment into dir, which it claims first when it
+// is a point's own directory, and returns how many cells it ran and its plan.
+func runShardPoint(ctx context.Context, ps Spec, dir string, point bool, jobs int, progress Progress, sh Shard) (int, *Plan, error) {
+	if point {
+		release, err := claim(dir, ps, progress)
 		if err != nil {
-			return Summary{}, fmt.Errorf("experiment: merge: %w", err)
+			return 0, nil, err
 		}
-		if !bytes.Equal(other, spec) {
-			return Summary{}, fmt.Errorf("experiment: merge: %s and %s ran different specs (their spec.yaml differ)", shards[0], d)
-		}
+		defer release()
 	}
-	s, err := Parse(spec)
+	p, err := prepare(ps, dir)
 	if err != nil {
-		return Summary{}, fmt.Errorf("experiment: merge: %s: %w", filepath.Join(shards[0], "spec.yaml"), err)
+		return 0, nil, err
 	}
-	release, err := claim(out, s, nil)
-	if err != nil {
-		return Summary{}, err
-	}
-	defer release()
-	points, subdirs, err := s.experiments()
-	if err != nil {
-		return Summary{}, err
-	}
-	for k, sub := range subdirs {
-		for _, d := range shards {
-			for _, kind := range cellOutputs {
-				if err := copyFiles(filepath.Join(d, sub, kind), filepath.Join(out, sub, kind)); err != nil {
-					return Summary{}, fmt.Errorf("experiment: merge: %w", err)
-				}
-			}
-		}
-		var missing []string
-		for run := range points[k].Runs {
-			for _, name := range points[k].AgentNames() {
-				if _, err := os.Stat(filepath.Join(out, sub, "cells", results.CellName(run, name)+".json")); err != nil {
-					missing = append(missing, filepath.Join(sub, "cells", results.CellName(run, name)+".json"))
-				}
-			}
-		}
-		if len(missing) > 0 {
-			return Summary{}, fmt.Errorf("experiment: merge: %d cells are missing (%s…); merge the directories of every shard, after each has finished",
-				len(missing), missing[0])
-		}
-	}
-	switch {
-	case len(s.Sweep) > 0:
-		_, err := executeSweep(ctx, s, out, 1, silent{})
-		return Summary{}, err
-	case s.Scaling != nil:
-		_, _, err := executeScaling(ctx, s, out, 1, silent{})
-		return Summary{}, err
-	}
-	return execute(ctx, s, out, 1, silent{})
-}
-
-// copyFiles copies every file of from into to (a missing from is no error).
-func copyFiles(from, to string) error {
-	entries, err := os.ReadDir(from)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		src, err := os.Open(filepath.Join(from, e.Name()))
-		if err != nil {
-			return err
-		}
-		dst, err := os.Create(filepath.Join(to, e.Name()))
-		if err == nil {
-			_, err = io.Copy(dst, src)
-			if cerr := dst.Close(); err == nil {
-				err = cerr
-			}
-		}
-		src.Close()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	p.Shard = sh
+	res, err := Run(ctx, p, dir, jobs, progress)
+	return len(res), p, err
 }

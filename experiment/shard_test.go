@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/results"
 )
 
 // Three shards merged give the same bytes as one unsharded run, for an experiment and a sweep.
@@ -39,10 +43,10 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 				shards = append(shards, d)
 			}
 			out := t.TempDir()
-			if _, err := Merge(context.Background(), out, shards[:2]); err == nil || !strings.Contains(err.Error(), "cells are missing") {
+			if err := results.Merge(out, shards[:2]); err == nil || !strings.Contains(err.Error(), "cells are missing") {
 				t.Fatalf("merging two of three shards: %v", err)
 			}
-			if _, err := Merge(context.Background(), out, shards); err != nil {
+			if err := results.Merge(out, shards); err != nil {
 				t.Fatal(err)
 			}
 			want, got := dataFiles(t, whole), dataFiles(t, out)
@@ -93,5 +97,39 @@ func TestShardParsingAndEnvironment(t *testing.T) {
 		if err != nil || ok != c.ok || fmt.Sprint(sh) != c.want {
 			t.Errorf("%v: shard %v ok %v err %v, want %s %v", c.env, sh, ok, err, c.want, c.ok)
 		}
+	}
+}
+
+// A shard directory written before setup.json existed, or of another spec, is refused with a
+// message that says what to do; nothing is merged.
+func TestMergeRefusesOldAndForeignShards(t *testing.T) {
+	s := small(2, 2, 20)
+	var shards []string
+	for i := range 2 {
+		d := t.TempDir()
+		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	if err := os.Remove(filepath.Join(shards[0], "setup.json")); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := results.Merge(out, shards); err == nil || !strings.Contains(err.Error(), "has no setup.json") ||
+		!strings.Contains(err.Error(), "again with this version") {
+		t.Errorf("merging a shard without setup.json: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err == nil {
+		t.Error("a refused merge wrote summary.json")
+	}
+	other := small(2, 2, 20)
+	other.Seed = 7
+	d := t.TempDir()
+	if _, err := ExecuteShard(context.Background(), other, d, 1, nil, Shard{Index: 1, Count: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.Merge(t.TempDir(), []string{shards[1], d}); err == nil || !strings.Contains(err.Error(), "ran different specs") {
+		t.Errorf("merging shards of two specs: %v", err)
 	}
 }

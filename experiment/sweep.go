@@ -1,22 +1,18 @@
 package experiment
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/internal/yamlkeys"
-	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -72,14 +68,6 @@ func (s *Spec) validateSweep() error {
 		}
 	}
 	return nil
-}
-
-// SweepPoint is the result of one agent at one point of the sweep.
-type SweepPoint struct {
-	Values            []string `json:"values"` // the value of each swept parameter, as written
-	Agent             string   `json:"agent"`
-	MeanPerTaskReward float64  `json:"mean_per_task_reward"`
-	CI95              float64  `json:"ci95"`
 }
 
 // sweepPoints lists the points of the grid in order, the last parameter changing fastest.
@@ -184,6 +172,9 @@ func pointDir(s Spec, point []int) string {
 	return strings.Join(parts, "__")
 }
 
+// SweepPoint is the result of one agent at one point of the sweep (a row of sweep.csv).
+type SweepPoint = results.SweepPoint
+
 // ExecuteSweep runs every point of the spec's sweep into dir (one results directory per point),
 // then writes sweep.csv and, for a sweep of one numeric parameter, figures/sweep.{png,svg} with
 // each agent's mean per-task reward and 95% CI. Agents that depend on no swept parameter run at
@@ -206,106 +197,47 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 
 // executeSweep is ExecuteSweep in a directory already claimed; each point claims its own.
 func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
-	var points []SweepPoint
-	first := map[string]SweepPoint{} // results of the agents that run at the first point only
-	for _, point := range sweepPoints(s.Sweep) {
+	sw, err := writeSweepSetup(s, dir)
+	if err != nil {
+		return nil, err
+	}
+	var sums []Summary
+	for k, point := range sweepPoints(s.Sweep) {
 		ps, err := s.at(point)
 		if err != nil {
 			return nil, err
 		}
-		sum, err := Execute(ctx, ps, filepath.Join(dir, pointDir(s, point)), jobs, progress)
+		sum, err := Execute(ctx, ps, filepath.Join(dir, sw.Points[k].Dir), jobs, progress)
 		if err != nil {
 			return nil, err
 		}
-		var values []string
-		for k, p := range s.Sweep {
-			values = append(values, valueText(&p.Values[point[k]]))
-		}
-		for _, name := range s.AgentNames() {
-			sp, ran := SweepPoint{Values: values, Agent: name}, false
-			for _, a := range sum.Agents {
-				if a.Name == name {
-					sp.MeanPerTaskReward, sp.CI95, ran = a.MeanPerTaskReward, a.CI95, true
-				}
-			}
-			if !ran {
-				sp.MeanPerTaskReward, sp.CI95 = first[name].MeanPerTaskReward, first[name].CI95
-			} else if len(first) < len(s.Agents) {
-				if _, ok := first[name]; !ok {
-					first[name] = sp
-				}
-			}
-			points = append(points, sp)
-		}
+		sums = append(sums, sum)
 	}
-	if err := writeSweep(dir, s, points); err != nil {
-		return nil, err
-	}
-	return points, writeSweepReport(dir, s, points)
+	points := results.SweepPoints(sw, sums)
+	return points, results.WriteSweep(dir, sw, points)
 }
 
-func writeSweep(dir string, s Spec, points []SweepPoint) error {
-	var header []string
+// writeSweepSetup writes the layout of the sweep of s (sweep.json) into dir: the points'
+// directories and values, the agents, and the true value of the swept parameter.
+func writeSweepSetup(s Spec, dir string) (results.SweepSetup, error) {
+	sw := results.SweepSetup{Name: s.Name, Runs: s.Runs, Agents: s.AgentNames()}
 	for _, p := range s.Sweep {
-		header = append(header, results.CSVField(p.Param))
+		sw.Params = append(sw.Params, p.Param)
+	}
+	for _, point := range sweepPoints(s.Sweep) {
+		pt := results.SweepPointSetup{Dir: pointDir(s, point)}
+		for k, p := range s.Sweep {
+			pt.Values = append(pt.Values, valueText(&p.Values[point[k]]))
+		}
+		sw.Points = append(sw.Points, pt)
 	}
 	if len(s.Sweep) == 1 {
-		header = []string{"value"}
-	}
-	if err := results.WriteCSV(filepath.Join(dir, "sweep.csv"), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
-		for _, p := range points {
-			var vs []string
-			for _, v := range p.Values {
-				vs = append(vs, results.CSVField(v))
-			}
-			fmt.Fprintf(w, "%s,%s,%s,%s\n", strings.Join(vs, ","), results.CSVField(p.Agent), results.Num(p.MeanPerTaskReward), results.Num(p.CI95))
+		var err error
+		if sw.TrueValue, err = trueValue(s, s.Sweep[0].Param); err != nil {
+			return sw, err
 		}
-	}); err != nil {
-		return err
 	}
-	if len(s.Sweep) != 1 {
-		return nil // a grid has no single x axis: sweep.csv holds it
-	}
-	param := s.Sweep[0].Param
-	xs := make([]float64, len(s.Sweep[0].Values))
-	for i := range xs {
-		x, err := strconv.ParseFloat(s.Sweep[0].Values[i].Value, 64)
-		if err != nil {
-			return nil // not numeric: no figure
-		}
-		xs[i] = x
-	}
-	symbol, label := param, "Value of "+param
-	switch param {
-	case "tau":
-		symbol, label = "τ̂", "User-specified template gap τ̂"
-	case "model_gap":
-		symbol, label = "Γ", "User-specified model gap Γ"
-	}
-	truth, err := trueValue(s, param)
-	if err != nil {
-		return err
-	}
-	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", s.Name, symbol, s.Runs),
-		XLabel: label, YLabel: "Mean per-task reward", Points: true, VLine: truth}
-	for _, name := range s.AgentNames() {
-		ser := report.Series{Label: name}
-		k := 0
-		for _, p := range points {
-			if p.Agent == name {
-				ser.X = append(ser.X, xs[k])
-				ser.Band.Mean = append(ser.Band.Mean, p.MeanPerTaskReward)
-				ser.Band.Lo = append(ser.Band.Lo, p.MeanPerTaskReward-p.CI95)
-				ser.Band.Hi = append(ser.Band.Hi, p.MeanPerTaskReward+p.CI95)
-				k++
-			}
-		}
-		fig.Series = append(fig.Series, ser)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	return fig.Save(filepath.Join(dir, "figures", "sweep"))
+	return sw, results.WriteSweepSetup(dir, sw)
 }
 
 // trueValue is the environment's true value of a swept parameter where one exists — the

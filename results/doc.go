@@ -2,10 +2,16 @@
 // stores, the files that hold them, how they are written and read back, the paired comparison of
 // its agents, its figures and its report.html.
 //
+// It also owns what belongs to the directory rather than to the run: the claim and lock that keep
+// two experiments out of one directory (Claim, Discard), the top-level files of sweeps and
+// scaling studies (WriteSweep, Scaling, WriteScaling), and Merge, which joins the directories of
+// shards.
+//
 // It may import the learner interface (agent, for a record's metrics and phases), template (for
 // the learned templates' snapshots) and the statistics and figures (report). It must not import
 // experiment or anything that runs experiments: what a writer needs of the spec comes as plain
-// data (Setup), so that the readers — temple compare and temple report — do not carry the runner.
+// data (Setup, SweepSetup, ScalingSetup), stored beside the results, so that the readers — temple
+// compare, temple report and temple merge — do not carry the runner.
 //
 // # Format
 //
@@ -14,7 +20,8 @@
 // timings.json and report.html. Written by Write (the meaning of every column is in the README's
 // "Results directory"):
 //
-//	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML)
+//	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML); written first (Claim)
+//	setup.json      Setup but SpecYAML: what Write needs of the spec, written before any cell
 //	per_task.csv    run,agent,task,reward,steps,states,actions,start — a row per task of a cell
 //	metrics.csv     run,agent,task,metric,value — every agent.Metric of every task
 //	oracle.csv      run,task,start,optimal_reward,optimal_discounted_start_value (with the oracle)
@@ -25,10 +32,19 @@
 //	figures/        the figures as PNG and SVG (report.Figure)
 //	report.html     the page WriteReport builds from the files above
 //
+// A sweep's or scaling study's directory holds one such directory per point and, at its top,
+// spec.yaml, and sweep.json (SweepSetup), sweep.csv (SweepPoint rows: the swept values, agent,
+// mean_per_task_reward, ci95), figures/sweep and report.html; or scaling.json (ScalingSetup),
+// scaling.csv (ScalingRow), scaling_fit.csv (ScalingFit) and figures/scaling.
+//
+// setup.json, sweep.json and scaling.json came with no change to the other files: a reader of
+// version 1 that does not know them reads the rest as before, so the version stays 1; Merge needs
+// them and says so when a directory lacks them.
+//
 // Written elsewhere into the same directory: compare.csv (WriteComparisons, by temple compare);
 // by the runner (package experiment) tasks.json (env.WriteSequences), cells/<CellName>.json (a
 // CellResult each), templates/<CellName>.jsonl (a TaskSnapshot a line, read by ReadSnapshots),
-// episodes/ and the lock file. Numbers are written by Num (the
+// episodes/ and the lock file (LockFile). Numbers are written by Num (the
 // shortest decimal that reads back exactly), text fields by CSVField.
 package results
 

@@ -99,28 +99,30 @@ type AgentSummary struct {
 }
 
 // Setup is what the writer of a results directory needs to know of the experiment, as plain data:
-// package experiment fills it from its resolved spec (results does not import experiment).
+// package experiment fills it from its resolved spec (results does not import experiment). The
+// runner stores it as setup.json before any cell, so that Merge can write the results of shards
+// without the runner.
 type Setup struct {
-	Name     string
-	Seed     uint64
-	Runs     int
-	Episodes int // episodes per task
+	Name     string `json:"name"`
+	Seed     uint64 `json:"seed"`
+	Runs     int    `json:"runs"`
+	Episodes int    `json:"episodes"` // episodes per task
 	// Agents are the agents' names in spec order; the cells of Agents[0] carry the oracle's
 	// optimum of every run (all agents of a run share its tasks and start states).
-	Agents []string
+	Agents []string `json:"agents"`
 	// Baseline is output.baseline: the agent the others' advantage is measured against ("": none).
-	Baseline string
+	Baseline string `json:"baseline"`
 	// Smoothing is output.smoothing, the EMA of the per-task figures (0: none).
-	Smoothing float64
+	Smoothing float64 `json:"smoothing"`
 	// Oracle, Epsilon and PolicyMistakes are oracle.enabled, oracle.epsilon and
 	// oracle.policy_mistakes.
-	Oracle         bool
-	Epsilon        float64
-	PolicyMistakes bool
+	Oracle         bool    `json:"oracle"`
+	Epsilon        float64 `json:"epsilon"`
+	PolicyMistakes bool    `json:"policy_mistakes"`
 	// Spec is the resolved spec as JSON, written as summary.json's "spec"; SpecYAML is the same
-	// spec as spec.yaml holds it.
-	Spec     json.RawMessage
-	SpecYAML []byte
+	// spec as spec.yaml holds it (setup.json does not repeat it).
+	Spec     json.RawMessage `json:"spec"`
+	SpecYAML []byte          `json:"-"`
 }
 
 // Summarize computes the summary of the cells (in (run, agent) order).

@@ -174,7 +174,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return err
 	}
 	if o.force {
-		if err := experiment.Discard(o.out); err != nil {
+		if err := results.Discard(o.out); err != nil {
 			return err
 		}
 	}
@@ -288,23 +288,6 @@ func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experim
 	}
 	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
 	return nil
-}
-
-func mergeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "merge OUT SHARD_DIR...",
-		Short: "Join the results directories of the shards of one experiment",
-		Long: "merge checks that the shard directories ran the same spec, gathers their cells, checks that\n" +
-			"none is missing and writes the results into OUT: the same bytes as an unsharded run.",
-		Args: cobra.MinimumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := experiment.Merge(cmd.Context(), args[0], args[1:]); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Merged %d shards into %s\n", len(args)-1, args[0])
-			return nil
-		},
-	}
 }
 
 func fileExists(path string) bool {

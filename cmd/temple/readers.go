@@ -1,7 +1,7 @@
 package main
 
-// The commands that only read a results directory, compare and report, need package results (and
-// report's statistics), not the runner.
+// The commands that only read results directories, compare, report and merge, need package
+// results (and report's statistics), not the runner.
 
 import (
 	"fmt"
@@ -94,6 +94,24 @@ func reportCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			return nil
+		},
+	}
+}
+
+func mergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge OUT SHARD_DIR...",
+		Short: "Join the results directories of the shards of one experiment",
+		Long: "merge checks that the shard directories ran the same spec, gathers their cells, checks that\n" +
+			"none is missing and writes the results into OUT: the same bytes as an unsharded run (of an\n" +
+			"experiment, a sweep or a scaling study).",
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := results.Merge(args[0], args[1:]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Merged %d shards into %s\n", len(args)-1, args[0])
 			return nil
 		},
 	}

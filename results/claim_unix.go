@@ -1,6 +1,6 @@
 //go:build unix
 
-package experiment
+package results
 
 import (
 	"errors"

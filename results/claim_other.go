@@ -1,6 +1,6 @@
 //go:build !unix
 
-package experiment
+package results
 
 // processAlive cannot tell here whether a process is gone: every lock counts as held, and the
 // error names the lock file to remove.

@@ -1,0 +1,277 @@
+package results
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A results directory belongs to one experiment: the first run into it writes its resolved spec
+// (spec.yaml) before any result (Claim), and a run of another spec is refused (OccupiedError) instead of
+// overwriting or mixing results; the same spec resumes. While an experiment runs, a lock file
+// (LockFile) names its process, and a second run into the same directory fails at once
+// (LockedError); a lock left by a process that is gone is taken over.
+
+// LockFile is the lock file of a results directory while an experiment runs in it.
+const LockFile = ".temple.lock"
+
+// OccupiedError is the refusal of a directory that holds results of another experiment.
+type OccupiedError struct {
+	Dir string
+	// Held is the name of the experiment whose results dir holds ("" when only cells of another
+	// spec are there, without a spec.yaml); Want the name of the refused one.
+	Held, Want string
+	// Differs lists the top-level keys of spec.yaml that differ when both have the same name.
+	Differs []string
+}
+
+func (e *OccupiedError) Error() string {
+	switch {
+	case e.Held == "":
+		return fmt.Sprintf("%s holds cells of another spec (and no spec.yaml), not of experiment %q; "+
+			"use a fresh directory, or remove those results first", e.Dir, e.Want)
+	case e.Held == e.Want:
+		return fmt.Sprintf("%s holds the results of another spec of experiment %q (spec.yaml differs in %s); "+
+			"use a fresh directory, or remove those results first", e.Dir, e.Want, strings.Join(e.Differs, ", "))
+	}
+	return fmt.Sprintf("%s holds the results of experiment %q, not of experiment %q; "+
+		"use a fresh directory, or remove those results first", e.Dir, e.Held, e.Want)
+}
+
+// LockedError is the refusal of a directory in which another process is running an experiment.
+type LockedError struct {
+	Dir  string
+	PID  int
+	Host string
+	Name string // the experiment that process runs
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is in use: process %d on %s is running experiment %q in it (lock file %s); "+
+		"wait for it to finish or use another directory", e.Dir, e.PID, e.Host, e.Name, filepath.Join(e.Dir, LockFile))
+}
+
+// lockInfo is the content of a lock file.
+type lockInfo struct {
+	PID        int    `json:"pid"`
+	Host       string `json:"host"`
+	Experiment string `json:"experiment"`
+}
+
+// Claim takes dir for an experiment named name whose resolved spec is specYAML: it locks the
+// directory, refuses it if it holds results of another spec (OccupiedError) or another process
+// runs an experiment in it (LockedError), and writes spec.yaml when there is none. note, if not
+// nil, is told of a stale lock taken over. The caller calls release when done.
+func Claim(dir, name string, specYAML []byte, note func(string)) (release func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	unlock, err := lock(dir, name, note)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOwner(dir, name, specYAML); err != nil {
+		unlock()
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), specYAML, 0o644); err != nil {
+		unlock()
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return unlock, nil
+}
+
+// lock creates dir's lock file naming this process, taking over one whose process is gone.
+func lock(dir, name string, note func(string)) (unlock func(), err error) {
+	path := filepath.Join(dir, LockFile)
+	host, _ := os.Hostname()
+	me, err := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Experiment: name})
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	// The lock appears with its content at once: written to a file of this process, then linked
+	// to the lock's name, which fails if the lock exists.
+	f, err := os.CreateTemp(dir, LockFile+".*")
+	if err == nil {
+		_, err = f.Write(me)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results: writing the lock %s: %w", path, err)
+	}
+	mine := f.Name()
+	defer os.Remove(mine)
+	for attempt := 0; ; attempt++ {
+		err := os.Link(mine, path)
+		if err == nil {
+			return func() { os.Remove(path) }, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("results: locking %s: %w", dir, err)
+		}
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) && attempt == 0 {
+			continue // released in between
+		}
+		if err != nil {
+			return nil, fmt.Errorf("results: reading the lock %s: %w", path, err)
+		}
+		var held lockInfo
+		if err := json.Unmarshal(b, &held); err != nil || held.PID <= 0 {
+			return nil, fmt.Errorf("results: %s is locked by %s, which does not name a process (%q); "+
+				"remove it if no experiment is running there", dir, path, b)
+		}
+		if held.Host != host || processAlive(held.PID) || attempt > 0 {
+			return nil, &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
+		}
+		// The holder is gone (killed, or the machine stopped): take the lock over, once; a second
+		// process taking it over at the same moment finds it held at the next attempt.
+		if note != nil {
+			note(fmt.Sprintf("%s: taking over the lock of process %d (experiment %q), which is gone", dir, held.PID, held.Experiment))
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("results: removing the stale lock %s: %w", path, err)
+		}
+	}
+}
+
+// checkOwner refuses dir if it holds results of a spec other than want: a different spec.yaml
+// with results beside it, or, without one, cells with another fingerprint.
+func checkOwner(dir, name string, want []byte) error {
+	held, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+	switch {
+	case err == nil:
+		if bytes.Equal(held, want) || !holdsResults(dir) {
+			return nil // the same spec resumes; a spec that left no result (refused, or stopped early) is replaced
+		}
+		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differingKeys(held, want)}
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("results: %w", err)
+	}
+	fp := Fingerprint(want)
+	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+	for _, path := range cells {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("results: %w", err)
+		}
+		var c struct {
+			Fingerprint string `json:"fingerprint"`
+		}
+		if json.Unmarshal(b, &c) != nil || c.Fingerprint != fp {
+			return &OccupiedError{Dir: dir, Want: name}
+		}
+	}
+	return nil
+}
+
+// holdsResults reports whether dir holds a finished cell (its own or a sweep point's) or a summary.
+func holdsResults(dir string) bool {
+	for _, pattern := range []string{"cells/*.json", "*/cells/*.json", "summary.json", "sweep.csv"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// specName is the name in a spec.yaml, or a placeholder when it has none.
+func specName(b []byte) string {
+	var head struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.Unmarshal(b, &head) != nil || head.Name == "" {
+		return "(unnamed)"
+	}
+	return head.Name
+}
+
+// differingKeys lists the top-level keys whose values differ between two spec.yaml.
+func differingKeys(a, b []byte) []string {
+	var x, y map[string]any
+	if yaml.Unmarshal(a, &x) != nil || yaml.Unmarshal(b, &y) != nil {
+		return []string{"(unreadable)"}
+	}
+	var out []string
+	for k, v := range x {
+		if !reflect.DeepEqual(v, y[k]) {
+			out = append(out, k)
+		}
+	}
+	for k := range y {
+		if _, ok := x[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
+// Every cell carries the fingerprint of the spec that ran it.
+func Fingerprint(specYAML []byte) string {
+	digest := sha256.Sum256(specYAML)
+	return hex.EncodeToString(digest[:8])
+}
+
+// Discard removes the results of whatever experiment dir holds — the files and directories an
+// experiment writes, and sweep points' directories — and leaves other files alone. It refuses a
+// directory in which an experiment is running.
+func Discard(dir string) error {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := lock(dir, "(discarding)", nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if !resultEntry(path, e) {
+			continue
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return fmt.Errorf("results: %w", err)
+		}
+	}
+	return nil
+}
+
+// resultFiles are the files and directories an experiment writes at the top of its directory.
+var resultFiles = []string{"spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv",
+	"summary.json", "timings.json", "report.html", "sweep.csv", "figures", "cells", "episodes", "templates",
+	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile}
+
+// resultEntry reports whether path is written by an experiment: a result file, or a directory
+// that holds a spec.yaml or cells (a sweep point).
+func resultEntry(path string, e os.DirEntry) bool {
+	if slices.Contains(resultFiles, e.Name()) {
+		return true
+	}
+	if !e.IsDir() {
+		return false
+	}
+	for _, inner := range []string{"spec.yaml", "cells"} {
+		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// The files that describe an experiment's layout to a reader that has no runner (Merge): every
+// experiment directory holds setup.json, the top of a sweep sweep.json, the top of a scaling
+// study scaling.json.
+const (
+	setupFile   = "setup.json"
+	sweepFile   = "sweep.json"
+	scalingFile = "scaling.json"
+)
+
+// WriteSetup writes s as dir/setup.json (its spec.yaml is written by Claim).
+func WriteSetup(dir string, s Setup) error {
+	return writeJSON(filepath.Join(dir, setupFile), s)
+}
+
+// ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup.
+func ReadSetup(dir string) (Setup, error) {
+	var s Setup
+	if err := readLayout(dir, setupFile, &s); err != nil {
+		return Setup{}, err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, s.Spec); err != nil {
+		return Setup{}, fmt.Errorf("results: %s: spec: %w", filepath.Join(dir, setupFile), err)
+	}
+	s.Spec = compact.Bytes()
+	var err error
+	if s.SpecYAML, err = os.ReadFile(filepath.Join(dir, "spec.yaml")); err != nil {
+		return Setup{}, fmt.Errorf("results: %w", err)
+	}
+	return s, nil
+}
+
+// readLayout decodes the layout file name of dir into v; a missing file is an error that says
+// the directory was written by an older temple (or is not a results directory).
+func readLayout(dir, name string, v any) error {
+	path := filepath.Join(dir, name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
+			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
+	}
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadCell reads the cell stored at path; ok is false when there is none, or it is unreadable or
+// has another fingerprint than the spec's (a cell of another spec is never reused).
+func ReadCell(path, fingerprint string) (c CellResult, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return CellResult{}, false
+	}
+	if json.Unmarshal(b, &c) != nil || c.Fingerprint != fingerprint {
+		return CellResult{}, false
+	}
+	return c, true
+}
