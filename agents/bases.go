@@ -269,12 +269,21 @@ func (p *FMTempLe) Display(typeDisplay string) string { return typeDisplay + p.B
 
 // memory is a template learner's own tables, its base's, and its T_1 phase-1 models.
 func (p *FMTempLe) memory(typeBytes, S, A, _ int64) int64 {
-	return templeMemory(p.Base, typeBytes, S, A) + int64(p.T1)*recordPairBytes*S*A
+	return templeMemory(p.Base, typeBytes, S, A) + int64(p.T1)*recordPairBytes*S*A + refuteMemory(p.Refute, S, A)
 }
 
 // memory is a template learner's own tables and its base's.
 func (p *OTempLe) memory(typeBytes, S, A, _ int64) int64 {
-	return templeMemory(p.Base, typeBytes, S, A)
+	return templeMemory(p.Base, typeBytes, S, A) + refuteMemory(p.Refute, S, A)
+}
+
+// refuteMemory is what the refute option adds: every pair's steps of the task as counts (n, R,
+// the successor list and one successor) and its flag.
+func refuteMemory(refute bool, S, A int64) int64 {
+	if !refute {
+		return 0
+	}
+	return (8 + 8 + 24 + 16 + 1) * S * A
 }
 
 // templeMemory is the memory of a template learner over base b: its own tables (typeBytes, which

@@ -143,15 +143,16 @@ var presets = []Preset{
 	{
 		Name: "mountaincar",
 		Description: "Beyond the paper (its future work): Gymnasium's MountainCar-v0 as a simulator, position and velocity in " +
-			"20x20 uniform bins, gamma 0.99, 1000 episodes of its 200 steps, start drawn every episode, 10 runs; O-TempLe, RMax, " +
-			"Q-learning with m 10, m_s 3, tau 0.05, r_max 0; oracle off (no true model)",
+			"20x20 uniform bins, gamma 0.99, 1000 episodes of its 200 steps, start drawn every episode, 10 runs; O-TempLe, " +
+			"O-TempLe with refute, RMax, Q-learning with m 10, m_s 3, tau 0.05, r_max 0; oracle off (no true model)",
 		Spec: mountainCarPreset,
 	},
 	{
 		Name: "discretized",
 		Description: "Beyond the paper (its future work): 3 MountainCar-v0 (20x20 bins) then 3 CartPole-v1 (3x3x6x6 bins) tasks, " +
 			"each with other physics (gravity, force, pole mass), twice over: 12 simulator tasks, gamma 0.99, 300 episodes of " +
-			"up to 500 steps, 20 runs; O-TempLe, RMax, Q-learning with m 10, m_s 3, tau 0.05, r_max 0; oracle off",
+			"up to 500 steps, 20 runs; O-TempLe, O-TempLe with refute, RMax, Q-learning with m 10, m_s 3, tau 0.05, r_max 0; " +
+			"oracle off",
 		Spec: discretizedPreset,
 	},
 	{

@@ -169,7 +169,10 @@ func beyondVaryingActions() Spec {
 // "Simulator tasks"): a template within 0.15 of a pure self-loop may hide an exit taken one step
 // in ten, the step that matters in a slowly moving cell. R_max 0 is the largest reward of
 // MountainCar (−1 a step) and below CartPole's (+1 a step), where it makes unknown pairs look as
-// good as failing at once; it is the same for every agent.
+// good as failing at once; it is the same for every agent. Beside the published O-TempLe runs
+// O-TempLe+refute, the same with the refute option: m_s = 3 is far below Theorem 1's Õ(1/τ̂²),
+// so a match is often made on samples that missed a rare outcome, and a step that reaches a state
+// the augmented estimate rules out withdraws it.
 func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
 	s := paper(name, FamilyMountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
 	s.Tasks = tasks
@@ -185,6 +188,10 @@ func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
 			s.Agents[k].mustSet("tau", 0.05)
 		}
 	}
+	refute := s.Agents[0]
+	refute.Name += "+refute"
+	refute.mustSet("refute", true)
+	s.Agents = slices.Insert(s.Agents, 1, refute)
 	return s
 }
 

@@ -187,6 +187,7 @@ func (f *FMTempLe) checkIdentified() {
 		}
 		f.o.augment(i, add, reward)
 		if f.farFromTruth(add, reward, i) {
+			f.o.wrongPair[i] = true
 			f.o.wrong[i/f.o.A]++
 		}
 	}

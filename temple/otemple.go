@@ -45,6 +45,16 @@ type Params struct {
 	// stop costing exploration after EarlyMatch samples. Unconfirmed pairs give the library
 	// nothing.
 	EarlyMatch int64 `yaml:"early_match,omitempty"`
+	// Refute (not in the paper; off in the paper presets) withdraws a template match that a step
+	// refutes: when a pair augmented from its matched template moves to a state its estimate
+	// gives probability zero, the augmented model is certainly wrong — whatever τ̂, the true
+	// probability of that outcome is not zero. The pair is then left exactly its own samples of
+	// the task (every step it took, this one included), is treated as unidentified, and is not
+	// augmented again in this task; its own samples give that template nothing more. With few
+	// samples (m_s ≪ 1/τ̂², Theorem 1's condition) a rare outcome is often missing from m_s
+	// samples, and a template built from such samples is a pure self-loop that the planner
+	// then avoids for good; refuting it lets the pair be explored again.
+	Refute bool `yaml:"refute,omitempty"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
@@ -93,17 +103,20 @@ type OTempLe struct {
 	// augments from an identified model); they are not augmented again from the library.
 	augmented []bool
 	// early[i] is the ID of pair i's provisional template (EarlyMatch) until m_s decides, −1
-	// otherwise; earlySigma[i] is the σ it was placed by, and earlyWrong[i] whether it is farther
-	// than τ̂ from the pair's truth (diagnostics).
+	// otherwise; earlySigma[i] is the σ it was placed by.
 	early      []int32
 	earlySigma []template.Sigma
-	earlyWrong []bool
-	truth      *template.Truth
-	stats      taskStats
+	// fromTemplate[i]: pair i's estimate holds the visits of its matched template (Refute).
+	// steps holds every step of each pair in this task, own samples or not (Refute).
+	fromTemplate []bool
+	steps        mdp.Counts
+	truth        *template.Truth
+	stats        taskStats
 	// wrong[s] counts the pairs of state s that received counts from elsewhere (a matched
-	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth:
-	// diagnostics only, for Phase.
-	wrong []int
+	// template, or FM-TempLe's identified model) farther than τ̂ from the pair's truth, and
+	// wrongPair[i] whether pair i is one of them: diagnostics only, for Phase.
+	wrong     []int
+	wrongPair []bool
 
 	// Diagnostics only: every true template met so far, to measure learned templates against.
 	seenTruth template.Truth
@@ -127,6 +140,7 @@ type taskStats struct {
 	identified, matched, created, knownEarly, misidentified int
 	deferred                                                int // with Retry: attempts without a match
 	early, withdrawn                                        int // with EarlyMatch: provisional matches, and those withdrawn at m_s
+	refuted                                                 int // with Refute: matches a step refuted
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
@@ -166,9 +180,13 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 			o.early[i] = -1
 		}
 		o.earlySigma = buf.Zeroed(o.earlySigma, t.S*t.A)
-		o.earlyWrong = buf.Zeroed(o.earlyWrong, t.S*t.A)
+	}
+	if o.p.Refute {
+		o.fromTemplate = buf.Zeroed(o.fromTemplate, t.S*t.A)
+		o.steps.Reset(t.S, t.A)
 	}
 	o.wrong = buf.Zeroed(o.wrong, t.S)
+	o.wrongPair = buf.Zeroed(o.wrongPair, t.S*t.A)
 	o.stats = taskStats{}
 	o.truth = nil
 	if t.Truth != nil {
@@ -187,6 +205,13 @@ func (o *OTempLe) Observe(s, a int, r float64, next int) { o.observe(s*o.A+a, ne
 // samples — recorded by the learner while the pair is unknown, or counted towards m_s while its
 // match is provisional — and whether the pair's template was identified.
 func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
+	if o.p.Refute {
+		o.steps.Add(i, next, 1, r)
+		if o.fromTemplate[i] && !reaches(o.l.Counts().Successors(i), next) {
+			o.refute(i)
+			return true, false
+		}
+	}
 	if !o.l.Record(i, next, r) && !o.provisional(i) {
 		return false, false
 	}
@@ -200,6 +225,45 @@ func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 		identified = o.identify(i, false)
 	}
 	return true, identified
+}
+
+// reaches reports whether next is among the successors.
+func reaches(succ []mdp.Succ, next int) bool {
+	for _, x := range succ {
+		if int(x.State) == next {
+			return true
+		}
+	}
+	return false
+}
+
+// refute withdraws pair i's template match, which its last step refuted (Refute): the pair keeps
+// exactly its steps of this task, is no longer identified, and its template gets nothing more
+// of it; being augmented once, it is not augmented again in this task.
+func (o *OTempLe) refute(i int) {
+	o.l.Replace(i, o.steps.Successors(i), o.steps.R(i))
+	o.fromTemplate[i] = false
+	o.ident[i] = -1
+	o.pending.ClearPair(i)
+	o.own[i] = o.steps.N(i)
+	o.unmarkWrong(i)
+	o.stats.refuted++
+}
+
+// markWrong counts pair i in wrong when template t, augmented into it, is farther than τ̂ from
+// its truth; unmarkWrong takes it out again when the augmentation is withdrawn.
+func (o *OTempLe) markWrong(i int, t *template.Template) {
+	if o.farFromTruth(t, i) {
+		o.wrongPair[i] = true
+		o.wrong[i/o.A]++
+	}
+}
+
+func (o *OTempLe) unmarkWrong(i int) {
+	if o.wrongPair[i] {
+		o.wrongPair[i] = false
+		o.wrong[i/o.A]--
+	}
 }
 
 // provisional reports whether pair i holds a provisional match (EarlyMatch).
@@ -227,10 +291,7 @@ func (o *OTempLe) matchEarly(i int) {
 	o.early[i], o.earlySigma[i] = int32(t.ID), sigma
 	o.augment(i, t.Augmentation(sigma), t.Reward)
 	o.stats.early++
-	o.earlyWrong[i] = o.farFromTruth(t, i)
-	if o.earlyWrong[i] {
-		o.wrong[i/o.A]++
-	}
+	o.markWrong(i, t)
 }
 
 // settleEarly decides pair i's provisional match at its m_s-th own sample, whose closest
@@ -241,13 +302,14 @@ func (o *OTempLe) settleEarly(i int, t *template.Template, sigma template.Sigma)
 	id := o.early[i]
 	o.early[i] = -1
 	if t != nil && int32(t.ID) == id && sigma.Agrees(o.earlySigma[i], int(t.Visits[len(t.Visits)-1].Rank)+1) {
+		if o.p.Refute {
+			o.fromTemplate[i] = true
+		}
 		return
 	}
 	o.l.Replace(i, o.pending.Successors(i), o.pending.R(i))
 	o.augmented[i] = false
-	if o.earlyWrong[i] {
-		o.wrong[i/o.A]--
-	}
+	o.unmarkWrong(i)
 	o.stats.withdrawn++
 }
 
@@ -283,6 +345,9 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 		if !o.augmented[i] {
 			o.augment(i, t.Augmentation(sigma), t.Reward)
 			transferred = true
+			if o.p.Refute {
+				o.fromTemplate[i] = true
+			}
 		}
 		t.Update(ranked, reward)
 		o.stats.matched++
@@ -296,9 +361,9 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 	o.stats.identified++
 	if o.farFromTruth(t, i) {
 		o.stats.misidentified++
-		if transferred {
-			o.wrong[i/o.A]++
-		}
+	}
+	if transferred {
+		o.markWrong(i, t)
 	}
 	return true
 }
@@ -399,6 +464,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	if o.p.EarlyMatch > 0 {
 		m = append(m, agent.Metric{Name: "early_matches", Value: float64(o.stats.early)},
 			agent.Metric{Name: "early_withdrawn", Value: float64(o.stats.withdrawn)})
+	}
+	if o.p.Refute {
+		m = append(m, agent.Metric{Name: "refuted_matches", Value: float64(o.stats.refuted)})
 	}
 	if o.truth == nil {
 		return m

@@ -2,6 +2,7 @@ package temple
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
@@ -282,5 +283,77 @@ func TestEarlyMatchNeedsFewerSamples(t *testing.T) {
 	paper, early := samples(0), samples(10)
 	if !(early < paper/2) {
 		t.Errorf("own samples recorded in the 4th identical task: %v with early_match 10, %v without; want under half", early, paper)
+	}
+}
+
+// refuteAgent has a library holding one pure self-loop template of 1 000 visits, and pair 0 of a
+// 4-state task matched to it after m_s self-loops: known at once, with no exit in its estimate.
+func refuteAgent(t *testing.T, refute bool) *OTempLe {
+	t.Helper()
+	p := smallParams()
+	p.Refute = refute
+	o, err := NewOTempLe(p, rmaxBase(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.lib.Add([]template.Count{{Rank: 0, N: 1000}}, -200)
+	if err := o.BeginTask(agent.Task{S: 4, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	for range o.p.Ms {
+		o.Observe(0, 0, -0.2, 0)
+	}
+	if !o.l.Known(0) || o.l.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
+		t.Fatalf("after m_s self-loops: known %v, n %d, template %d; want known, %d, matched",
+			o.l.Known(0), o.l.Counts().N(0), o.tmplOf(0), 1000+o.p.Ms)
+	}
+	return o
+}
+
+// TestRefuteWithdrawsAMatchAStepContradicts: a step to a state the augmented estimate gives
+// probability zero leaves the pair exactly its steps of the task — m_s self-loops and this exit —
+// unknown and unidentified; the template keeps only what it had (its 1 000 and the m_s given at
+// identification), and the pair is not matched to it again. Without Refute the step is ignored.
+func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
+	o := refuteAgent(t, true)
+	tmpl := o.tmplOf(0)
+	o.Observe(0, 0, -1, 2)
+	succ := o.l.Counts().Successors(0)
+	want := []mdp.Succ{{State: 0, N: o.p.Ms}, {State: 2, N: 1}}
+	reward := 0.0 // summed step by step, as the counts sum it
+	for range o.p.Ms {
+		reward += -0.2
+	}
+	reward += -1
+	switch {
+	case o.l.Known(0) || !slices.Equal(succ, want) || o.l.Counts().R(0) != reward:
+		t.Errorf("after the exit: known %v, successors %v, reward %v; want unknown, %v, %v",
+			o.l.Known(0), succ, o.l.Counts().R(0), want, reward)
+	case o.tmplOf(0) >= 0 || o.stats.refuted != 1:
+		t.Errorf("identified as %d, refuted %d; want none, 1", o.tmplOf(0), o.stats.refuted)
+	}
+	// Further steps are the pair's own samples until m = 100; the template gets nothing more.
+	for range 100 {
+		o.Observe(0, 0, -0.2, 0)
+	}
+	o.EndTask()
+	if got := o.lib.Get(tmpl).N(); got != 1000+o.p.Ms {
+		t.Errorf("the refuted template holds %d visits, want %d", got, 1000+o.p.Ms)
+	}
+	if !o.l.Known(0) || o.l.Counts().N(0) != 100 || o.stats.refuted != 1 {
+		t.Errorf("known %v with %d samples, refuted %d; want known by its own 100, refuted once",
+			o.l.Known(0), o.l.Counts().N(0), o.stats.refuted)
+	}
+
+	// A step the estimate allows (the self-loop) refutes nothing, and without Refute nothing is.
+	for _, refute := range []bool{true, false} {
+		o := refuteAgent(t, refute)
+		o.Observe(0, 0, -0.2, 0)
+		if !refute {
+			o.Observe(0, 0, -1, 2)
+		}
+		if !o.l.Known(0) || o.l.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
+			t.Errorf("refute %v: known %v, n %d, template %d; want the match kept", refute, o.l.Known(0), o.l.Counts().N(0), o.tmplOf(0))
+		}
 	}
 }
