@@ -52,8 +52,9 @@ type Params struct {
 	// the task (every step it took, this one included), is treated as unidentified, and is not
 	// augmented again in this task; its own samples give that template nothing more. With few
 	// samples (m_s ≪ 1/τ̂², Theorem 1's condition) a rare outcome is often missing from m_s
-	// samples, and a template built from such samples is a pure self-loop that the planner
-	// then avoids for good; refuting it lets the pair be explored again.
+	// samples, a template built from such samples has no mass on it, and the planner treats it
+	// as impossible for good; refuting the match lets the pair be explored again. Only template
+	// matches are refuted, not FM-TempLe's augmentation from an identified model.
 	Refute bool `yaml:"refute,omitempty"`
 }
 
