@@ -17,9 +17,9 @@ import (
 )
 
 // A results directory belongs to one experiment: the first run into it writes its resolved spec
-// (spec.yaml) before any result (Claim), and a run of another spec is refused (OccupiedError) instead of
-// overwriting or mixing results; the same spec resumes. While an experiment runs, a lock file
-// (LockFile) names its process, and a second run into the same directory fails at once
+// (spec.yaml) before any result (Claim), and a run of another spec is refused (OccupiedError)
+// instead of overwriting or mixing results; the same spec resumes. While an experiment runs, a
+// lock file (LockFile) names its process, and a second run into the same directory fails at once
 // (LockedError); a lock left by a process that is gone is taken over.
 
 // LockFile is the lock file of a results directory while an experiment runs in it.
