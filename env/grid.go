@@ -48,8 +48,7 @@ func (c GridConfig) Validate() error {
 	if err := firstErr(checkSize(c.Width, c.Height), atLeast("count", c.Tasks, 1), checkProbability("slip", c.Slip)); err != nil {
 		return err
 	}
-	_, err := c.grid().Model()
-	return err
+	return c.grid().Validate()
 }
 
 func (c GridConfig) grid() Maze {
@@ -119,8 +118,7 @@ func (c FourRoomConfig) Validate() error {
 	if err := firstErr(atLeast("count", c.Tasks, 1), checkProbability("slip", c.Slip)); err != nil {
 		return err
 	}
-	_, err := c.grid().Model()
-	return err
+	return c.grid().Validate()
 }
 
 func (c FourRoomConfig) grid() Maze {

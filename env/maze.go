@@ -152,6 +152,18 @@ func (m Maze) Validate() error {
 	if m.TerminalGoals && len(m.Goals) == 0 {
 		return fmt.Errorf("maze: terminal_goals is set but the maze has no goal cell")
 	}
+	if m.TerminalGoals {
+		goals, canStart := m.cellSet(m.Goals), false
+		for s, w := range walls {
+			if !w && !goals[s] {
+				canStart = true
+				break
+			}
+		}
+		if !canStart {
+			return fmt.Errorf("maze: every open cell is a terminal goal, so no episode can start")
+		}
+	}
 	return nil
 }
 
@@ -215,9 +227,6 @@ func (m Maze) Model() (*mdp.Model, error) {
 		if canStart(s) {
 			open++
 		}
-	}
-	if open == 0 {
-		return nil, fmt.Errorf("maze: every open cell is a terminal goal, so no episode can start")
 	}
 	for s := 0; s < S; s++ {
 		if walls[s] {

@@ -281,7 +281,7 @@ func (p *frozenLakeTasks) task() (env.Task, error) {
 	return env.FrozenLake{FrozenLakeParams: toytext.FrozenLakeParams{Map: p.Map, Desc: p.Desc, Slippery: p.Slippery}}, nil
 }
 
-func (p *frozenLakeTasks) Validate() error { _, err := copiesOf(p.task, p.Count); return err }
+func (p *frozenLakeTasks) Validate() error { return checkCopies(p.task, p.Count) }
 
 func (p *frozenLakeTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	return copiesOf(p.task, p.Count)
@@ -295,7 +295,7 @@ type namedTasks struct {
 
 func (p *namedTasks) task() (env.Task, error) { return env.NewNamed(p.family) }
 
-func (p *namedTasks) Validate() error { _, err := copiesOf(p.task, p.Count); return err }
+func (p *namedTasks) Validate() error { return checkCopies(p.task, p.Count) }
 
 func (p *namedTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	return copiesOf(p.task, p.Count)
@@ -334,13 +334,10 @@ func (p *customTasks) Sequence(int, *rand.Rand) (env.Sequence, error) {
 
 // copiesOf is the sequence of count copies of the task that task makes, once its model builds.
 func copiesOf(task func() (env.Task, error), count int) (env.Sequence, error) {
-	if count < 1 {
-		return nil, fmt.Errorf("count = %d, want at least 1", count)
+	if err := checkCopies(task, count); err != nil {
+		return nil, err
 	}
 	t, err := task()
-	if err == nil {
-		_, err = t.Model()
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -349,6 +346,19 @@ func copiesOf(task func() (env.Task, error), count int) (env.Sequence, error) {
 		out[k] = t
 	}
 	return out, nil
+}
+
+// checkCopies checks count and that the task builds, without making the sequence (a count of a
+// billion is for the memory estimate to refuse, not for validation to allocate).
+func checkCopies(task func() (env.Task, error), count int) error {
+	if count < 1 {
+		return fmt.Errorf("count = %d, want at least 1", count)
+	}
+	t, err := task()
+	if err == nil {
+		_, err = t.Model()
+	}
+	return err
 }
 
 func mazes(ms []env.Maze, err error) (env.Sequence, error) {

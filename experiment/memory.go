@@ -52,8 +52,12 @@ func policyBytes(S, pairs int64) int64 {
 	return b + S*(24+1+4) + pairs*4*4 // a few predecessors per pair of a grid
 }
 
-// taskSize is the states and actions of one task.
-type taskSize struct{ S, A int }
+// taskSize is the states and actions of one task; a simulator has no table and no oracle, but
+// its agents' tables and its visit counts are as large as a table task's of its size.
+type taskSize struct {
+	S, A      int
+	simulated bool
+}
 
 // sizesKnown are the sizes of every run's tasks that their definitions know before any model is
 // built (env.Sized); the others are left out until the models exist.
@@ -63,7 +67,8 @@ func sizesKnown(runs []env.Sequence) [][]taskSize {
 		for _, def := range seq {
 			if sized, ok := def.(env.Sized); ok {
 				S, A := sized.Size()
-				out[r] = append(out[r], taskSize{S, A})
+				_, simulated := def.(env.Simulated)
+				out[r] = append(out[r], taskSize{S, A, simulated})
 			}
 		}
 	}
@@ -76,12 +81,16 @@ func sizesBuilt(runs [][]Task) [][]taskSize {
 	out := make([][]taskSize, len(runs))
 	for r, tasks := range runs {
 		for _, t := range tasks {
-			if t.Model == nil { // a simulator: no table to hold
+			if t.Model == nil { // a simulator: no table to hold, but agents as large
+				if sized, ok := t.Def.(env.Sized); ok {
+					S, A := sized.Size()
+					out[r] = append(out[r], taskSize{S, A, true})
+				}
 				continue
 			}
 			if !seen[t.Model] {
 				seen[t.Model] = true
-				out[r] = append(out[r], taskSize{t.Model.S, t.Model.A})
+				out[r] = append(out[r], taskSize{t.Model.S, t.Model.A, false})
 			}
 		}
 	}
@@ -109,17 +118,27 @@ func generationBytes(t FamilyParams) int64 {
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	e := memoryEstimate{generation: generationBytes(s.Tasks.Params)}
-	var largest, largestS, largestA, runTasks int64
+	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle).
+	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates int64
 	cells := 0
 	for _, run := range sizes {
+		tables := int64(0)
 		for _, t := range run {
 			pairs := int64(t.S) * int64(t.A)
-			e.models += pairs * modelPairBytes
 			if pairs > largest {
 				largest, largestS, largestA = pairs, int64(t.S), int64(t.A)
 			}
+			if t.simulated {
+				simStates = max(simStates, int64(t.S))
+				continue
+			}
+			e.models += pairs * modelPairBytes
+			tables++
+			if pairs > largestTable {
+				largestTable, largestTableS = pairs, int64(t.S)
+			}
 		}
-		runTasks = max(runTasks, int64(len(run)))
+		runTasks, runTables = max(runTasks, int64(len(run))), max(runTables, tables)
 		cells += len(s.Agents)
 	}
 	e.workers = min(runtime.GOMAXPROCS(0), cells)
@@ -130,14 +149,15 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 			perCell, e.agent = b, a.Type
 		}
 	}
-	if s.Oracle.Enabled {
+	if s.Oracle.Enabled && largestTable > 0 {
 		// Cells start in (run, agent) order, so the runs with a task in progress are at most one
 		// more than the workers; every task of those runs may be in progress at once.
-		e.oracles = oracleBytes(largestS, largest, s.Steps) * runTasks * int64(min(len(sizes), e.workers+1))
+		e.oracles = oracleBytes(largestTableS, largestTable, s.Steps) * runTables * int64(min(len(sizes), e.workers+1))
 		if s.Oracle.PolicyMistakes {
-			perCell += policyBytes(largestS, largest)
+			perCell += policyBytes(largestTableS, largestTable)
 		}
 	}
+	perCell += simStates * 8 // a simulator's visit count of every state (discretize.Sim)
 	e.agents = perCell * int64(e.workers)
 	return e
 }
@@ -188,7 +208,7 @@ func checkMemory(s Spec, sizes [][]taskSize) error {
 		{e.models, fmt.Sprintf("task models of %d runs: %d MB (tasks: width, height, sizes, count; runs)", len(sizes), e.models>>20)},
 		{e.generation, fmt.Sprintf("drawing each run's mazes: %d MB (tasks: pool)", e.generation>>20)},
 		{e.oracles, fmt.Sprintf("oracle solutions: %d MB (steps; oracle.enabled: false)", e.oracles>>20)},
-		{e.agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs)", e.workers, e.agent, e.agents>>20)},
+		{e.agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs; the tasks' sizes: width, height, bins)", e.workers, e.agent, e.agents>>20)},
 	}
 	slices.SortStableFunc(parts, func(a, b struct {
 		bytes int64

@@ -75,3 +75,27 @@ func TestEveryFamilyIsEstimated(t *testing.T) {
 		t.Errorf("a pool of 100 2000x2000 mazes under 700 MB: %v, want a refusal naming tasks: pool", err)
 	}
 }
+
+// TestSimulatorsAreEstimatedAsAgentsOnly: a simulator has no table and no oracle, but its agents'
+// tables are as large as its grid; a grid too large for the machine is refused before anything
+// runs, naming the bins, and validating it costs nothing.
+func TestSimulatorsAreEstimatedAsAgentsOnly(t *testing.T) {
+	s, err := Parse([]byte("tasks:\n  family: mountaincar\n  bins: [40000, 40000]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(s)
+	if err == nil || !strings.Contains(err.Error(), "bins") || strings.Contains(err.Error(), "task models") ||
+		strings.Contains(err.Error(), "oracle solutions") {
+		t.Fatalf("a 40000x40000 MountainCar: %v, want a refusal of the agents' memory naming bins", err)
+	}
+	small, err := Parse([]byte("tasks:\n  family: mountaincar\n  bins: [20, 20]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := estimateMemory(small, [][]taskSize{{{S: 401, A: 3, simulated: true}}})
+	if e.models != 0 || e.oracles != 0 || e.agents < 401*3*100 {
+		t.Errorf("estimate of a 20x20 simulator: models %d, oracles %d, agents %d; want 0, 0 and the agents' tables",
+			e.models, e.oracles, e.agents)
+	}
+}

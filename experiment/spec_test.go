@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -162,5 +163,31 @@ func TestDemo(t *testing.T) {
 	want := []string{"O-TempLe", "O-TempLe+retry+early", "Q-learning", "RMax"}
 	if got := s.AgentNames(); !slices.Equal(got, want) || s.Runs != 5 || s.Output.Baseline != "RMax" {
 		t.Errorf("agents %v, %d runs, baseline %q; want %v, 5 runs, RMax", got, s.Runs, s.Output.Baseline, want)
+	}
+}
+
+// TestValidationDoesNotBuildWhatItChecks: a config's validation checks sizes and counts without
+// building a sequence of count tasks or a model of a huge grid (a fuzzed count of a hundred
+// million once held the parser for seconds and gigabytes).
+func TestValidationDoesNotBuildWhatItChecks(t *testing.T) {
+	for _, config := range []string{
+		"tasks:\n  family: taxi\n  count: 100000000\n",
+		"tasks:\n  family: riverswim\n  count: 100000000\n",
+		"tasks:\n  family: frozenlake\n  count: 100000000\n",
+		"tasks:\n  family: grid\n  width: 2048\n  height: 2048\n",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := Parse([]byte(config)); err != nil {
+			t.Errorf("%q: %v", config, err)
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("validating %q allocated %d MB", config, grew>>20)
+		}
+	}
+	_, err := Parse([]byte("tasks:\n  family: grid\n  width: 2\n  height: 1\n  terminal_goals: true\n  goals: [[1, 1], [2, 1]]\n"))
+	if err == nil || !strings.Contains(err.Error(), "every open cell is a terminal goal") {
+		t.Errorf("a grid of terminal goals only: %v", err)
 	}
 }

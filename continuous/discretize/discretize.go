@@ -110,14 +110,16 @@ func New(env continuous.Env, c Config) (*Sim, error) {
 	if err := d.setActions(c.Actions); err != nil {
 		return nil, err
 	}
-	S, _ := d.Size()
-	d.visits = make([]int64, S)
 	return d, nil
 }
 
+// MaxFitSteps is the largest fit_steps: the random-policy steps of a quantile fit are stored,
+// and a million already places every edge of a thousand bins within a few hundred observations.
+const MaxFitSteps = 1_000_000
+
 func (d *Sim) setBins(c Config) error {
-	if c.FitSteps < 0 {
-		return fmt.Errorf("discretize: fit_steps = %d, want >= 0", c.FitSteps)
+	if c.FitSteps < 0 || c.FitSteps > MaxFitSteps {
+		return fmt.Errorf("discretize: fit_steps = %d, want 0 <= fit_steps <= %d", c.FitSteps, MaxFitSteps)
 	}
 	if c.FitSteps > 0 {
 		if len(c.Low) > 0 || len(c.High) > 0 {
@@ -262,6 +264,10 @@ func (d *Sim) Reset(rng *rand.Rand) (int, error) {
 		return 0, fmt.Errorf("reset of %s: %w", d.env.Name(), err)
 	}
 	d.live = true
+	if d.visits == nil { // allocated at the first episode, so that validating a spec stays cheap
+		S, _ := d.Size()
+		d.visits = make([]int64, S)
+	}
 	d.visits[s]++
 	return s, nil
 }
@@ -297,13 +303,16 @@ func (d *Sim) Step(a int) (next int, reward float64, terminated, truncated bool,
 }
 
 // Visits is how often each state was landed in (by a reset or a step) since the simulator was
-// made.
+// made (nil before its first episode).
 func (d *Sim) Visits() []int64 { return d.visits }
 
 // Unvisited is the number of grid cells never landed in — cells the random data of a quantile
 // fit or the bounds put where the dynamics never go, or that an agent never reached. The
 // terminal state is not counted.
 func (d *Sim) Unvisited() int {
+	if d.visits == nil {
+		return d.cells
+	}
 	n := 0
 	for _, v := range d.visits[:d.cells] {
 		if v == 0 {

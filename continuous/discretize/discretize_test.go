@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -224,6 +225,7 @@ func TestConfigErrors(t *testing.T) {
 		{mc(), Config{Bins: []int{5}, Low: lo}, "low has 2 and high 0 values"},
 		{mc(), Config{Bins: []int{5}, Low: lo, High: hi, FitSteps: 10}, "fit_steps = 10 with low/high"},
 		{mc(), Config{Bins: []int{5}, FitSteps: -1}, "fit_steps = -1"},
+		{mc(), Config{Bins: []int{5}, FitSteps: MaxFitSteps + 1}, "fit_steps = 1000001, want 0 <= fit_steps <= 1000000"},
 		{mc(), Config{Bins: []int{5}, Low: lo, High: hi, Actions: [][]float64{{0, 1}}}, "actions[0] = [0 1]"},
 		{pendulum.New(), Config{Bins: []int{5}, Low: []float64{-1, -1, -8}, High: []float64{1, 1, 8}}, "no discrete actions"},
 	} {
@@ -260,4 +262,29 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// TestLargeGridsCostNothingUntilRun: a simulator of two billion cells is made (and a spec holding
+// it validated) without allocating per cell; the visit counts come with the first episode.
+func TestLargeGridsCostNothingUntilRun(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, err := New(mountaincar.New(), Config{Bins: []int{46340, 46340}, Low: []float64{-1.2, -0.07}, High: []float64{0.6, 0.07}})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("making a 46340×46340 simulator allocated %d bytes", grew)
+	}
+	if d.Visits() != nil || d.Unvisited() != 46340*46340 {
+		t.Errorf("before any episode: visits %v, unvisited %d; want none, every cell", d.Visits() != nil, d.Unvisited())
+	}
+	small := mcUniform(t, 4)
+	if _, err := small.Reset(rand.New(rand.NewPCG(1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	if S, _ := small.Size(); len(small.Visits()) != S || small.Unvisited() != 16-1 {
+		t.Errorf("after a reset: %d visit counts, %d unvisited; want %d, 15", len(small.Visits()), small.Unvisited(), S)
+	}
 }
