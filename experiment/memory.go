@@ -22,7 +22,7 @@ import (
 // with its policy evaluation. The figures are bytes per state-action pair measured on 100×100
 // mazes (heap after two tasks), rounded up to cover pairs whose every outcome has been seen.
 // An agent's own memory is its type's (agents.Memory).
-const modelPairBytes = 100 // mdp.Model: row offsets, successors, probabilities, rewards, sampling sums
+const modelPairBytes = 80 // mdp.Model: row offsets, expected rewards, and per outcome its successor, probability, reward (70 B on a 250×250 maze)
 
 // memoryEstimate is the bytes an experiment needs, by part.
 type memoryEstimate struct {

@@ -27,7 +27,6 @@ const probTolerance = 1e-9
 // NewEpisodic when some states are terminal.
 type Model struct {
 	Sparse
-	cum      []float64 // cumulative probabilities of each row, for sampling
 	reward   []float64 // reward of each transition, parallel to Next
 	start    []float64 // start distribution μ over states
 	terminal []bool    // terminal[s]: an episode ends on reaching s; nil when no state is
@@ -103,14 +102,6 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 		}
 		m.Start[i+1] = int32(len(m.Next))
 	}
-	m.cum = make([]float64, len(m.Prob))
-	for i := 0; i < S*A; i++ {
-		c := 0.0
-		for k := m.Start[i]; k < m.Start[i+1]; k++ {
-			c += m.Prob[k]
-			m.cum[k] = c
-		}
-	}
 	total := 0.0
 	for s, p := range start {
 		if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
@@ -171,13 +162,16 @@ func (m *Model) ExpectedReward(s, a int) float64 { return m.R[s*m.A+a] }
 // StartDistribution returns a copy of μ.
 func (m *Model) StartDistribution() []float64 { return append([]float64(nil), m.start...) }
 
-// Step samples one transition from (s, a) with one uniform draw from rng.
+// Step samples one transition from (s, a) with one uniform draw from rng: the first outcome
+// whose cumulative probability, summed in row order, exceeds the draw. The sums are not stored
+// (8 bytes per outcome of a model that may hold tens of millions).
 func (m *Model) Step(s, a int, rng *rand.Rand) (next int, reward float64) {
 	i := s*m.A + a
 	lo, hi := m.Start[i], m.Start[i+1]
 	u := rng.Float64()
+	c := 0.0
 	for k := lo; k < hi-1; k++ {
-		if u < m.cum[k] {
+		if c += m.Prob[k]; u < c {
 			return int(m.Next[k]), m.reward[k]
 		}
 	}
