@@ -1,9 +1,12 @@
 package results_test
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -48,4 +51,48 @@ func ExampleWrite() {
 	// A: 11.0 ± 2.5, advantage over B 2.0
 	// B: 9.0 ± 2.5, advantage over B 0.0
 	// A − B = 2 in 3 of 3 runs
+}
+
+// Merge joins the directories of an experiment's shards — here two, run on one machine — into
+// the results of the whole experiment, reading only what the shards wrote.
+func ExampleMerge() {
+	root, err := os.MkdirTemp("", "shards")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(root)
+	s, err := experiment.Parse([]byte("name: sharded\nruns: 2\nepisodes: 20\ntasks: {count: 2}\nagents: [{type: rmax}, {type: q-learning}]\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(root, fmt.Sprint("shard-", i))
+		n, err := experiment.ExecuteShard(context.Background(), s, dir, 1, nil, experiment.Shard{Index: i, Count: 2})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("shard %d ran %d cells\n", i, n)
+		shards = append(shards, dir)
+	}
+	if err := results.Merge(filepath.Join(root, "merged"), shards); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := results.ReadSummary(filepath.Join(root, "merged"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range sum.Agents {
+		fmt.Printf("%s: %d runs\n", a.Name, len(a.PerRun))
+	}
+	// Output:
+	// shard 0 ran 2 cells
+	// shard 1 ran 2 cells
+	// RMax: 2 runs
+	// Q-learning: 2 runs
 }
