@@ -219,7 +219,11 @@ func (m Maze) Model() (*mdp.Model, error) {
 	if A == 8 {
 		slips = slip8[:]
 	}
-	rows := make([][]mdp.Transition, S*A)
+	// Rows go to the builder pair by pair: a 2000×2000 maze never holds 16 M row slices.
+	b, err := mdp.NewBuilder(S, A, terminal, S*A*3)
+	if err != nil {
+		return nil, err
+	}
 	start := make([]float64, S)
 	canStart := func(s int) bool { return !walls[s] && (terminal == nil || !terminal[s]) }
 	open := 0
@@ -228,15 +232,25 @@ func (m Maze) Model() (*mdp.Model, error) {
 			open++
 		}
 	}
+	wall := []mdp.Transition{{Prob: 1}}
+	row := make([]mdp.Transition, 0, 3)
 	for s := 0; s < S; s++ {
 		if walls[s] {
-			for a := 0; a < A; a++ {
-				rows[s*A+a] = []mdp.Transition{{Next: s, Prob: 1}}
+			wall[0].Next = s
+			for range A {
+				if err := b.Add(wall); err != nil {
+					return nil, err
+				}
 			}
 			continue
 		}
 		if terminal != nil && terminal[s] {
-			continue // an absorbing state with reward 0 (mdp.NewEpisodic)
+			for range A {
+				if err := b.Add(nil); err != nil { // an absorbing state with reward 0 (mdp.NewEpisodic)
+					return nil, err
+				}
+			}
+			continue
 		}
 		start[s] = 1 / float64(open)
 		from := m.CellOf(s)
@@ -249,7 +263,7 @@ func (m Maze) Model() (*mdp.Model, error) {
 		}
 		p := m.Slip[s]
 		for a := 0; a < A; a++ {
-			var row []mdp.Transition
+			row = row[:0]
 			add := func(next int, prob float64) {
 				for k := range row {
 					if row[k].Next == next {
@@ -262,8 +276,10 @@ func (m Maze) Model() (*mdp.Model, error) {
 			add(target(a), 1-p)
 			add(target(slips[a][0]), p/2)
 			add(target(slips[a][1]), p/2)
-			rows[s*A+a] = row
+			if err := b.Add(row); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return mdp.NewEpisodic(S, A, rows, start, terminal)
+	return b.Model(start)
 }

@@ -54,53 +54,103 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 	if len(start) != S {
 		return nil, fmt.Errorf("mdp: start distribution has length %d, want S = %d", len(start), S)
 	}
-	if terminal != nil && len(terminal) != S {
-		return nil, fmt.Errorf("mdp: terminal flags have length %d, want S = %d", len(terminal), S)
-	}
-	m := &Model{Sparse: Sparse{S: S, A: A, Start: make([]int32, S*A+1), R: make([]float64, S*A)}}
 	outcomes := 0
 	for _, row := range rows {
 		outcomes += max(len(row), 1)
 	}
+	b, err := NewBuilder(S, A, terminal, outcomes)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		if err := b.Add(row); err != nil {
+			return nil, err
+		}
+	}
+	return b.Model(start)
+}
+
+// Builder builds a model one state-action pair at a time, in pair order, so that a large task
+// never holds the rows of all its pairs at once; NewEpisodic is a Builder fed the rows it is
+// given, so both make the same model.
+type Builder struct {
+	m        *Model
+	terminal []bool
+	listed   []int // listed[s′] = i+1 once row i has listed s′
+	i        int   // the next pair
+}
+
+// NewBuilder starts a model of S states and A actions with the given terminal flags (length S,
+// or nil for none), with room for outcomes outcomes (0 if unknown).
+func NewBuilder(S, A int, terminal []bool, outcomes int) (*Builder, error) {
+	if S <= 0 || A <= 0 {
+		return nil, fmt.Errorf("mdp: need at least one state and one action, got S=%d A=%d", S, A)
+	}
+	if terminal != nil && len(terminal) != S {
+		return nil, fmt.Errorf("mdp: terminal flags have length %d, want S = %d", len(terminal), S)
+	}
+	m := &Model{Sparse: Sparse{S: S, A: A, Start: make([]int32, S*A+1), R: make([]float64, S*A)}}
 	m.Next, m.Prob, m.reward = make([]int32, 0, outcomes), make([]float64, 0, outcomes), make([]float64, 0, outcomes)
-	listed := make([]int, S) // listed[s′] = i+1 once row i has listed s′
-	for i, row := range rows {
-		s, a := i/A, i%A
-		if terminal != nil && terminal[s] {
-			if !absorbing(row, s) {
-				return nil, fmt.Errorf("mdp: state %d action %d: state %d is terminal, so its outcomes must be empty "+
-					"or a self-loop with probability 1 and reward 0, got %v", s, a, s, row)
-			}
-			row = []Transition{{Next: s, Prob: 1}}
+	return &Builder{m: m, terminal: terminal, listed: make([]int, S)}, nil
+}
+
+// Add appends the outcomes of the next pair (s, a), pairs in the order s·A + a. Outcomes with
+// probability 0 are dropped; a terminal state's row must be empty or its self-loop (NewEpisodic).
+func (b *Builder) Add(row []Transition) error {
+	m, i := b.m, b.i
+	if i >= m.S*m.A {
+		return fmt.Errorf("mdp: more than S*A = %d transition rows", m.S*m.A)
+	}
+	S, A := m.S, m.A
+	s, a := i/A, i%A
+	if b.terminal != nil && b.terminal[s] {
+		if !absorbing(row, s) {
+			return fmt.Errorf("mdp: state %d action %d: state %d is terminal, so its outcomes must be empty "+
+				"or a self-loop with probability 1 and reward 0, got %v", s, a, s, row)
 		}
-		total := 0.0
-		for _, t := range row {
-			switch {
-			case t.Next < 0 || t.Next >= S:
-				return nil, fmt.Errorf("mdp: state %d action %d: next state %d out of range [0, %d)", s, a, t.Next, S)
-			case math.IsNaN(t.Prob) || math.IsInf(t.Prob, 0):
-				return nil, fmt.Errorf("mdp: state %d action %d: probability of next state %d is %v, not finite", s, a, t.Next, t.Prob)
-			case t.Prob < 0:
-				return nil, fmt.Errorf("mdp: state %d action %d: probability of next state %d is negative (%v)", s, a, t.Next, t.Prob)
-			case math.IsNaN(t.Reward) || math.IsInf(t.Reward, 0):
-				return nil, fmt.Errorf("mdp: state %d action %d: reward of next state %d is %v, not finite", s, a, t.Next, t.Reward)
-			case listed[t.Next] == i+1:
-				return nil, fmt.Errorf("mdp: state %d action %d: next state %d listed twice", s, a, t.Next)
-			}
-			listed[t.Next] = i + 1
-			total += t.Prob
-			if t.Prob == 0 {
-				continue
-			}
-			m.Next = append(m.Next, int32(t.Next))
-			m.Prob = append(m.Prob, t.Prob)
-			m.reward = append(m.reward, t.Reward)
-			m.R[i] += t.Prob * t.Reward
+		row = []Transition{{Next: s, Prob: 1}}
+	}
+	total := 0.0
+	for _, t := range row {
+		switch {
+		case t.Next < 0 || t.Next >= S:
+			return fmt.Errorf("mdp: state %d action %d: next state %d out of range [0, %d)", s, a, t.Next, S)
+		case math.IsNaN(t.Prob) || math.IsInf(t.Prob, 0):
+			return fmt.Errorf("mdp: state %d action %d: probability of next state %d is %v, not finite", s, a, t.Next, t.Prob)
+		case t.Prob < 0:
+			return fmt.Errorf("mdp: state %d action %d: probability of next state %d is negative (%v)", s, a, t.Next, t.Prob)
+		case math.IsNaN(t.Reward) || math.IsInf(t.Reward, 0):
+			return fmt.Errorf("mdp: state %d action %d: reward of next state %d is %v, not finite", s, a, t.Next, t.Reward)
+		case b.listed[t.Next] == i+1:
+			return fmt.Errorf("mdp: state %d action %d: next state %d listed twice", s, a, t.Next)
 		}
-		if math.Abs(total-1) > probTolerance {
-			return nil, fmt.Errorf("mdp: state %d action %d: probabilities sum to %v, want 1", s, a, total)
+		b.listed[t.Next] = i + 1
+		total += t.Prob
+		if t.Prob == 0 {
+			continue
 		}
-		m.Start[i+1] = int32(len(m.Next))
+		m.Next = append(m.Next, int32(t.Next))
+		m.Prob = append(m.Prob, t.Prob)
+		m.reward = append(m.reward, t.Reward)
+		m.R[i] += t.Prob * t.Reward
+	}
+	if math.Abs(total-1) > probTolerance {
+		return fmt.Errorf("mdp: state %d action %d: probabilities sum to %v, want 1", s, a, total)
+	}
+	m.Start[i+1] = int32(len(m.Next))
+	b.i++
+	return nil
+}
+
+// Model finishes the model with the start distribution start (length S); every pair must have
+// been added. The Builder is not used again.
+func (b *Builder) Model(start []float64) (*Model, error) {
+	m, terminal := b.m, b.terminal
+	if b.i != m.S*m.A {
+		return nil, fmt.Errorf("mdp: got %d transition rows, want S*A = %d", b.i, m.S*m.A)
+	}
+	if len(start) != m.S {
+		return nil, fmt.Errorf("mdp: start distribution has length %d, want S = %d", len(start), m.S)
 	}
 	total := 0.0
 	for s, p := range start {
@@ -121,6 +171,7 @@ func NewEpisodic(S, A int, rows [][]Transition, start []float64, terminal []bool
 	if slices.Contains(terminal, true) {
 		m.terminal = append([]bool(nil), terminal...)
 	}
+	b.m, b.listed = nil, nil
 	return m, nil
 }
 

@@ -444,15 +444,17 @@ func (f Figure) dataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // pad widens [lo, hi] by frac of its span on each side so that curves do
-// not run into the axes. A degenerate range gets a unit-ish width, and an
-// empty one (no finite data) becomes [0, 1].
+// not run into the axes. A degenerate range — one value, or values that differ
+// only by rounding (−20 and −20.000000000000004) — gets a unit-ish width, and
+// an empty one (no finite data) becomes [0, 1].
 func pad(lo, hi, frac float64) (float64, float64) {
 	switch {
 	case lo > hi:
 		return 0, 1
-	case lo == hi:
-		d := math.Max(0.5, 0.1*math.Abs(lo))
-		return lo - d, hi + d
+	case hi-lo <= 1e-9*math.Max(math.Abs(lo), math.Abs(hi)):
+		mid := lo + (hi-lo)/2
+		d := math.Max(0.5, 0.1*math.Abs(mid))
+		return mid - d, mid + d
 	}
 	d := frac * (hi - lo)
 	return lo - d, hi + d
@@ -586,6 +588,11 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := niceStep((hi - lo) / 5)
 	prec := decimals(step)
 	first := math.Ceil(lo/step - 1e-9)
+	if math.Abs(first)+10 >= 1<<52 {
+		// Steps below the resolution of the values (a range that differs only by rounding, which
+		// pad widens): i++ would not change i, and the loop would never end.
+		return nil
+	}
 	var ticks []plot.Tick
 	for i := first; i*step <= hi+1e-9*step; i++ {
 		v := i * step

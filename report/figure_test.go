@@ -199,3 +199,27 @@ func TestFigureExamples(t *testing.T) {
 		checkFigureFiles(t, base)
 	}
 }
+
+// TestFigureOfValuesThatDifferOnlyByRounding: a curve whose values differ only in their last
+// bits (every run of a task earning −20, summed in different orders) is drawn around its value
+// with readable ticks; it once made the tick loop run until memory ran out.
+func TestFigureOfValuesThatDifferOnlyByRounding(t *testing.T) {
+	lo, hi := pad(-20.000000000000004, -19.999999999999996, yPadFrac)
+	if !(lo < -20.5 && hi > -19.5) {
+		t.Errorf("pad of a rounding-wide range: [%v, %v], want about [−22, −18]", lo, hi)
+	}
+	ticks := niceTicks{}.Ticks(lo, hi)
+	if len(ticks) < 3 || len(ticks) > 12 {
+		t.Errorf("%d ticks on [%v, %v], want a handful", len(ticks), lo, hi)
+	}
+	if got := (niceTicks{}).Ticks(-20.000000000000004, -19.999999999999996); len(got) > 12 {
+		t.Errorf("%d ticks on a rounding-wide range, want none or a handful", len(got))
+	}
+	f := Figure{Title: "flat", Series: []Series{{Label: "a", X: []float64{0, 1, 2},
+		Band: Band{Mean: []float64{-20, -20.000000000000004, -19.999999999999996}}}}}
+	dir := t.TempDir()
+	if err := f.Save(filepath.Join(dir, "flat")); err != nil {
+		t.Fatal(err)
+	}
+	checkFigureFiles(t, filepath.Join(dir, "flat"))
+}
