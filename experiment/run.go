@@ -112,7 +112,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if progress == nil {
 		progress = silent{}
 	}
-	for _, sub := range cellOutputs {
+	for _, sub := range results.CellKinds {
 		if sub == "episodes" && !p.EpisodeReturns || sub == "templates" && !p.TemplateSnapshots {
 			continue
 		}
@@ -181,9 +181,6 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	}
 	return cells, nil
 }
-
-// cellOutputs are the directories that hold a file per cell.
-var cellOutputs = []string{"cells", "episodes", "templates"}
 
 // snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
 type snapshotter interface {

@@ -102,6 +102,10 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 			return 0, err
 		}
 	}
+	var scalingPoints []scalingPoint
+	if s.Scaling != nil {
+		scalingPoints = s.Scaling.points(s) // in the order of points
+	}
 	var scaling []results.ScalingPointSetup
 	cells := 0
 	for k, ps := range points {
@@ -111,7 +115,7 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 			return cells, err
 		}
 		if s.Scaling != nil {
-			scaling = append(scaling, s.Scaling.points(s)[k].setup(pt))
+			scaling = append(scaling, scalingPoints[k].setup(pt))
 		}
 	}
 	if s.Scaling != nil {

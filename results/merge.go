@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 )
 
-// cellKinds are the directories of an experiment directory that hold a file per cell.
-var cellKinds = []string{"cells", "episodes", "templates"}
+// CellKinds are the directories of an experiment directory that hold a file per cell (the
+// runner writes them, Merge gathers them).
+var CellKinds = []string{"cells", "episodes", "templates"}
 
 // Merge joins the results directories of the shards of one experiment (a plain one, a sweep or a
 // scaling study) into out: it checks that they ran the same spec, gathers their cells (and
@@ -87,7 +88,7 @@ func Merge(out string, shards []string) error {
 			}
 		}
 		for _, d := range shards {
-			for _, kind := range cellKinds {
+			for _, kind := range CellKinds {
 				if err := copyFiles(filepath.Join(d, sub, kind), filepath.Join(dir, kind)); err != nil {
 					return fmt.Errorf("results: merge: %w", err)
 				}
