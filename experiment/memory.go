@@ -53,44 +53,93 @@ func policyBytes(S, pairs int64) int64 {
 }
 
 // taskSize is the states and actions of one task; a simulator has no table and no oracle, but
-// its agents' tables and its visit counts are as large as a table task's of its size.
+// its agents' tables and its visit counts are as large as a table task's of its size. A task
+// computed on demand (OnDemandPairs) stores no model, and its oracle solves at most region
+// states around the start states of a run.
 type taskSize struct {
 	S, A      int
 	simulated bool
+	onDemand  bool
+	region    int64
+}
+
+// onDemandStateBytes is what a task computed on demand holds per state (env.MazeDynamics: a
+// cell's kind, its place among the start states and their running sum, and the maze's slip).
+const onDemandStateBytes = 1 + 4 + 8 + 8
+
+// localOracleBytes is one solution of a task computed on demand over n states of its S
+// (solveLocal): V_0 … V_T and V* by local state, per pair Q*, the ε-mistake flag and the
+// region's own model (offsets, expected rewards, three outcomes), and the region's index of
+// every state with its search distances.
+func localOracleBytes(S, n, A int64, steps int) int64 {
+	return int64(steps+2)*8*n + (8+1+4+8+3*12)*n*A + 8*S
+}
+
+// sizeOf is the size of a task of S states and A actions with definition def in the runs of s:
+// computed on demand when it can be (computesOnDemand, largeTask), with the states its oracle
+// solves around a run's start states bounded from rmax, a bound of its rewards' sizes.
+func sizeOf(s Spec, def env.Task, S, A int, rmax float64) taskSize {
+	t := taskSize{S: S, A: A}
+	od, ok := def.(env.OnDemand)
+	if !ok || !computesOnDemand(s) || !largeTask(def) {
+		return t
+	}
+	t.onDemand = true
+	radius := mdp.RadiusFor(s.Steps, s.Gamma, rmax/(1-s.Gamma), oracleTolerance/2)
+	starts := int64(1)
+	if s.Start == StartPerEpisode {
+		starts = int64(s.Episodes)
+	}
+	t.region = min(int64(S), starts*int64(od.Reach(radius)))
+	return t
 }
 
 // sizesKnown are the sizes of every run's tasks that their definitions know before any model is
 // built (env.Sized); the others are left out until the models exist.
-func sizesKnown(runs []env.Sequence) [][]taskSize {
+func sizesKnown(s Spec, runs []env.Sequence) [][]taskSize {
 	out := make([][]taskSize, len(runs))
 	for r, seq := range runs {
 		for _, def := range seq {
-			if sized, ok := def.(env.Sized); ok {
-				S, A := sized.Size()
-				_, simulated := def.(env.Simulated)
-				out[r] = append(out[r], taskSize{S, A, simulated})
+			sized, ok := def.(env.Sized)
+			if !ok {
+				continue
 			}
+			S, A := sized.Size()
+			if _, simulated := def.(env.Simulated); simulated {
+				out[r] = append(out[r], taskSize{S: S, A: A, simulated: true})
+				continue
+			}
+			rmax := 0.0
+			if od, ok := def.(env.OnDemand); ok {
+				rmax = od.RewardBound()
+			}
+			out[r] = append(out[r], sizeOf(s, def, S, A, rmax))
 		}
 	}
 	return out
 }
 
-// sizesBuilt are the sizes of the distinct models of every run (equal tasks share one).
-func sizesBuilt(runs [][]Task) [][]taskSize {
-	seen := map[*mdp.Model]bool{}
+// sizesBuilt are the sizes of the distinct tasks of every run (equal tasks share one model).
+func sizesBuilt(s Spec, runs [][]Task) [][]taskSize {
+	seen := map[mdp.Dynamics]bool{}
 	out := make([][]taskSize, len(runs))
 	for r, tasks := range runs {
 		for _, t := range tasks {
-			if t.Model == nil { // a simulator: no table to hold, but agents as large
+			if t.dynamics() == nil { // a simulator: no table to hold, but agents as large
 				if sized, ok := t.Def.(env.Sized); ok {
 					S, A := sized.Size()
-					out[r] = append(out[r], taskSize{S, A, true})
+					out[r] = append(out[r], taskSize{S: S, A: A, simulated: true})
 				}
 				continue
 			}
-			if !seen[t.Model] {
-				seen[t.Model] = true
-				out[r] = append(out[r], taskSize{t.Model.S, t.Model.A, false})
+			if !seen[t.dynamics()] {
+				seen[t.dynamics()] = true
+				S, A := t.dynamics().Size()
+				size := taskSize{S: S, A: A}
+				if t.Model == nil {
+					size = sizeOf(s, t.Def, S, A, t.dynamics().MaxAbsReward())
+				}
+				out[r] = append(out[r], size)
 			}
 		}
 	}
@@ -118,8 +167,9 @@ func generationBytes(t FamilyParams) int64 {
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	e := memoryEstimate{generation: generationBytes(s.Tasks.Params)}
-	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle).
-	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates int64
+	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle),
+	// solution the largest oracle solution of a task.
+	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates, solution int64
 	cells := 0
 	for _, run := range sizes {
 		tables := int64(0)
@@ -132,8 +182,14 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 				simStates = max(simStates, int64(t.S))
 				continue
 			}
-			e.models += pairs * modelPairBytes
 			tables++
+			if t.onDemand {
+				e.models += int64(t.S) * onDemandStateBytes
+				solution = max(solution, localOracleBytes(int64(t.S), t.region, int64(t.A), s.Steps))
+				continue
+			}
+			e.models += pairs * modelPairBytes
+			solution = max(solution, oracleBytes(int64(t.S), pairs, s.Steps))
 			if pairs > largestTable {
 				largestTable, largestTableS = pairs, int64(t.S)
 			}
@@ -149,11 +205,11 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 			perCell, e.agent = b, a.Type
 		}
 	}
-	if s.Oracle.Enabled && largestTable > 0 {
+	if s.Oracle.Enabled && solution > 0 {
 		// Cells start in (run, agent) order, so the runs with a task in progress are at most one
 		// more than the workers; every task of those runs may be in progress at once.
-		e.oracles = oracleBytes(largestTableS, largestTable, s.Steps) * runTables * int64(min(len(sizes), e.workers+1))
-		if s.Oracle.PolicyMistakes {
+		e.oracles = solution * runTables * int64(min(len(sizes), e.workers+1))
+		if s.Oracle.PolicyMistakes && largestTable > 0 {
 			perCell += policyBytes(largestTableS, largestTable)
 		}
 	}

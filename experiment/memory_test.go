@@ -36,19 +36,19 @@ func TestMemoryEstimateCoversTheAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmax := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]}))
+	rmax := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]}))
 	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
 	s.Oracle.Enabled = true
-	fm := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]}))
+	fm := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]}))
 	if rmax.models != 100*100*4*modelPairBytes || fm.agents <= rmax.agents || fm.agent != TypeFMTempLe {
 		t.Errorf("estimates rmax %+v, fm-temple %+v", rmax, fm)
 	}
 	s.Oracle.Enabled = false
-	if off := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]})); off.total() >= fm.total() || off.oracles != 0 {
+	if off := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]})); off.total() >= fm.total() || off.oracles != 0 {
 		t.Errorf("the oracle adds nothing: %+v with it, %+v without", fm, off)
 	}
 	s.Oracle.Enabled, s.Oracle.PolicyMistakes = true, true
-	if pm := estimateMemory(s, sizesKnown([]env.Sequence{p[:1]})); pm.agents <= fm.agents {
+	if pm := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]})); pm.agents <= fm.agents {
 		t.Errorf("policy mistakes add nothing: %+v with them, %+v without", pm, fm)
 	}
 }

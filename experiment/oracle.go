@@ -14,13 +14,24 @@ const oracleTolerance = 1e-7
 
 // taskSolution is what the oracle knows of one task's true model: its finite-horizon values, its
 // γ-discounted optimum and the pairs whose action is an ε-mistake. It is computed once per task
-// and read, never written, by every cell that runs the task (oracleCache).
+// and read, never written, by every cell that runs the task (oracleCache). A stored model is
+// solved whole; a task computed on demand only around the start states of its run (solveLocal).
 type taskSolution struct {
-	m       *mdp.Model
+	m       *mdp.Model  // the stored model, nil on demand (policy evaluation needs it)
+	region  *mdp.Region // the states solved, by local index; nil: every state, by itself
+	A       int
 	horizon mdp.Horizon
 	vStar   []float64 // γ-discounted V*
 	mistake []bool    // per pair: Q*(s,a) < V*(s) − ε
 	eps     float64   // ε in reward units
+}
+
+// local is the index of state s in the solution's arrays.
+func (o *taskSolution) local(s int) int {
+	if o.region == nil {
+		return s
+	}
+	return o.region.Index(s)
 }
 
 // taskOracle measures one cell on one task against the task's solution; its records are the
@@ -84,13 +95,36 @@ func solveTask(m *mdp.Model, T int, gamma, epsilon float64) (*taskSolution, erro
 	if err != nil {
 		return nil, err
 	}
-	eps := epsilon * m.MaxAbsReward() / (1 - gamma)
-	o := &taskSolution{m: m, horizon: h, vStar: sol.V, mistake: make([]bool, m.S*m.A), eps: eps}
+	return newSolution(m, nil, m.A, h, sol, epsilon*m.MaxAbsReward()/(1-gamma)), nil
+}
+
+// solveLocal solves a task computed on demand where the cells of one run can be: its
+// finite-horizon values on the states within T steps of the run's start states (exactly those of
+// a whole solve), and V* on a region around them wide enough (mdp.RadiusFor) that the values
+// there are within oracleTolerance of the whole task's, the tolerance of a whole solve.
+func solveLocal(d mdp.Dynamics, starts []int, T int, gamma, epsilon float64) (*taskSolution, error) {
+	vmax := d.MaxAbsReward() / (1 - gamma)
+	r := mdp.Around(d, starts, mdp.RadiusFor(T, gamma, vmax, oracleTolerance/2))
+	h, err := r.FiniteHorizon(d, T)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := r.ValueIteration(d, gamma, oracleTolerance/2)
+	if err != nil {
+		return nil, err
+	}
+	_, A := d.Size()
+	return newSolution(nil, r, A, h, sol, epsilon*d.MaxAbsReward()/(1-gamma)), nil
+}
+
+// newSolution flags the ε-mistakes of sol.
+func newSolution(m *mdp.Model, r *mdp.Region, A int, h mdp.Horizon, sol mdp.Solution, eps float64) *taskSolution {
+	o := &taskSolution{m: m, region: r, A: A, horizon: h, vStar: sol.V, mistake: make([]bool, len(sol.Q)), eps: eps}
 	for i, q := range sol.Q {
 		// The tolerance of the solve keeps ties from counting as mistakes when ε = 0.
-		o.mistake[i] = q < sol.V[i/m.A]-eps-2*oracleTolerance
+		o.mistake[i] = q < sol.V[i/A]-eps-2*oracleTolerance
 	}
-	return o, nil
+	return o
 }
 
 // oracleCache shares each task's solution among the cells of one Run: a task is solved when the
@@ -98,7 +132,14 @@ func solveTask(m *mdp.Model, T int, gamma, epsilon float64) (*taskSolution, erro
 // resumed from disk), so the solutions held at once are those of the tasks in progress.
 type oracleCache struct {
 	mu      sync.Mutex
-	entries map[*mdp.Model]*oracleEntry
+	entries map[oracleKey]*oracleEntry
+}
+
+// oracleKey names a solution: a stored model's is shared by every run that draws the task, one
+// computed on demand is solved around the start states of one run.
+type oracleKey struct {
+	task mdp.Dynamics
+	run  int // −1 for a stored model
 }
 
 type oracleEntry struct {
@@ -108,19 +149,28 @@ type oracleEntry struct {
 	users int // cells still to finish the task, once per occurrence in a cell's sequence
 }
 
+// oracleKey is the key of the solution of task k of run.
+func (p *Plan) oracleKey(run, k int, t Task) oracleKey {
+	if t.Model != nil {
+		return oracleKey{task: t.dynamics(), run: -1}
+	}
+	return oracleKey{task: t.dynamics(), run: run}
+}
+
 // newOracleCache counts, for every task, the cells of p's shard that will run it.
 func newOracleCache(p *Plan) *oracleCache {
-	c := &oracleCache{entries: map[*mdp.Model]*oracleEntry{}}
+	c := &oracleCache{entries: map[oracleKey]*oracleEntry{}}
 	for run, tasks := range p.Runs {
-		for k := range p.Agents {
-			if !p.Shard.Has(run*len(p.Agents) + k) {
+		for a := range p.Agents {
+			if !p.Shard.Has(run*len(p.Agents) + a) {
 				continue
 			}
-			for _, t := range tasks {
-				e := c.entries[t.Model]
+			for k, t := range tasks {
+				key := p.oracleKey(run, k, t)
+				e := c.entries[key]
 				if e == nil {
 					e = &oracleEntry{}
-					c.entries[t.Model] = e
+					c.entries[key] = e
 				}
 				e.users++
 			}
@@ -129,30 +179,51 @@ func newOracleCache(p *Plan) *oracleCache {
 	return c
 }
 
-// oracle returns a fresh oracle of one cell on task m, on the task's shared solution (p.oracles,
-// set by Run) or, for a cell run on its own, on a solution of its own.
-func (p *Plan) oracle(m *mdp.Model) (*taskOracle, error) {
+// solve solves task k of run: whole when it is stored, around its start states when it is
+// computed on demand.
+func (p *Plan) solve(run, k int, t Task) (*taskSolution, error) {
+	if t.Model != nil {
+		return solveTask(t.Model, p.Steps, p.Gamma, p.Epsilon)
+	}
+	return solveLocal(t.dynamics(), p.starts(run, k, t), p.Steps, p.Gamma, p.Epsilon)
+}
+
+// starts are the start states of every episode of task k of run, drawn as runCell draws them.
+func (p *Plan) starts(run, k int, t Task) []int {
+	rng := stream(p.Seed, run, "", k, purposeStart)
+	out := []int{p.startState(t, rng)}
+	if p.Start == StartPerEpisode {
+		for e := 1; e < p.Episodes; e++ {
+			out = append(out, p.startState(t, rng))
+		}
+	}
+	return out
+}
+
+// oracle returns a fresh oracle of one cell on task k of run, on the task's shared solution
+// (p.oracles, set by Run) or, for a cell run on its own, on a solution of its own.
+func (p *Plan) oracle(run, k int, t Task) (*taskOracle, error) {
 	if p.oracles == nil {
-		sol, err := solveTask(m, p.Steps, p.Gamma, p.Epsilon)
+		sol, err := p.solve(run, k, t)
 		return &taskOracle{taskSolution: sol}, err
 	}
 	p.oracles.mu.Lock()
-	e := p.oracles.entries[m]
+	e := p.oracles.entries[p.oracleKey(run, k, t)]
 	p.oracles.mu.Unlock()
-	e.once.Do(func() { e.sol, e.err = solveTask(m, p.Steps, p.Gamma, p.Epsilon) })
+	e.once.Do(func() { e.sol, e.err = p.solve(run, k, t) })
 	return &taskOracle{taskSolution: e.sol}, e.err
 }
 
-// release tells the cache that one cell is done with task m.
-func (c *oracleCache) release(m *mdp.Model) {
+// release tells the cache that one cell is done with the task of key.
+func (c *oracleCache) release(key oracleKey) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.entries[m]; e != nil {
+	if e := c.entries[key]; e != nil {
 		if e.users--; e.users == 0 {
-			delete(c.entries, m)
+			delete(c.entries, key)
 		}
 	}
 }
@@ -378,16 +449,18 @@ const policyTolerance = 1e-4
 
 // episode records the optimum of an episode that starts in s.
 func (o *taskOracle) episode(s int) {
-	o.rec.OptimalReward += o.horizon.Values(o.horizon.T)[s]
-	o.rec.OptimalDiscountedStart += o.vStar[s]
+	k := o.local(s)
+	o.rec.OptimalReward += o.horizon.Values(o.horizon.T)[k]
+	o.rec.OptimalDiscountedStart += o.vStar[k]
 }
 
 // step measures the transition (s, a, r, next) taken with h steps to go in phase ph.
 func (o *taskOracle) step(s, a int, r float64, next, h int, ph agent.Phase) {
-	if o.mistake[s*o.m.A+a] {
+	k := o.local(s)
+	if o.mistake[k*o.A+a] {
 		o.rec.Mistakes++
 	}
-	o.rec.Regret[ph] += o.horizon.Value(h, s) - r - o.horizon.Value(h-1, next)
+	o.rec.Regret[ph] += o.horizon.Value(h, k) - r - o.horizon.Value(h-1, o.local(next))
 	o.rec.StepsByPhase[ph]++
 }
 

@@ -58,10 +58,14 @@ func MazePictures(t Task) (landforms, templates report.Grid, ok bool) {
 		landforms.Legend = append(landforms.Legend, name)
 	}
 
-	tr := template.OfModel(t.Model)
+	m, err := t.Table()
+	if err != nil {
+		return report.Grid{}, report.Grid{}, false
+	}
+	tr := template.OfModel(m)
 	templates = report.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
 		len(tr.Templates), tr.Pairs), W: mz.Width, H: mz.Height}
-	for a := range t.Model.A {
+	for a := range m.A {
 		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a), Label: make([]string, S)}
 		for s, k := range panel.Class {
 			switch {
@@ -103,20 +107,24 @@ func TemplateMap(tr template.Truth, a int) []int {
 // not a maze.
 func LearnedPictures(t Task, snap template.Snapshot, tau float64) (pairs report.Grid, library report.Figure, ok bool) {
 	mz, ok := t.Def.(env.Maze)
-	if !ok || len(snap.Pairs) != t.Model.S*t.Model.A {
+	if !ok {
 		return report.Grid{}, report.Figure{}, false
 	}
-	tr := template.OfModel(t.Model)
+	m, err := t.Table()
+	if err != nil || len(snap.Pairs) != m.S*m.A {
+		return report.Grid{}, report.Figure{}, false
+	}
+	tr := template.OfModel(m)
 	position := map[int]int{}
 	for k, tm := range snap.Library {
 		position[tm.ID] = k
 	}
 	wrong := 0
 	pairs = report.Grid{W: mz.Width, H: mz.Height}
-	for a := range t.Model.A {
-		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, t.Model.S), Label: make([]string, t.Model.S)}
-		for s := range t.Model.S {
-			i := s*t.Model.A + a
+	for a := range m.A {
+		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, m.S), Label: make([]string, m.S)}
+		for s := range m.S {
+			i := s*m.A + a
 			k, identified := position[snap.Pairs[i]]
 			switch {
 			case mz.IsWall(s):

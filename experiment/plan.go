@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
@@ -54,7 +55,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 			return nil, fmt.Errorf("tasks: %w", err)
 		}
 	}
-	if err := checkMemory(s, sizesKnown(seqs)); err != nil {
+	if err := checkMemory(s, sizesKnown(s, seqs)); err != nil {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
@@ -62,8 +63,10 @@ func BuildTasks(s Spec) (*Plan, error) {
 	type builtTask struct {
 		def env.Task
 		m   *mdp.Model
+		d   mdp.Dynamics
 	}
 	built := map[[sha256.Size]byte]builtTask{}
+	onDemand := computesOnDemand(s)
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
@@ -77,16 +80,21 @@ func BuildTasks(s Spec) (*Plan, error) {
 			}
 			key, keyed := taskKey(def)
 			b, ok := built[key]
-			m := b.m
 			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
-				if m, err = def.Model(); err != nil {
+				b = builtTask{def: def}
+				if od, isOD := def.(env.OnDemand); isOD && onDemand && largeTask(def) {
+					b.d, err = od.Dynamics()
+				} else if b.m, err = def.Model(); err == nil {
+					b.d = b.m
+				}
+				if err != nil {
 					return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
 				}
 				if keyed && !ok {
-					built[key] = builtTask{def, m}
+					built[key] = b
 				}
 			}
-			task := Task{Def: def, Model: m, Start: -1}
+			task := Task{Def: def, Truth: b.d, Model: b.m, Start: -1}
 			if s.Start == StartFixed {
 				if task.Start, err = fixedStart(s, task); err != nil {
 					return nil, fmt.Errorf("run %d, task %d (%s): %w", run, k, def.Name(), err)
@@ -96,7 +104,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 		}
 		p.Runs = append(p.Runs, tasks)
 	}
-	if err := checkMemory(s, sizesBuilt(p.Runs)); err != nil {
+	if err := checkMemory(s, sizesBuilt(s, p.Runs)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -120,8 +128,8 @@ func fixedStart(s Spec, t Task) (int, error) {
 	switch cell := (env.Cell{X: s.StartCell[0], Y: s.StartCell[1]}); {
 	case s.StartState != nil:
 		state = *s.StartState
-		if state >= t.Model.S {
-			return 0, fmt.Errorf("start_state = %d, but the task has %d states", state, t.Model.S)
+		if S, _ := t.dynamics().Size(); state >= S {
+			return 0, fmt.Errorf("start_state = %d, but the task has %d states", state, S)
 		}
 	default:
 		grid, ok := t.Def.(env.CellTask)
@@ -132,8 +140,49 @@ func fixedStart(s Spec, t Task) (int, error) {
 			return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", cell)
 		}
 	}
-	if t.Model.Terminal(state) {
+	if t.dynamics().Terminal(state) {
 		return 0, fmt.Errorf("the fixed start state %d is terminal", state)
 	}
 	return state, nil
+}
+
+// OnDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
+// when they are read (env.OnDemand: a maze, from 512×512 cells on) is not stored as a model: a
+// stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
+// only the pairs its cells meet, and the oracle solves such a task only around its start states
+// (solveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
+// ground-truth diagnostics on it.
+const OnDemandPairs = 1 << 20
+
+// largeTask reports whether def has at least OnDemandPairs pairs by the size it knows.
+func largeTask(def env.Task) bool {
+	sized, ok := def.(env.Sized)
+	if !ok {
+		return false
+	}
+	S, A := sized.Size()
+	return int64(S)*int64(A) >= OnDemandPairs
+}
+
+// computesOnDemand reports whether s may compute its large tasks on demand: not when an agent is
+// built from the true models (Abs-RL, MaxQInit) or the oracle evaluates policies on them.
+func computesOnDemand(s Spec) bool {
+	if s.Oracle.Enabled && s.Oracle.PolicyMistakes {
+		return false
+	}
+	for _, a := range s.Agents {
+		if agents.NeedsModels(a.Params) {
+			return false
+		}
+	}
+	return true
+}
+
+// Table is the task's stored model, built from its definition when it is computed on demand (for
+// inspecting it: a large task's model takes about 80 bytes per pair).
+func (t Task) Table() (*mdp.Model, error) {
+	if t.Model != nil {
+		return t.Model, nil
+	}
+	return t.Def.Model()
 }

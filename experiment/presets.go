@@ -291,10 +291,16 @@ func trueModelGap(s Spec) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	models := make([]*mdp.Model, len(tasks))
+	for k, t := range tasks {
+		if models[k], err = t.Table(); err != nil {
+			return 0, err
+		}
+	}
 	gap := math.Inf(1)
-	for i := range tasks {
-		for j := i + 1; j < len(tasks); j++ {
-			if d := modelDistance(tasks[i].Model, tasks[j].Model); d > 1e-9 {
+	for i := range models {
+		for j := i + 1; j < len(models); j++ {
+			if d := modelDistance(models[i], models[j]); d > 1e-9 {
 				gap = math.Min(gap, d)
 			}
 		}
@@ -482,7 +488,11 @@ func trueTemplateGap(s Spec) (float64, error) {
 	}
 	var all []template.Point
 	for _, t := range tasks {
-		all = append(all, template.OfModel(t.Model).Templates...)
+		m, err := t.Table()
+		if err != nil {
+			return 0, err
+		}
+		all = append(all, template.OfModel(m).Templates...)
 	}
 	return template.MinDistance(template.Distinct(all)), nil
 }

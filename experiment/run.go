@@ -32,10 +32,15 @@ const (
 	StartFixed StartRule = "fixed"
 )
 
-// Task is one task of a run's sequence: its definition and its model — or, for a task given as a
-// simulator, the simulator's definition and no model.
+// Task is one task of a run's sequence: its definition and its true MDP — stored as a model, or,
+// for a task too large to store, computed on demand — or, for a task given as a simulator, the
+// simulator's definition and no MDP.
 type Task struct {
-	Def   env.Task
+	Def env.Task
+	// Truth is the task's true MDP: Model, or the task computed on demand (OnDemandPairs). A task
+	// given with its Model alone has that as its truth.
+	Truth mdp.Dynamics
+	// Model is the stored model, nil for a task computed on demand.
 	Model *mdp.Model
 	// Sim is the task as a simulator (Model is nil): each cell builds its own from it.
 	Sim env.Simulated
@@ -43,6 +48,14 @@ type Task struct {
 	Start int
 	// terminates says that Sim's episodes can end in a terminal state.
 	terminates bool
+}
+
+// dynamics is the task's true MDP: Truth, or Model when only it is given; nil for a simulator.
+func (t Task) dynamics() mdp.Dynamics {
+	if t.Truth == nil && t.Model != nil {
+		return t.Model
+	}
+	return t.Truth
 }
 
 // RunContext is what an agent factory knows when it builds the agent of one run: the run's task
@@ -148,8 +161,8 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				}
 				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
 				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
-					for _, t := range p.Runs[run] {
-						p.oracles.release(t.Model)
+					for k, t := range p.Runs[run] {
+						p.oracles.release(p.oracleKey(run, k, t))
 					}
 					res.Resumed = true
 					cells[idx] = res
@@ -261,14 +274,17 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			}
 			continue
 		}
-		m := task.Model
+		// m is the stored model, read directly in the loop below; d the same task on demand.
+		m, d := task.Model, task.dynamics()
+		S, A := d.Size()
+		terminal := d.TerminalStates() // the runner's copy; the agent gets its own
 		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
 		startRand := stream(p.Seed, run, "", k, purposeStart)
-		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: p.Gamma,
-			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Terminal: m.TerminalStates(), Truth: m}); err != nil {
+		if err := ag.BeginTask(agent.Task{Index: k, S: S, A: A, Gamma: p.Gamma,
+			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Terminal: d.TerminalStates(), Truth: m}); err != nil {
 			return CellResult{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, err)
 		}
-		rec := TaskRecord{Task: k, States: m.S, Actions: m.A}
+		rec := TaskRecord{Task: k, States: S, Actions: A}
 		start := p.startState(task, startRand)
 		rec.Start = start
 		// The oracle sees the same start states and transitions as the agent, step by step; it
@@ -276,7 +292,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		var orc *taskOracle
 		var info agent.StepInfo
 		if p.Oracle {
-			if orc, err = p.oracle(m); err != nil {
+			if orc, err = p.oracle(run, k, task); err != nil {
 				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
 			}
 			info, _ = ag.(agent.StepInfo)
@@ -302,7 +318,13 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 				if info != nil {
 					ph = info.Phase(s)
 				}
-				next, r := m.Step(s, a, envRand)
+				var next int
+				var r float64
+				if m != nil {
+					next, r = m.Step(s, a, envRand)
+				} else {
+					next, r = d.Step(s, a, envRand)
+				}
 				ag.Observe(s, a, r, next)
 				if orc != nil {
 					orc.step(s, a, r, next, p.Steps-t, ph)
@@ -310,7 +332,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 				ret += r
 				s = next
 				rec.Steps++
-				if m.Terminal(s) {
+				if terminal != nil && terminal[s] {
 					terminated++
 					break
 				}
@@ -325,12 +347,12 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		ag.EndTask()
 		if orc != nil {
 			rec.Oracle = orc.finish(p.Episodes)
-			p.oracles.release(m)
+			p.oracles.release(p.oracleKey(run, k, task))
 		}
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()
 		}
-		if m.TerminalStates() != nil {
+		if terminal != nil {
 			rec.Metrics = append(rec.Metrics, agent.Metric{Name: "terminated_episodes", Value: float64(terminated)},
 				agent.Metric{Name: "truncated_episodes", Value: float64(p.Episodes - terminated)})
 		}
@@ -348,5 +370,5 @@ func (p *Plan) startState(t Task, rng *rand.Rand) int {
 	if p.Start == StartFixed {
 		return t.Start
 	}
-	return t.Model.SampleStart(rng)
+	return t.dynamics().SampleStart(rng)
 }

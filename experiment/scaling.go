@@ -200,7 +200,11 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		if err != nil {
 			return nil, nil, err
 		}
-		pts, cells = append(pts, pt.setup(plan)), append(cells, c)
+		setup, err := pt.setup(plan)
+		if err != nil {
+			return nil, nil, err
+		}
+		pts, cells = append(pts, setup), append(cells, c)
 	}
 	sc, err := writeScalingSetup(s, dir, pts)
 	if err != nil {
@@ -212,14 +216,18 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 
 // setup is the point as scaling.json holds it: its directory, its series and its tasks' sizes
 // and true templates (those of the plan's first run).
-func (p scalingPoint) setup(plan *Plan) results.ScalingPointSetup {
+func (p scalingPoint) setup(plan *Plan) (results.ScalingPointSetup, error) {
 	var truth template.Truth
 	for _, t := range plan.Runs[0] {
-		truth.Include(template.OfModel(t.Model).Templates...)
+		m, err := t.Table()
+		if err != nil {
+			return results.ScalingPointSetup{}, err
+		}
+		truth.Include(template.OfModel(m).Templates...)
 	}
-	S, A := plan.Runs[0][0].Model.S, plan.Runs[0][0].Model.A
+	S, A := plan.Runs[0][0].dynamics().Size()
 	return results.ScalingPointSetup{Dir: p.dir(), Series: p.series, Size: p.size, Landforms: p.landforms,
-		S: S, SA: S * A, G: len(truth.Templates)}
+		S: S, SA: S * A, G: len(truth.Templates)}, nil
 }
 
 // writeScalingSetup writes the layout of the scaling study of s (scaling.json) into dir.

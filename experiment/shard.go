@@ -115,7 +115,11 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 			return cells, err
 		}
 		if s.Scaling != nil {
-			scaling = append(scaling, scalingPoints[k].setup(pt))
+			setup, err := scalingPoints[k].setup(pt)
+			if err != nil {
+				return cells, err
+			}
+			scaling = append(scaling, setup)
 		}
 	}
 	if s.Scaling != nil {

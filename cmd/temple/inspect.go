@@ -90,7 +90,11 @@ func inspectCmd() *cobra.Command {
 					simulated++
 					continue
 				}
-				tr := template.OfModel(t.Model)
+				m, err := t.Table()
+				if err != nil {
+					return err
+				}
+				tr := template.OfModel(m)
 				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.Pairs, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
 				all = append(all, tr.Templates...)
 			}

@@ -1,0 +1,110 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// A task computed on demand runs as its stored model does: the same steps and rewards for every
+// agent, the same finite-horizon optimum and regret (solved around the run's start states only,
+// exactly), V* within the oracle's tolerance and the same ε-mistakes.
+func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
+	mazes, err := env.OnlineMazes(rand.New(rand.NewPCG(7, 8)), env.OnlineConfig{Width: 80, Height: 80, Pool: 2, Tasks: 2,
+		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 80, Y: 80}}, Lava: []env.Cell{{X: 2, Y: 2}},
+		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []StartRule{StartPerTask, StartPerEpisode} {
+		plan := func(onDemand bool) *Plan {
+			p := &Plan{Seed: 3, Episodes: 4, Steps: 12, Gamma: 0.3, Start: start, Oracle: true, Epsilon: 0.1}
+			var tasks []Task
+			for _, mz := range mazes {
+				task := Task{Def: mz, Start: -1}
+				if onDemand {
+					task.Truth, err = mz.Dynamics()
+				} else {
+					task.Model, err = mz.Model()
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				tasks = append(tasks, task)
+			}
+			p.Runs = [][]Task{tasks}
+			for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
+				p.Agents = append(p.Agents, defaultAgent(typ).factory())
+			}
+			return p
+		}
+		stored, onDemand := plan(false), plan(true)
+		sol, err := onDemand.solve(0, 0, onDemand.Runs[0][0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.region == nil || sol.region.Whole() {
+			t.Fatalf("%s: the on-demand oracle solved the whole maze; the test would not test locality", start)
+		}
+		for _, fac := range stored.Agents {
+			want, err := runCell(context.Background(), stored, t.TempDir(), 0, fac, silent{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runCell(context.Background(), onDemand, t.TempDir(), 0, fac, silent{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, w := range want.Tasks {
+				g := got.Tasks[k]
+				wo, gotOracle := w.Oracle, g.Oracle
+				switch {
+				case g.Reward != w.Reward || g.Steps != w.Steps || g.Start != w.Start:
+					t.Fatalf("%s %s task %d: reward %v in %d steps from %d, stored %v in %d from %d",
+						start, fac.Name, k, g.Reward, g.Steps, g.Start, w.Reward, w.Steps, w.Start)
+				case gotOracle.OptimalReward != wo.OptimalReward:
+					t.Fatalf("%s %s task %d: optimal reward %v, stored %v", start, fac.Name, k, gotOracle.OptimalReward, wo.OptimalReward)
+				case math.Abs(gotOracle.Total()-wo.Total()) > 1e-9*math.Max(1, math.Abs(wo.Total())):
+					t.Fatalf("%s %s task %d: regret %v, stored %v", start, fac.Name, k, gotOracle.Total(), wo.Total())
+				case math.Abs(gotOracle.OptimalDiscountedStart-wo.OptimalDiscountedStart) > oracleTolerance:
+					t.Fatalf("%s %s task %d: V*(start) %v, stored %v", start, fac.Name, k, gotOracle.OptimalDiscountedStart, wo.OptimalDiscountedStart)
+				case gotOracle.Mistakes != wo.Mistakes:
+					t.Fatalf("%s %s task %d: %d ε-mistakes, stored %d", start, fac.Name, k, gotOracle.Mistakes, wo.Mistakes)
+				}
+			}
+		}
+	}
+}
+
+// Build computes a task on demand from OnDemandPairs pairs on, and stores it below, or when an
+// agent needs the true models.
+func TestBuildComputesLargeMazesOnDemand(t *testing.T) {
+	s := largeMazeSpec(512) // 512·512·4 pairs = OnDemandPairs
+	s.Runs = 1
+	p, err := BuildTasks(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task := p.Runs[0][0]; task.Model != nil {
+		t.Fatal("a 512x512 maze was stored as a model")
+	} else if _, ok := task.Truth.(*env.MazeDynamics); !ok {
+		t.Fatalf("its truth is a %T, want the maze on demand", task.Truth)
+	}
+	small := largeMazeSpec(511)
+	small.Runs = 1
+	if p, err = BuildTasks(small); err != nil {
+		t.Fatal(err)
+	}
+	if task := p.Runs[0][0]; task.Model == nil || task.Truth != mdp.Dynamics(task.Model) {
+		t.Fatal("a 511x511 maze was not stored as a model")
+	}
+	s.Agents = append(s.Agents, defaultAgent(TypeAbsRL))
+	if !computesOnDemand(s) {
+		return
+	}
+	t.Fatal("Abs-RL, which is built from the true models, left the tasks on demand")
+}
