@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/internal/lazy"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -86,7 +87,7 @@ type Learner struct {
 	terminal []bool // terminal states: planned at value 0, never visited to act
 
 	counts       mdp.Counts
-	threshold    []int64
+	threshold    lazy.Table[int64] // allocated where a threshold differs from m (O-TempLe's m_s)
 	known        []bool
 	knownActions []int // per state, how many of its actions are known
 	knownPairs   int
@@ -131,10 +132,8 @@ func (l *Learner) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	l.counts.Reset(t.S, t.A)
 	n := t.S * t.A
-	l.threshold = buf.Zeroed(l.threshold, n)
-	for i := range l.threshold {
-		l.threshold[i] = l.P.M
-	}
+	m := l.P.M
+	l.threshold.Reset(n, func(int) int64 { return m })
 	l.known = buf.Zeroed(l.known, n)
 	l.knownActions = buf.Zeroed(l.knownActions, t.S)
 	l.knownPairs = 0
@@ -162,7 +161,7 @@ func (l *Learner) N(i int) int64 { return l.counts.N(i) }
 func (l *Learner) Counts() *mdp.Counts { return &l.counts }
 
 // Threshold is the known threshold of pair i.
-func (l *Learner) Threshold(i int) int64 { return l.threshold[i] }
+func (l *Learner) Threshold(i int) int64 { return l.threshold.At(i) }
 
 // KnownPairs counts the known pairs.
 func (l *Learner) KnownPairs() int { return l.knownPairs }
@@ -228,7 +227,7 @@ func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 	if l.incremental {
 		// The new successor list need not extend the old one: enter all of it in the predecessor
 		// lists again (an entry already there is only backed up twice).
-		l.sweep.linked[i] = 0
+		l.sweep.linked.Set(i, 0)
 	}
 	for _, x := range succ {
 		l.counts.Add(i, int(x.State), x.N, 0)
@@ -243,7 +242,7 @@ func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 
 // SetThreshold sets pair i's known threshold; the pair becomes unknown if it has fewer samples.
 func (l *Learner) SetThreshold(i int, m int64) {
-	l.threshold[i] = m
+	l.threshold.Set(i, m)
 	l.version++
 	l.refresh(i)
 }
@@ -272,7 +271,7 @@ func (l *Learner) changed(i int) {
 }
 
 func (l *Learner) refresh(i int) {
-	k := l.counts.N(i) >= l.threshold[i]
+	k := l.counts.N(i) >= l.threshold.At(i)
 	if k == l.known[i] {
 		return
 	}

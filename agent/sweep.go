@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/internal/lazy"
 )
 
 // Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
@@ -19,10 +20,10 @@ import (
 
 // sweeper holds the state of incremental planning of one task.
 type sweeper struct {
-	changed []int32   // pairs whose backup may have changed since the last plan
-	pred    [][]int32 // pred[s′]: pairs that led to s′ when known (entries may go stale, never missing)
-	linked  []int32   // successors of each pair already entered in pred
-	eps     float64   // ε: the largest residual a plan leaves
+	changed []int32           // pairs whose backup may have changed since the last plan
+	pred    [][]int32         // pred[s′]: pairs that led to s′ when known (entries may go stale, never missing)
+	linked  lazy.Table[int32] // successors of each pair already entered in pred
+	eps     float64           // ε: the largest residual a plan leaves
 	// The states whose residual exceeds ε, in buckets by the binary exponent of the residual
 	// above ε's: bucket[b] holds states with residual in [2^b, 2^(b+1))·ε (the last bucket
 	// everything larger). A state is in the bucket bucketOf[s] (−1: none); entries of other buckets
@@ -47,7 +48,7 @@ func (w *sweeper) reset(S, A int, eps float64) {
 	} else {
 		w.pred = make([][]int32, S)
 	}
-	w.linked = buf.Zeroed(w.linked, S*A)
+	w.linked.Reset(S*A, nil)
 	if w.bucket == nil {
 		w.bucket = make([][]int32, buckets)
 	}
@@ -111,10 +112,11 @@ func (l *Learner) backupState(s int) {
 func (l *Learner) link(i int) {
 	w := &l.sweep
 	succ := l.counts.Successors(i)
-	for _, x := range succ[w.linked[i]:] {
+	linked := w.linked.Ptr(i)
+	for _, x := range succ[*linked:] {
 		w.pred[x.State] = append(w.pred[x.State], int32(i))
 	}
-	w.linked[i] = int32(len(succ))
+	*linked = int32(len(succ))
 }
 
 // planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.

@@ -141,7 +141,7 @@ func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 // the template put back in state order by the pair's σ (so equal probabilities may swap freely)
 // and the group's estimate, plus the reward difference.
 func (f *FMTempLe) score(i int) {
-	id := f.o.idents[f.o.ident[i]]
+	id := f.o.idents[f.o.ident.At(i)]
 	g := f.o.lib.Get(id.tmpl).Mean()
 	pair := g.Placed(id.sigma)
 	for c, grp := range f.groups {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/internal/lazy"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -95,18 +96,18 @@ type OTempLe struct {
 
 	// Per task.
 	S, A    int
-	pending mdp.Counts // own samples of each pair not yet given to a template
-	own     []int64    // own samples of each pair in this task
+	pending mdp.Counts        // own samples of each pair not yet given to a template
+	own     lazy.Table[int64] // own samples of each pair in this task
 	// ident[i] is pair i's entry in idents once its template is identified in this task, −1 before.
-	ident  []int32
+	ident  lazy.Table[int32]
 	idents []identification
 	// augmented marks pairs that already received counts from elsewhere in this task (FM-TempLe
 	// augments from an identified model); they are not augmented again from the library.
 	augmented []bool
 	// early[i] is the ID of pair i's provisional template (EarlyMatch) until m_s decides, −1
 	// otherwise; earlySigma[i] is the σ it was placed by.
-	early      []int32
-	earlySigma []template.Sigma
+	early      lazy.Table[int32]
+	earlySigma lazy.Table[template.Sigma]
 	// fromTemplate[i]: pair i's estimate holds the visits of its matched template (Refute).
 	// steps holds every step of each pair in this task, own samples or not (Refute).
 	fromTemplate []bool
@@ -130,11 +131,15 @@ type identification struct {
 }
 
 // tmplOf is the ID of pair i's template, −1 while it is not identified.
+// none is the initial entry of ident and early: −1, no template.
+func none(int) int32 { return -1 }
+
 func (o *OTempLe) tmplOf(i int) int {
-	if o.ident[i] < 0 {
+	k := o.ident.At(i)
+	if k < 0 {
 		return -1
 	}
-	return o.idents[o.ident[i]].tmpl
+	return o.idents[k].tmpl
 }
 
 type taskStats struct {
@@ -167,20 +172,14 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	o.l.Begin(t)
 	o.S, o.A = t.S, t.A
 	o.pending.Reset(t.S, t.A)
-	o.own = buf.Zeroed(o.own, t.S*t.A)
-	o.ident = buf.Zeroed(o.ident, t.S*t.A)
-	for i := range o.ident {
-		o.ident[i] = -1
-	}
+	o.own.Reset(t.S*t.A, nil)
+	o.ident.Reset(t.S*t.A, none)
 	clear(o.idents)
 	o.idents = o.idents[:0]
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
 	if o.p.EarlyMatch > 0 {
-		o.early = buf.Zeroed(o.early, t.S*t.A)
-		for i := range o.early {
-			o.early[i] = -1
-		}
-		o.earlySigma = buf.Zeroed(o.earlySigma, t.S*t.A)
+		o.early.Reset(t.S*t.A, none)
+		o.earlySigma.Reset(t.S*t.A, nil)
 	}
 	if o.p.Refute {
 		o.fromTemplate = buf.Zeroed(o.fromTemplate, t.S*t.A)
@@ -217,9 +216,9 @@ func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 		return false, false
 	}
 	o.pending.Add(i, next, 1, r)
-	o.own[i]++
+	*o.own.Ptr(i)++
 	switch {
-	case o.ident[i] >= 0:
+	case o.ident.At(i) >= 0:
 	case o.earlyAttempt(i):
 		o.matchEarly(i)
 	case o.attempt(i):
@@ -244,9 +243,9 @@ func reaches(succ []mdp.Succ, next int) bool {
 func (o *OTempLe) refute(i int) {
 	o.l.Replace(i, o.steps.Successors(i), o.steps.R(i))
 	o.fromTemplate[i] = false
-	o.ident[i] = -1
+	o.ident.Set(i, -1)
 	o.pending.ClearPair(i)
-	o.own[i] = o.steps.N(i)
+	o.own.Set(i, o.steps.N(i))
 	o.unmarkWrong(i)
 	o.stats.refuted++
 }
@@ -268,12 +267,12 @@ func (o *OTempLe) unmarkWrong(i int) {
 }
 
 // provisional reports whether pair i holds a provisional match (EarlyMatch).
-func (o *OTempLe) provisional(i int) bool { return o.p.EarlyMatch > 0 && o.early[i] >= 0 }
+func (o *OTempLe) provisional(i int) bool { return o.p.EarlyMatch > 0 && o.early.At(i) >= 0 }
 
 // earlyAttempt reports whether pair i, neither identified nor augmented, tries a provisional
 // match at this own sample: at EarlyMatch, 2·EarlyMatch, 4·EarlyMatch, … below m_s.
 func (o *OTempLe) earlyAttempt(i int) bool {
-	n, e := o.own[i], o.p.EarlyMatch
+	n, e := o.own.At(i), o.p.EarlyMatch
 	if e == 0 || n >= o.p.Ms || n%e != 0 || o.augmented[i] {
 		return false
 	}
@@ -289,7 +288,8 @@ func (o *OTempLe) matchEarly(i int) {
 	if t == nil {
 		return
 	}
-	o.early[i], o.earlySigma[i] = int32(t.ID), sigma
+	o.early.Set(i, int32(t.ID))
+	o.earlySigma.Set(i, sigma)
 	o.augment(i, t.Augmentation(sigma), t.Reward)
 	o.stats.early++
 	o.markWrong(i, t)
@@ -300,9 +300,9 @@ func (o *OTempLe) matchEarly(i int) {
 // provisional template placed on the same states; otherwise it withdraws the augmentation,
 // leaving the pair its own samples.
 func (o *OTempLe) settleEarly(i int, t *template.Template, sigma template.Sigma) {
-	id := o.early[i]
-	o.early[i] = -1
-	if t != nil && int32(t.ID) == id && sigma.Agrees(o.earlySigma[i], int(t.Visits[len(t.Visits)-1].Rank)+1) {
+	id := o.early.At(i)
+	o.early.Set(i, -1)
+	if t != nil && int32(t.ID) == id && sigma.Agrees(o.earlySigma.At(i), int(t.Visits[len(t.Visits)-1].Rank)+1) {
 		if o.p.Refute {
 			o.fromTemplate[i] = true
 		}
@@ -317,7 +317,7 @@ func (o *OTempLe) settleEarly(i int, t *template.Template, sigma template.Sigma)
 // attempt reports whether pair i, not yet identified, tries to identify its template at this
 // own sample: at m_s, and with Retry also at 2·m_s, 4·m_s, … and when it became known.
 func (o *OTempLe) attempt(i int) bool {
-	n := o.own[i]
+	n := o.own.At(i)
 	if n == o.p.Ms || !o.p.Retry || n < o.p.Ms {
 		return n == o.p.Ms
 	}
@@ -357,7 +357,7 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 		o.stats.created++
 	}
 	o.pending.ClearPair(i)
-	o.ident[i] = int32(len(o.idents))
+	o.ident.Set(i, int32(len(o.idents)))
 	o.idents = append(o.idents, identification{tmpl: t.ID, sigma: sigma})
 	o.stats.identified++
 	if o.farFromTruth(t, i) {
@@ -422,13 +422,14 @@ func (o *OTempLe) ObserveTerminal(s int) { o.l.ObserveTerminal(s) }
 func (o *OTempLe) EndTask() {
 	if o.p.Retry {
 		// Pairs still deferred give their samples to the library as new or matched templates.
-		for i, k := range o.ident {
-			if k < 0 && o.pending.N(i) >= o.p.Ms {
+		for i := range o.ident.Len() {
+			if o.ident.At(i) < 0 && o.pending.N(i) >= o.p.Ms {
 				o.identify(i, true)
 			}
 		}
 	}
-	for i, k := range o.ident {
+	for i := range o.ident.Len() {
+		k := o.ident.At(i)
 		if k < 0 || o.pending.N(i) == 0 {
 			continue
 		}
@@ -495,8 +496,8 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 // TemplateSnapshot is the library and each pair's template at this point of the task; a pair's
 // template is named by its current ID (following consolidation).
 func (o *OTempLe) TemplateSnapshot() template.Snapshot {
-	snap := template.Snapshot{Pairs: make([]int, len(o.ident))}
-	for i := range o.ident {
+	snap := template.Snapshot{Pairs: make([]int, o.ident.Len())}
+	for i := range o.ident.Len() {
 		snap.Pairs[i] = -1
 		if id := o.tmplOf(i); id >= 0 {
 			if t := o.lib.Get(id); t != nil {

@@ -94,9 +94,9 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				a := o.Act(s)
 				next, r := m.Step(s, a, rng)
 				i := s*m.A + a
-				ownBefore, nBefore := o.own[i], o.l.Counts().N(i)
+				ownBefore, nBefore := o.own.At(i), o.l.Counts().N(i)
 				o.Observe(s, a, r, next)
-				if ownBefore == p.Ms-1 && o.own[i] == p.Ms && o.l.Counts().N(i) != nBefore+1 && c.early == 0 {
+				if ownBefore == p.Ms-1 && o.own.At(i) == p.Ms && o.l.Counts().N(i) != nBefore+1 && c.early == 0 {
 					// Augmented at this step: own m_s samples plus what others gave the template.
 					tm := o.lib.Get(o.tmplOf(i))
 					if got, want := o.l.Counts().N(i), tm.N(); got != want {
@@ -107,11 +107,11 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				s = next
 			}
 			o.EndTask()
-			for i, k := range o.ident {
-				if k >= 0 {
-					given += o.own[i]
-				} else if o.own[i] >= p.Ms {
-					t.Fatalf("retry=%v task %d: pair %d has %d own samples but no template", c.retry, k, i, o.own[i])
+			for i := range o.ident.Len() {
+				if o.ident.At(i) >= 0 {
+					given += o.own.At(i)
+				} else if o.own.At(i) >= p.Ms {
+					t.Fatalf("retry=%v task %d: pair %d has %d own samples but no template", c.retry, k, i, o.own.At(i))
 				}
 			}
 			if got := o.lib.TotalVisits(); got != given {
@@ -219,9 +219,9 @@ func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
 	for range 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if !o.l.Known(0) || o.l.Counts().N(0) != 1005 || o.early[0] != int32(id) || o.tmplOf(0) >= 0 {
+	if !o.l.Known(0) || o.l.Counts().N(0) != 1005 || o.early.At(0) != int32(id) || o.tmplOf(0) >= 0 {
 		t.Fatalf("after 5 samples: known %v, n %d, provisional %d, identified %d; want known, 1005, %d, none",
-			o.l.Known(0), o.l.Counts().N(0), o.early[0], o.tmplOf(0), id)
+			o.l.Known(0), o.l.Counts().N(0), o.early.At(0), o.tmplOf(0), id)
 	}
 	return o, id
 }

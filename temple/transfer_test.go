@@ -50,9 +50,9 @@ func checkTransfer(t *testing.T, sources []*mdp.Model, target *mdp.Model) {
 		a := o.Act(s)
 		i := s*target.A + a
 		next, r := target.Step(s, a, rng)
-		ownBefore := o.own[i]
+		ownBefore := o.own.At(i)
 		o.Observe(s, a, r, next)
-		if ownBefore == o.p.Ms-1 && o.own[i] == o.p.Ms && o.augmented[i] && fromSources[o.tmplOf(i)] {
+		if ownBefore == o.p.Ms-1 && o.own.At(i) == o.p.Ms && o.augmented[i] && fromSources[o.tmplOf(i)] {
 			transferred++
 			// The template now holds its earlier visits plus this pair's m_s own samples.
 			if got, want := o.l.Counts().N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
