@@ -21,6 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/lazy"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -62,9 +63,14 @@ type memoryer interface {
 }
 
 // Memory is the bytes an agent of type t with parameters p holds on a task of S states and A
-// actions in a sequence of the given number of tasks: the runner refuses an experiment that would
-// not fit before it starts.
-func Memory(t Type, p Params, S, A, tasks int64) int64 {
+// actions in a sequence of the given number of tasks, when one task writes the statistics of at
+// most written pairs (0: unknown): the runner refuses an experiment that would not fit before it
+// starts. On a task of more than lazy.FlatMax pairs, RMax and O-TempLe over RMax allocate their
+// statistics only where they write them.
+func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
+	if l, ok := large(p); ok && S*A > lazy.FlatMax && written > 0 {
+		return l.memory(S, A, written)
+	}
 	if m, ok := p.(memoryer); ok {
 		return m.memory(t.PairBytes, S, A, tasks)
 	}

@@ -251,14 +251,15 @@ func ExampleNew() {
 // The memory estimate grows with what each learner holds: PSRL's dense model with S² per action,
 // LRMax's memory with the tasks it keeps, a template learner with its base's.
 func TestMemory(t *testing.T) {
-	mem := func(typ, src string, S, A, tasks int64) int64 {
+	memWritten := func(typ, src string, S, A, tasks, written int64) int64 {
 		p, err := Decode(typ, node(t, src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ty, _ := Lookup(typ)
-		return Memory(ty, p, S, A, tasks)
+		return Memory(ty, p, S, A, tasks, written)
 	}
+	mem := func(typ, src string, S, A, tasks int64) int64 { return memWritten(typ, src, S, A, tasks, 1000) }
 	if got := mem("rmax", "", 100, 4, 10); got != 160*400 {
 		t.Errorf("rmax on 100 states × 4 actions: %d bytes, want 160 per pair", got)
 	}
@@ -270,5 +271,18 @@ func TestMemory(t *testing.T) {
 	}
 	if rm, ps := mem("o-temple", "", 10000, 4, 1), mem("o-temple", "base: psrl\nm_s: 10", 10000, 4, 1); rm != 320*40000 || ps <= mem("psrl", "", 10000, 4, 1) {
 		t.Errorf("o-temple over rmax %d bytes (want 320 per pair), over psrl %d (want more than PSRL alone)", rm, ps)
+	}
+	// On a task of more than lazy.FlatMax pairs, RMax and O-TempLe over RMax pay their lazy tables
+	// only for the blocks a task writes; the others stay flat.
+	const S = 2_000_000
+	rmax, otemple := mem("rmax", "", S, 4, 2), mem("o-temple", "", S, 4, 2)
+	if rmax >= 160*S*4/2 || otemple <= rmax || otemple >= 320*S*4/2 {
+		t.Errorf("on 2 M states: rmax %d bytes, o-temple %d; want each under half its flat figure, o-temple above rmax", rmax, otemple)
+	}
+	if memWritten("rmax", "", S, 4, 2, 0) != 160*S*4 || memWritten("rmax", "", S, 4, 2, 1e9) <= rmax {
+		t.Error("rmax's estimate does not grow with the pairs written, or is not flat when they are unknown")
+	}
+	if mem("o-temple", "base: psrl\nm_s: 10", 1000, 4, 1) != memWritten("o-temple", "base: psrl\nm_s: 10", 1000, 4, 1, 0) {
+		t.Error("o-temple over psrl depends on the pairs written; it keeps flat tables")
 	}
 }

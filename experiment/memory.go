@@ -201,7 +201,9 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	perCell := int64(0)
 	for _, a := range s.Agents {
 		t, _ := agents.Lookup(a.Type)
-		if b := agents.Memory(t, a.Params, largestS, largestA, runTasks); b > perCell {
+		// A task's steps write the statistics of at most episodes·steps pairs.
+		written := int64(s.Episodes) * int64(s.Steps)
+		if b := agents.Memory(t, a.Params, largestS, largestA, runTasks, written); b > perCell {
 			perCell, e.agent = b, a.Type
 		}
 	}

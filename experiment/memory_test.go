@@ -1,9 +1,13 @@
 package experiment
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
 )
 
@@ -97,5 +101,76 @@ func TestSimulatorsAreEstimatedAsAgentsOnly(t *testing.T) {
 	if e.models != 0 || e.oracles != 0 || e.agents < 401*3*100 {
 		t.Errorf("estimate of a 20x20 simulator: models %d, oracles %d, agents %d; want 0, 0 and the agents' tables",
 			e.models, e.oracles, e.agents)
+	}
+}
+
+// On a task of more than lazy.FlatMax pairs, what RMax, O-TempLe (with every option) and
+// Q-learning hold after a task of E·T steps — heap in use, measured — is within their estimate,
+// and at least their estimate for a task that writes one pair; the estimate of the learners
+// with lazy tables is under half their flat figure. (It counts a block for every pair written:
+// the steps of a maze share blocks, those of a task with far jumps need not.)
+func TestLargeTaskAgentsWithinEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1100x1100 maze")
+	}
+	s := largeMazeSpec(1100) // 4.84 M pairs
+	s.Runs, s.Episodes, s.Steps = 1, 20, 50
+	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)))
+	refute := defaultAgent(TypeOTempLe)
+	refute.mustSet("refute", true)
+	refute.Name = "O-TempLe+refute"
+	s.Agents = append(s.Agents, refute)
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := p.Runs[0][0]
+	S, A := task.Truth.Size()
+	for k, a := range s.Agents {
+		typ, _ := agents.Lookup(a.Type)
+		estimate := agents.Memory(typ, a.Params, int64(S), int64(A), 1, int64(s.Episodes*s.Steps))
+		var before, after runtime.MemStats
+		ag, err := p.Agents[k].New(RunContext{Tasks: p.Runs[0], Gamma: p.Gamma})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		runTask(t, p, ag, task)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		runtime.KeepAlive(ag)
+		flat := typ.PairBytes * int64(S) * int64(A)
+		fixed := agents.Memory(typ, a.Params, int64(S), int64(A), 1, 1) // one pair written
+		t.Logf("%s: %d MB held, estimate %d MB (%d MB for one pair written), flat figure %d MB", a.Name, held>>20, estimate>>20, fixed>>20, flat>>20)
+		if held > estimate {
+			t.Errorf("%s holds %d MB after a task; its estimate is %d MB", a.Name, held>>20, estimate>>20)
+		}
+		if a.Type != TypeQLearning && (held < fixed || estimate > flat/2) {
+			t.Errorf("%s holds %d MB, less than its %d MB for one pair written, or its estimate %d MB is over half its flat %d MB",
+				a.Name, held>>20, fixed>>20, estimate>>20, flat>>20)
+		}
+	}
+}
+
+// runTask runs agent ag on one task of p, Episodes × Steps from its start states.
+func runTask(t *testing.T, p *Plan, ag agent.Agent, task Task) {
+	t.Helper()
+	d := task.Truth
+	S, A := d.Size()
+	rng := rand.New(rand.NewPCG(1, 2))
+	if err := ag.BeginTask(agent.Task{S: S, A: A, Gamma: p.Gamma, Rand: rng, Terminal: d.TerminalStates()}); err != nil {
+		t.Fatal(err)
+	}
+	for range p.Episodes {
+		s := d.SampleStart(rng)
+		for range p.Steps {
+			a := ag.Act(s)
+			next, r := d.Step(s, a, rng)
+			ag.Observe(s, a, r, next)
+			s = next
+		}
+		ag.EndEpisode()
 	}
 }

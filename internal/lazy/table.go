@@ -10,10 +10,13 @@ import "github.com/temple-rl/temple/internal/buf"
 // table (every task of the paper's presets). Larger tables are kept in blocks.
 const FlatMax = 1 << 20
 
-// blockBits sets the entries per block, 2^blockBits: a block of float64 is 32 KB.
+// blockBits sets the entries per block, BlockEntries = 2^blockBits: a block of float64 is 32 KB.
 const blockBits = 12
 
-const blockMask = 1<<blockBits - 1
+// BlockEntries is the number of entries of a block.
+const BlockEntries = 1 << blockBits
+
+const blockMask = BlockEntries - 1
 
 // Table holds n values of type T, indexed from 0. An entry never written reads as its initial
 // value, fill(i) (the zero value when fill is nil). A flat table holds every entry; a blocked
