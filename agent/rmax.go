@@ -133,7 +133,7 @@ func (l *Learner) Begin(t Task) {
 	l.counts.Reset(t.S, t.A)
 	n := t.S * t.A
 	m := l.P.M
-	l.threshold.Reset(n, func(int) int64 { return m })
+	l.threshold.Reset(n, m)
 	l.known = buf.Zeroed(l.known, n)
 	l.knownActions = buf.Zeroed(l.knownActions, t.S)
 	l.knownPairs = 0

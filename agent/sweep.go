@@ -48,7 +48,7 @@ func (w *sweeper) reset(S, A int, eps float64) {
 	} else {
 		w.pred = make([][]int32, S)
 	}
-	w.linked.Reset(S*A, nil)
+	w.linked.Reset(S*A, 0)
 	if w.bucket == nil {
 		w.bucket = make([][]int32, buckets)
 	}
@@ -89,11 +89,12 @@ func (l *Learner) backup(i int) float64 {
 		return 0 // no successor: an episode ends here
 	case l.known[i]:
 		// (R(s,a) + γ Σ n(s,a,s′) v(s′)) / n(s,a): the estimate's backup with one division.
+		n, r, succ := l.counts.Pair(i)
 		x := 0.0
-		for _, s := range l.counts.Successors(i) {
+		for _, s := range succ {
 			x += float64(s.N) * l.v[s.State]
 		}
-		return (l.counts.R(i) + l.gamma*x) / float64(l.counts.N(i))
+		return (r + l.gamma*x) / float64(n)
 	case l.unknownValue != nil:
 		return l.unknownValue[i]
 	default:

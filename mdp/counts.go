@@ -10,13 +10,18 @@ type Succ struct {
 
 // Counts holds the empirical statistics of a tabular MDP: n(s,a), n(s,a,s') and the reward sum
 // R(s,a), per pair index s*A+a. Successor lists are sparse, in first-seen order; recording a
-// sample allocates only when a pair meets a new successor. On a large task the tables are
+// sample allocates only when a pair meets a new successor. On a large task the table is
 // allocated only where pairs are counted (lazy.Table).
 type Counts struct {
-	S, A int
-	n    lazy.Table[int64]
-	r    lazy.Table[float64]
-	succ lazy.Table[[]Succ]
+	S, A  int
+	pairs lazy.Table[pairCounts]
+}
+
+// pairCounts are the statistics of one pair, kept together: a learner's backup reads all three.
+type pairCounts struct {
+	n    int64
+	r    float64
+	succ []Succ
 }
 
 // NewCounts returns empty statistics for S states and A actions.
@@ -29,45 +34,46 @@ func NewCounts(S, A int) *Counts {
 // Reset empties c for S states and A actions, keeping its buffers where they fit.
 func (c *Counts) Reset(S, A int) {
 	c.S, c.A = S, A
-	c.n.Reset(S*A, nil)
-	c.r.Reset(S*A, nil)
-	c.succ.Reuse(S*A, func(row []Succ) []Succ { return row[:0] })
+	c.pairs.Reuse(S*A, func(p pairCounts) pairCounts { return pairCounts{succ: p.succ[:0]} })
 }
 
 // Add records k observations of pair i moving to next with total reward reward.
 func (c *Counts) Add(i, next int, k int64, reward float64) {
-	*c.n.Ptr(i) += k
-	*c.r.Ptr(i) += reward
-	p := c.succ.Ptr(i)
-	row := *p
-	for j := range row {
-		if int(row[j].State) == next {
-			row[j].N += k
+	p := c.pairs.Ptr(i)
+	p.n += k
+	p.r += reward
+	for j := range p.succ {
+		if int(p.succ[j].State) == next {
+			p.succ[j].N += k
 			return
 		}
 	}
-	*p = append(row, Succ{State: int32(next), N: k})
+	p.succ = append(p.succ, Succ{State: int32(next), N: k})
 }
 
 // AddReward adds to R(i) without a transition: for augmentation, whose reward sum comes with the
 // counts added through Add with zero reward.
-func (c *Counts) AddReward(i int, reward float64) { *c.r.Ptr(i) += reward }
+func (c *Counts) AddReward(i int, reward float64) { c.pairs.Ptr(i).r += reward }
 
 // N is n(s,a) of pair i.
-func (c *Counts) N(i int) int64 { return c.n.At(i) }
+func (c *Counts) N(i int) int64 { return c.pairs.View(i).n }
 
 // R is the reward sum R(s,a) of pair i.
-func (c *Counts) R(i int) float64 { return c.r.At(i) }
+func (c *Counts) R(i int) float64 { return c.pairs.View(i).r }
 
 // Successors lists the observed successors of pair i; the slice is owned by c.
-func (c *Counts) Successors(i int) []Succ { return c.succ.At(i) }
+func (c *Counts) Successors(i int) []Succ { return c.pairs.View(i).succ }
+
+// Pair is n(s,a), R(s,a) and the observed successors of pair i at once (N, R, Successors).
+func (c *Counts) Pair(i int) (n int64, r float64, succ []Succ) {
+	p := c.pairs.View(i)
+	return p.n, p.r, p.succ
+}
 
 // ClearPair empties the statistics of pair i.
 func (c *Counts) ClearPair(i int) {
-	c.n.Set(i, 0)
-	c.r.Set(i, 0)
-	if row := c.succ.At(i); row != nil {
-		c.succ.Set(i, row[:0])
+	if p := c.pairs.View(i); p.n != 0 || p.r != 0 || len(p.succ) != 0 {
+		*c.pairs.Ptr(i) = pairCounts{succ: p.succ[:0]}
 	}
 }
 
@@ -80,12 +86,13 @@ func (c *Counts) Clone() *Counts {
 
 // Merge adds every count and reward sum of other, which must have the same S and A, to c.
 func (c *Counts) Merge(other *Counts) {
-	for i := range other.succ.Len() {
-		for _, x := range other.succ.At(i) {
+	for i := range other.pairs.Len() {
+		p := other.pairs.View(i)
+		for _, x := range p.succ {
 			c.Add(i, int(x.State), x.N, 0)
 		}
-		if r := other.r.At(i); r != 0 {
-			c.AddReward(i, r)
+		if p.r != 0 {
+			c.AddReward(i, p.r)
 		}
 	}
 }

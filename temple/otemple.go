@@ -131,9 +131,6 @@ type identification struct {
 }
 
 // tmplOf is the ID of pair i's template, −1 while it is not identified.
-// none is the initial entry of ident and early: −1, no template.
-func none(int) int32 { return -1 }
-
 func (o *OTempLe) tmplOf(i int) int {
 	k := o.ident.At(i)
 	if k < 0 {
@@ -172,14 +169,14 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	o.l.Begin(t)
 	o.S, o.A = t.S, t.A
 	o.pending.Reset(t.S, t.A)
-	o.own.Reset(t.S*t.A, nil)
-	o.ident.Reset(t.S*t.A, none)
+	o.own.Reset(t.S*t.A, 0)
+	o.ident.Reset(t.S*t.A, -1)
 	clear(o.idents)
 	o.idents = o.idents[:0]
 	o.augmented = buf.Zeroed(o.augmented, t.S*t.A)
 	if o.p.EarlyMatch > 0 {
-		o.early.Reset(t.S*t.A, none)
-		o.earlySigma.Reset(t.S*t.A, nil)
+		o.early.Reset(t.S*t.A, -1)
+		o.earlySigma.Reset(t.S*t.A, template.Sigma{})
 	}
 	if o.p.Refute {
 		o.fromTemplate = buf.Zeroed(o.fromTemplate, t.S*t.A)

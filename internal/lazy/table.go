@@ -4,8 +4,6 @@
 // time to clear it at every task.
 package lazy
 
-import "github.com/temple-rl/temple/internal/buf"
-
 // FlatMax is the largest table kept flat: one slice, allocated and filled at Reset, as a plain
 // table (every task of the paper's presets). Larger tables are kept in blocks.
 const FlatMax = 1 << 20
@@ -16,107 +14,111 @@ const blockBits = 12
 // BlockEntries is the number of entries of a block.
 const BlockEntries = 1 << blockBits
 
-const blockMask = BlockEntries - 1
-
-// Table holds n values of type T, indexed from 0. An entry never written reads as its initial
-// value, fill(i) (the zero value when fill is nil). A flat table holds every entry; a blocked
-// one allocates a block of 2^blockBits entries, filled, when one of them is first written.
+// Table holds n values of type T, indexed from 0, each initially a fill value. A flat table is
+// one block holding every entry. A blocked one starts with every block the same read-only block
+// of fill values, and gives a block its own storage when one of its entries is first written.
+// Reading entry i is two loads either way (At inlines), so a learner's hot loops pay little for
+// the blocks.
 type Table[T any] struct {
-	flat    []T
-	blocks  [][]T // per block, nil until written; nil when flat
-	fill    func(i int) T
-	n       int
-	blocked bool
+	blocks [][]T
+	owned  []bool // blocked: the blocks with their own storage; nil when flat
+	shift  uint   // entry i is blocks[i>>shift][i&mask]
+	mask   int
+	fill   T
+	n      int
 }
 
-// Reset makes t a table of n entries, each initially fill(i) (nil: the zero value), dropping
-// every value it held; a flat table reuses its storage.
-func (t *Table[T]) Reset(n int, fill func(i int) T) {
+// Reset makes t a table of n entries, each fill, dropping every value it held; a flat table
+// reuses its storage.
+func (t *Table[T]) Reset(n int, fill T) {
 	t.n, t.fill = n, fill
-	if t.blocked = n > FlatMax; t.blocked {
-		t.flat = nil
-		t.blocks = make([][]T, (n+blockMask)>>blockBits)
+	if n > FlatMax {
+		shared := make([]T, BlockEntries)
+		for j := range shared {
+			shared[j] = fill
+		}
+		t.blocks = make([][]T, (n+BlockEntries-1)>>blockBits)
+		for k := range t.blocks {
+			t.blocks[k] = shared
+		}
+		t.owned = make([]bool, len(t.blocks))
+		t.shift, t.mask = blockBits, BlockEntries-1
 		return
 	}
-	t.blocks = nil
-	t.flat = buf.Zeroed(t.flat, n)
-	if fill != nil {
-		for i := range t.flat {
-			t.flat[i] = fill(i)
-		}
+	var flat []T
+	if t.owned == nil && len(t.blocks) == 1 && cap(t.blocks[0]) >= n {
+		flat = t.blocks[0][:n]
+	} else {
+		flat = make([]T, n)
 	}
+	for j := range flat {
+		flat[j] = fill
+	}
+	t.setFlat(flat)
 }
 
-// Reuse is Reset for a table without fill that keeps what it can of its values' storage: each
-// entry of a flat table that fits becomes keep(its value) (a slice truncated to length 0, say),
-// so that a learner starting a task allocates only when the task is larger than any before.
+// setFlat makes t the flat table of the entries of flat: every index selects block 0 and keeps
+// all its bits.
+func (t *Table[T]) setFlat(flat []T) {
+	t.blocks, t.owned = append(t.blocks[:0], flat), nil
+	t.shift, t.mask = 63, -1
+}
+
+// Reuse is Reset to zero values that keeps what it can of a flat table's storage: each entry of a
+// flat table that fits becomes keep(its value) (a slice truncated to length 0, say), so that a
+// learner starting a task allocates only when the task is larger than any before.
 func (t *Table[T]) Reuse(n int, keep func(T) T) {
-	if n > FlatMax || cap(t.flat) < n {
-		t.Reset(n, nil)
+	var zero T
+	if n > FlatMax || t.owned != nil || len(t.blocks) != 1 || cap(t.blocks[0]) < n {
+		t.Reset(n, zero)
 		return
 	}
-	t.n, t.fill, t.blocked, t.blocks = n, nil, false, nil
-	t.flat = t.flat[:n]
-	for i := range t.flat {
-		t.flat[i] = keep(t.flat[i])
+	t.n, t.fill = n, zero
+	flat := t.blocks[0][:n]
+	for j := range flat {
+		flat[j] = keep(flat[j])
 	}
+	t.setFlat(flat)
 }
 
 // Len is the number of entries.
 func (t *Table[T]) Len() int { return t.n }
 
-// At is entry i.
-func (t *Table[T]) At(i int) T {
-	if !t.blocked {
-		return t.flat[i]
-	}
-	return t.atBlock(i)
-}
+// At is entry i, for 0 <= i < Len.
+func (t *Table[T]) At(i int) T { return t.blocks[i>>t.shift][i&t.mask] }
 
-func (t *Table[T]) atBlock(i int) T {
-	if b := t.blocks[i>>blockBits]; b != nil {
-		return b[i&blockMask]
-	}
-	if t.fill != nil {
-		return t.fill(i)
-	}
-	var zero T
-	return zero
-}
+// View is the address of entry i for reading only, valid until the next write or Reset: an entry
+// never written shares its storage with every other (reading a large entry through it copies
+// nothing).
+func (t *Table[T]) View(i int) *T { return &t.blocks[i>>t.shift][i&t.mask] }
 
-// Ptr is the address of entry i, valid until the next Reset; its block is allocated if it was
-// not.
+// Ptr is the address of entry i, valid until the next Reset; its block gets its own storage if it
+// had none.
 func (t *Table[T]) Ptr(i int) *T {
-	if !t.blocked {
-		return &t.flat[i]
+	k := i >> t.shift
+	if t.owned != nil && !t.owned[k] {
+		t.own(k)
 	}
-	return t.ptrBlock(i)
+	return &t.blocks[k][i&t.mask]
 }
 
-func (t *Table[T]) ptrBlock(i int) *T {
-	k := i >> blockBits
-	b := t.blocks[k]
-	if b == nil {
-		lo := k << blockBits
-		b = make([]T, min(1<<blockBits, t.n-lo))
-		if t.fill != nil {
-			for j := range b {
-				b[j] = t.fill(lo + j)
-			}
-		}
-		t.blocks[k] = b
+// own gives block k its own storage, filled.
+func (t *Table[T]) own(k int) {
+	b := make([]T, min(BlockEntries, t.n-k<<blockBits))
+	for j := range b {
+		b[j] = t.fill
 	}
-	return &b[i&blockMask]
+	t.blocks[k], t.owned[k] = b, true
 }
 
 // Set writes x to entry i.
 func (t *Table[T]) Set(i int, x T) { *t.Ptr(i) = x }
 
-// Blocks is the number of blocks allocated (0 for a flat table).
+// Blocks is the number of blocks with their own storage (0 for a flat table).
 func (t *Table[T]) Blocks() int {
 	n := 0
-	for _, b := range t.blocks {
-		if b != nil {
+	for _, o := range t.owned {
+		if o {
 			n++
 		}
 	}

@@ -9,11 +9,10 @@ import (
 func TestTableMatchesASlice(t *testing.T) {
 	for _, n := range []int{10, FlatMax, FlatMax + 1, 3*FlatMax + 17} {
 		var tab Table[float64]
-		fill := func(i int) float64 { return float64(i%7) - 0.5 }
-		tab.Reset(n, fill)
+		tab.Reset(n, -0.5)
 		want := make([]float64, n)
 		for i := range want {
-			want[i] = fill(i)
+			want[i] = -0.5
 		}
 		rng := rand.New(rand.NewPCG(uint64(n), 1))
 		for range 5000 {
@@ -39,11 +38,11 @@ func TestTableMatchesASlice(t *testing.T) {
 		if n > FlatMax && tab.Blocks() > 5000*2 {
 			t.Fatalf("n = %d: %d blocks for at most 10000 writes", n, tab.Blocks())
 		}
-		if n > FlatMax && tab.Blocks() == (n+blockMask)>>blockBits {
+		if n > FlatMax && tab.Blocks() == (n+BlockEntries-1)>>blockBits {
 			t.Fatalf("n = %d: every block allocated", n)
 		}
 		// Reset drops everything.
-		tab.Reset(n, nil)
+		tab.Reset(n, 0)
 		if tab.At(n-1) != 0 || tab.At(0) != 0 {
 			t.Fatalf("n = %d: values survived Reset", n)
 		}
