@@ -83,24 +83,24 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 // Build computes a task on demand from OnDemandPairs pairs on, and stores it below, or when an
 // agent needs the true models.
 func TestBuildComputesLargeMazesOnDemand(t *testing.T) {
-	s := largeMazeSpec(512) // 512·512·4 pairs = OnDemandPairs
+	s := largeMazeSpec(256) // 256·256·4 pairs = OnDemandPairs
 	s.Runs = 1
 	p, err := BuildTasks(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if task := p.Runs[0][0]; task.Model != nil {
-		t.Fatal("a 512x512 maze was stored as a model")
+		t.Fatal("a 256x256 maze was stored as a model")
 	} else if _, ok := task.Truth.(*env.MazeDynamics); !ok {
 		t.Fatalf("its truth is a %T, want the maze on demand", task.Truth)
 	}
-	small := largeMazeSpec(511)
+	small := largeMazeSpec(255)
 	small.Runs = 1
 	if p, err = BuildTasks(small); err != nil {
 		t.Fatal(err)
 	}
 	if task := p.Runs[0][0]; task.Model == nil || task.Truth != mdp.Dynamics(task.Model) {
-		t.Fatal("a 511x511 maze was not stored as a model")
+		t.Fatal("a 255x255 maze was not stored as a model")
 	}
 	s.Agents = append(s.Agents, defaultAgent(TypeAbsRL))
 	if !computesOnDemand(s) {

@@ -147,12 +147,12 @@ func fixedStart(s Spec, t Task) (int, error) {
 }
 
 // OnDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
-// when they are read (env.OnDemand: a maze, from 512×512 cells on) is not stored as a model: a
+// when they are read (env.OnDemand: a maze, from 256×256 cells on) is not stored as a model: a
 // stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
 // only the pairs its cells meet, and the oracle solves such a task only around its start states
 // (solveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
 // ground-truth diagnostics on it.
-const OnDemandPairs = 1 << 20
+const OnDemandPairs = 1 << 18
 
 // largeTask reports whether def has at least OnDemandPairs pairs by the size it knows.
 func largeTask(def env.Task) bool {
