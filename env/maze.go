@@ -2,7 +2,8 @@
 // (Task): the slippery maze with per-cell landforms — which also makes the grid worlds, FourRoom
 // and the 8-action grid — and the other families. A sequence (Sequence) is the list of tasks one
 // run faces; this package generates them, writes and reads their JSON form and reads the
-// published sequences.
+// published sequences. A maze can also compute its model's rows on demand (OnDemand,
+// MazeDynamics), for mazes too large to store.
 package env
 
 import (

@@ -12,12 +12,14 @@
 //	       families.go and simfamilies.go (the tasks: block's families), presets.go and
 //	       presets_beyond.go (the named experiments), sweep.go and scaling.go (the sweep: and
 //	       scaling: blocks: their points, and the layout files of results they write)
-//	plan   plan.go (Build: task sequences and models, agent factories), memory.go (the estimate
-//	       checked before anything is built), stream.go (the seeded random streams)
+//	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
+//	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
+//	       anything is built), stream.go (the seeded random streams)
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
 //	       spec), run.go (Run and runCell: the cells on a worker pool, resume from cells/),
-//	       oracle.go (the optimum of each task, shared by the cells), simulated.go (tasks given as
+//	       oracle.go (the optimum of each task, shared by the cells: whole, or around a run's
+//	       start states for a task computed on demand), simulated.go (tasks given as
 //	       simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go
 //	       (templates estimated from a simulator's samples, for inspect)
 //	out    results.go (the results package's types, and the Setup it writes from), pictures.go

@@ -1,6 +1,7 @@
 // Package mdp is the tabular Markov decision process of the project: a validated model with sparse
-// next-state rows, exact solvers (value iteration and policy evaluation) and the ground-truth
-// transition templates of a model.
+// next-state rows, exact solvers (value iteration and policy evaluation), Dynamics — a model read
+// pair by pair, which a large task computes on demand instead of storing — and Region, the part
+// of a task around some states, solved there alone.
 //
 // A state-action pair (s, a) is addressed everywhere by the flat index s*A + a.
 package mdp
