@@ -48,3 +48,29 @@ func ExampleSequence() {
 	// maze 2x1: 2 states, 4 actions
 	// Taxi: 500 states, 6 actions
 }
+
+// A 2000×2000 maze computed on demand: a byte per cell instead of a stored model of 16 M pairs,
+// and the same outcomes the stored model would list.
+func ExampleMaze_Dynamics() {
+	const n = 2000
+	slip := make([]float64, n*n)
+	for i := range slip {
+		slip[i] = 0.2
+	}
+	mz := env.Maze{Width: n, Height: n, Slip: slip, Goals: []env.Cell{{X: n, Y: n}}, StepCost: 0.2, GoalReward: 1, Actions: 4}
+	d, err := mz.Dynamics()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	S, A := d.Size()
+	fmt.Println(S, "states,", A, "actions")
+	for _, t := range d.AppendRow(nil, mz.Index(env.Cell{X: n - 1, Y: n})*A+env.Right) {
+		fmt.Printf("to %v with p %.1f, reward %g\n", mz.CellOf(t.Next), t.Prob, t.Reward)
+	}
+	// Output:
+	// 4000000 states, 4 actions
+	// to (2000,2000) with p 0.8, reward 0.8
+	// to (1999,2000) with p 0.1, reward -0.2
+	// to (1999,1999) with p 0.1, reward -0.2
+}

@@ -68,3 +68,36 @@ func ExampleFiniteHorizon() {
 	// V_2 = [2 4]
 	// V_3 = [4 6]
 }
+
+// A chain of 1000 states whose one action steps right, paying 1 on reaching state 12: the region
+// within 3 steps of state 10, and the best return of 3 steps from there, solved on it alone.
+func ExampleAround() {
+	const S = 1000
+	rows := make([][]mdp.Transition, S)
+	for s := range rows {
+		next := min(s+1, S-1)
+		r := 0.0
+		if next == 12 {
+			r = 1
+		}
+		rows[s] = []mdp.Transition{{Next: next, Prob: 1, Reward: r}}
+	}
+	start := make([]float64, S)
+	start[0] = 1
+	m, err := mdp.New(S, 1, rows, start)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := mdp.Around(m, []int{10}, 3)
+	h, err := r.FiniteHorizon(m, 3)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("states", r.States, "steps", r.Dist)
+	fmt.Println("V_3(10) =", h.Value(3, r.Index(10)))
+	// Output:
+	// states [10 11 12 13] steps [0 1 2 3]
+	// V_3(10) = 1
+}
