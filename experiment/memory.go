@@ -166,7 +166,8 @@ func generationBytes(t FamilyParams) int64 {
 
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
-	e := memoryEstimate{generation: generationBytes(s.Tasks.Params)}
+	// Runs draw their sequences side by side (drawSequences), each holding its pool.
+	e := memoryEstimate{generation: generationBytes(s.Tasks.Params) * int64(generators(s))}
 	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle),
 	// solution the largest oracle solution of a task.
 	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates, solution int64
@@ -264,7 +265,7 @@ func checkMemory(s Spec, sizes [][]taskSize) error {
 		text  string
 	}{
 		{e.models, fmt.Sprintf("task models of %d runs: %d MB (tasks: width, height, sizes, count; runs)", len(sizes), e.models>>20)},
-		{e.generation, fmt.Sprintf("drawing each run's mazes: %d MB (tasks: pool)", e.generation>>20)},
+		{e.generation, fmt.Sprintf("drawing the runs' mazes, a run per core: %d MB (tasks: pool)", e.generation>>20)},
 		{e.oracles, fmt.Sprintf("oracle solutions: %d MB (steps; oracle.enabled: false)", e.oracles>>20)},
 		{e.agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs; the tasks' sizes: width, height, bins)", e.workers, e.agent, e.agents>>20)},
 	}

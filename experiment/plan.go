@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
@@ -49,11 +51,9 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err := checkMemory(s, nil); err != nil { // drawing the sequences alone
 		return nil, err
 	}
-	seqs := make([]env.Sequence, s.Runs)
-	for run := range seqs {
-		if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
-			return nil, fmt.Errorf("tasks: %w", err)
-		}
+	seqs, err := drawSequences(s)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkMemory(s, sizesKnown(s, seqs)); err != nil {
 		return nil, err
@@ -109,6 +109,32 @@ func BuildTasks(s Spec) (*Plan, error) {
 	}
 	return p, nil
 }
+
+// drawSequences draws every run's task sequence, runs side by side on the machine's cores: each
+// run draws from its own stream, so the sequences do not depend on the order. The error of the
+// first failing run is returned.
+func drawSequences(s Spec) ([]env.Sequence, error) {
+	seqs := make([]env.Sequence, s.Runs)
+	errs := make([]error, s.Runs)
+	var g errgroup.Group
+	g.SetLimit(generators(s))
+	for run := range seqs {
+		g.Go(func() error {
+			seqs[run], errs[run] = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence))
+			return nil
+		})
+	}
+	g.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("tasks: %w", err)
+		}
+	}
+	return seqs, nil
+}
+
+// generators is how many runs draw their sequences at once: one per core.
+func generators(s Spec) int { return max(1, min(s.Runs, runtime.GOMAXPROCS(0))) }
 
 // taskKey is a digest of a task definition's type, family, name and JSON form, false when it has
 // no JSON form. Equal definitions have equal keys; Build confirms a match with reflect.DeepEqual,
