@@ -12,7 +12,8 @@ import (
 
 // A task computed on demand runs as its stored model does: the same steps and rewards for every
 // agent, the same finite-horizon optimum and regret (solved around the run's start states only,
-// exactly), V* within the oracle's tolerance and the same ε-mistakes.
+// exactly), V* within the oracle's tolerance and the same ε-mistakes — also when one task comes
+// twice in a sequence, sharing its dynamics but not its start states.
 func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 	mazes, err := env.OnlineMazes(rand.New(rand.NewPCG(7, 8)), env.OnlineConfig{Width: 80, Height: 80, Pool: 2, Tasks: 2,
 		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 80, Y: 80}}, Lava: []env.Cell{{X: 2, Y: 2}},
@@ -36,7 +37,7 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 				}
 				tasks = append(tasks, task)
 			}
-			p.Runs = [][]Task{tasks}
+			p.Runs = [][]Task{append(tasks, tasks[0])}
 			for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 				p.Agents = append(p.Agents, defaultAgent(typ).factory())
 			}
@@ -50,15 +51,16 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 		if sol.region == nil || sol.region.Whole() {
 			t.Fatalf("%s: the on-demand oracle solved the whole maze; the test would not test locality", start)
 		}
-		for _, fac := range stored.Agents {
-			want, err := runCell(context.Background(), stored, t.TempDir(), 0, fac, silent{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := runCell(context.Background(), onDemand, t.TempDir(), 0, fac, silent{})
-			if err != nil {
-				t.Fatal(err)
-			}
+		wants, err := Run(context.Background(), stored, t.TempDir(), 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gots, err := Run(context.Background(), onDemand, t.TempDir(), 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, want := range wants {
+			got, fac := gots[c], stored.Agents[c]
 			for k, w := range want.Tasks {
 				g := got.Tasks[k]
 				wo, gotOracle := w.Oracle, g.Oracle

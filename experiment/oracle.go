@@ -135,11 +135,11 @@ type oracleCache struct {
 	entries map[oracleKey]*oracleEntry
 }
 
-// oracleKey names a solution: a stored model's is shared by every run that draws the task, one
-// computed on demand is solved around the start states of one run.
+// oracleKey names a solution: a stored model's is shared by every run and task that draws it; one
+// computed on demand is solved around the start states of one task of one run.
 type oracleKey struct {
-	task mdp.Dynamics
-	run  int // −1 for a stored model
+	task   mdp.Dynamics
+	run, k int // −1 for a stored model
 }
 
 type oracleEntry struct {
@@ -149,12 +149,12 @@ type oracleEntry struct {
 	users int // cells still to finish the task, once per occurrence in a cell's sequence
 }
 
-// oracleKey is the key of the solution of task k of run.
-func (p *Plan) oracleKey(run, k int, t Task) oracleKey {
+// solutionKey is the key of the solution of t, task k of run.
+func solutionKey(run, k int, t Task) oracleKey {
 	if t.Model != nil {
-		return oracleKey{task: t.dynamics(), run: -1}
+		return oracleKey{task: t.dynamics(), run: -1, k: -1}
 	}
-	return oracleKey{task: t.dynamics(), run: run}
+	return oracleKey{task: t.dynamics(), run: run, k: k}
 }
 
 // newOracleCache counts, for every task, the cells of p's shard that will run it.
@@ -166,7 +166,7 @@ func newOracleCache(p *Plan) *oracleCache {
 				continue
 			}
 			for k, t := range tasks {
-				key := p.oracleKey(run, k, t)
+				key := solutionKey(run, k, t)
 				e := c.entries[key]
 				if e == nil {
 					e = &oracleEntry{}
@@ -208,7 +208,7 @@ func (p *Plan) oracle(run, k int, t Task) (*taskOracle, error) {
 		return &taskOracle{taskSolution: sol}, err
 	}
 	p.oracles.mu.Lock()
-	e := p.oracles.entries[p.oracleKey(run, k, t)]
+	e := p.oracles.entries[solutionKey(run, k, t)]
 	p.oracles.mu.Unlock()
 	e.once.Do(func() { e.sol, e.err = p.solve(run, k, t) })
 	return &taskOracle{taskSolution: e.sol}, e.err

@@ -162,7 +162,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
 				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
 					for k, t := range p.Runs[run] {
-						p.oracles.release(p.oracleKey(run, k, t))
+						p.oracles.release(solutionKey(run, k, t))
 					}
 					res.Resumed = true
 					cells[idx] = res
@@ -347,7 +347,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		ag.EndTask()
 		if orc != nil {
 			rec.Oracle = orc.finish(p.Episodes)
-			p.oracles.release(p.oracleKey(run, k, task))
+			p.oracles.release(solutionKey(run, k, task))
 		}
 		if rep, ok := ag.(agent.Reporter); ok {
 			rec.Metrics = rep.TaskMetrics()
