@@ -214,6 +214,26 @@ func (p *Plan) oracle(run, k int, t Task) (*taskOracle, error) {
 	return &taskOracle{taskSolution: e.sol}, e.err
 }
 
+// prepareOracles starts solving every table task of run in a goroutine of its own, so that the
+// tasks of a run are solved side by side while its first cells wait for the first task; a
+// solution solved already, or being solved, is left alone (sync.Once).
+func (p *Plan) prepareOracles(run int) {
+	if p.oracles == nil {
+		return
+	}
+	for k, t := range p.Runs[run] {
+		if t.dynamics() == nil { // a simulator: no oracle
+			continue
+		}
+		p.oracles.mu.Lock()
+		e := p.oracles.entries[solutionKey(run, k, t)]
+		p.oracles.mu.Unlock()
+		if e != nil {
+			go e.once.Do(func() { e.sol, e.err = p.solve(run, k, t) })
+		}
+	}
+}
+
 // release tells the cache that one cell is done with the task of key.
 func (c *oracleCache) release(key oracleKey) {
 	if c == nil {

@@ -260,6 +260,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		progress.TaskDone(run, fac.Name, k)
 		return nil
 	}
+	p.prepareOracles(run)
 	for k, task := range tasks {
 		if err := ctx.Err(); err != nil {
 			return CellResult{}, err
