@@ -17,7 +17,8 @@ type Region struct {
 	index  []int32 // local index of every state of the task, −1 outside
 }
 
-// Around returns the states of d within radius steps of sources.
+// Around returns the states of d within radius steps of sources (every state it reaches, when
+// radius is S or more).
 func Around(d Dynamics, sources []int, radius int) *Region {
 	S, A := d.Size()
 	dist := make([]int32, S)
@@ -33,13 +34,14 @@ func Around(d Dynamics, sources []int, radius int) *Region {
 	}
 	reached := slices.Clone(frontier)
 	var row []Transition
-	for step := int32(1); step <= int32(radius) && len(frontier) > 0; step++ {
+	// No state is more than S steps from a source it is reachable from.
+	for step := 1; step <= min(radius, S) && len(frontier) > 0; step++ {
 		next = next[:0]
 		for _, s := range frontier {
 			for i := int(s) * A; i < int(s)*A+A; i++ {
 				for _, t := range d.AppendRow(row[:0], i) {
 					if dist[t.Next] < 0 {
-						dist[t.Next] = step
+						dist[t.Next] = int32(step)
 						next = append(next, int32(t.Next))
 					}
 				}

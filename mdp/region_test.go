@@ -137,6 +137,10 @@ func TestRegionWhole(t *testing.T) {
 	if r := Around(m, []int{0}, 100); !r.Whole() || len(r.States) != 30 {
 		t.Fatalf("region of radius 100 holds %d of 30 states", len(r.States))
 	}
+	// A radius beyond any int32 (γ within 10⁻¹⁵ of 1) is the whole reachable task.
+	if r := Around(m, []int{0}, RadiusFor(3, 1-1e-15, 10, 1e-9)); !r.Whole() {
+		t.Fatalf("a huge radius holds %d of 30 states", len(r.States))
+	}
 	if _, err := Around(m, []int{0}, 3).FiniteHorizon(m, 4); err == nil {
 		t.Fatal("a horizon beyond the radius was accepted")
 	}
