@@ -94,6 +94,9 @@ func (m Maze) Dynamics() (mdp.Dynamics, error) {
 // actions, a (2r+1)² square with the diagonals, and never more than the maze.
 func (m Maze) Reach(r int) int {
 	S := int64(m.Width) * int64(m.Height)
+	if r >= m.Width+m.Height { // every cell, and no overflow below
+		return int(S)
+	}
 	n := int64(2*r+1) * int64(2*r+1)
 	if m.Actions == 4 {
 		n = 2*int64(r)*int64(r+1) + 1

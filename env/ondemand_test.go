@@ -97,3 +97,18 @@ func TestMazeDynamicsStepAllocatesNothing(t *testing.T) {
 		t.Fatalf("Step allocates %v times", n)
 	}
 }
+
+// Reach counts the cells within r moves of a cell in an open maze, and never more than the maze.
+func TestMazeReach(t *testing.T) {
+	m := Maze{Width: 100, Height: 100, Actions: 4}
+	if got := m.Reach(3); got != 25 {
+		t.Errorf("4 actions, 3 moves: %d cells, want 25", got)
+	}
+	m.Actions = 8
+	if got := m.Reach(3); got != 49 {
+		t.Errorf("8 actions, 3 moves: %d cells, want 49", got)
+	}
+	if got := m.Reach(1 << 40); got != 10000 {
+		t.Errorf("a huge radius: %d cells, want the maze's 10000", got)
+	}
+}
