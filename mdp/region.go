@@ -131,7 +131,8 @@ func RadiusFor(T int, gamma, vmax, tol float64) int {
 	if gamma == 0 || vmax <= tol {
 		return T + 1
 	}
-	return T + 1 + int(math.Ceil(math.Log(tol/vmax)/math.Log(gamma)))
+	k := math.Ceil(math.Log(tol/vmax) / math.Log(gamma))
+	return T + 1 + int(min(k, 1<<40)) // γ within 10⁻¹² of 1: past any task's reach
 }
 
 // FiniteHorizon computes V_h(s), the best expected return of h steps from s, for h = 0 … T,
