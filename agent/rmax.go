@@ -87,7 +87,7 @@ type Learner struct {
 	terminal []bool // terminal states: planned at value 0, never visited to act
 
 	counts       mdp.Counts
-	threshold    lazy.Table[int64] // allocated where a threshold differs from m (O-TempLe's m_s)
+	threshold    lazy.Table[int64] // m, or O-TempLe's m_s where it set one
 	known        []bool
 	knownActions []int // per state, how many of its actions are known
 	knownPairs   int
@@ -132,8 +132,7 @@ func (l *Learner) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	l.counts.Reset(t.S, t.A)
 	n := t.S * t.A
-	m := l.P.M
-	l.threshold.Reset(n, m)
+	l.threshold.Reset(n, l.P.M)
 	l.known = buf.Zeroed(l.known, n)
 	l.knownActions = buf.Zeroed(l.knownActions, t.S)
 	l.knownPairs = 0
