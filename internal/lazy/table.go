@@ -113,14 +113,3 @@ func (t *Table[T]) own(k int) {
 
 // Set writes x to entry i.
 func (t *Table[T]) Set(i int, x T) { *t.Ptr(i) = x }
-
-// Blocks is the number of blocks with their own storage (0 for a flat table).
-func (t *Table[T]) Blocks() int {
-	n := 0
-	for _, o := range t.owned {
-		if o {
-			n++
-		}
-	}
-	return n
-}
