@@ -12,7 +12,8 @@ import (
 
 // A task computed on demand runs as its stored model does: the same steps and rewards for every
 // agent, the same finite-horizon optimum and regret (solved around the run's start states only,
-// exactly), V* within the oracle's tolerance and the same ε-mistakes — also when one task comes
+// exactly), V* within the oracle's tolerance of V* (so of each other within twice it) and the
+// same ε-mistakes — also when one task comes
 // twice in a sequence, sharing its dynamics but not its start states.
 func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 	mazes, err := env.OnlineMazes(rand.New(rand.NewPCG(7, 8)), env.OnlineConfig{Width: 80, Height: 80, Pool: 2, Tasks: 2,
@@ -72,7 +73,7 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 					t.Fatalf("%s %s task %d: optimal reward %v, stored %v", start, fac.Name, k, gotOracle.OptimalReward, wo.OptimalReward)
 				case math.Abs(gotOracle.Total()-wo.Total()) > 1e-9*math.Max(1, math.Abs(wo.Total())):
 					t.Fatalf("%s %s task %d: regret %v, stored %v", start, fac.Name, k, gotOracle.Total(), wo.Total())
-				case math.Abs(gotOracle.OptimalDiscountedStart-wo.OptimalDiscountedStart) > oracleTolerance:
+				case math.Abs(gotOracle.OptimalDiscountedStart-wo.OptimalDiscountedStart) > 2*oracleTolerance: // each within it of V*
 					t.Fatalf("%s %s task %d: V*(start) %v, stored %v", start, fac.Name, k, gotOracle.OptimalDiscountedStart, wo.OptimalDiscountedStart)
 				case gotOracle.Mistakes != wo.Mistakes:
 					t.Fatalf("%s %s task %d: %d ε-mistakes, stored %d", start, fac.Name, k, gotOracle.Mistakes, wo.Mistakes)

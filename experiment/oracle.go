@@ -101,7 +101,7 @@ func solveTask(m *mdp.Model, T int, gamma, epsilon float64) (*taskSolution, erro
 // solveLocal solves a task computed on demand where the cells of one run can be: its
 // finite-horizon values on the states within T steps of the run's start states (exactly those of
 // a whole solve), and V* on a region around them wide enough (mdp.RadiusFor) that the values
-// there are within oracleTolerance of the whole task's, the tolerance of a whole solve.
+// there are within oracleTolerance of V*, the tolerance of a whole solve.
 func solveLocal(d mdp.Dynamics, starts []int, T int, gamma, epsilon float64) (*taskSolution, error) {
 	vmax := d.MaxAbsReward() / (1 - gamma)
 	r := mdp.Around(d, starts, mdp.RadiusFor(T, gamma, vmax, oracleTolerance/2))
