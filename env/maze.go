@@ -176,22 +176,6 @@ func (m Maze) cellSet(cells []Cell) []bool {
 	return set
 }
 
-// Reward is the reward paid for landing in cell index i.
-func (m Maze) Reward(i int) float64 {
-	for _, c := range m.Goals {
-		if m.Index(c) == i {
-			return m.GoalReward - m.StepCost
-		}
-	}
-	// 0 − x rather than −x, so that a cost of 0 pays +0, not −0.
-	for _, c := range m.Lava {
-		if m.Index(c) == i {
-			return 0 - m.LavaCost
-		}
-	}
-	return 0 - m.StepCost
-}
-
 // IsWall reports whether cell index i is a wall.
 func (m Maze) IsWall(i int) bool {
 	for _, c := range m.Walls {
@@ -207,80 +191,26 @@ func (m Maze) IsWall(i int) bool {
 // distribution is uniform over the open cells that are not terminal (the experiment runner
 // chooses start cells by its own rule).
 func (m Maze) Model() (*mdp.Model, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	S, A := m.Width*m.Height, m.Actions
-	walls := m.cellSet(m.Walls)
-	var terminal []bool
-	if m.TerminalGoals {
-		terminal = m.cellSet(m.Goals)
-	}
-	slips := slip4[:]
-	if A == 8 {
-		slips = slip8[:]
-	}
-	// Rows go to the builder pair by pair: a 2000×2000 maze never holds 16 M row slices.
-	b, err := mdp.NewBuilder(S, A, terminal, S*A*3)
+	dyn, err := m.Dynamics()
 	if err != nil {
 		return nil, err
 	}
-	start := make([]float64, S)
-	canStart := func(s int) bool { return !walls[s] && (terminal == nil || !terminal[s]) }
-	open := 0
-	for s := range S {
-		if canStart(s) {
-			open++
+	d := dyn.(*MazeDynamics)
+	S, A := d.Size()
+	// Rows go to the builder pair by pair: a 2000×2000 maze never holds 16 M row slices.
+	b, err := mdp.NewBuilder(S, A, d.terminal, S*A*3)
+	if err != nil {
+		return nil, err
+	}
+	var out [3]mdp.Transition
+	for i := range S * A {
+		if err := b.Add(out[:d.row(i, &out)]); err != nil {
+			return nil, err
 		}
 	}
-	wall := []mdp.Transition{{Prob: 1}}
-	row := make([]mdp.Transition, 0, 3)
-	for s := 0; s < S; s++ {
-		if walls[s] {
-			wall[0].Next = s
-			for range A {
-				if err := b.Add(wall); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		if terminal != nil && terminal[s] {
-			for range A {
-				if err := b.Add(nil); err != nil { // an absorbing state with reward 0 (mdp.NewEpisodic)
-					return nil, err
-				}
-			}
-			continue
-		}
-		start[s] = 1 / float64(open)
-		from := m.CellOf(s)
-		target := func(dir int) int {
-			to := Cell{from.X + moves[dir].X, from.Y + moves[dir].Y}
-			if !m.inside(to) || walls[m.Index(to)] {
-				return s
-			}
-			return m.Index(to)
-		}
-		p := m.Slip[s]
-		for a := 0; a < A; a++ {
-			row = row[:0]
-			add := func(next int, prob float64) {
-				for k := range row {
-					if row[k].Next == next {
-						row[k].Prob += prob
-						return
-					}
-				}
-				row = append(row, mdp.Transition{Next: next, Prob: prob, Reward: m.Reward(next)})
-			}
-			add(target(a), 1-p)
-			add(target(slips[a][0]), p/2)
-			add(target(slips[a][1]), p/2)
-			if err := b.Add(row); err != nil {
-				return nil, err
-			}
-		}
+	start := make([]float64, S)
+	for _, s := range d.starts {
+		start[s] = 1 / float64(len(d.starts))
 	}
 	return b.Model(start)
 }

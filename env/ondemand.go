@@ -24,8 +24,8 @@ type OnDemand interface {
 }
 
 // MazeDynamics is a maze's model computed on demand: each pair's outcomes are worked out from the
-// maze when they are read, exactly as Maze.Model stores them (the same rows in the same order,
-// the same draws), from a byte per cell and the maze's slips. It is safe for concurrent use.
+// maze when they are read, from a byte per cell and the maze's slips. Maze.Model stores the same
+// rows, so both draw alike. It is safe for concurrent use.
 type MazeDynamics struct {
 	maze     Maze
 	kind     []cellKind // per cell
@@ -115,7 +115,8 @@ var slip4x = [8][2]int{Up: slip4[Up], Down: slip4[Down], Left: slip4[Left], Righ
 // Size is the number of cells and of actions.
 func (d *MazeDynamics) Size() (S, A int) { return d.maze.Width * d.maze.Height, d.maze.Actions }
 
-// reward is the reward of landing in cell s (Maze.Reward).
+// reward is the reward paid for landing in cell s: a goal's (also when it is lava), lava's, or a
+// step's. 0 − x rather than −x, so that a cost of 0 pays +0, not −0.
 func (d *MazeDynamics) reward(s int) float64 {
 	switch d.kind[s] {
 	case goalCell:

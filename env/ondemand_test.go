@@ -38,7 +38,9 @@ func randomMaze(rng *rand.Rand, w, h int) Maze {
 }
 
 // The on-demand maze is the stored one, bit for bit: rows, expected rewards, draws of Step and
-// SampleStart from the same stream, terminal states and the largest reward.
+// SampleStart from the same stream, terminal states and the largest reward. Maze.Model stores the
+// rows the on-demand maze computes (whose shape TestMazeDynamicsFollowProtocol checks by hand), so
+// this holds the builder's handling of them and the two ways of sampling to each other.
 func TestMazeDynamicsEqualModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 40 {

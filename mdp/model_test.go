@@ -121,6 +121,12 @@ func randomModel(t *testing.T, rng *rand.Rand, S, A int) *Model {
 			rows[i] = append(rows[i], Transition{Next: j, Prob: w[j] / sum, Reward: rng.Float64()*2 - 1})
 		}
 	}
+	return startingIn0(t, S, A, rows)
+}
+
+// startingIn0 is the model of rows whose episodes start in state 0.
+func startingIn0(t *testing.T, S, A int, rows [][]Transition) *Model {
+	t.Helper()
 	start := make([]float64, S)
 	start[0] = 1
 	m, err := New(S, A, rows, start)

@@ -23,13 +23,7 @@ func randomChainModel(t *testing.T, rng *rand.Rand, S, A int) *Model {
 			rows[i][0].Prob = 1
 		}
 	}
-	start := make([]float64, S)
-	start[0] = 1
-	m, err := New(S, A, rows, start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return startingIn0(t, S, A, rows)
 }
 
 // Around finds exactly the states a brute-force search finds, at their fewest steps.
