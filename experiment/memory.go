@@ -75,17 +75,17 @@ func localOracleBytes(S, n, A int64, steps int) int64 {
 	return int64(steps+2)*8*n + (8+1+4+8+3*12)*n*A + 8*S
 }
 
-// sizeOf is the size of a task of S states and A actions with definition def in the runs of s:
-// computed on demand when it can be (computesOnDemand, largeTask), with the states its oracle
-// solves around a run's start states bounded from rmax, a bound of its rewards' sizes.
-func sizeOf(s Spec, def env.Task, S, A int, rmax float64) taskSize {
+// sizeOf is the size of a task of S states and A actions with definition def in the runs of s;
+// for a task computed on demand (onDemand), with the states its oracle solves around a run's
+// start states bounded through the task's bound on its rewards.
+func sizeOf(s Spec, def env.Task, S, A int) taskSize {
 	t := taskSize{S: S, A: A}
-	od, ok := def.(env.OnDemand)
-	if !ok || !computesOnDemand(s) || !largeTask(def) {
+	od, ok := onDemand(s, def)
+	if !ok {
 		return t
 	}
 	t.onDemand = true
-	radius := mdp.RadiusFor(s.Steps, s.Gamma, rmax/(1-s.Gamma), oracleTolerance/2)
+	radius := mdp.RadiusFor(s.Steps, s.Gamma, od.RewardBound()/(1-s.Gamma), oracleTolerance/2)
 	starts := int64(1)
 	if s.Start == StartPerEpisode {
 		starts = int64(s.Episodes)
@@ -109,11 +109,7 @@ func sizesKnown(s Spec, runs []env.Sequence) [][]taskSize {
 				out[r] = append(out[r], taskSize{S: S, A: A, simulated: true})
 				continue
 			}
-			rmax := 0.0
-			if od, ok := def.(env.OnDemand); ok {
-				rmax = od.RewardBound()
-			}
-			out[r] = append(out[r], sizeOf(s, def, S, A, rmax))
+			out[r] = append(out[r], sizeOf(s, def, S, A))
 		}
 	}
 	return out
@@ -135,11 +131,7 @@ func sizesBuilt(s Spec, runs [][]Task) [][]taskSize {
 			if !seen[t.dynamics()] {
 				seen[t.dynamics()] = true
 				S, A := t.dynamics().Size()
-				size := taskSize{S: S, A: A}
-				if t.Model == nil {
-					size = sizeOf(s, t.Def, S, A, t.dynamics().MaxAbsReward())
-				}
-				out[r] = append(out[r], size)
+				out[r] = append(out[r], sizeOf(s, t.Def, S, A))
 			}
 		}
 	}

@@ -66,7 +66,6 @@ func BuildTasks(s Spec) (*Plan, error) {
 		d   mdp.Dynamics
 	}
 	built := map[[sha256.Size]byte]builtTask{}
-	onDemand := computesOnDemand(s)
 	for run, seq := range seqs {
 		var tasks []Task
 		for k, def := range seq {
@@ -82,7 +81,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 			b, ok := built[key]
 			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
 				b = builtTask{def: def}
-				if od, isOD := def.(env.OnDemand); isOD && onDemand && largeTask(def) {
+				if od, ok := onDemand(s, def); ok {
 					b.d, err = od.Dynamics()
 				} else if b.m, err = def.Model(); err == nil {
 					b.d = b.m
@@ -180,28 +179,23 @@ func fixedStart(s Spec, t Task) (int, error) {
 // ground-truth diagnostics on it.
 const OnDemandPairs = 1 << 18
 
-// largeTask reports whether def has at least OnDemandPairs pairs by the size it knows.
-func largeTask(def env.Task) bool {
-	sized, ok := def.(env.Sized)
-	if !ok {
-		return false
+// onDemand returns def as a task computed on demand in the experiment of s: one that can be
+// (env.OnDemand) with at least OnDemandPairs pairs, unless an agent is built from the true models
+// (Abs-RL, MaxQInit) or the oracle evaluates policies on them.
+func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
+	od, ok := def.(env.OnDemand)
+	if !ok || s.Oracle.Enabled && s.Oracle.PolicyMistakes {
+		return nil, false
 	}
-	S, A := sized.Size()
-	return int64(S)*int64(A) >= OnDemandPairs
-}
-
-// computesOnDemand reports whether s may compute its large tasks on demand: not when an agent is
-// built from the true models (Abs-RL, MaxQInit) or the oracle evaluates policies on them.
-func computesOnDemand(s Spec) bool {
-	if s.Oracle.Enabled && s.Oracle.PolicyMistakes {
-		return false
+	if S, A := od.Size(); int64(S)*int64(A) < OnDemandPairs {
+		return nil, false
 	}
 	for _, a := range s.Agents {
 		if agents.NeedsModels(a.Params) {
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return od, true
 }
 
 // Table is the task's stored model, built from its definition when it is computed on demand (for
