@@ -207,11 +207,22 @@ func (p *Plan) oracle(run, k int, t Task) (*taskOracle, error) {
 		sol, err := p.solve(run, k, t)
 		return &taskOracle{taskSolution: sol}, err
 	}
-	p.oracles.mu.Lock()
-	e := p.oracles.entries[solutionKey(run, k, t)]
-	p.oracles.mu.Unlock()
+	sol, err := p.oracles.entry(solutionKey(run, k, t)).solution(p, run, k, t)
+	return &taskOracle{taskSolution: sol}, err
+}
+
+// entry is the entry of key, nil once every cell that runs its task is done with it.
+func (c *oracleCache) entry(key oracleKey) *oracleEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries[key]
+}
+
+// solution is the solution of the entry's task, task k of run in p, solved by the first caller
+// while the others wait for it.
+func (e *oracleEntry) solution(p *Plan, run, k int, t Task) (*taskSolution, error) {
 	e.once.Do(func() { e.sol, e.err = p.solve(run, k, t) })
-	return &taskOracle{taskSolution: e.sol}, e.err
+	return e.sol, e.err
 }
 
 // prepareOracles starts solving every table task of run in a goroutine of its own, so that the
@@ -222,14 +233,8 @@ func (p *Plan) prepareOracles(run int) {
 		return
 	}
 	for k, t := range p.Runs[run] {
-		if t.dynamics() == nil { // a simulator: no oracle
-			continue
-		}
-		p.oracles.mu.Lock()
-		e := p.oracles.entries[solutionKey(run, k, t)]
-		p.oracles.mu.Unlock()
-		if e != nil {
-			go e.once.Do(func() { e.sol, e.err = p.solve(run, k, t) })
+		if e := p.oracles.entry(solutionKey(run, k, t)); e != nil && t.dynamics() != nil { // a simulator has no oracle
+			go e.solution(p, run, k, t)
 		}
 	}
 }
