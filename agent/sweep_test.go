@@ -8,7 +8,8 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// TestIncrementalPlanMatchesPlanningFromScratch drives two learners through the same changes on
+// TestIncrementalPlanMatchesPlanningFromScratch drives two learners, one planning incrementally
+// (PlanIncremental and PlanDelta in turn), through the same changes on
 // random small MDPs — samples making pairs known, augmentation of known and unknown pairs,
 // withdrawn augmentations (Replace), threshold changes, terminal states declared or learned from
 // a step, planned unknown values — and after every change compares the incremental plan with
@@ -16,6 +17,12 @@ import (
 // plan_tolerance, and the same greedy action wherever the optimal one leads by more than twice
 // the tolerance.
 func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
+	for _, planning := range []Planning{PlanIncremental, PlanDelta} {
+		t.Run(string(planning), func(t *testing.T) { testPlanMatchesPlanningFromScratch(t, planning) })
+	}
+}
+
+func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 60; trial++ {
 		S, A := 2+rng.IntN(7), 1+rng.IntN(3)
@@ -28,7 +35,7 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 		p := DefaultRMax()
 		p.M, p.RMax = 1+rng.Int64N(4), []float64{1, 2, -0.5}[rng.IntN(3)]
 		inc, exact := p, p
-		inc.Planning, exact.Planning = PlanIncremental, PlanFull
+		inc.Planning, exact.Planning = planning, PlanFull
 		exact.PlanTolerance = 1e-12
 		li, le := &Learner{P: inc}, &Learner{P: exact}
 		for _, l := range []*Learner{li, le} {

@@ -70,8 +70,8 @@ func (p LRMaxParams) Validate() error {
 		return fmt.Errorf("lrmax: action_rule %q, want %q or %q", p.ActionRule, agent.Optimistic, agent.BalancedWandering)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("lrmax: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
-	case p.Planning != agent.PlanFull && p.Planning != agent.PlanIncremental:
-		return fmt.Errorf("lrmax: planning %q, want %q or %q", p.Planning, agent.PlanFull, agent.PlanIncremental)
+	case !p.Planning.Valid():
+		return fmt.Errorf("lrmax: planning %q, want %s", p.Planning, agent.Plannings)
 	case !finite(p.RMin) || p.RMin > p.RMax:
 		return fmt.Errorf("lrmax: r_min = %v, want a finite number <= r_max = %v", p.RMin, p.RMax)
 	case !(p.DMax >= 0) || math.IsInf(p.DMax, 0):

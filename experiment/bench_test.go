@@ -102,7 +102,7 @@ func BenchmarkMaze100(b *testing.B) {
 	for _, c := range []struct {
 		typ      string
 		planning agent.Planning
-	}{{TypeRMax, agent.PlanIncremental}, {TypeOTempLe, agent.PlanIncremental}, {TypeRMax, agent.PlanFull}, {TypeOTempLe, agent.PlanFull}} {
+	}{{TypeRMax, agent.PlanDelta}, {TypeOTempLe, agent.PlanDelta}, {TypeRMax, agent.PlanIncremental}, {TypeOTempLe, agent.PlanIncremental}, {TypeRMax, agent.PlanFull}, {TypeOTempLe, agent.PlanFull}} {
 		b.Run(c.typ+"/"+string(c.planning), func(b *testing.B) {
 			s := scaleSpec(c.typ, 100, 10_000)
 			s.Agents[0].mustSet("planning", c.planning)
