@@ -48,7 +48,8 @@ type sweeper struct {
 	bucket   [][]int32
 	bucketOf []int8
 	top      int // no bucket above top holds an entry
-	// The states whose pairs one update touched, each once: stamp[s] = round when listed.
+	// PlanIncremental: the states whose pairs one update touched, each once: stamp[s] = round
+	// when listed.
 	touched []int32
 	stamp   []uint32
 	round   uint32
@@ -69,6 +70,8 @@ func (w *sweeper) reset(S, A int, eps float64, delta bool) {
 	} else {
 		w.pred = emptyLists(w.pred, S)
 		w.linked.Reset(S*A, 0)
+		w.stamp = buf.Zeroed(w.stamp, S)
+		w.round = 0
 	}
 	if w.bucket == nil {
 		w.bucket = make([][]int32, buckets)
@@ -81,8 +84,6 @@ func (w *sweeper) reset(S, A int, eps float64, delta bool) {
 		w.bucketOf[s] = -1
 	}
 	w.top = 0
-	w.stamp = buf.Zeroed(w.stamp, S)
-	w.round = 0
 }
 
 // emptyLists returns n empty lists, reusing lists' storage.
@@ -162,8 +163,18 @@ func (l *Learner) relink(i int) {
 	}
 	w := &l.sweep
 	n, _, succ := l.counts.Pair(i)
+	s := int32(i / l.A)
 	for _, x := range succ {
-		w.inflow[x.State] = append(w.inflow[x.State], inflow{pair: int32(i), state: int32(i / l.A), w: l.gamma * float64(x.N) / float64(n)})
+		// After the entries of s's other pairs, if any: moveInflows takes a state's entries as one run.
+		list := w.inflow[x.State]
+		k := len(list)
+		for k > 0 && list[k-1].state != s {
+			k--
+		}
+		if k == 0 {
+			k = len(list)
+		}
+		w.inflow[x.State] = slices.Insert(list, k, inflow{pair: int32(i), state: s, w: l.gamma * float64(x.N) / float64(n)})
 	}
 	w.entered.Set(i, true)
 }
@@ -219,22 +230,32 @@ func (l *Learner) sweepStates() {
 			l.checkResidual(s)
 		}
 		// Bring every backup into s up to date, then check each state they belong to once.
-		if w.round++; w.round == 0 { // wrapped: old stamps could match
-			clear(w.stamp)
-			w.round = 1
-		}
-		w.touched = w.touched[:0]
 		if w.delta {
 			l.moveInflows(s, l.v[s]-old)
 		} else {
-			for _, i := range w.pred[s] {
-				l.q[i] = l.backup(int(i))
-				w.touch(int32(int(i) / l.A))
-			}
+			l.backupPredecessors(s)
 		}
-		for _, t := range w.touched {
-			l.checkResidual(int(t))
+	}
+}
+
+// backupPredecessors recomputes every backup into s and then checks the residual of each state
+// they belong to, once (PlanIncremental).
+func (l *Learner) backupPredecessors(s int) {
+	w := &l.sweep
+	if w.round++; w.round == 0 { // wrapped: old stamps could match
+		clear(w.stamp)
+		w.round = 1
+	}
+	w.touched = w.touched[:0]
+	for _, i := range w.pred[s] {
+		l.q[i] = l.backup(int(i))
+		if t := int32(int(i) / l.A); w.stamp[t] != w.round {
+			w.stamp[t] = w.round
+			w.touched = append(w.touched, t)
 		}
+	}
+	for _, t := range w.touched {
+		l.checkResidual(int(t))
 	}
 }
 
@@ -248,24 +269,19 @@ func (l *Learner) backupUnknown(s int) {
 	}
 }
 
-// moveInflows adds to every known pair leading to s its weight times d, the change of v(s)
-// (PlanDelta).
+// moveInflows adds to every known pair leading to s its weight times d, the change of v(s), and
+// checks the residual of each state whose pairs moved (PlanDelta).
 func (l *Learner) moveInflows(s int, d float64) {
-	w := &l.sweep
 	if d == 0 {
 		return
 	}
-	for _, e := range w.inflow[s] {
-		l.q[e.pair] += e.w * d
-		w.touch(e.state)
-	}
-}
-
-// touch lists state t among the states whose pairs this update moved, once per update.
-func (w *sweeper) touch(t int32) {
-	if w.stamp[t] != w.round {
-		w.stamp[t] = w.round
-		w.touched = append(w.touched, t)
+	in := l.sweep.inflow[s]
+	for k := 0; k < len(in); {
+		t := in[k].state // a run of entries of t's pairs
+		for ; k < len(in) && in[k].state == t; k++ {
+			l.q[in[k].pair] += in[k].w * d
+		}
+		l.checkResidual(int(t))
 	}
 }
 
