@@ -281,14 +281,27 @@ func (l *Learner) moveInflows(s int, d float64) {
 		for ; k < len(in) && in[k].state == t; k++ {
 			l.q[in[k].pair] += in[k].w * d
 		}
-		l.checkResidual(int(t))
+		// checkResidual(t), written out: most often t is in no bucket and stays within ε.
+		r := math.Abs(maxOf(l.q[int(t)*l.A:int(t)*l.A+l.A]) - l.v[t])
+		if r > l.sweep.eps || l.sweep.bucketOf[t] >= 0 {
+			l.sweep.file(int(t), r)
+		}
 	}
 }
 
 // checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
+// It is most often called on a state in no bucket whose residual stays within ε, which returns
+// at once (the call inlines).
 func (l *Learner) checkResidual(s int) {
 	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
-	w := &l.sweep
+	if r <= l.sweep.eps && l.sweep.bucketOf[s] < 0 {
+		return
+	}
+	l.sweep.file(s, r)
+}
+
+// file puts s in the bucket of its residual r, or in none when r ≤ ε.
+func (w *sweeper) file(s int, r float64) {
 	b := int8(-1)
 	if r > w.eps {
 		// r/ε > 1 is a normal float in [2^e, 2^(e+1)), e ≥ 0 its unbiased binary exponent.
