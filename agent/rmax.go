@@ -31,13 +31,14 @@ const (
 	// results were recorded with it).
 	PlanFull Planning = "full"
 	// PlanIncremental updates only from the pairs that changed, by prioritized sweeping, to the
-	// same tolerance; its cost grows with the states whose values move, not with S (the
-	// default). Its plans differ from full ones in rounding, so greedy ties may break differently.
+	// same tolerance; its cost grows with the states whose values move, not with S (the default
+	// before PlanDelta; large-maze and scaling pin it). Its plans differ from full ones in
+	// rounding, so greedy ties may break differently.
 	PlanIncremental Planning = "incremental"
 	// PlanDelta is incremental planning that moves each backup reading a changed value by the
 	// change instead of summing the pair's successors again (agent/sweep.go): the same order and
-	// tolerance at a fraction of the cost of an update. Its plans differ from both others in
-	// rounding.
+	// tolerance at a fraction of the cost of an update (the default). Its plans differ from both
+	// others in rounding.
 	PlanDelta Planning = "delta"
 )
 
@@ -58,11 +59,11 @@ type RMaxParams struct {
 	Planning Planning `yaml:"planning"`
 }
 
-// DefaultRMax are the paper's settings — m = 500, R_max = 1, balanced wandering — with
-// incremental planning, which is as accurate as full planning and much faster on large tasks and
-// on tasks where many pairs become known one by one (the paper presets pin PlanFull).
+// DefaultRMax are the paper's settings — m = 500, R_max = 1, balanced wandering — with delta
+// planning, which is as accurate as full planning and much faster on large tasks and on tasks
+// where many pairs become known one by one (the paper presets pin PlanFull).
 func DefaultRMax() RMaxParams {
-	return RMaxParams{M: 500, RMax: 1, Rule: BalancedWandering, PlanTolerance: 1e-4, Planning: PlanIncremental}
+	return RMaxParams{M: 500, RMax: 1, Rule: BalancedWandering, PlanTolerance: 1e-4, Planning: PlanDelta}
 }
 
 // Validate names the first parameter out of range.

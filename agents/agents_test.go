@@ -282,6 +282,10 @@ func TestMemory(t *testing.T) {
 	if memWritten("rmax", "", S, 4, 2, 0) != 160*S*4 || memWritten("rmax", "", S, 4, 2, 1e9) <= rmax {
 		t.Error("rmax's estimate does not grow with the pairs written, or is not flat when they are unknown")
 	}
+	// Full plans build a model of every pair.
+	if full, inc := mem("rmax", "planning: full", S, 4, 2), mem("rmax", "planning: incremental", S, 4, 2); full != 160*S*4 || inc >= 160*S*4/2 {
+		t.Errorf("on 2 M states: rmax planning in full %d bytes (want its flat figure), incrementally %d (want under half of it)", full, inc)
+	}
 	if mem("o-temple", "base: psrl\nm_s: 10", 1000, 4, 1) != memWritten("o-temple", "base: psrl\nm_s: 10", 1000, 4, 1, 0) {
 		t.Error("o-temple over psrl depends on the pairs written; it keeps flat tables")
 	}

@@ -1,6 +1,9 @@
 package agents
 
-import "github.com/temple-rl/temple/internal/lazy"
+import (
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/lazy"
+)
 
 // largeBytes is an agent's memory on a task of more than lazy.FlatMax pairs, where its learner
 // keeps its per-pair statistics in lazy tables (internal/lazy), which allocate a block of
@@ -9,26 +12,46 @@ import "github.com/temple-rl/temple/internal/lazy"
 // pair for the successor lists it grows. The figures are counted from the learners' fields.
 type largeBytes struct{ StateBytes, PairBytes, BlockBytes, WrittenBytes int64 }
 
-// rmaxLarge is RMax's learner (agent.Learner) on a large task: per state its known-action count,
-// value, predecessor list, residual bucket, stamp and terminal flag; per pair its Q and known
-// flag; in blocks its counts (n, R, successor list), threshold and predecessor link; and a few
-// successors of 16 bytes per written pair.
-var rmaxLarge = largeBytes{StateBytes: 8 + 8 + 24 + 1 + 4 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24 + 8 + 4, WrittenBytes: 4 * 16}
+// rmaxLarge is RMax's learner (agent.Learner) on a large task, planning incrementally (full plans
+// build a model of every pair, and keep flat figures): per state its known-action count, value,
+// predecessor or inflow list, residual bucket and terminal flag; per pair its Q and known flag;
+// in blocks its counts (n, R, successor list) and threshold; and a few successors of 16 bytes
+// per written pair. Incremental planning adds a stamp per state and a predecessor link per pair
+// in blocks; delta planning a flag per pair in blocks and an inflow entry of 16 bytes per
+// successor of a written pair.
+func rmaxLarge(p agent.RMaxParams) (largeBytes, bool) {
+	l := largeBytes{StateBytes: 8 + 8 + 24 + 1 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24 + 8, WrittenBytes: 4 * 16}
+	switch p.Planning {
+	case agent.PlanIncremental:
+		l.StateBytes += 4
+		l.BlockBytes += 4
+	case agent.PlanDelta:
+		l.BlockBytes++
+		l.WrittenBytes += 4 * 16
+	default:
+		return largeBytes{}, false
+	}
+	return l, true
+}
 
 // large returns the memory figures of an agent with parameters p on a large task,
 // false for the agents that keep flat tables there too.
 func large(p Params) (largeBytes, bool) {
 	switch p := p.(type) {
 	case *RMax:
-		return rmaxLarge, true
+		return rmaxLarge(p.RMaxParams)
 	case *OTempLe:
-		if p.Base.Name != "rmax" {
+		base, ok := p.Base.Params.(*RMaxBase)
+		if !ok {
+			return largeBytes{}, false
+		}
+		l, ok := rmaxLarge(base.RMaxParams)
+		if !ok {
 			return largeBytes{}, false
 		}
 		// O-TempLe's own: per state its count of wrong pairs; per pair its augmented and wrong
 		// flags; in blocks its pending counts, own samples and identification, and with its
 		// options an early match (its template and σ) and every step (refute).
-		l := rmaxLarge
 		l.StateBytes += 8
 		l.PairBytes += 1 + 1
 		l.BlockBytes += 8 + 8 + 24 + 8 + 4

@@ -15,7 +15,7 @@ type LRMaxParams struct {
 	RMax          float64          `yaml:"r_max"`          // R_max: rewards are at most R_max
 	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
 	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan and fixed point
-	Planning      agent.Planning   `yaml:"planning"`       // full | incremental re-planning
+	Planning      agent.Planning   `yaml:"planning"`       // full, incremental or delta re-planning
 	// RMin is a lower bound on the rewards: the bounds need V_lo = min(0, r_min/(1−γ)) to be a
 	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 is
 	// also valid for tasks with negative rewards whose V* is never negative (the online mazes).

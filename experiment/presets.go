@@ -212,7 +212,7 @@ func paperAgents(types ...string) []AgentSpec {
 
 // paperAgent is an agent of the given type at the paper's settings. Agents that plan pin
 // planning: full, with which the presets' results were pinned (pinned_test.go): the default,
-// incremental planning, reaches the same tolerance but may break greedy ties differently.
+// delta planning, reaches the same tolerance but may break greedy ties differently.
 func paperAgent(typ string) AgentSpec {
 	a := defaultAgent(typ)
 	if a.Has("planning") {

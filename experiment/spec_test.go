@@ -52,15 +52,15 @@ agents:
 	}
 	for _, a := range s.Agents {
 		var planning agent.Planning
-		if err := a.param("planning", &planning); err != nil || planning != agent.PlanIncremental {
-			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, agent.PlanIncremental)
+		if err := a.param("planning", &planning); err != nil || planning != agent.PlanDelta {
+			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, agent.PlanDelta)
 		}
 	}
 }
 
 // TestPresetsPinFullPlanning: every agent of a paper preset that plans pins planning: full, the
 // setting its results were recorded with; large-maze and scaling (not in the paper, and too large
-// for full plans) plan incrementally.
+// for full plans) pin planning: incremental, theirs.
 func TestPresetsPinFullPlanning(t *testing.T) {
 	for _, p := range Presets() {
 		want := agent.PlanFull
