@@ -48,23 +48,22 @@ func TestQLearningBootstrapsNothingPastATerminalState(t *testing.T) {
 }
 
 // A terminal state learned from a step (ObserveTerminal, as a simulator or the C ABI reports it)
-// is treated exactly as a declared one: RMax, in both planning modes, and Q-learning, told at
+// is treated exactly as a declared one: RMax, in every planning mode, and Q-learning, told at
 // some step that state 1 is terminal, hold the same Q as the same learner told up front, given
 // the same samples.
 func TestTerminalLearnedFromAStepIsADeclaredTerminal(t *testing.T) {
+	rmax := func(planning Planning) func() qAgent {
+		return func() qAgent {
+			p := DefaultRMax()
+			p.M, p.Planning = 2, planning
+			r, _ := NewRMax(p)
+			return rmaxQ{r}
+		}
+	}
 	learners := map[string]func() qAgent{
-		"rmax-full": func() qAgent {
-			p := DefaultRMax()
-			p.M = 2
-			r, _ := NewRMax(p)
-			return rmaxQ{r}
-		},
-		"rmax-incremental": func() qAgent {
-			p := DefaultRMax()
-			p.M, p.Planning = 2, PlanIncremental
-			r, _ := NewRMax(p)
-			return rmaxQ{r}
-		},
+		"rmax-full":        rmax(PlanFull),
+		"rmax-incremental": rmax(PlanIncremental),
+		"rmax-delta":       rmax(PlanDelta),
 		"q-learning": func() qAgent {
 			q, _ := NewQLearning(QLearningParams{Alpha: 0.5, Epsilon: 0.1, InitialQ: 3})
 			return q

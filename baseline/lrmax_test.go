@@ -138,11 +138,11 @@ func TestLRMaxHandWorked(t *testing.T) {
 		}
 	}
 
-	// The same through the agent, under both planning modes: task M̄ learned with m = 1
+	// The same through the agent, under every planning mode: task M̄ learned with m = 1
 	// (deterministic, so its estimates and final plan are exact), then at the start of task M
 	// nothing is known: d̂_{MM̄} = 0.5 everywhere and d̂_{M̄M}(1,0) = D_max = 0.25 as well, so the
 	// start values are (0.875, 0.45, 1.25, 0.25).
-	for _, planning := range []agent.Planning{agent.PlanFull, agent.PlanIncremental} {
+	for _, planning := range []agent.Planning{agent.PlanFull, agent.PlanIncremental, agent.PlanDelta} {
 		p.M, p.Planning = 1, planning
 		x, err := NewLRMax(p)
 		if err != nil {
