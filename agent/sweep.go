@@ -19,14 +19,14 @@ import (
 // γ-contraction) and ‖q − Q*‖∞ ≤ γ·tolerance: the guarantee of a full plan, at a cost that grows
 // with the states whose values move.
 //
-// Delta planning (PlanDelta) keeps the same invariant and the same order, but updates a backup
-// that reads v(s′) by the change of v(s′): q(s,a) += γ·n(s,a,s′)/n(s,a)·Δv(s′), the form of
-// prioritized sweeping of Moore & Atkeson (1993), instead of summing the pair's successors
-// again. Each known pair enters its weights γ·n(s,a,s′)/n(s,a) in inflow lists when it becomes
-// known, and takes them out before its estimate changes or it stops being planned from them, so
-// an update costs a pass over a short contiguous list. A changed pair is
-// still backed up in full, which also clears the rounding its moves accumulated; between changes
-// that rounding is a few ulps of the values per move, far below ε.
+// Delta planning (PlanDelta) keeps the same invariant (up to rounding) and the same order, but
+// moves a backup that reads v(s′) by the change of v(s′), q(s,a) += γ·n(s,a,s′)/n(s,a)·Δv(s′) —
+// the form of prioritized sweeping of Moore & Atkeson (1993) — instead of summing the pair's
+// successors again. Each known pair enters its weights γ·n(s,a,s′)/n(s,a) in inflow lists when
+// it becomes known, and takes them out before its estimate changes or it stops being planned
+// from them, so an update costs a pass over a short contiguous list. A changed pair is still
+// backed up in full, which also clears the rounding its moves accumulated; between changes that
+// rounding is a few ulps of the values per move, far below ε.
 
 // sweeper holds the state of incremental planning of one task.
 type sweeper struct {
@@ -290,8 +290,6 @@ func (l *Learner) moveInflows(s int, d float64) {
 }
 
 // checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
-// It is most often called on a state in no bucket whose residual stays within ε, which returns
-// at once (the call inlines).
 func (l *Learner) checkResidual(s int) {
 	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 	if r <= l.sweep.eps && l.sweep.bucketOf[s] < 0 {
