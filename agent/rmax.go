@@ -256,7 +256,7 @@ func (l *Learner) Replace(i int, succ []mdp.Succ, reward float64) {
 // retireDelta takes a pair whose estimate is about to change out of delta planning's inflow
 // lists, which hold its weights by its present successors; the plan enters its new ones.
 func (l *Learner) retireDelta(i int) {
-	if l.incremental && l.sweep.delta {
+	if l.sweep.delta {
 		l.retire(i)
 	}
 }

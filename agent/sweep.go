@@ -281,9 +281,8 @@ func (l *Learner) moveInflows(s int, d float64) {
 		for ; k < len(in) && in[k].state == t; k++ {
 			l.q[in[k].pair] += in[k].w * d
 		}
-		// checkResidual(t), written out: most often t is in no bucket and stays within ε.
-		r := math.Abs(maxOf(l.q[int(t)*l.A:int(t)*l.A+l.A]) - l.v[t])
-		if r > l.sweep.eps || l.sweep.bucketOf[t] >= 0 {
+		// checkResidual(t), its call saved: most often t is in no bucket and stays within ε.
+		if r := l.residual(int(t)); r > l.sweep.eps || l.sweep.bucketOf[t] >= 0 {
 			l.sweep.file(int(t), r)
 		}
 	}
@@ -291,11 +290,14 @@ func (l *Learner) moveInflows(s int, d float64) {
 
 // checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
 func (l *Learner) checkResidual(s int) {
-	r := math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
-	if r <= l.sweep.eps && l.sweep.bucketOf[s] < 0 {
-		return
+	if r := l.residual(s); r > l.sweep.eps || l.sweep.bucketOf[s] >= 0 {
+		l.sweep.file(s, r)
 	}
-	l.sweep.file(s, r)
+}
+
+// residual is |max_a q(s,a) − v(s)|.
+func (l *Learner) residual(s int) float64 {
+	return math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 }
 
 // file puts s in the bucket of its residual r, or in none when r ≤ ε.
