@@ -121,16 +121,16 @@ func sizesBuilt(s Spec, runs [][]Task) [][]taskSize {
 	out := make([][]taskSize, len(runs))
 	for r, tasks := range runs {
 		for _, t := range tasks {
-			if t.dynamics() == nil { // a simulator: no table to hold, but agents as large
+			if t.Dynamics() == nil { // a simulator: no table to hold, but agents as large
 				if sized, ok := t.Def.(env.Sized); ok {
 					S, A := sized.Size()
 					out[r] = append(out[r], taskSize{S: S, A: A, simulated: true})
 				}
 				continue
 			}
-			if !seen[t.dynamics()] {
-				seen[t.dynamics()] = true
-				S, A := t.dynamics().Size()
+			if !seen[t.Dynamics()] {
+				seen[t.Dynamics()] = true
+				S, A := t.Dynamics().Size()
 				out[r] = append(out[r], sizeOf(s, t.Def, S, A))
 			}
 		}

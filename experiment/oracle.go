@@ -152,9 +152,9 @@ type oracleEntry struct {
 // solutionKey is the key of the solution of t, task k of run.
 func solutionKey(run, k int, t Task) oracleKey {
 	if t.Model != nil {
-		return oracleKey{task: t.dynamics(), run: -1, k: -1}
+		return oracleKey{task: t.Dynamics(), run: -1, k: -1}
 	}
-	return oracleKey{task: t.dynamics(), run: run, k: k}
+	return oracleKey{task: t.Dynamics(), run: run, k: k}
 }
 
 // newOracleCache counts, for every task, the cells of p's shard that will run it.
@@ -185,7 +185,7 @@ func (p *Plan) solve(run, k int, t Task) (*taskSolution, error) {
 	if t.Model != nil {
 		return solveTask(t.Model, p.Steps, p.Gamma, p.Epsilon)
 	}
-	return solveLocal(t.dynamics(), p.starts(run, k, t), p.Steps, p.Gamma, p.Epsilon)
+	return solveLocal(t.Dynamics(), p.starts(run, k, t), p.Steps, p.Gamma, p.Epsilon)
 }
 
 // starts are the start states of every episode of task k of run, drawn as runCell draws them.
@@ -233,7 +233,7 @@ func (p *Plan) prepareOracles(run int) {
 		return
 	}
 	for k, t := range p.Runs[run] {
-		if e := p.oracles.entry(solutionKey(run, k, t)); e != nil && t.dynamics() != nil { // a simulator has no oracle
+		if e := p.oracles.entry(solutionKey(run, k, t)); e != nil && t.Dynamics() != nil { // a simulator has no oracle
 			go e.solution(p, run, k, t)
 		}
 	}

@@ -58,14 +58,10 @@ func MazePictures(t Task) (landforms, templates report.Grid, ok bool) {
 		landforms.Legend = append(landforms.Legend, name)
 	}
 
-	m, err := t.Table()
-	if err != nil {
-		return report.Grid{}, report.Grid{}, false
-	}
-	tr := template.OfModel(m)
+	tr := template.OfModel(t.Dynamics())
 	templates = report.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
 		len(tr.Templates), tr.Pairs), W: mz.Width, H: mz.Height}
-	for a := range m.A {
+	for a := range tr.A {
 		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a), Label: make([]string, S)}
 		for s, k := range panel.Class {
 			switch {
@@ -110,21 +106,21 @@ func LearnedPictures(t Task, snap template.Snapshot, tau float64) (pairs report.
 	if !ok {
 		return report.Grid{}, report.Figure{}, false
 	}
-	m, err := t.Table()
-	if err != nil || len(snap.Pairs) != m.S*m.A {
+	S, A := t.Dynamics().Size()
+	if len(snap.Pairs) != S*A {
 		return report.Grid{}, report.Figure{}, false
 	}
-	tr := template.OfModel(m)
+	tr := template.OfModel(t.Dynamics())
 	position := map[int]int{}
 	for k, tm := range snap.Library {
 		position[tm.ID] = k
 	}
 	wrong := 0
 	pairs = report.Grid{W: mz.Width, H: mz.Height}
-	for a := range m.A {
-		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, m.S), Label: make([]string, m.S)}
-		for s := range m.S {
-			i := s*m.A + a
+	for a := range A {
+		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, S), Label: make([]string, S)}
+		for s := range S {
+			i := s*A + a
 			k, identified := position[snap.Pairs[i]]
 			switch {
 			case mz.IsWall(s):

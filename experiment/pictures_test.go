@@ -2,8 +2,10 @@ package experiment
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -99,5 +101,40 @@ func TestLearnedPicturesMarkWrongIdentifications(t *testing.T) {
 	// (1,1) up.
 	if !strings.Contains(grid.Title, "(9 identifications farther") {
 		t.Errorf("title %q: want 9 wrong identifications", grid.Title)
+	}
+}
+
+// A maze computed on demand has the true templates of its stored model, and draws the same
+// pictures: inspect reads the rows of a large maze without building its model.
+func TestTemplatesOfOnDemandMazeEqualStored(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	slips := []float64{0, 0.2, 0.4, 0.5, 1}
+	for trial := range 20 {
+		w, h := 2+rng.IntN(8), 2+rng.IntN(8)
+		mz := env.Maze{Width: w, Height: h, Slip: make([]float64, w*h), Actions: 4 + 4*rng.IntN(2),
+			StepCost: 0.2, GoalReward: 1, LavaCost: 1, TerminalGoals: trial%2 == 0,
+			Goals: []env.Cell{{X: w, Y: h}}, Lava: []env.Cell{{X: 1, Y: h}}}
+		for i := range mz.Slip {
+			mz.Slip[i] = slips[rng.IntN(len(slips))]
+		}
+		if w*h > 4 {
+			mz.Walls = []env.Cell{{X: 1 + rng.IntN(w-1), Y: 1}}
+		}
+		m, err := mz.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := mz.Dynamics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := template.OfModel(d), template.OfModel(m); !reflect.DeepEqual(got, want) {
+			t.Fatalf("maze %d: templates on demand %+v, stored %+v", trial, got, want)
+		}
+		land, tmpl, ok := MazePictures(Task{Def: mz, Truth: d})
+		wantLand, wantTmpl, wantOK := MazePictures(Task{Def: mz, Model: m})
+		if ok != wantOK || !reflect.DeepEqual(land, wantLand) || !reflect.DeepEqual(tmpl, wantTmpl) {
+			t.Fatalf("maze %d: the pictures on demand differ from the stored model's", trial)
+		}
 	}
 }

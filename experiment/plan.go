@@ -153,7 +153,7 @@ func fixedStart(s Spec, t Task) (int, error) {
 	switch cell := (env.Cell{X: s.StartCell[0], Y: s.StartCell[1]}); {
 	case s.StartState != nil:
 		state = *s.StartState
-		if S, _ := t.dynamics().Size(); state >= S {
+		if S, _ := t.Dynamics().Size(); state >= S {
 			return 0, fmt.Errorf("start_state = %d, but the task has %d states", state, S)
 		}
 	default:
@@ -165,7 +165,7 @@ func fixedStart(s Spec, t Task) (int, error) {
 			return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", cell)
 		}
 	}
-	if t.dynamics().Terminal(state) {
+	if t.Dynamics().Terminal(state) {
 		return 0, fmt.Errorf("the fixed start state %d is terminal", state)
 	}
 	return state, nil
@@ -198,8 +198,8 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 	return od, true
 }
 
-// Table is the task's stored model, built from its definition when it is computed on demand (for
-// inspecting it: a large task's model takes about 80 bytes per pair).
+// Table is the task's stored model, built from its definition when it is computed on demand (a
+// large task's model takes about 80 bytes per pair: what only reads rows takes Dynamics instead).
 func (t Task) Table() (*mdp.Model, error) {
 	if t.Model != nil {
 		return t.Model, nil

@@ -488,11 +488,7 @@ func trueTemplateGap(s Spec) (float64, error) {
 	}
 	var all []template.Point
 	for _, t := range tasks {
-		m, err := t.Table()
-		if err != nil {
-			return 0, err
-		}
-		all = append(all, template.OfModel(m).Templates...)
+		all = append(all, template.OfModel(t.Dynamics()).Templates...)
 	}
 	return template.MinDistance(template.Distinct(all)), nil
 }

@@ -50,8 +50,8 @@ type Task struct {
 	terminates bool
 }
 
-// dynamics is the task's true MDP: Truth, or Model when only it is given; nil for a simulator.
-func (t Task) dynamics() mdp.Dynamics {
+// Dynamics is the task's true MDP: Truth, or Model when only it is given; nil for a simulator.
+func (t Task) Dynamics() mdp.Dynamics {
 	if t.Truth == nil && t.Model != nil {
 		return t.Model
 	}
@@ -276,7 +276,7 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			continue
 		}
 		// m is the stored model, read directly in the loop below; d the same task on demand.
-		m, d := task.Model, task.dynamics()
+		m, d := task.Model, task.Dynamics()
 		S, A := d.Size()
 		terminal := d.TerminalStates() // the runner's copy; the agent gets its own
 		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
@@ -371,5 +371,5 @@ func (p *Plan) startState(t Task, rng *rand.Rand) int {
 	if p.Start == StartFixed {
 		return t.Start
 	}
-	return t.dynamics().SampleStart(rng)
+	return t.Dynamics().SampleStart(rng)
 }

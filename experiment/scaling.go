@@ -219,13 +219,9 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 func (p scalingPoint) setup(plan *Plan) (results.ScalingPointSetup, error) {
 	var truth template.Truth
 	for _, t := range plan.Runs[0] {
-		m, err := t.Table()
-		if err != nil {
-			return results.ScalingPointSetup{}, err
-		}
-		truth.Include(template.OfModel(m).Templates...)
+		truth.Include(template.OfModel(t.Dynamics()).Templates...)
 	}
-	S, A := plan.Runs[0][0].dynamics().Size()
+	S, A := plan.Runs[0][0].Dynamics().Size()
 	return results.ScalingPointSetup{Dir: p.dir(), Series: p.series, Size: p.size, Landforms: p.landforms,
 		S: S, SA: S * A, G: len(truth.Templates)}, nil
 }

@@ -32,31 +32,36 @@ type Truth struct {
 	RankingGap float64
 }
 
-// OfModel computes the ground-truth templates and gaps of m, from each pair's outcomes only.
-func OfModel(m *mdp.Model) Truth {
-	t := Truth{S: m.S, A: m.A, PairTemplate: make([]int, m.S*m.A), RankingGap: math.Inf(1)}
+// OfModel computes the ground-truth templates and gaps of m — a stored model or one computed on
+// demand — from each pair's outcomes only (a pair's reward is mdp.RowReward of its row, the
+// expected reward a stored model holds).
+func OfModel(m mdp.Dynamics) Truth {
+	S, A := m.Size()
+	t := Truth{S: S, A: A, PairTemplate: make([]int, S*A), RankingGap: math.Inf(1)}
 	// Pairs with bit-identical templates get the same index and the same ν terms: index(g) only
 	// appends, so its first match for g never changes. Most pairs of a model repeat a few rows.
 	seen := map[string]int{}
 	var key []byte
+	var transitions []mdp.Transition
 	var row []outcome
-	for s := 0; s < m.S; s++ {
+	for s := 0; s < S; s++ {
 		if m.Terminal(s) {
-			for a := 0; a < m.A; a++ {
-				t.PairTemplate[s*m.A+a] = -1
+			for a := 0; a < A; a++ {
+				t.PairTemplate[s*A+a] = -1
 			}
 			continue
 		}
-		t.Pairs += m.A
-		for a := 0; a < m.A; a++ {
-			i := s*m.A + a
+		t.Pairs += A
+		for a := 0; a < A; a++ {
+			i := s*A + a
 			// p(·|s,a) in descending order, equal probabilities by ascending state (Definition 7).
+			transitions = m.AppendRow(transitions[:0], i)
 			row = row[:0]
-			for k := m.Start[i]; k < m.Start[i+1]; k++ {
-				row = append(row, outcome{m.Prob[k], m.Next[k]})
+			for _, tr := range transitions {
+				row = append(row, outcome{tr.Prob, int32(tr.Next)})
 			}
+			r := mdp.RowReward(transitions)
 			slices.SortFunc(row, outcome.compare)
-			r := m.R[i]
 			key = binary.LittleEndian.AppendUint64(key[:0], math.Float64bits(r))
 			for _, o := range row {
 				key = binary.LittleEndian.AppendUint64(key, math.Float64bits(o.p))
@@ -77,7 +82,7 @@ func OfModel(m *mdp.Model) Truth {
 				next := 0.0
 				if k+1 < len(g.P) {
 					next = g.P[k+1]
-				} else if len(g.P) == m.S {
+				} else if len(g.P) == S {
 					break
 				}
 				if d := g.P[k] - next; d > sameTemplate && d < t.RankingGap {

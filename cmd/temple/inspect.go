@@ -61,7 +61,9 @@ func inspectCmd() *cobra.Command {
 			if run < 0 {
 				return fmt.Errorf("--run = %d, want at least 0", run)
 			}
-			s.Runs = max(s.Runs, run+1)
+			// Draw only the runs up to the one inspected: a run's sequence depends on its index and
+			// the seed alone, and a large maze's runs each hold a pool of tasks.
+			s.Runs = run + 1
 			p, err := experiment.BuildTasks(s)
 			if err != nil {
 				return err
@@ -90,11 +92,7 @@ func inspectCmd() *cobra.Command {
 					simulated++
 					continue
 				}
-				m, err := t.Table()
-				if err != nil {
-					return err
-				}
-				tr := template.OfModel(m)
+				tr := template.OfModel(t.Dynamics())
 				fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%s\t%s\t\n", k, t.Def.Name(), tr.Pairs, len(tr.Templates), gap(tr.Gap), gap(tr.RankingGap))
 				all = append(all, tr.Templates...)
 			}
