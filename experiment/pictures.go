@@ -34,21 +34,38 @@ func MazePictures(t Task) (landforms, templates report.Grid, ok bool) {
 		}
 		slips = slices.Compact(slips)
 	}
-	land := report.GridPanel{Title: "landforms", Class: make([]int, S), Label: make([]string, S)}
+	// A maze too large to draw cell by cell is drawn without labels: goals and lava then get
+	// classes of their own, after the slips'.
+	labelled := report.GridCellByCell(mz.Width, mz.Height)
+	land := report.GridPanel{Title: "landforms", Class: make([]int, S)}
+	if labelled {
+		land.Label = make([]string, S)
+	}
 	for s := range S {
 		land.Class[s] = slices.Index(slips, bin(mz.Slip[s]))
 	}
-	mark := func(cells []env.Cell, text string) {
+	mark := func(cells []env.Cell, text string, class int) {
 		for _, c := range cells {
-			land.Label[mz.Index(c)] = text
+			if labelled {
+				land.Label[mz.Index(c)] = text
+			} else {
+				land.Class[mz.Index(c)] = class
+			}
 		}
 	}
-	mark(mz.Lava, "L")
-	mark(mz.Goals, "G")
+	mark(mz.Lava, "L", len(slips))
+	mark(mz.Goals, "G", len(slips)+1) // a goal that is also lava pays as a goal
 	for _, c := range mz.Walls {
-		land.Class[mz.Index(c)], land.Label[mz.Index(c)] = -1, "#"
+		land.Class[mz.Index(c)] = -1
+		if labelled {
+			land.Label[mz.Index(c)] = "#"
+		}
 	}
-	landforms = report.Grid{Title: fmt.Sprintf("%s: landforms (G goal, L lava, # wall)", mz.Name()), W: mz.Width, H: mz.Height,
+	title := "landforms (G goal, L lava, # wall)"
+	if !labelled {
+		title = "landforms (walls blank)"
+	}
+	landforms = report.Grid{Title: fmt.Sprintf("%s: %s", mz.Name(), title), W: mz.Width, H: mz.Height,
 		Panels: []report.GridPanel{land}}
 	for _, p := range slips {
 		name := "slip " + strconv.FormatFloat(p, 'g', 3, 64)
@@ -57,16 +74,28 @@ func MazePictures(t Task) (landforms, templates report.Grid, ok bool) {
 		}
 		landforms.Legend = append(landforms.Legend, name)
 	}
+	if !labelled {
+		landforms.Legend = append(landforms.Legend, "lava", "goal")
+	}
 
 	tr := template.OfModel(t.Dynamics())
 	templates = report.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
 		len(tr.Templates), tr.Pairs), W: mz.Width, H: mz.Height}
 	for a := range tr.A {
-		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a), Label: make([]string, S)}
+		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a)}
+		if labelled {
+			panel.Label = make([]string, S)
+		}
 		for s, k := range panel.Class {
+			if mz.IsWall(s) {
+				panel.Class[s] = -1
+			}
+			if !labelled {
+				continue
+			}
 			switch {
 			case mz.IsWall(s):
-				panel.Class[s], panel.Label[s] = -1, "#"
+				panel.Label[s] = "#"
 			case k < 0:
 				panel.Label[s] = "T" // a terminal state: no template
 			default:
@@ -139,8 +168,12 @@ func LearnedPictures(t Task, snap template.Snapshot, tau float64) (pairs report.
 		}
 		pairs.Panels = append(pairs.Panels, panel)
 	}
-	pairs.Title = fmt.Sprintf("%s: learned templates of each action (%d identifications farther than τ̂ = %g from the truth, marked *)",
-		mz.Name(), wrong, tau)
+	marked := ", marked *"
+	if !report.GridCellByCell(mz.Width, mz.Height) {
+		marked = "" // drawn without labels
+	}
+	pairs.Title = fmt.Sprintf("%s: learned templates of each action (%d identifications farther than τ̂ = %g from the truth%s)",
+		mz.Name(), wrong, tau, marked)
 	library = report.Figure{Title: fmt.Sprintf("Template library after this task (%d templates)", len(snap.Library)),
 		XLabel: "Rank", YLabel: "Probability", Points: true}
 	for k, tm := range snap.Library {

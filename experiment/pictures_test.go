@@ -138,3 +138,36 @@ func TestTemplatesOfOnDemandMazeEqualStored(t *testing.T) {
 		}
 	}
 }
+
+// A maze too large to draw cell by cell has no labels: its goals and lava are classes of their
+// own in the landforms, after the slips', and its walls are blank in every picture.
+func TestLargeMazePicturesMarkGoalsAndLavaByClass(t *testing.T) {
+	const n = 60
+	mz := env.Maze{Width: n, Height: n, Slip: make([]float64, n*n), Actions: 4, StepCost: 0.2, GoalReward: 1, LavaCost: 1,
+		Goals: []env.Cell{{X: n, Y: n}}, Lava: []env.Cell{{X: 2, Y: 2}}, Walls: []env.Cell{{X: 3, Y: 3}}}
+	for i := range mz.Slip {
+		mz.Slip[i] = 0.2 * float64(i%3)
+	}
+	d, err := mz.Dynamics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	land, tmpl, ok := MazePictures(Task{Def: mz, Truth: d})
+	if !ok {
+		t.Fatal("not drawn")
+	}
+	p := land.Panels[0]
+	goal, lava, wall := mz.Index(env.Cell{X: n, Y: n}), mz.Index(env.Cell{X: 2, Y: 2}), mz.Index(env.Cell{X: 3, Y: 3})
+	if p.Label != nil || p.Class[lava] != 3 || p.Class[goal] != 4 || p.Class[wall] != -1 {
+		t.Errorf("landforms: labels %v, lava class %d, goal class %d, wall class %d; want no labels, 3, 4, -1",
+			p.Label != nil, p.Class[lava], p.Class[goal], p.Class[wall])
+	}
+	if want := []string{"slip 0", "slip 0.2", "slip 0.4", "lava", "goal"}; !reflect.DeepEqual(land.Legend, want) {
+		t.Errorf("legend %q, want %q", land.Legend, want)
+	}
+	for _, q := range tmpl.Panels {
+		if q.Label != nil || q.Class[wall] != -1 {
+			t.Errorf("templates %s: labels %v, wall class %d", q.Title, q.Label != nil, q.Class[wall])
+		}
+	}
+}
