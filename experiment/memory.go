@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -26,6 +27,7 @@ const modelPairBytes = 80 // mdp.Model: row offsets, expected rewards, and per o
 
 // memoryEstimate is the bytes an experiment needs, by part.
 type memoryEstimate struct {
+	runs       int
 	generation int64 // drawing the task sequences: a maze pool's landforms (tasks: pool)
 	models     int64 // the distinct task models of every run
 	oracles    int64 // the oracle solutions held at once
@@ -35,6 +37,16 @@ type memoryEstimate struct {
 }
 
 func (e memoryEstimate) total() int64 { return e.generation + e.models + e.oracles + e.agents }
+
+// saturatingMul is a·b for a, b ≥ 0, or a quarter of the largest int64 when that is more (a
+// total of four parts still fits).
+func saturatingMul(a, b int64) int64 {
+	const most = math.MaxInt64 / 4
+	if a != 0 && b > most/a {
+		return most
+	}
+	return a * b
+}
 
 // oracleBytes is one task's oracle solution for S states and the given pairs: the finite-horizon
 // values V_0 … V_T, V* and the ε-mistake flags (Q* is dropped after the solve, but held during it).
@@ -158,12 +170,18 @@ func generationBytes(t FamilyParams) int64 {
 
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
+	return estimateRuns(s, sizes, len(sizes))
+}
+
+// estimateRuns estimates the memory of runs runs of the spec whose tasks are sized as those of
+// the sample of runs in sizes: their models as the sample's mean per run, the rest as its
+// largest (drawSequences checks the first runs it draws this way before it draws the others).
+func estimateRuns(s Spec, sizes [][]taskSize, runs int) memoryEstimate {
 	// Runs draw their sequences side by side (drawSequences), each holding its pool.
-	e := memoryEstimate{generation: generationBytes(s.Tasks.Params) * int64(generators(s))}
+	e := memoryEstimate{runs: runs, generation: generationBytes(s.Tasks.Params) * int64(generators(s))}
 	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle),
 	// solution the largest oracle solution of a task.
 	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates, solution int64
-	cells := 0
 	for _, run := range sizes {
 		tables := int64(0)
 		for _, t := range run {
@@ -188,9 +206,11 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 			}
 		}
 		runTasks, runTables = max(runTasks, int64(len(run))), max(runTables, tables)
-		cells += len(s.Agents)
 	}
-	e.workers = min(runtime.GOMAXPROCS(0), cells)
+	if len(sizes) > 0 && runs != len(sizes) {
+		e.models = saturatingMul(e.models/int64(len(sizes)), int64(runs))
+	}
+	e.workers = min(runtime.GOMAXPROCS(0), runs*len(s.Agents))
 	perCell := int64(0)
 	for _, a := range s.Agents {
 		t, _ := agents.Lookup(a.Type)
@@ -203,7 +223,7 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	if s.Oracle.Enabled && solution > 0 {
 		// Cells start in (run, agent) order, so the runs with a task in progress are at most one
 		// more than the workers; every task of those runs may be in progress at once.
-		e.oracles = solution * runTables * int64(min(len(sizes), e.workers+1))
+		e.oracles = solution * runTables * int64(min(runs, e.workers+1))
 		if s.Oracle.PolicyMistakes && largestTable > 0 {
 			perCell += policyBytes(largestTableS, largestTable)
 		}
@@ -246,8 +266,10 @@ func machineMemory() int64 {
 
 // checkMemory refuses an experiment whose estimate exceeds the limit, with the estimate by part
 // and, for each part, the fields that change it, largest part first.
-func checkMemory(s Spec, sizes [][]taskSize) error {
-	e := estimateMemory(s, sizes)
+func checkMemory(s Spec, sizes [][]taskSize) error { return checkEstimate(s, estimateMemory(s, sizes)) }
+
+// checkEstimate refuses an experiment whose estimate e exceeds the limit (checkMemory).
+func checkEstimate(s Spec, e memoryEstimate) error {
 	limit, source := memoryLimit(s)
 	if limit == 0 || e.total() <= limit {
 		return nil
@@ -256,7 +278,7 @@ func checkMemory(s Spec, sizes [][]taskSize) error {
 		bytes int64
 		text  string
 	}{
-		{e.models, fmt.Sprintf("task models of %d runs: %d MB (tasks: width, height, sizes, count; runs)", len(sizes), e.models>>20)},
+		{e.models, fmt.Sprintf("task models of %d runs: %d MB (tasks: width, height, sizes, count; runs)", e.runs, e.models>>20)},
 		{e.generation, fmt.Sprintf("drawing the runs' mazes, a run per core: %d MB (tasks: pool)", e.generation>>20)},
 		{e.oracles, fmt.Sprintf("oracle solutions: %d MB (steps; oracle.enabled: false)", e.oracles>>20)},
 		{e.agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs; the tasks' sizes: width, height, bins)", e.workers, e.agent, e.agents>>20)},

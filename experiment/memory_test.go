@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
@@ -30,6 +31,32 @@ func TestImpossibleExperimentsAreRefusedUpFront(t *testing.T) {
 	}
 	if _, err := Parse([]byte("max_memory: -1\n")); err == nil || !strings.Contains(err.Error(), "max_memory = -1") {
 		t.Errorf("max_memory -1: %v", err)
+	}
+}
+
+// A run count the machine could never hold is refused from the runs drawn first, before the
+// others are drawn: a billion runs of the default experiment (97 TB of task models) fail at once
+// with an error that names runs, instead of drawing sequences until memory runs out.
+func TestRunCountTooLargeIsRefusedBeforeDrawing(t *testing.T) {
+	s := Default()
+	s.Runs, s.MaxMemory = 1_000_000_000, 1000
+	start := time.Now()
+	_, err := Build(s)
+	if err == nil || !strings.Contains(err.Error(), "task models of 1000000000 runs") || !strings.Contains(err.Error(), "runs)") {
+		t.Fatalf("a billion runs: %v, want a refusal naming runs", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the refusal took %v: the runs were drawn first", d)
+	}
+	// The first runs stand for the others: their models' estimate scales with the run count.
+	seqs, err := drawRuns(s, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := sizesKnown(s, seqs)
+	two, many := estimateRuns(s, sizes, 2), estimateRuns(s, sizes, 2000)
+	if two != estimateMemory(s, sizes) || many.models != 1000*two.models || many.agents != two.agents {
+		t.Errorf("estimate of 2000 runs %+v from 2 runs %+v: want a thousand times the models, the same agents", many, two)
 	}
 }
 

@@ -110,16 +110,31 @@ func BuildTasks(s Spec) (*Plan, error) {
 }
 
 // drawSequences draws every run's task sequence, runs side by side on the machine's cores: each
-// run draws from its own stream, so the sequences do not depend on the order. The error of the
-// first failing run is returned.
+// run draws from its own stream, so the sequences do not depend on the order. The runs of the
+// first round stand for the others in a memory check before those are drawn, so that a run count
+// the machine could never hold is refused rather than drawn until memory runs out. The error of
+// the first failing run is returned.
 func drawSequences(s Spec) ([]env.Sequence, error) {
-	seqs := make([]env.Sequence, s.Runs)
-	errs := make([]error, s.Runs)
+	first, err := drawRuns(s, 0, min(s.Runs, generators(s)))
+	if err != nil || len(first) == s.Runs {
+		return first, err
+	}
+	if err := checkEstimate(s, estimateRuns(s, sizesKnown(s, first), s.Runs)); err != nil {
+		return nil, err
+	}
+	rest, err := drawRuns(s, len(first), s.Runs)
+	return append(first, rest...), err
+}
+
+// drawRuns draws the sequences of runs from to to−1, a run per core.
+func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
+	seqs := make([]env.Sequence, to-from)
+	errs := make([]error, to-from)
 	var g errgroup.Group
 	g.SetLimit(generators(s))
-	for run := range seqs {
+	for k := range seqs {
 		g.Go(func() error {
-			seqs[run], errs[run] = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence))
+			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream(s.Seed, from+k, "", 0, purposeSequence))
 			return nil
 		})
 	}
