@@ -233,8 +233,15 @@ func estimateRuns(s Spec, sizes [][]taskSize, runs int) memoryEstimate {
 	return e
 }
 
-// memoryLimit is max_memory in bytes, or the machine's memory when it is 0 (0 when that cannot
-// be read: no limit).
+// MemoryLimit is the memory the experiment of s may take by its estimate, in bytes: max_memory,
+// or the machine's memory when it is 0; 0 when that cannot be read (no limit). The runner
+// refuses an experiment whose estimate exceeds it.
+func MemoryLimit(s Spec) int64 {
+	limit, _ := memoryLimit(s)
+	return limit
+}
+
+// memoryLimit is MemoryLimit with the words that say where it comes from.
 func memoryLimit(s Spec) (limit int64, source string) {
 	if s.MaxMemory > 0 {
 		return s.MaxMemory << 20, fmt.Sprintf("max_memory = %d", s.MaxMemory)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -284,5 +285,32 @@ func TestHundredthsDropsTheSignOfZero(t *testing.T) {
 		if got := fmt.Sprintf("%.2f", hundredths(x)); got != want {
 			t.Errorf("hundredths(%g) prints %s, want %s", x, got, want)
 		}
+	}
+}
+
+// A run sets the Go runtime's soft memory limit to heapShare of its max_memory, unless
+// GOMEMLIMIT is set: the collector then works harder near the limit instead of letting the heap
+// grow to twice its live data.
+func TestRunLimitsTheHeap(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 5\nmax_memory: 500\ntasks:\n  count: 2\n"), 0o644)
+	t.Setenv("GOMEMLIMIT", "") // restored after the test
+	os.Unsetenv("GOMEMLIMIT")  // unset, not empty, for the first run
+	if out, err := temple(t, "run", config, "--out", filepath.Join(dir, "a")); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(450<<20); got != want {
+		t.Errorf("soft memory limit %d after a run with max_memory 500, want %d (90%%)", got, want)
+	}
+	debug.SetMemoryLimit(before)
+	t.Setenv("GOMEMLIMIT", "1GiB") // read by the runtime at start only: the run must leave the limit alone
+	if out, err := temple(t, "run", config, "--out", filepath.Join(dir, "b")); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("soft memory limit %d after a run under GOMEMLIMIT, want it unchanged (%d)", got, before)
 	}
 }
