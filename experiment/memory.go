@@ -27,7 +27,7 @@ const modelPairBytes = 80 // mdp.Model: row offsets, expected rewards, and per o
 
 // memoryEstimate is the bytes an experiment needs, by part.
 type memoryEstimate struct {
-	runs       int
+	runs       int   // the runs it is for
 	generation int64 // drawing the task sequences: a maze pool's landforms (tasks: pool)
 	models     int64 // the distinct task models of every run
 	oracles    int64 // the oracle solutions held at once
