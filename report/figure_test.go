@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"image"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -11,18 +12,25 @@ import (
 	"testing"
 )
 
-// checkFigureFiles asserts that base.png and base.svg exist and are sound.
-func checkFigureFiles(t *testing.T, base string) {
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
 	t.Helper()
-	fd, err := os.Open(base + ".png")
+	fd, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fd.Close()
 	img, err := png.Decode(fd)
 	if err != nil {
-		t.Fatalf("%s.png: %v", base, err)
+		t.Fatalf("%s: %v", path, err)
 	}
+	return img
+}
+
+// checkFigureFiles asserts that base.png and base.svg exist and are sound.
+func checkFigureFiles(t *testing.T, base string) {
+	t.Helper()
+	img := readPNG(t, base+".png")
 	// 6 x 4 inches at 200 dpi.
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 800 {
 		t.Errorf("%s.png is %dx%d; want 1200x800", base, b.Dx(), b.Dy())

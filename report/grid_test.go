@@ -2,7 +2,6 @@ package report
 
 import (
 	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,15 +59,7 @@ func TestLargeGridDrawnAsImage(t *testing.T) {
 	if err := g.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path + ".png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pic, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pic := readPNG(t, path+".png")
 	pb := pic.Bounds()
 	if pb.Dx() > 8200 || pb.Dy() > 2400 {
 		t.Errorf("picture of two panels is %v, want at most 8200×2400 pixels", pb)
