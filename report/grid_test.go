@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -78,5 +79,30 @@ func TestLargeGridDrawnAsImage(t *testing.T) {
 	}
 	if info, err := os.Stat(path + ".svg"); err != nil || info.Size() > 10<<20 {
 		t.Errorf("svg: %v, %v (want under 10 MB)", info, err)
+	}
+}
+
+// BenchmarkGridSave draws a maze's template map — four panels of n×n cells in 13 classes — to
+// PNG and SVG: cell by cell up to 55 cells a side, as images above (temple inspect --draw).
+func BenchmarkGridSave(b *testing.B) {
+	for _, n := range []int{50, 250, 2000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			g := Grid{Title: "template map", W: n, H: n}
+			for range 4 {
+				p := GridPanel{Title: "action", Class: make([]int, n*n), Label: make([]string, n*n)}
+				for i := range p.Class {
+					p.Class[i] = i * 7 / 3 % 13
+					p.Label[i] = strconv.Itoa(p.Class[i] + 1)
+				}
+				g.Panels = append(g.Panels, p)
+			}
+			dir := b.TempDir()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := g.Save(filepath.Join(dir, "grid")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
