@@ -51,6 +51,11 @@ func root() *cobra.Command {
 	return cmd
 }
 
+// runsDir is the directory under which an experiment's results go unless --out names another:
+// runs/NAME, outside the repository's packages (results/ is one) and ignored by git. The
+// directory's name is no part of any result.
+const runsDir = "runs"
+
 // overrides are the flags that change a spec or where and how much of it runs.
 type overrides struct {
 	out        string
@@ -63,7 +68,7 @@ type overrides struct {
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", "", "results directory (default results/NAME)")
+	f.StringVar(&o.out, "out", "", "results directory (default "+runsDir+"/NAME)")
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
@@ -90,7 +95,7 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
 	}
 	if o.out == "" {
-		o.out = filepath.Join("results", s.Name)
+		o.out = filepath.Join(runsDir, s.Name)
 	}
 	return s.Validate()
 }
@@ -100,7 +105,7 @@ func runCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
-		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
+		Long: "run runs the experiment of a YAML config (docs/reference/configuration.md), or without\n" +
 			"one the default experiment: " + experiment.DemoDescription + ".",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
