@@ -17,8 +17,7 @@
 //
 // FormatVersion names the layout below; change it, and say so here, when a file changes in a way
 // an older reader would misread. The same spec and seed give the same bytes in every file but
-// timings.json and report.html. Written by Write (the meaning of every column is in the README's
-// "Results directory"):
+// timings.json and report.html. Written by Write (the meaning of every column is in docs/reference/results-format.md):
 //
 //	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML); written first (Claim)
 //	setup.json      Setup but SpecYAML: what Write needs of the spec, written before any cell

@@ -214,6 +214,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
+	printFlags(out, s, sum, o.out)
 	if err := printVerdicts(out, s, sum); err != nil {
 		return err
 	}
@@ -235,18 +236,17 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			fmt.Fprintf(out, " per task (ε = %g·V_max)\n", opt.Epsilon)
 		}
 	}
+	printLearned(out, o.out, width)
+	printLegend(out, s, sum)
+	printReused(out, o.out, s.Runs*len(s.Agents))
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
 		filepath.Join(o.out, "report.html"))
 	return nil
 }
 
-// verdictPairs is the largest number of agents whose every pair the terminal summary tests;
-// with more, each agent is tested against the baseline only.
-const verdictPairs = 4
-
 // printVerdicts says for the agents of the summary whether their paired differences in mean
-// per-task reward are significant (report.Comparison.Verdict): every pair of up to verdictPairs
-// agents, otherwise every agent against the baseline, with Holm's correction over those tested.
+// per-task reward are significant (report.Comparison.Verdict): the comparisons of
+// results.Verdicts, which report.html shows too, with Holm's correction over those tested.
 func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error {
 	if len(sum.Agents) < 2 {
 		return nil
@@ -255,11 +255,7 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error 
 		fmt.Fprintln(out, "\nOne run: no paired test, so no verdict on the differences (give --runs 2 or more).")
 		return nil
 	}
-	baseline := s.Output.Baseline
-	if len(sum.Agents) <= verdictPairs {
-		baseline = ""
-	}
-	cs, err := results.Compare(sum, baseline)
+	cs, _, err := results.Verdicts(sum, s.Output.Baseline)
 	if err != nil {
 		return err
 	}
