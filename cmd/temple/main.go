@@ -21,9 +21,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 )
@@ -47,7 +49,7 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd())
 	return cmd
 }
 
@@ -131,7 +133,7 @@ func runCmd() *cobra.Command {
 
 func reproduceCmd() *cobra.Command {
 	var o overrides
-	var list bool
+	var list, printSpec bool
 	cmd := &cobra.Command{
 		Use:   "reproduce NAME",
 		Short: "Reproduce an experiment of the paper (see --list)",
@@ -156,9 +158,12 @@ func reproduceCmd() *cobra.Command {
 				return nil
 			}
 			if args[0] == "deep" {
+				if printSpec {
+					return fmt.Errorf("reproduce deep --print: the deep study has no experiment spec; temple deep --help lists its settings")
+				}
 				return reproduceDeep(cmd, o)
 			}
-			p, err := experiment.LookupPreset(args[0])
+			p, err := lookupPreset(args[0])
 			if err != nil {
 				return err
 			}
@@ -166,12 +171,37 @@ func reproduceCmd() *cobra.Command {
 			if err := o.apply(cmd, &s); err != nil {
 				return err
 			}
+			if printSpec {
+				b, err := yaml.Marshal(s)
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(b)
+				return err
+			}
 			return execute(cmd, s, o)
 		},
 	}
 	cmd.Flags().BoolVar(&list, "list", false, "list the presets")
+	cmd.Flags().BoolVar(&printSpec, "print", false, "print the preset's full spec as YAML, a config to start one's own from (temple run CONFIG.yaml), instead of running it")
 	o.register(cmd, true)
 	return cmd
+}
+
+// lookupPreset is the preset of that name; an unknown name fails with every preset's name (deep
+// too) and the closest one.
+func lookupPreset(name string) (experiment.Preset, error) {
+	p, err := experiment.LookupPreset(name)
+	if err == nil {
+		return p, nil
+	}
+	var names []string
+	for _, p := range experiment.Presets() {
+		names = append(names, p.Name)
+	}
+	names = append(names, "deep")
+	return p, fmt.Errorf("no preset %q (the presets are %s; temple reproduce --list says what each runs)%s",
+		name, strings.Join(names, ", "), suggest.DidYouMean(name, names))
 }
 
 func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {

@@ -1,0 +1,42 @@
+package describe
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/experiment"
+)
+
+// AgentTypes describes every agent type of the registry (package agents), in name order. A
+// template learner's entry lists base: and its own keys, and says that the keys of its base
+// learner apply too.
+func AgentTypes() []Entry {
+	var out []Entry
+	for _, t := range agents.Types() {
+		p := t.Defaults()
+		e := Entry{Name: t.Name, Summary: t.Summary, Params: Of(p)}
+		keys := agents.Keys(p)
+		if len(keys) > 0 && keys[0] == "base" {
+			e.Params = append([]Param{{Key: "base", Type: "string", Default: agents.BaseNames()[0],
+				Range: strings.Join(agents.BaseNames(), " | "),
+				Doc:   "the base learner the templates act on, through its counts"}}, e.Params...)
+			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named", agents.BaseNames()[0])
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TaskFamilies describes every task family (experiment.Families), in name order.
+func TaskFamilies() []Entry {
+	var out []Entry
+	for _, name := range experiment.Families() {
+		spec, err := experiment.NewTaskSpec(name)
+		if err != nil {
+			continue
+		}
+		out = append(out, Entry{Name: name, Params: Of(spec.Params)})
+	}
+	return out
+}
