@@ -246,6 +246,23 @@ func TestReadmeCommands(t *testing.T) {
 	}
 }
 
+// The README's table of presets names every preset.
+func TestReadmeListsEveryPreset(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"deep"}
+	for _, p := range experiment.Presets() {
+		names = append(names, p.Name)
+	}
+	for _, name := range names {
+		if !strings.Contains(string(readme), "`"+name+"`") {
+			t.Errorf("README.md's table of presets lacks %s", name)
+		}
+	}
+}
+
 // pendingPages are pages that other pages link to and that another engineer of this round adds;
 // a link to one is checked once it exists.
 var pendingPages = map[string]string{
