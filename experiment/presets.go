@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -226,22 +227,22 @@ func paper(name, family string, agents ...string) Spec {
 	s := Default()
 	s.Name = name
 	s.Runs, s.Episodes, s.Steps = 20, 3000, 30
-	s.Tasks = mustTaskSpec(family)
+	s.Tasks = mustFamily(family)
 	s.Agents = paperAgents(agents...)
 	return s
 }
 
 func onlineMaze() Spec {
-	return paper("online-maze", FamilyOnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
+	return paper("online-maze", families.OnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
 }
 
 func finiteModelSpec(name string, agents ...string) Spec {
-	return paper(name, FamilyFiniteModel, agents...)
+	return paper(name, families.FiniteModel, agents...)
 }
 
-// mustTaskSpec is a built-in family with its default parameters.
-func mustTaskSpec(family string) TaskSpec {
-	t, err := NewTaskSpec(family)
+// mustFamily is a built-in family with its default parameters.
+func mustFamily(family string) families.Spec {
+	t, err := families.New(family)
 	if err != nil {
 		panic(err) // a preset names a family that does not exist: a programming error
 	}
@@ -332,15 +333,17 @@ func modelDistance(x, y *mdp.Model) float64 {
 }
 
 func varyingSize() Spec {
-	s := paper("varying-size", FamilyVaryingSize, TypeOTempLe, TypeRMax)
+	s := paper("varying-size", families.VaryingSize, TypeOTempLe, TypeRMax)
 	s.Start = StartFixed // decision 21: start (1,1)
 	return s
 }
 
-func gaussian() Spec { return paper("gaussian", FamilyGaussian, TypeOTempLe, TypeRMax, TypeQLearning) }
+func gaussian() Spec {
+	return paper("gaussian", families.Gaussian, TypeOTempLe, TypeRMax, TypeQLearning)
+}
 
 func varyingActions() Spec {
-	return paper("varying-actions", FamilyVaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+	return paper("varying-actions", families.VaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
 }
 
 // largeMaze shows template transfer on mazes of 10 000 and 62 500 states: templates learned on
@@ -350,18 +353,18 @@ func varyingActions() Spec {
 // each time a pair becomes known. The oracle is off: solving every 250×250 task exactly for every
 // agent would take several times as long as the agents themselves.
 func largeMaze() Spec {
-	s := paper("large-maze", FamilyMixed, TypeOTempLe, TypeRMax, TypeQLearning)
+	s := paper("large-maze", families.Mixed, TypeOTempLe, TypeRMax, TypeQLearning)
 	s.Runs, s.Episodes, s.Steps = 5, 2000, 100
 	s.Start = StartFixed // start_cell (1,1)
 	s.Oracle.Enabled = false
-	part := func(n int) TaskSpec {
-		t := mustTaskSpec(FamilyOnlineMaze)
-		maze := t.Params.(*onlineMazeTasks)
+	part := func(n int) families.Spec {
+		t := mustFamily(families.OnlineMaze)
+		maze := t.Params.(*families.OnlineMazeParams)
 		maze.Width, maze.Height, maze.Tasks, maze.Pool = n, n, 3, 3
 		maze.Goals = []env.Cell{{X: 12, Y: 12}}
 		return t
 	}
-	s.Tasks.Params.(*mixedTasks).Parts = []TaskSpec{part(100), part(250)}
+	s.Tasks.Params.(*families.MixedParams).Parts = []families.Spec{part(100), part(250)}
 	for k := range s.Agents {
 		if s.Agents[k].Type != TypeQLearning {
 			s.Agents[k].mustSet("planning", agent.PlanIncremental)
@@ -389,16 +392,16 @@ func singleTask(name, family string, episodes, steps int) Spec {
 // maze's reward rule (a goal that pays every step the agent stays, a step cost); with 100 steps
 // and step cost 0.2, slip 0.3 puts the optimum at 41 per episode against the curve's 39 for RMax.
 func fourRoomPreset() Spec {
-	s := singleTask("fourroom", FamilyFourRoom, 9500, 100)
+	s := singleTask("fourroom", families.FourRoom, 9500, 100)
 	s.Start = StartFixed // simple_rl's FourRoomMDP starts in (1,1)
-	fr := s.Tasks.Params.(*fourRoomTasks)
+	fr := s.Tasks.Params.(*families.FourRoomParams)
 	fr.Slip, fr.StepCost, fr.GoalReward, fr.TerminalGoals = 0.3, 0.2, 1, false
 	return s
 }
 
 // fourRoomTerminal starts every episode in (1,1), as simple_rl's FourRoomMDP does.
 func fourRoomTerminal() Spec {
-	s := singleTask("fourroom-terminal", FamilyFourRoom, 5000, 100)
+	s := singleTask("fourroom-terminal", families.FourRoom, 5000, 100)
 	s.Start = StartFixed
 	return s
 }
@@ -407,15 +410,15 @@ func fourRoomTerminal() Spec {
 // Q-learning ahead early, mean a goal that pays every step, short episodes and starts spread over
 // the grid (from (1,1) Q-learning's random walk rarely meets the goal in 18 steps).
 func gridLarge() Spec {
-	s := singleTask("grid-large", FamilyGrid, 28500, 18)
+	s := singleTask("grid-large", families.Grid, 28500, 18)
 	s.Start = StartPerEpisode
-	g := s.Tasks.Params.(*gridTasks)
+	g := s.Tasks.Params.(*families.GridParams)
 	g.Slip, g.StepCost, g.GoalReward, g.TerminalGoals = 0.2, 0, 1, false
 	return s
 }
 
 func gridLargeTerminal() Spec {
-	s := singleTask("grid-large-terminal", FamilyGrid, 5000, 100)
+	s := singleTask("grid-large-terminal", families.Grid, 5000, 100)
 	s.Start = StartFixed
 	return s
 }
@@ -423,16 +426,16 @@ func gridLargeTerminal() Spec {
 // frozenLake runs the 8x8 map, slippery, with Gymnasium's step limit for it (200) and γ 0.99:
 // with 0.95 the agents would trade safety for speed on the slippery lake.
 func frozenLake() Spec {
-	s := singleTask("frozenlake", FamilyFrozenLake, 20000, 200)
+	s := singleTask("frozenlake", families.FrozenLake, 20000, 200)
 	s.Gamma = 0.99
-	fl := s.Tasks.Params.(*frozenLakeTasks)
+	fl := s.Tasks.Params.(*families.FrozenLakeParams)
 	fl.Map, fl.Slippery = "8x8", true
 	return s
 }
 
 // taxi draws a start state every episode, as Gymnasium's reset does, with its step limit (200).
 func taxi() Spec {
-	s := singleTask("taxi", FamilyTaxi, 10000, 200)
+	s := singleTask("taxi", families.Taxi, 10000, 200)
 	s.Gamma, s.Start = 0.99, StartPerEpisode
 	return s
 }
@@ -451,13 +454,13 @@ func rMax(s Spec, r float64) Spec {
 // riverSwim starts every episode from RiverSwim's start distribution (state 1 or 2). Q-learning's
 // flat 131 per episode in the paper's curve is the bank's 5 a step over about 30 steps.
 func riverSwim() Spec {
-	s := singleTask("riverswim", FamilyRiverSwim, 4750, 30)
+	s := singleTask("riverswim", families.RiverSwim, 4750, 30)
 	s.Start = StartPerEpisode
 	return rMax(s, 10000)
 }
 
 func riverSwimLong() Spec {
-	s := singleTask("riverswim-long", FamilyRiverSwim, 2000, 100)
+	s := singleTask("riverswim-long", families.RiverSwim, 2000, 100)
 	s.Start = StartPerEpisode
 	return rMax(s, 10000)
 }
@@ -465,9 +468,9 @@ func riverSwimLong() Spec {
 // classicSequence alternates RiverSwim and SixArms five times. The paper's sequence also has
 // CasinoLand, whose definition we could not find (env/classic).
 func classicSequence() Spec {
-	s := singleTask("classic-sequence", FamilyMixed, 2000, 100)
+	s := singleTask("classic-sequence", families.Mixed, 2000, 100)
 	s.Start = StartPerEpisode
-	s.Tasks.Params = &mixedTasks{Repeat: 5, Parts: []TaskSpec{mustTaskSpec(FamilyRiverSwim), mustTaskSpec(FamilySixArms)}}
+	s.Tasks.Params = &families.MixedParams{Repeat: 5, Parts: []families.Spec{mustFamily(families.RiverSwim), mustFamily(families.SixArms)}}
 	return rMax(s, 10000)
 }
 

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -58,8 +58,9 @@ func (s *Spec) validateSweep() error {
 		}
 		seen[p.Param] = true
 		if name := p.taskParam(); name != "" {
-			if keys := yamlkeys.Of(reflect.TypeOf(s.Tasks.Params).Elem()); !slices.Contains(keys, name) {
-				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)", where, s.Tasks.Family, name, strings.Join(keys, ", "))
+			if keys := families.Keys(s.Tasks.Params); !slices.Contains(keys, name) {
+				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)%s", where, s.Tasks.Family, name,
+					strings.Join(keys, ", "), suggest.DidYouMean(name, keys))
 			}
 			continue
 		}
@@ -153,12 +154,12 @@ func setKey(ptr any, key string, v *yaml.Node) error {
 }
 
 // cloneTasks is a deep copy of t, so that a sweep point can change it.
-func cloneTasks(t TaskSpec) (TaskSpec, error) {
+func cloneTasks(t families.Spec) (families.Spec, error) {
 	var n yaml.Node
 	if err := n.Encode(t); err != nil {
-		return TaskSpec{}, err
+		return families.Spec{}, err
 	}
-	var out TaskSpec
+	var out families.Spec
 	err := n.Decode(&out)
 	return out, err
 }

@@ -1,6 +1,6 @@
 // Package yamlkeys lists the YAML keys of a parameter struct, for the strict config readers of
-// task families (experiment) and agent types (agents): a key the struct does not have is an error
-// that names the keys it has.
+// task families (families), agent types (agents) and a simulator's physics (env): a key the
+// struct does not have is an error that names the keys it has.
 package yamlkeys
 
 import (
