@@ -9,9 +9,10 @@
 // The data flows spec → plan → run → results, and the files follow it:
 //
 //	spec   spec.go (Spec, parsing, validation; its tasks: block is a families.Spec), agents.go
-//	       (AgentSpec over the agents registry), presets.go and presets_beyond.go (the named
-//	       experiments), sweep.go and scaling.go (the sweep: and scaling: blocks: their
-//	       points, and the layout files of results they write)
+//	       (AgentSpec over the agents registry), presets.go, presets_f5.go and presets_beyond.go
+//	       (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
+//	       their points, the layout files of results they write, and the true template and
+//	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
 //	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
 //	       anything is built), stream.go (the seeded random streams)
