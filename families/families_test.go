@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 )
 
 // needsFile are the families whose defaults name no file to read: they must say which key is
@@ -69,28 +70,12 @@ func TestDefaultsAreFresh(t *testing.T) {
 // Every config key of every family has a doc tag for the configuration reference.
 func TestEveryKeyHasADocTag(t *testing.T) {
 	for _, f := range All() {
-		for _, field := range keyFields(reflect.TypeOf(f.Defaults()).Elem()) {
+		for _, field := range yamlkeys.Fields(reflect.TypeOf(f.Defaults()).Elem()) {
 			if strings.TrimSpace(field.Tag.Get("doc")) == "" {
 				t.Errorf("family %s: key %q has no doc tag", f.Name, field.Tag.Get("yaml"))
 			}
 		}
 	}
-}
-
-// keyFields are the fields of struct type t with a yaml key, descending into inline fields.
-func keyFields(t reflect.Type) []reflect.StructField {
-	var out []reflect.StructField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		switch {
-		case strings.Contains(opts, "inline"):
-			out = append(out, keyFields(f.Type)...)
-		case name != "" && name != "-":
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // A spec written and read back writes the same, for every family (nil and empty lists aside,
