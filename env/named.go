@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,14 +41,7 @@ func NewNamed(kind string) (Named, error) {
 	return Named{kind: kind}, nil
 }
 
-func namedKinds() []string {
-	var out []string
-	for f := range namedModels {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
-}
+func namedKinds() []string { return slices.Sorted(maps.Keys(namedModels)) }
 
 // Kind is the task's kind.
 func (n Named) Kind() string { return n.kind }

@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -334,16 +335,6 @@ func DefaultBounds(kind string) (low, high []float64, ok bool) {
 	return low, high, true
 }
 
-// SimulatorKinds lists the simulator kinds in name order.
-func SimulatorKinds() []string {
-	out := make([]string, 0, len(simulatorKinds))
-	for k := range simulatorKinds {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // NewSimulated is a task of simulator kind kind: Gymnasium's physics changed by each of changes in
 // turn (keys are the physics' keys: gravity, force, mass_pole, …), the observation binned by d
 // (uniform bins within DefaultBounds when d gives neither bounds nor fit_steps), and for Pendulum
@@ -352,8 +343,8 @@ func SimulatorKinds() []string {
 func NewSimulated(kind string, d Discretization, torques int, changes ...map[string]float64) (Simulated, error) {
 	k, ok := simulatorKinds[kind]
 	if !ok {
-		return nil, fmt.Errorf("env: no simulator kind %q (have %s)%s", kind, strings.Join(SimulatorKinds(), ", "),
-			suggest.DidYouMean(kind, SimulatorKinds()))
+		names := slices.Sorted(maps.Keys(simulatorKinds))
+		return nil, fmt.Errorf("env: no simulator kind %q (have %s)%s", kind, strings.Join(names, ", "), suggest.DidYouMean(kind, names))
 	}
 	if torques != 0 && kind != KindPendulum {
 		return nil, fmt.Errorf("torques = %d: only %s has torques", torques, KindPendulum)

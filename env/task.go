@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -83,14 +84,7 @@ var kindDecoders = func() map[string]func([]byte) (Task, error) {
 }()
 
 // kinds lists the kinds a task-sequence file may hold.
-func kinds() []string {
-	var out []string
-	for k := range kindDecoders {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func kinds() []string { return slices.Sorted(maps.Keys(kindDecoders)) }
 
 // Sequence is the ordered list of tasks one run of an experiment faces.
 type Sequence []Task

@@ -30,7 +30,7 @@ var registry = []Family{
 		Defaults: defaultCustom},
 	{Name: Mixed, Summary: "parts of other families one after another, repeated (Appendix F.5's classic sequence)",
 		Defaults: defaultMixed},
-	{Name: File, Summary: "task sequences read from a file: a results directory's tasks.json or a published sequence",
+	{Name: File, Summary: "task sequences read from a file: a results directory's tasks.json, or the published ones of Figure 2",
 		Defaults: defaultFile},
 	{Name: MountainCar, Summary: "Gymnasium's MountainCar-v0 as a simulator, discretized (beyond the paper: its future work)",
 		Defaults: defaultSimulator(MountainCar, 10, 10)},

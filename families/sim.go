@@ -28,10 +28,10 @@ type SimulatorParams struct {
 	Physics  map[string]float64   `yaml:"physics,omitempty" doc:"changes to Gymnasium's physics of every task, by key (gravity, force, mass_pole, …)"`
 	Variants []map[string]float64 `yaml:"variants,omitempty" doc:"further changes to the physics, one per task in turn (see order)"`
 	Order    string               `yaml:"order" doc:"how each task picks its variant: in turn, or drawn uniformly" range:"cycle | random"`
-	Bins     []int                `yaml:"bins,flow" doc:"bins per observation dimension (one value: for every dimension)" range:"each >= 1"`
-	Low      []float64            `yaml:"low,flow,omitempty" doc:"lower bounds of the uniform bins per dimension (default: env.DefaultBounds)"`
-	High     []float64            `yaml:"high,flow,omitempty" doc:"upper bounds of the uniform bins per dimension (default: env.DefaultBounds)"`
-	FitSteps int                  `yaml:"fit_steps,omitempty" doc:"random-policy steps that fit quantile bins instead of uniform ones (0: uniform)" range:">= 0"`
+	Bins     []int                `yaml:"bins,flow" doc:"bins per observation dimension (one value: for every dimension)" range:"each in [1, 1048576]"`
+	Low      []float64            `yaml:"low,flow,omitempty" doc:"lower bounds of the uniform bins per dimension (default: Gymnasium's termination thresholds or observation space)" range:"one per dimension, below high"`
+	High     []float64            `yaml:"high,flow,omitempty" doc:"upper bounds of the uniform bins per dimension (default: Gymnasium's termination thresholds or observation space)" range:"one per dimension, above low"`
+	FitSteps int                  `yaml:"fit_steps,omitempty" doc:"random-policy steps that fit quantile bins instead of uniform ones (0: uniform; not with low, high)" range:"[0, 1000000]"`
 	FitSeed  uint64               `yaml:"fit_seed,omitempty" doc:"seed of the random-policy steps that fit quantile bins"`
 	Torques  int                  `yaml:"torques,omitempty" doc:"number of evenly spaced torques, Pendulum's actions (pendulum only)" range:">= 2 for pendulum, else 0"`
 }
