@@ -2,8 +2,8 @@
 // run's task sequence (family: online-maze, family: mountaincar, …). For every family it holds the
 // name, a one-line summary with its reference in the paper, and typed parameters with their
 // defaults, validation, config keys (yaml tags, with doc and range tags for the configuration
-// reference) and the Sequence method that draws a run's tasks. The experiment runner, sweeps and
-// the Python environment suite look families up here; none of them lists a family's fields.
+// reference) and the Sequence method that draws a run's tasks. The experiment runner and its
+// sweeps look families up here; neither lists a family's fields.
 //
 // A family is one file of this package (its parameter type, its defaults and Sequence) plus one
 // entry in the table of registry.go. Decoding a tasks: block starts from the family's defaults and
