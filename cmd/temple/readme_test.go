@@ -106,15 +106,21 @@ func readmeShLines(t *testing.T, pages ...string) []string {
 	return lines
 }
 
+// checkedElsewhere are pages whose go and yaml blocks another package's test checks, and which.
+var checkedElsewhere = map[string]string{
+	"docs/guides/new-family.md": "families.TestGuideIsTheTestFamily: its go blocks are the test family corridor, word for word, and its yaml reads with corridor registered",
+}
+
 // TestDocBlocksKnown checks that every code block of the README and docs/ is of a kind some test
 // runs: sh (TestReadmeCommands), yaml (TestDocConfigs), python (the Python package's tests,
-// through make python-test), or marked illustrative.
+// through make python-test), go on the pages of checkedElsewhere, or marked illustrative.
 func TestDocBlocksKnown(t *testing.T) {
 	for _, page := range docPages(t) {
 		for _, b := range codeBlocks(t, page) {
 			switch {
 			case b.illustrative:
 			case b.lang == "sh", b.lang == "yaml", b.lang == "python":
+			case b.lang == "go" && checkedElsewhere[b.page] != "":
 			default:
 				t.Errorf("%s:%d: a code block of kind %q that no test runs: make it sh, yaml or python, or mark it %s ...-->",
 					b.page, b.line, b.lang, illustrativeMarker)
@@ -130,6 +136,10 @@ func TestDocConfigs(t *testing.T) {
 	for _, page := range docPages(t) {
 		for _, b := range codeBlocks(t, page) {
 			if b.lang != "yaml" || b.illustrative {
+				continue
+			}
+			if why, ok := checkedElsewhere[b.page]; ok {
+				t.Logf("%s:%d: checked by %s", b.page, b.line, why)
 				continue
 			}
 			path := filepath.Join(dir, "config.yaml")
@@ -157,6 +167,7 @@ var readmeSkipped = map[string]string{
 	"go test ./...":                            "the test suite itself, of which this test is part",
 	"go build ./...":                           "the test suite builds every package before it runs",
 	"go install ./cmd/temple":                  "installs into the user's GOPATH; this test builds the same command",
+	"go test ./families/":                      "the families' own tests, part of go test ./...",
 	"go build -tags box2d,mujoco ./cmd/temple": "needs Debian's Box2D and MuJoCo (cgo); .ci/run builds and tests them",
 	"temple deep --envs Hopper-v5 --seeds 10 --sizes 250,1000,4000 --out runs/hopper": "Hopper-v5 exists only in a build with -tags mujoco",
 	"make python":      "needs a C compiler (cgo) and make; .ci/run installs them and runs it (through make python-test)",

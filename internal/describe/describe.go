@@ -8,7 +8,7 @@
 // method checks (">= 1", "(0, 1]", "cycle | random"). Of reads any such struct; the registries are
 // read in sources.go, the only file that knows them.
 //
-// It may import the registries (agents, experiment) and the YAML library; nothing but the command
+// It may import the registries (agents, families) and the YAML library; nothing but the command
 // line and its generator imports it.
 package describe
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agents"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 )
 
 // AgentTypes describes every agent type of the registry (package agents), in name order. A
@@ -28,15 +28,11 @@ func AgentTypes() []Entry {
 	return out
 }
 
-// TaskFamilies describes every task family (experiment.Families), in name order.
+// TaskFamilies describes every task family of the registry (package families), in name order.
 func TaskFamilies() []Entry {
 	var out []Entry
-	for _, name := range experiment.Families() {
-		spec, err := experiment.NewTaskSpec(name)
-		if err != nil {
-			continue
-		}
-		out = append(out, Entry{Name: name, Params: Of(spec.Params)})
+	for _, f := range families.All() {
+		out = append(out, Entry{Name: f.Name, Summary: f.Summary, Params: Of(f.Defaults())})
 	}
 	return out
 }
