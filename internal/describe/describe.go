@@ -39,8 +39,9 @@ type Entry struct {
 }
 
 // Of lists the keys of params, a struct or a pointer to one holding its defaults, in field order:
-// yaml-tagged fields, descending into embedded structs and yaml-inline fields. Untagged named
-// fields (a template learner's base, read by its own decoder) are left to the caller.
+// yaml-tagged fields, descending into embedded structs, yaml-inline fields and untagged struct
+// fields (a template learner's Base, whose Name is its base: key). Untagged fields of other kinds
+// (the base's parameters, an interface) are left to the caller.
 func Of(params any) []Param { return ofValue(reflect.ValueOf(params)) }
 
 func ofValue(v reflect.Value) []Param {
@@ -59,7 +60,7 @@ func ofValue(v reflect.Value) []Param {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		switch {
-		case strings.Contains(opts, "inline") || f.Anonymous && name == "":
+		case strings.Contains(opts, "inline") || name == "" && (f.Anonymous || f.Type.Kind() == reflect.Struct):
 			out = append(out, ofValue(v.Field(i))...)
 		case name != "" && name != "-":
 			out = append(out, Param{Key: name, Type: kind(f.Type), Default: flow(v.Field(i)),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/families"
 )
 
 // The checked-in configuration reference is what the registries give today.
@@ -45,6 +46,23 @@ func TestAgentTypesListEveryKey(t *testing.T) {
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
+			t.Errorf("%s: described keys %v, the registry's %v", e.Name, got, want)
+		}
+	}
+}
+
+// Every task family's entry lists its config keys, in order.
+func TestTaskFamiliesListEveryKey(t *testing.T) {
+	for _, e := range TaskFamilies() {
+		f, err := families.Lookup(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range e.Params {
+			got = append(got, p.Key)
+		}
+		if want := families.Keys(f.Defaults()); !slices.Equal(got, want) {
 			t.Errorf("%s: described keys %v, the registry's %v", e.Name, got, want)
 		}
 	}
