@@ -22,6 +22,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/lazy"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -84,7 +85,7 @@ func Lookup(name string) (Type, error) {
 			return t, nil
 		}
 	}
-	return Type{}, fmt.Errorf("agent type %q, want one of %s", name, strings.Join(Names(), ", "))
+	return Type{}, fmt.Errorf("agent type %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
 }
 
 // Types lists the registered types in name order.
@@ -153,8 +154,9 @@ func checkKeys(n *yaml.Node, what string, keys []string) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key := n.Content[i]
 		if !slices.Contains(keys, key.Value) {
-			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)", key.Line, what,
-				key.Value, strings.Join(append([]string{"name"}, keys...), ", "))
+			all := append([]string{"name"}, keys...)
+			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)%s", key.Line, what,
+				key.Value, strings.Join(all, ", "), suggest.DidYouMean(key.Value, all))
 		}
 	}
 	return nil

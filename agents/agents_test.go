@@ -110,6 +110,30 @@ func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
 	}
 }
 
+// TestUnknownNamesSuggest: a misspelt agent type, base or key gets a "did you mean" with the
+// closest names; a name close to none gets none.
+func TestUnknownNamesSuggest(t *testing.T) {
+	for _, c := range []struct{ typ, src, want string }{
+		{"o-tempel", "", `; did you mean "o-temple"?`},
+		{"rmx", "", `; did you mean "rmax"?`},
+		{"mbieeb", "", `; did you mean "mbie-eb"?`},
+		{"o-temple", "base: ucrl", `; did you mean "ucrl2"?`},
+		{"o-temple", "ms: 10", `; did you mean "m" or "m_s"?`},
+		{"o-temple", "base: e3\nepsilonn: 0.2", `; did you mean "epsilon"?`},
+		{"fm-temple", "model-gap: 0.5", `; did you mean "model_gap"?`},
+		{"q-learning", "alpah: 0.1", `; did you mean "alpha"?`},
+		{"psrl", "shedule: tsde", `; did you mean "schedule"?`},
+	} {
+		_, err := Decode(c.typ, node(t, c.src))
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("%s {%s}: error %v, want it to end in %q", c.typ, c.src, err, c.want)
+		}
+	}
+	if _, err := Decode("zzzzzz", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("a name close to no type: error %v, want one without a suggestion", err)
+	}
+}
+
 func TestValidateNamesTheKey(t *testing.T) {
 	for _, c := range []struct{ typ, src, want string }{
 		{"o-temple", "m_s: 600", "o-temple: m_s = 600, want 1 <= m_s <= m (m = 500)"},

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/temple"
 )
@@ -51,7 +52,7 @@ func lookupBase(name string) (baseType, error) {
 			return b, nil
 		}
 	}
-	return baseType{}, fmt.Errorf("base = %q, want one of %s", name, strings.Join(BaseNames(), ", "))
+	return baseType{}, fmt.Errorf("base = %q, want one of %s%s", name, strings.Join(BaseNames(), ", "), suggest.DidYouMean(name, BaseNames()))
 }
 
 // RMaxBase is the parameters of RMax as a base learner.
