@@ -192,7 +192,21 @@ func Clone(typ string, p Params) (Params, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Decode(typ, n)
+	q, err := Decode(typ, n)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := q.(follower); ok {
+		f.follow(p)
+	}
+	return q, nil
+}
+
+// follower is implemented by parameters with a default that follows another parameter until a
+// config sets it (a template learner's m_s follows its base's m). Everything Encode writes reads
+// back as set; Clone has the copy follow as the original does.
+type follower interface {
+	follow(orig Params)
 }
 
 // named is implemented by parameters whose type reports itself under a name that depends on them

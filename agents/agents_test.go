@@ -137,7 +137,8 @@ func TestUnknownNamesSuggest(t *testing.T) {
 func TestValidateNamesTheKey(t *testing.T) {
 	for _, c := range []struct{ typ, src, want string }{
 		{"o-temple", "m_s: 600", "o-temple: m_s = 600, want 1 <= m_s <= m (m = 500)"},
-		{"o-temple", "m: 40", "o-temple: m_s = 50, want 1 <= m_s <= m (m = 40)"},
+		{"o-temple", "m: 40\nm_s: 50", "o-temple: m_s = 50, want 1 <= m_s <= m (m = 40): set m >= 50 or m_s <= 40"},
+		{"fm-temple", "base: e3\nm_s: 50", "m_s = 50, want 1 <= m_s <= m (m = 16): set m >= 50 or m_s <= 16"},
 		{"o-temple", "planning: sometimes", `rmax: planning "sometimes"`},
 		{"fm-temple", "t1: 0", "fm-temple: t1 = 0"},
 		{"q-learning", "alpha: 2", "q-learning: alpha = 2"},
@@ -154,6 +155,116 @@ func TestValidateNamesTheKey(t *testing.T) {
 		}
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s {%s}: Validate = %v, want it to contain %q", c.typ, c.src, err, c.want)
+		}
+	}
+}
+
+// TestEveryTypeRunsOnDefaults: every agent type, and each template learner over every base, with
+// nothing set but the base validates, builds and runs a few episodes of two tasks.
+func TestEveryTypeRunsOnDefaults(t *testing.T) {
+	m := maze(t)
+	ctx := Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
+	for _, typ := range Types() {
+		blocks := []string{""}
+		if slices.Contains(Keys(typ.Defaults()), "base") {
+			blocks = nil
+			for _, b := range BaseNames() {
+				blocks = append(blocks, "base: "+b)
+			}
+		}
+		for _, src := range blocks {
+			t.Run(typ.Name+"/"+src, func(t *testing.T) {
+				p, err := Decode(typ.Name, node(t, src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Validate(); err != nil {
+					t.Fatalf("defaults do not validate: %v", err)
+				}
+				ag, err := p.New(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(2, 2))
+				for task := range 2 {
+					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+						t.Fatal(err)
+					}
+					for range 3 {
+						s := 0
+						for range 30 {
+							a := ag.Act(s)
+							if a < 0 || a >= m.A {
+								t.Fatalf("action %d of %d", a, m.A)
+							}
+							next, r := m.Step(s, a, rng)
+							ag.Observe(s, a, r, next)
+							s = next
+						}
+						ag.EndEpisode()
+					}
+					ag.EndTask()
+				}
+			})
+		}
+	}
+}
+
+// TestMsFollowsTheBase: until a config sets m_s, it is the paper's 50 or the base's m when that is
+// smaller, through decoding, sweep points (Set) and copies; once set, it stays.
+func TestMsFollowsTheBase(t *testing.T) {
+	ms := func(p Params) int64 {
+		switch p := p.(type) {
+		case *OTempLe:
+			return p.Ms
+		case *FMTempLe:
+			return p.Ms
+		}
+		t.Fatalf("%T is not a template learner", p)
+		return 0
+	}
+	for _, typ := range []string{"o-temple", "fm-temple"} {
+		for _, c := range []struct {
+			src  string
+			want int64
+		}{
+			{"", 50},
+			{"base: e3", 16},
+			{"base: e3\nm: 100", 50},
+			{"base: e3\nm: 30", 30},
+			{"m: 20", 20},
+			{"base: mbie-eb", 50},
+			{"m_s: 10\nbase: e3", 10},
+			{"base: e3\nm_s: 40", 40}, // set: Validate then names the fix
+		} {
+			p, err := Decode(typ, node(t, c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ms(p); got != c.want {
+				t.Errorf("%s {%s}: m_s = %d, want %d", typ, c.src, got, c.want)
+			}
+		}
+		set := func(p Params, key string, v any) Params {
+			var n yaml.Node
+			if err := n.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			q, err := Set(typ, p, key, &n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q
+		}
+		p, _ := Decode(typ, nil)
+		if p = set(set(p, "base", "e3"), "m", 500); ms(p) != 50 {
+			t.Errorf("%s: base e3, then m 500: m_s = %d, want 50", typ, ms(p))
+		}
+		if p = set(p, "m", 8); ms(p) != 8 {
+			t.Errorf("%s: then m 8: m_s = %d, want 8", typ, ms(p))
+		}
+		if p = set(set(p, "m_s", 4), "m", 100); ms(p) != 4 {
+			t.Errorf("%s: m_s 4, then m 100: m_s = %d, want 4 (set)", typ, ms(p))
 		}
 	}
 }

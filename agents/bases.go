@@ -174,9 +174,12 @@ func (b Base) suffix() string {
 }
 
 // OTempLe is O-TempLe's parameters: the template parameters (m_s, τ̂, …) and its base learner's.
+// Until a config sets m_s, it follows the base's m (temple.DefaultMs): the paper's 50, or m when
+// that is smaller, so that O-TempLe runs with its defaults over every base.
 type OTempLe struct {
 	Base Base
 	temple.Params
+	msSet bool // a config set m_s
 }
 
 // Keys are O-TempLe's keys and its base's.
@@ -193,8 +196,18 @@ func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
 	if err := checkKeys(n, "o-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
 		return err
 	}
-	return n.Decode(&p.Params)
+	if err := n.Decode(&p.Params); err != nil {
+		return err
+	}
+	p.msSet = p.msSet || hasKey(n, "m_s")
+	if !p.msSet {
+		p.Ms = defaultMs(p.Base, p.Ms)
+	}
+	return nil
 }
+
+// follow keeps m_s following the base's m in a copy of orig (Clone).
+func (p *OTempLe) follow(orig Params) { p.msSet = orig.(*OTempLe).msSet }
 
 // MarshalYAML writes the base and its parameters, then the template parameters.
 func (p *OTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.Params) }
@@ -221,10 +234,12 @@ func (p *OTempLe) New(Context) (agent.Agent, error) {
 // Display is "O-TempLe" over RMax, "O-TempLe-UCRL2" over UCRL2.
 func (p *OTempLe) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
 
-// FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's.
+// FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's;
+// m_s follows the base's m as O-TempLe's does.
 type FMTempLe struct {
 	Base Base
 	temple.FMParams
+	msSet bool // a config set m_s
 }
 
 // Keys are FM-TempLe's keys and its base's.
@@ -240,7 +255,37 @@ func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
 	if err := checkKeys(n, "fm-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
 		return err
 	}
-	return n.Decode(&p.FMParams)
+	if err := n.Decode(&p.FMParams); err != nil {
+		return err
+	}
+	p.msSet = p.msSet || hasKey(n, "m_s")
+	if !p.msSet {
+		p.Ms = defaultMs(p.Base, p.Ms)
+	}
+	return nil
+}
+
+// follow keeps m_s following the base's m in a copy of orig (Clone).
+func (p *FMTempLe) follow(orig Params) { p.msSet = orig.(*FMTempLe).msSet }
+
+// defaultMs is m_s over base b when no config set it (temple.DefaultMs), or ms as it is while b's
+// parameters do not build (Validate names them).
+func defaultMs(b Base, ms int64) int64 {
+	m, err := knownThreshold(b)
+	if err != nil {
+		return ms
+	}
+	return temple.DefaultMs(m)
+}
+
+// hasKey reports whether mapping n has the key.
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
 }
 
 // MarshalYAML writes the base and its parameters, then the template parameters.

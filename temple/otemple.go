@@ -62,13 +62,26 @@ type Params struct {
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
 // agent.DefaultRMax as the base: m = 500).
 func DefaultParams() Params {
-	return Params{Ms: 50, Tau: 0.15, Consolidate: true}
+	return Params{Ms: paperMs, Tau: 0.15, Consolidate: true}
 }
 
-// Validate names the first parameter out of range; m is the base learner's known threshold.
+// paperMs is the paper's small known threshold m_s.
+const paperMs = 50
+
+// DefaultMs is m_s over a base whose known threshold is m, when the configuration does not set
+// it: the paper's 50, or m when that is smaller (E3's default m = 16), since m_s may not exceed
+// m. With m_s = m a pair is identified when its own samples make it known: its template still
+// joins the library, but it is not explored any sooner; lower m_s or raise m for that.
+func DefaultMs(m int64) int64 { return min(paperMs, m) }
+
+// Validate names the first parameter out of range, and the fix where two conflict; m is the base
+// learner's known threshold.
 func (p Params) Validate(m int64) error {
-	if p.Ms < 1 || p.Ms > m {
+	if p.Ms < 1 {
 		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, m)
+	}
+	if p.Ms > m {
+		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d): set m >= %d or m_s <= %d", p.Ms, m, p.Ms, m)
 	}
 	if p.EarlyMatch < 0 || p.EarlyMatch >= p.Ms && p.EarlyMatch != 0 {
 		return fmt.Errorf("o-temple: early_match = %d, want 0 (off) or 1 <= early_match < m_s (m_s = %d)", p.EarlyMatch, p.Ms)
