@@ -350,10 +350,10 @@ func TestSetLeavesTheOriginal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := q.(*OTempLe).Base.Params.(*RMaxBase).M; got != 60 {
+	if got := q.(*OTempLe).Base.Params.(*RMax).M; got != 60 {
 		t.Errorf("set m = %d, want 60", got)
 	}
-	if p.(*OTempLe).Base.Params.(*RMaxBase).M != 500 || q.(*OTempLe).Tau != 0.2 {
+	if p.(*OTempLe).Base.Params.(*RMax).M != 500 || q.(*OTempLe).Tau != 0.2 {
 		t.Errorf("Set changed the original or lost tau: %+v, %+v", p, q)
 	}
 	// Another base drops the old base's parameters and keeps the template's.

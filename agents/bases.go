@@ -30,7 +30,7 @@ type baseType struct {
 
 // bases are the base learners, the paper's RMax first.
 var bases = []baseType{
-	{"rmax", "RMax", func() BaseParams { return &RMaxBase{agent.DefaultRMax()} }},
+	{"rmax", "RMax", func() BaseParams { return &RMax{agent.DefaultRMax()} }},
 	{"mbie-eb", "MBIE-EB", func() BaseParams { return &MBIEEB{agent.DefaultMBIEEB()} }},
 	{"e3", "E3", func() BaseParams { return &E3{agent.DefaultE3()} }},
 	{"ucrl2", "UCRL2", func() BaseParams { return &UCRL2{agent.DefaultUCRL2()} }},
@@ -55,12 +55,14 @@ func lookupBase(name string) (baseType, error) {
 	return baseType{}, fmt.Errorf("base = %q, want one of %s%s", name, strings.Join(BaseNames(), ", "), suggest.DidYouMean(name, BaseNames()))
 }
 
-// RMaxBase is the parameters of RMax as a base learner.
-type RMaxBase struct {
+// RMax is RMax's parameters (Brafman & Tennenholtz 2002), as a base learner and as the
+// single-task agent rmax.
+type RMax struct {
 	agent.RMaxParams `yaml:",inline"`
 }
 
-func (p *RMaxBase) NewBase() (agent.Base, error) { return agent.NewLearner(p.RMaxParams) }
+func (p *RMax) NewBase() (agent.Base, error)     { return agent.NewRMax(p.RMaxParams) }
+func (p *RMax) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // MBIEEB is MBIE-EB's parameters (Strehl & Littman 2008), as a base learner and as the
 // single-task agent mbie-eb.
@@ -85,11 +87,8 @@ type UCRL2 struct {
 	agent.UCRL2Params `yaml:",inline"`
 }
 
-func (p *UCRL2) NewBase() (agent.Base, error) {
-	a, err := agent.NewUCRL2(p.UCRL2Params)
-	return a.B, err
-}
-func (p *UCRL2) New(Context) (agent.Agent, error) { return agent.NewUCRL2(p.UCRL2Params) }
+func (p *UCRL2) NewBase() (agent.Base, error)     { return agent.NewUCRL2(p.UCRL2Params) }
+func (p *UCRL2) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // PSRL is PSRL's parameters (Osband, Russo & Van Roy 2013), as a base learner and as the
 // single-task agent psrl.
@@ -97,22 +96,19 @@ type PSRL struct {
 	agent.PSRLParams `yaml:",inline"`
 }
 
-func (p *PSRL) NewBase() (agent.Base, error) {
-	a, err := agent.NewPSRL(p.PSRLParams)
-	return a.B, err
-}
-func (p *PSRL) New(Context) (agent.Agent, error) { return agent.NewPSRL(p.PSRLParams) }
+func (p *PSRL) NewBase() (agent.Base, error)     { return agent.NewPSRL(p.PSRLParams) }
+func (p *PSRL) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // memory counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
 // matrix of its exact policy evaluation.
 func (p *PSRL) memory(typeBytes, S, A, _ int64) int64 { return (typeBytes+8*S)*S*A + 8*S*S }
 
-// single is the single-task agent of a base learner.
+// single is the single-task agent of a base learner (agent.NewSingle).
 func single(b agent.Base, err error) (agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return agent.Single{B: b}, nil
+	return agent.NewSingle(b), nil
 }
 
 // Base is the base learner a template learner runs over: its name and its parameters.
@@ -121,7 +117,7 @@ type Base struct {
 	Params BaseParams
 }
 
-func defaultBase() Base { return Base{Name: "rmax", Params: &RMaxBase{agent.DefaultRMax()}} }
+func defaultBase() Base { return Base{Name: "rmax", Params: &RMax{agent.DefaultRMax()}} }
 
 // decode reads the base: key of mapping n (keeping the current base if there is none) and the
 // base's parameters, onto its defaults when the base changes.

@@ -45,13 +45,6 @@ var types = []Type{
 		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
 }
 
-// RMax is the single-task RMax agent's parameters.
-type RMax struct {
-	agent.RMaxParams `yaml:",inline"`
-}
-
-func (p *RMax) New(Context) (agent.Agent, error) { return agent.NewRMax(p.RMaxParams) }
-
 // LRMax is LRMax's parameters.
 type LRMax struct {
 	baseline.LRMaxParams `yaml:",inline"`

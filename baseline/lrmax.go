@@ -131,12 +131,12 @@ type partialModel struct {
 }
 
 // setFromCounts fills pm with the known pairs of l and the upper bound u.
-func (pm *partialModel) setFromCounts(l *agent.Learner, u []float64) {
-	c := l.Counts()
+func (pm *partialModel) setFromCounts(l *agent.RMax, u []float64) {
+	c := l.Stats().Counts()
 	pm.known = pm.known[:0]
 	pm.model.Reset(c.S, c.A)
 	for i := 0; i < c.S*c.A; i++ {
-		k := l.Known(i)
+		k := l.Stats().Known(i)
 		pm.known = append(pm.known, k)
 		if !k {
 			pm.model.AppendPair(0)
@@ -361,7 +361,7 @@ const maxFixedPointSweeps = 1_000_000
 // online estimates include the 2B of estimated models, which the code leaves out.
 type LRMax struct {
 	p        LRMaxParams
-	l        agent.Learner
+	l        agent.RMax
 	S, A     int
 	gamma    float64
 	vMax     float64 // R_max/(1−γ)
@@ -389,7 +389,7 @@ func NewLRMax(p LRMaxParams) (*LRMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	x := &LRMax{p: p, l: agent.Learner{P: p.rmax()}}
+	x := &LRMax{p: p, l: agent.RMax{P: p.rmax()}}
 	if p.PMin > 0 {
 		x.nConf = confidentTasks(p.PMin, p.Delta)
 	}
@@ -409,7 +409,7 @@ func (x *LRMax) UnknownValues() []float64 {
 }
 
 // Learner is the current task's RMax learner.
-func (x *LRMax) Learner() *agent.Learner { return &x.l }
+func (x *LRMax) Learner() *agent.RMax { return &x.l }
 
 func (x *LRMax) BeginTask(t agent.Task) error {
 	if t.S < 1 || t.A < 1 {
@@ -479,11 +479,11 @@ func (x *LRMax) tighten() {
 		}
 	}
 	x.l.SetUnknownValues(x.unknown)
-	x.known = x.l.KnownPairs()
+	x.known = x.l.Stats().KnownPairs()
 	x.updates++
 	tight := 0
 	for i, u := range x.unknown {
-		if !x.l.Known(i) && !x.z.isTerminal(i) && u < x.vMax {
+		if !x.l.Stats().Known(i) && !x.z.isTerminal(i) && u < x.vMax {
 			tight++
 		}
 	}
@@ -500,7 +500,7 @@ func (x *LRMax) ObserveTerminal(s int) { x.l.ObserveTerminal(s) }
 // Observe records the transition in RMax and recomputes the bounds when a pair became known.
 func (x *LRMax) Observe(s, a int, r float64, next int) {
 	x.l.Record(s*x.A+a, next, r)
-	if len(x.memory) > 0 && x.l.KnownPairs() != x.known {
+	if len(x.memory) > 0 && x.l.Stats().KnownPairs() != x.known {
 		x.tighten()
 	}
 }
@@ -548,7 +548,7 @@ func (x *LRMax) estimate() {
 
 // Phase is its RMax learner's phase of s: exploring while an action of s is unknown — planned at
 // its Lipschitz bound or R_max/(1−γ) — known model otherwise (agent.StepInfo).
-func (x *LRMax) Phase(s int) agent.Phase { return x.l.Phase(s) }
+func (x *LRMax) Phase(s int) agent.Phase { return x.l.Stats().Phase(s) }
 
 // PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo): the bounds reach the policy
 // only through the learner's unknown values, which change its version.
@@ -591,7 +591,7 @@ func (x *LRMax) TaskMetrics() []agent.Metric {
 		{Name: "estimated_pairs_start", Value: float64(x.estimatedStart)},
 		{Name: "start_bound_violations", Value: float64(x.violations())},
 	}
-	return append(out, agent.BaseMetrics(&x.l)...)
+	return append(out, x.l.Stats().Metrics()...)
 }
 
 // violations counts the pairs whose start value is below the true Q* of the task, −1 without

@@ -242,7 +242,7 @@ func l2(x []template.StateProb, y []mdp.Succ, n float64) float64 {
 // counts as misidentified when the group's estimate is farther than τ̂ from the truth (StepInfo).
 func (f *FMTempLe) Phase(s int) agent.Phase { return f.o.Phase(s) }
 
-// PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
+// PolicyVersion and Policy are its base learner's (agent.PolicyInfo).
 func (f *FMTempLe) PolicyVersion() uint64       { return f.o.l.PolicyVersion() }
 func (f *FMTempLe) Policy(s int, dst []float64) { f.o.l.Policy(s, dst) }
 

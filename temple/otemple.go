@@ -106,6 +106,7 @@ type OTempLe struct {
 	p   Params
 	lib *template.Library
 	l   agent.Base
+	st  *agent.Stats // l's statistics
 
 	// Per task.
 	S, A    int
@@ -160,7 +161,7 @@ type taskStats struct {
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
-// (agent.NewLearner for the paper's RMax), which it begins afresh at every task.
+// (agent.NewRMax for the paper's RMax), which it begins afresh at every task.
 func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err
@@ -169,7 +170,7 @@ func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &OTempLe{p: p, lib: lib, l: base}, nil
+	return &OTempLe{p: p, lib: lib, l: base, st: base.Stats()}, nil
 }
 
 // Library is the agent's template library.
@@ -217,7 +218,7 @@ func (o *OTempLe) Observe(s, a int, r float64, next int) { o.observe(s*o.A+a, ne
 func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 	if o.p.Refute {
 		o.steps.Add(i, next, 1, r)
-		if o.fromTemplate[i] && !reaches(o.l.Counts().Successors(i), next) {
+		if o.fromTemplate[i] && !reaches(o.st.Counts().Successors(i), next) {
 			o.refute(i)
 			return true, false
 		}
@@ -332,7 +333,7 @@ func (o *OTempLe) attempt(i int) bool {
 		return n == o.p.Ms
 	}
 	k := n / o.p.Ms
-	return n%o.p.Ms == 0 && k&(k-1) == 0 || o.l.Known(i)
+	return n%o.p.Ms == 0 && k&(k-1) == 0 || o.st.Known(i)
 }
 
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
@@ -346,7 +347,7 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 	if o.provisional(i) {
 		o.settleEarly(i, t, sigma)
 	}
-	if t == nil && o.p.Retry && !endOfTask && !o.l.Known(i) {
+	if t == nil && o.p.Retry && !endOfTask && !o.st.Known(i) {
 		o.stats.deferred++
 		return false
 	}
@@ -402,7 +403,7 @@ func pointOf(ranked []template.Count, reward float64) template.Point {
 func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 	o.l.Augment(i, add, reward)
 	o.augmented[i] = true
-	if o.l.Known(i) {
+	if o.st.Known(i) {
 		o.stats.knownEarly++
 	}
 }
@@ -411,7 +412,7 @@ func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 // one of them was augmented from a template farther than τ̂ from its true template (the measure
 // of the misidentification_rate diagnostic), KnownModel otherwise (StepInfo).
 func (o *OTempLe) Phase(s int) agent.Phase {
-	ph := o.l.Phase(s)
+	ph := o.st.Phase(s)
 	if ph == agent.KnownModel && o.wrong[s] > 0 {
 		return agent.Misidentified
 	}
@@ -466,9 +467,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		{Name: "augmented_pairs", Value: float64(o.stats.matched)},
 		{Name: "new_templates", Value: float64(o.stats.created)},
 		{Name: "known_early_pairs", Value: float64(o.stats.knownEarly)},
-		{Name: "known_pairs", Value: float64(o.l.KnownPairs())},
-		{Name: "samples_recorded", Value: float64(o.l.Samples())},
-		{Name: "samples_until_all_known", Value: float64(o.l.SamplesUntilAllKnown())},
+		{Name: "known_pairs", Value: float64(o.st.KnownPairs())},
+		{Name: "samples_recorded", Value: float64(o.st.Samples())},
+		{Name: "samples_until_all_known", Value: float64(o.st.SamplesUntilAllKnown())},
 	}
 	if o.p.Retry {
 		m = append(m, agent.Metric{Name: "deferred_identifications", Value: float64(o.stats.deferred)})
