@@ -39,7 +39,13 @@ func (st *Stats) Reset(S, A int, m int64) {
 func (st *Stats) Record(i, next int, r float64) (flipped bool) {
 	st.counts.Add(i, next, 1, r)
 	st.samples++
-	return st.refresh(i)
+	// refresh, written out: it is too large for the compiler to inline, and this is every step's.
+	now := st.counts.N(i) >= st.m
+	if now == st.known[i] {
+		return false
+	}
+	st.flip(i, now)
+	return true
 }
 
 // Augment adds counts that are not pair i's own samples, with their reward sum, and reports
