@@ -12,15 +12,15 @@ import (
 // E3Params are E3's parameters; the yaml tags are the config keys.
 type E3Params struct {
 	// M is the known threshold: a pair is known after m samples, a state when all its pairs are.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"known threshold m: a pair is known after m samples, a state when all its actions are" range:">= 1"`
 	// RMax is R_max, the largest reward: V_max = R_max/(1−γ) bounds what the unknown states can
 	// add to a return.
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"R_max, the largest reward: reaching an unknown state is worth R_max/(1−γ) to the exploration plan" range:"> 0"`
 	// Epsilon is ε, the loss in return the exploitation plan may have: E3 exploits in a known state
 	// when exploring could add at most ε/2 there.
-	Epsilon float64 `yaml:"epsilon"`
+	Epsilon float64 `yaml:"epsilon" doc:"ε: in a known state E3 explores while the exploration plan is worth more than ε/2" range:">= 0"`
 	// PlanTolerance bounds ‖V − V*‖∞ of each of the two plans, in units of return.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each of the two plans" range:"> 0"`
 }
 
 // DefaultE3: m = 16 is E3's known threshold in Strehl & Littman's (2008) RiverSwim experiment as

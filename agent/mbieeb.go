@@ -40,18 +40,18 @@ const (
 type MBIEEBParams struct {
 	// Beta is β of the exploration bonus β/√n(s,a), in units of reward. The analysis (Theorem 2)
 	// sets β = 1/(1−γ)·√(ln(2|S||A|m/δ)/2) for rewards in [0, 1]; the experiments searched for it.
-	Beta float64 `yaml:"beta"`
+	Beta float64 `yaml:"beta" doc:"β of the exploration bonus β/√n(s,a), in units of reward (Strehl & Littman's RiverSwim search: 0.4·R_max)" range:">= 0"`
 	// M is the cap m on a pair's own samples: the algorithm updates a pair's model with its first
 	// m experiences only and ignores the rest, which bounds the changes of the model by |S||A|m for
 	// the analysis. 0 means no cap (m = ∞, the experiments' setting): every sample is kept, and no
 	// pair is ever known.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"cap m on a pair's own samples; 0: no cap, and no pair is ever known" range:">= 0"`
 	// RMax is R_max: an unvisited pair is planned at V_max = R_max/(1−γ).
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"R_max: an unvisited pair is planned at R_max/(1−γ)"`
 	// PlanTolerance bounds ‖Q − Q̃‖∞ of each plan on the bonus-augmented model.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖Q − Q̃‖∞ of each plan on the bonus-augmented model" range:"> 0"`
 	// Replan is the re-planning schedule: doubling or every-sample.
-	Replan Replan `yaml:"replan"`
+	Replan Replan `yaml:"replan" doc:"when to re-plan: when a pair's count crosses a power of two (doubling), or after every change of the model" range:"doubling | every-sample"`
 }
 
 // DefaultMBIEEB are the settings of Strehl & Littman's RiverSwim experiment (see MBIEEBParams):

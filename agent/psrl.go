@@ -28,20 +28,20 @@ const (
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
 	// state (1: uniform over the simplex).
-	Prior float64 `yaml:"prior"`
+	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
 	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood). They must
 	// be on the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to RiverSwim's
 	// near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
 	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
-	RewardMean  float64 `yaml:"reward_mean"`
-	RewardSD    float64 `yaml:"reward_sd"`
-	RewardNoise float64 `yaml:"reward_noise"`
+	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
+	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
+	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
 	// M is the known threshold of Known and Phase, a diagnostic only: PSRL acts on its samples,
 	// never on it.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// Schedule is per runner episode or TSDE.
-	Schedule PSRLSchedule `yaml:"schedule"`
+	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
 }
 
 // DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,

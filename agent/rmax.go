@@ -49,13 +49,13 @@ func (p Planning) Valid() bool { return p == PlanFull || p == PlanIncremental ||
 
 // RMaxParams are RMax's parameters.
 type RMaxParams struct {
-	M    int64      `yaml:"m"`           // known threshold m: a pair is known after m samples
-	RMax float64    `yaml:"r_max"`       // R_max, the reward an unknown pair is planned to pay forever
-	Rule ActionRule `yaml:"action_rule"` // action rule
+	M    int64      `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                                                                                              // known threshold m: a pair is known after m samples
+	RMax float64    `yaml:"r_max" doc:"R_max, the reward an unknown pair is planned to pay forever"`                                                                                                                              // R_max, the reward an unknown pair is planned to pay forever
+	Rule ActionRule `yaml:"action_rule" doc:"how RMax acts: the least-tried action in a state with an unknown action (the published code), or greedy on the optimistic model everywhere" range:"balanced-wandering | optimistic"` // action rule
 	// PlanTolerance bounds ‖V − V*‖∞ of each plan on the optimistic model.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each plan on the optimistic model" range:"> 0"`
 	// Planning is full or incremental re-planning.
-	Planning Planning `yaml:"planning"`
+	Planning Planning `yaml:"planning" doc:"how a plan is brought up to date: prioritized sweeping moving backups by changes (delta) or recomputing them (incremental), or value iteration over every state (full, the paper presets')" range:"delta | incremental | full"`
 }
 
 // DefaultRMax are the paper's settings — m = 500, R_max = 1, balanced wandering — with delta

@@ -12,17 +12,17 @@ import (
 // UCRL2Params are UCRL2's parameters; the yaml tags are the config keys.
 type UCRL2Params struct {
 	// Delta is the confidence parameter δ of the confidence sets (0 < δ < 1).
-	Delta float64 `yaml:"delta"`
+	Delta float64 `yaml:"delta" doc:"confidence parameter δ of the confidence sets" range:"0 < delta < 1"`
 	// RMax bounds the rewards. The paper's lie in [0, 1]; here the reward width is scaled by r_max
 	// and the optimistic reward clipped at r_max, which keeps the paper's guarantee when r_max is
 	// at least the largest reward and at least the range of rewards (max − min): 1 for rewards in
 	// [0, 1], 2 for the mazes' rewards in [−1, 1].
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"bound on the rewards: at least the largest reward and the range of rewards (mazes: 2)" range:"> 0"`
 	// M is the known threshold of Known and Phase, a diagnostic only: UCRL2 acts on its confidence
 	// sets, never on it.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// PlanTolerance bounds ‖V − Ṽ*‖∞ of each extended value iteration.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − Ṽ*‖∞ of each extended value iteration" range:"> 0"`
 }
 
 // DefaultUCRL2 are δ = 0.05, R_max = 1, m = 500 (as RMax's) and a plan tolerance of 1e-4. The

@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -265,6 +266,57 @@ func TestMsFollowsTheBase(t *testing.T) {
 		}
 		if p = set(set(p, "m_s", 4), "m", 100); ms(p) != 4 {
 			t.Errorf("%s: m_s 4, then m 100: m_s = %d, want 4 (set)", typ, ms(p))
+		}
+	}
+}
+
+// docTags maps each yaml key of struct type t (inline fields descended) to its doc and range
+// tags.
+func docTags(t reflect.Type, out map[string][2]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case strings.Contains(opts, "inline"):
+			docTags(f.Type, out)
+		case name != "" && name != "-":
+			out[name] = [2]string{f.Tag.Get("doc"), f.Tag.Get("range")}
+		}
+	}
+}
+
+// TestEveryKeyIsDocumented: every config key of every type, and of each template learner over
+// every base, carries a one-line doc tag; a range tag, where there is one, is one line too.
+func TestEveryKeyIsDocumented(t *testing.T) {
+	for _, typ := range Types() {
+		blocks := []string{""}
+		if slices.Contains(Keys(typ.Defaults()), "base") {
+			blocks = []string{}
+			for _, b := range BaseNames() {
+				blocks = append(blocks, "base: "+b)
+			}
+		}
+		for _, src := range blocks {
+			p, err := Decode(typ.Name, node(t, src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tags := map[string][2]string{}
+			docTags(reflectElem(p), tags)
+			switch p := p.(type) { // the template learners' keys: base:, the base's, their own
+			case *OTempLe:
+				docTags(reflect.TypeOf(p.Base), tags)
+				docTags(reflectElem(p.Base.Params), tags)
+			case *FMTempLe:
+				docTags(reflect.TypeOf(p.Base), tags)
+				docTags(reflectElem(p.Base.Params), tags)
+			}
+			for _, k := range Keys(p) {
+				doc, rng := tags[k][0], tags[k][1]
+				if doc == "" || strings.Contains(doc+rng, "\n") {
+					t.Errorf("%s {%s}: key %s has doc %q, range %q; want a one-line doc", typ.Name, src, k, doc, rng)
+				}
+			}
 		}
 	}
 }

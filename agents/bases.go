@@ -111,9 +111,11 @@ func single(b agent.Base, err error) (agent.Agent, error) {
 	return agent.NewSingle(b), nil
 }
 
-// Base is the base learner a template learner runs over: its name and its parameters.
+// Base is the base learner a template learner runs over: its name and its parameters. A template
+// learner reads and writes it itself (base: NAME, then the base's keys); the tags of Name document
+// the key base: for the references.
 type Base struct {
-	Name   string
+	Name   string `yaml:"base" doc:"the base learner the templates act on, with its own keys beside the template learner's: rmax (the paper's), mbie-eb, e3, ucrl2 or psrl" range:"rmax | mbie-eb | e3 | ucrl2 | psrl"`
 	Params BaseParams
 }
 
@@ -173,9 +175,9 @@ func (b Base) suffix() string {
 // Until a config sets m_s, it follows the base's m (temple.DefaultMs): the paper's 50, or m when
 // that is smaller, so that O-TempLe runs with its defaults over every base.
 type OTempLe struct {
-	Base Base
-	temple.Params
-	msSet bool // a config set m_s
+	Base          Base
+	temple.Params `yaml:",inline"`
+	msSet         bool // a config set m_s
 }
 
 // Keys are O-TempLe's keys and its base's.
@@ -233,9 +235,9 @@ func (p *OTempLe) Display(typeDisplay string) string { return typeDisplay + p.Ba
 // FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's;
 // m_s follows the base's m as O-TempLe's does.
 type FMTempLe struct {
-	Base Base
-	temple.FMParams
-	msSet bool // a config set m_s
+	Base            Base
+	temple.FMParams `yaml:",inline"`
+	msSet           bool // a config set m_s
 }
 
 // Keys are FM-TempLe's keys and its base's.

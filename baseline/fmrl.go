@@ -17,16 +17,16 @@ type FMRLParams struct {
 	RMax agent.RMaxParams `yaml:",inline"`
 	// Ms is m_s: the model distance compares only the pairs that both models have at least m_s
 	// samples of. m_s = 1 compares every pair visited in both.
-	Ms int64 `yaml:"m_s"`
+	Ms int64 `yaml:"m_s" doc:"m_s: the model distance compares only the pairs both models have at least m_s samples of" range:"1 <= m_s <= m"`
 	// T1 is the number of phase-1 tasks whose models are clustered.
-	T1 int `yaml:"t1"`
+	T1 int `yaml:"t1" doc:"number of phase-1 tasks T_1 whose models are clustered" range:">= 1"`
 	// ModelGap is Γ: a phase-1 model joins the closest group within Γ.
-	ModelGap float64 `yaml:"model_gap"`
+	ModelGap float64 `yaml:"model_gap" doc:"model gap Γ: a phase-1 model joins the closest group within Γ" range:">= 0"`
 	// Delta is δ, the error probability of each pairwise elimination.
-	Delta float64 `yaml:"delta"`
+	Delta float64 `yaml:"delta" doc:"δ, the error probability of each pairwise elimination" range:"0 < delta < 1"`
 	// Xi is ξ, the assumed informativeness of the tested pairs: the elimination of candidate
 	// pairs needs evidence c ≥ ln(1/δ)/ξ (see FMRL).
-	Xi float64 `yaml:"xi"`
+	Xi float64 `yaml:"xi" doc:"ξ, the assumed informativeness of the tested pairs: a candidate falls after evidence ln(1/δ)/ξ" range:"> 0"`
 }
 
 // DefaultFMRL are the paper's settings (decisions 15, 18): m = 500, m_s = 50, T1 = 15, Γ = 0.6,

@@ -43,7 +43,7 @@ func DefaultMaxQInit(base string) MaxQInitParams {
 // Validate names the first parameter out of range.
 func (p MaxQInitParams) Validate() error {
 	if p.Tasks < 1 {
-		return fmt.Errorf("maxqinit: tasks = %d, want at least 1", p.Tasks)
+		return fmt.Errorf("maxqinit: sample_tasks = %d, want at least 1", p.Tasks)
 	}
 	var err error
 	switch p.Base {

@@ -25,17 +25,17 @@ import (
 // base's own.
 type Params struct {
 	// Ms is the small known threshold m_s: a pair's template is identified after m_s own samples.
-	Ms int64 `yaml:"m_s"`
+	Ms int64 `yaml:"m_s" doc:"small known threshold m_s: a pair's template is identified after m_s own samples (default: the paper's 50, or the base's m when smaller)" range:"1 <= m_s <= m"`
 	// Tau is the user's template gap τ̂.
-	Tau float64 `yaml:"tau"`
+	Tau float64 `yaml:"tau" doc:"template gap τ̂: a pair matches the closest library template within τ̂" range:">= 0"`
 	// Consolidate merges templates closer than τ̂ at the end of every task (decision 8).
-	Consolidate bool `yaml:"consolidate"`
+	Consolidate bool `yaml:"consolidate" doc:"merge templates closer than τ̂ at the end of every task"`
 	// Retry (not in the paper; off in the paper presets) defers a new template: a pair whose
 	// m_s own samples match no library template within τ̂ keeps sampling and tries again at
 	// 2·m_s, 4·m_s, … own samples; only when it reaches m (known by its own samples) unmatched,
 	// or at the end of the task, does it become a new template. The paper adds the new template
 	// at m_s, so a pair whose few samples were unlucky needs m own samples in every such task.
-	Retry bool `yaml:"retry,omitempty"`
+	Retry bool `yaml:"retry,omitempty" doc:"not in the paper: a pair whose m_s samples match no template tries again at 2·m_s, 4·m_s, … before it becomes a new template"`
 	// EarlyMatch (not in the paper; 0, off, in the paper presets) matches a pair provisionally
 	// after EarlyMatch own samples, fewer than m_s: the closest library template within τ̂
 	// augments the pair at once (again at 2·EarlyMatch, 4·EarlyMatch, … below m_s while nothing
@@ -45,7 +45,7 @@ type Params struct {
 	// those the policy relies on — are thus checked as carefully as in the paper, while the rest
 	// stop costing exploration after EarlyMatch samples. Unconfirmed pairs give the library
 	// nothing.
-	EarlyMatch int64 `yaml:"early_match,omitempty"`
+	EarlyMatch int64 `yaml:"early_match,omitempty" doc:"not in the paper (0: off): match a pair provisionally after this many own samples; at m_s the paper's identification confirms or withdraws the match" range:"0 or 1 <= early_match < m_s"`
 	// Refute (not in the paper; off in the paper presets) withdraws a template match that a step
 	// refutes: when a pair augmented from its matched template moves to a state its estimate
 	// gives probability zero, the augmented model is certainly wrong — whatever τ̂, the true
@@ -56,7 +56,7 @@ type Params struct {
 	// samples, a template built from such samples has no mass on it, and the planner treats it
 	// as impossible for good; refuting the match lets the pair be explored again. Only template
 	// matches are refuted, not FM-TempLe's augmentation from an identified model.
-	Refute bool `yaml:"refute,omitempty"`
+	Refute bool `yaml:"refute,omitempty" doc:"not in the paper: a step to a state the pair's augmented estimate gives probability zero withdraws its template match (the pair keeps its own steps)"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
