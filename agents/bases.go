@@ -188,20 +188,7 @@ func (p *OTempLe) Keys() []string {
 // UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
 // any other key with its line.
 func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
-	if err := p.Base.decode(n); err != nil {
-		return err
-	}
-	if err := checkKeys(n, "o-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
-		return err
-	}
-	if err := n.Decode(&p.Params); err != nil {
-		return err
-	}
-	p.msSet = p.msSet || hasKey(n, "m_s")
-	if !p.msSet {
-		p.Ms = defaultMs(p.Base, p.Ms)
-	}
-	return nil
+	return decodeTemplateLearner(n, "o-temple", &p.Base, p.Keys, &p.Params, &p.Ms, &p.msSet)
 }
 
 // follow keeps m_s following the base's m in a copy of orig (Clone).
@@ -247,18 +234,25 @@ func (p *FMTempLe) Keys() []string {
 
 // UnmarshalYAML reads the base and the template parameters, failing on any other key.
 func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
-	if err := p.Base.decode(n); err != nil {
+	return decodeTemplateLearner(n, "fm-temple", &p.Base, p.Keys, &p.FMParams, &p.Ms, &p.msSet)
+}
+
+// decodeTemplateLearner reads the block n of a template learner of type typ: its base b (base:
+// NAME and the base's keys), then its own parameters onto params, failing on any key not in
+// keys() with its line. Its m_s (*ms) follows the base's m until a block sets it (*msSet).
+func decodeTemplateLearner(n *yaml.Node, typ string, b *Base, keys func() []string, params any, ms *int64, msSet *bool) error {
+	if err := b.decode(n); err != nil {
 		return err
 	}
-	if err := checkKeys(n, "fm-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
+	if err := checkKeys(n, typ+" (base "+b.Name+")", keys()); err != nil {
 		return err
 	}
-	if err := n.Decode(&p.FMParams); err != nil {
+	if err := n.Decode(params); err != nil {
 		return err
 	}
-	p.msSet = p.msSet || hasKey(n, "m_s")
-	if !p.msSet {
-		p.Ms = defaultMs(p.Base, p.Ms)
+	*msSet = *msSet || hasKey(n, "m_s")
+	if !*msSet {
+		*ms = defaultMs(*b, *ms)
 	}
 	return nil
 }
