@@ -88,7 +88,6 @@ type UCRL2 struct {
 	model   mdp.Sparse
 	width   []float64 // the L1 width of each pair's confidence set in the current plan
 	q, v    []float64
-	plans   int
 	version uint64 // changes whenever the policy may have changed
 
 	scratch ucrl2Scratch // Policy's plan of an episode not begun yet
