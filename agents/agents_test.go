@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -254,15 +255,8 @@ func TestMsFollowsTheBase(t *testing.T) {
 // docTags maps each yaml key of struct type t (inline fields descended) to its doc and range
 // tags.
 func docTags(t reflect.Type, out map[string][2]string) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		switch {
-		case strings.Contains(opts, "inline"):
-			docTags(f.Type, out)
-		case name != "" && name != "-":
-			out[name] = [2]string{f.Tag.Get("doc"), f.Tag.Get("range")}
-		}
+	for _, f := range yamlkeys.Fields(t) {
+		out[yamlkeys.Key(f)] = [2]string{f.Tag.Get("doc"), f.Tag.Get("range")}
 	}
 }
 
