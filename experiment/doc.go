@@ -14,7 +14,7 @@
 //	       scaling: blocks: their points, and the layout files of results they write)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
 //	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
-//	       anything is built), stream.go (the seeded random streams)
+//	       anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
 //	       spec), run.go (Run and runCell: the cells on a worker pool, resume from cells/),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/stream"
 )
 
 // oracleTolerance is ‖V − V*‖∞ of the discounted optimum the oracle solves for.
@@ -190,7 +191,7 @@ func (p *Plan) solve(run, k int, t Task) (*taskSolution, error) {
 
 // starts are the start states of every episode of task k of run, drawn as runCell draws them.
 func (p *Plan) starts(run, k int, t Task) []int {
-	rng := stream(p.Seed, run, "", k, purposeStart)
+	rng := stream.New(p.Seed, run, "", k, stream.Start)
 	out := []int{p.startState(t, rng)}
 	if p.Start == StartPerEpisode {
 		for e := 1; e < p.Episodes; e++ {

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stream"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -134,7 +135,7 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 	g.SetLimit(generators(s))
 	for k := range seqs {
 		g.Go(func() error {
-			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream(s.Seed, from+k, "", 0, purposeSequence))
+			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream.New(s.Seed, from+k, "", 0, stream.Sequence))
 			return nil
 		})
 	}

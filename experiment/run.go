@@ -16,6 +16,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stream"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -279,10 +280,10 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 		m, d := task.Model, task.Dynamics()
 		S, A := d.Size()
 		terminal := d.TerminalStates() // the runner's copy; the agent gets its own
-		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
-		startRand := stream(p.Seed, run, "", k, purposeStart)
+		envRand := stream.New(p.Seed, run, fac.Name, k, stream.Env)
+		startRand := stream.New(p.Seed, run, "", k, stream.Start)
 		if err := ag.BeginTask(agent.Task{Index: k, S: S, A: A, Gamma: p.Gamma,
-			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Terminal: d.TerminalStates(), Truth: m}); err != nil {
+			Rand: stream.New(p.Seed, run, fac.Name, k, stream.Agent), Terminal: d.TerminalStates(), Truth: m}); err != nil {
 			return CellResult{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, err)
 		}
 		rec := TaskRecord{Task: k, States: S, Actions: A}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/stream"
 )
 
 // simulatorTask checks a task given as a simulator against the spec and builds its simulator
@@ -87,7 +88,7 @@ func (p *Plan) runSimulatorTask(ag agent.Agent, task Task, run int, name string,
 		return fail(err)
 	}
 	S, A := sim.Size()
-	if err := ag.BeginTask(agent.Task{Index: k, S: S, A: A, Gamma: p.Gamma, Rand: stream(p.Seed, run, name, k, purposeAgent)}); err != nil {
+	if err := ag.BeginTask(agent.Task{Index: k, S: S, A: A, Gamma: p.Gamma, Rand: stream.New(p.Seed, run, name, k, stream.Agent)}); err != nil {
 		return fail(err)
 	}
 	var observer agent.TerminalObserver
@@ -99,7 +100,7 @@ func (p *Plan) runSimulatorTask(ag agent.Agent, task Task, run int, name string,
 		}
 		seen = make([]bool, S)
 	}
-	startRand := stream(p.Seed, run, "", k, purposeStart)
+	startRand := stream.New(p.Seed, run, "", k, stream.Start)
 	resetRand := startRand
 	var perTask *rand.PCG
 	var taskSeed uint64
