@@ -17,10 +17,11 @@
 //	       anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
-//	       spec), run.go (Run and runCell: the cells on a worker pool, resume from cells/),
+//	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
+//	       (runCell: a cell's tasks through package episode, and what it writes as they end),
 //	       oracle.go (the optimum of each task, shared by the cells: whole, or around a run's
-//	       start states for a task computed on demand), simulated.go (tasks given as
-//	       simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go
+//	       start states for a task computed on demand), simulated.go (checks of tasks given
+//	       as simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go
 //	       (templates estimated from a simulator's samples, for inspect)
 //	out    results.go (the results package's types, and the Setup it writes from), pictures.go
 //	       (pictures of maze tasks)

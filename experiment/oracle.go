@@ -6,8 +6,8 @@ import (
 	"sync"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/episode"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/stream"
 )
 
 // oracleTolerance is ‖V − V*‖∞ of the discounted optimum the oracle solves for.
@@ -189,16 +189,10 @@ func (p *Plan) solve(run, k int, t Task) (*taskSolution, error) {
 	return solveLocal(t.Dynamics(), p.starts(run, k, t), p.Steps, p.Gamma, p.Epsilon)
 }
 
-// starts are the start states of every episode of task k of run, drawn as runCell draws them.
+// starts are the start states of every episode of task k of run, drawn as the episodes draw
+// them (the start stream is the same for every agent).
 func (p *Plan) starts(run, k int, t Task) []int {
-	rng := stream.New(p.Seed, run, "", k, stream.Start)
-	out := []int{p.startState(t, rng)}
-	if p.Start == StartPerEpisode {
-		for e := 1; e < p.Episodes; e++ {
-			out = append(out, p.startState(t, rng))
-		}
-	}
-	return out
+	return episode.TableStarts(episode.Task{Table: t.Dynamics(), Fixed: t.Start}, p.episodes(), episode.StreamsOf(p.Seed, run, "", k))
 }
 
 // oracle returns a fresh oracle of one cell on task k of run, on the task's shared solution
@@ -281,9 +275,9 @@ func newPolicyEvaluation(m *mdp.Model, info agent.PolicyInfo, gamma, tol float64
 	return pe
 }
 
-// policyStep counts step t in s as a policy mistake when V^{π_t}(s) < V*(s) − ε, evaluating
+// Acting counts step t in s as a policy mistake when V^{π_t}(s) < V*(s) − ε, evaluating
 // π_t first if the learner's policy changed since the last evaluation.
-func (o *taskOracle) policyStep(s int) {
+func (o *taskOracle) Acting(s int) {
 	pe := o.policy
 	if pe == nil {
 		return
@@ -473,15 +467,15 @@ func (pe *policyEvaluation) backup(s int) float64 {
 // is a policy mistake when V^π(s) < V*(s) − ε − 2·tolerance.
 const policyTolerance = 1e-4
 
-// episode records the optimum of an episode that starts in s.
-func (o *taskOracle) episode(s int) {
+// Episode records the optimum of an episode that starts in s.
+func (o *taskOracle) Episode(s int) {
 	k := o.local(s)
 	o.rec.OptimalReward += o.horizon.Values(o.horizon.T)[k]
 	o.rec.OptimalDiscountedStart += o.vStar[k]
 }
 
-// step measures the transition (s, a, r, next) taken with h steps to go in phase ph.
-func (o *taskOracle) step(s, a int, r float64, next, h int, ph agent.Phase) {
+// Stepped measures the transition (s, a, r, next) taken with h steps to go in phase ph.
+func (o *taskOracle) Stepped(s, a int, r float64, next, h int, ph agent.Phase) {
 	k := o.local(s)
 	if o.mistake[k*o.A+a] {
 		o.rec.Mistakes++
