@@ -10,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/episode"
+	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
@@ -73,14 +74,14 @@ func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, r
 	hooks := episode.Hooks{Returns: returns}
 	// The oracle sees the same start states and transitions as the agent, step by step; it draws
 	// no random numbers, so it leaves the cells unchanged.
-	var orc *taskOracle
+	var orc *oracle.Measure
 	if p.Oracle && task.Sim == nil {
 		var err error
 		if orc, err = p.oracle(run, k, task); err != nil {
 			return TaskRecord{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
 		}
 		if pi, ok := ag.(agent.PolicyInfo); ok && p.PolicyMistakes {
-			orc.trackPolicy(pi, p.Gamma)
+			orc.TrackPolicy(pi, p.Gamma)
 		}
 		hooks.Steps = orc
 	}
@@ -91,8 +92,8 @@ func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, r
 	rec := TaskRecord{Task: k, Reward: out.Reward, Steps: out.Steps, States: out.States, Actions: out.Actions,
 		Start: out.Start, Metrics: out.Metrics, Simulated: out.Simulated}
 	if orc != nil {
-		rec.Oracle = orc.finish(p.Episodes)
-		p.oracles.release(solutionKey(run, k, task))
+		rec.Oracle = orc.Finish(p.Episodes)
+		p.oracles.Release(solutionKey(run, k, task))
 	}
 	return rec, nil
 }

@@ -3,7 +3,8 @@
 // which writes the results directory; sweeps, scaling studies and shards are built on it.
 //
 // It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
-// template), report and results. It must not be imported by them, nor by the commands that only
+// template), the seeded streams (stream), the episode loop (episode), the oracle (oracle), report
+// and results. It must not be imported by them, nor by the commands that only
 // read results (temple compare, temple report, temple merge): they need package results alone.
 //
 // The data flows spec → plan → run → results, and the files follow it:
@@ -19,8 +20,8 @@
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
 //	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
 //	       (runCell: a cell's tasks through package episode, and what it writes as they end),
-//	       oracle.go (the optimum of each task, shared by the cells: whole, or around a run's
-//	       start states for a task computed on demand), simulated.go (checks of tasks given
+//	       oracle.go (which solution of package oracle each task shares: whole, or around a
+//	       run's start states for a task computed on demand), simulated.go (checks of tasks given
 //	       as simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go
 //	       (templates estimated from a simulator's samples, for inspect)
 //	out    results.go (the results package's types, and the Setup it writes from), pictures.go

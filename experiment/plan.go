@@ -60,7 +60,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
-	// model, and so one oracle solution (oracleCache). Models are immutable.
+	// model, and so one oracle solution (oracle.Cache). Models are immutable.
 	type builtTask struct {
 		def env.Task
 		m   *mdp.Model
@@ -191,7 +191,7 @@ func fixedStart(s Spec, t Task) (int, error) {
 // when they are read (env.OnDemand: a maze, from 256×256 cells on) is not stored as a model: a
 // stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
 // only the pairs its cells meet, and the oracle solves such a task only around its start states
-// (solveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
+// (oracle.SolveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
 // ground-truth diagnostics on it.
 const OnDemandPairs = 1 << 18
 

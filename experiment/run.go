@@ -13,6 +13,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -96,7 +97,7 @@ type Plan struct {
 	Shard Shard
 	// oracles shares each task's oracle solution among the cells of a Run (nil: every cell
 	// solves its own).
-	oracles *oracleCache
+	oracles *oracle.Cache
 }
 
 // Progress is told how many tasks all cells run together, then about every finished task of
@@ -159,7 +160,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
 				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
 					for k, t := range p.Runs[run] {
-						p.oracles.release(solutionKey(run, k, t))
+						p.oracles.Release(solutionKey(run, k, t))
 					}
 					res.Resumed = true
 					cells[idx] = res
