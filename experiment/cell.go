@@ -2,10 +2,7 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/temple-rl/temple/agent"
@@ -108,13 +105,13 @@ func (p *Plan) episodes() episode.Config {
 // (CellResult.EpisodeSums) and, with episode_returns, in episodes/.
 type cellReturns struct {
 	sums     []float64
-	episodes *episodeWriter
+	episodes *results.EpisodeWriter
 }
 
 func (c *cellReturns) Return(e int, ret float64) {
 	c.sums[e] += ret
 	if c.episodes != nil {
-		c.episodes.add(ret)
+		c.episodes.Add(ret)
 	}
 }
 
@@ -123,31 +120,27 @@ type snapshotter interface {
 	TemplateSnapshot() template.Snapshot
 }
 
-// cellFiles are the files a cell writes as its tasks finish: episodes/ (with episode_returns)
-// and templates/ (with template_snapshots, for an agent with templates); nil when not written.
+// cellFiles are the files a cell writes as its tasks end: episodes/ (with episode_returns) and
+// templates/ (with template_snapshots, for an agent with templates); nil when not written.
 type cellFiles struct {
-	episodes  *episodeWriter
-	snapshots *os.File
-	encoder   *json.Encoder
-	run       int
-	agent     string
+	episodes  *results.EpisodeWriter
+	templates *results.TemplateWriter
 }
 
 // openCellFiles creates the files of agent name's cell of run.
 func (p *Plan) openCellFiles(dir string, run int, name string, ag agent.Agent) (*cellFiles, error) {
-	c := &cellFiles{run: run, agent: name}
+	c := &cellFiles{}
 	var err error
 	if p.EpisodeReturns {
-		if c.episodes, err = newEpisodeWriter(filepath.Join(dir, "episodes", results.CellName(run, name)+".csv"), p.Episodes); err != nil {
+		if c.episodes, err = results.CreateEpisodes(dir, run, name, p.Episodes); err != nil {
 			return nil, err
 		}
 	}
 	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
-		if c.snapshots, err = os.Create(filepath.Join(dir, "templates", results.CellName(run, name)+".jsonl")); err != nil {
+		if c.templates, err = results.CreateTemplates(dir, run, name); err != nil {
 			c.close()
-			return nil, fmt.Errorf("experiment: %w", err)
+			return nil, err
 		}
-		c.encoder = json.NewEncoder(c.snapshots)
 	}
 	return c, nil
 }
@@ -155,14 +148,12 @@ func (p *Plan) openCellFiles(dir string, run int, name string, ag agent.Agent) (
 // endTask writes what follows finished task k: its episode returns and the agent's templates.
 func (c *cellFiles) endTask(k int, ag agent.Agent) error {
 	if c.episodes != nil {
-		if err := c.episodes.endTask(k); err != nil {
+		if err := c.episodes.EndTask(k); err != nil {
 			return err
 		}
 	}
-	if c.encoder != nil {
-		if err := c.encoder.Encode(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()}); err != nil {
-			return fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", c.run, c.agent, err)
-		}
+	if c.templates != nil {
+		return c.templates.Write(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()})
 	}
 	return nil
 }
@@ -171,14 +162,14 @@ func (c *cellFiles) endTask(k int, ag agent.Agent) error {
 func (c *cellFiles) close() error {
 	var err error
 	if c.episodes != nil {
-		err = c.episodes.close()
+		err = c.episodes.Close()
 		c.episodes = nil
 	}
-	if c.snapshots != nil {
-		if e := c.snapshots.Close(); err == nil && e != nil {
-			err = fmt.Errorf("experiment: %w", e)
+	if c.templates != nil {
+		if e := c.templates.Close(); err == nil {
+			err = e
 		}
-		c.snapshots = nil
+		c.templates = nil
 	}
 	return err
 }

@@ -2,10 +2,6 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -123,13 +119,8 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if progress == nil {
 		progress = silent{}
 	}
-	for _, sub := range results.CellKinds {
-		if sub == "episodes" && !p.EpisodeReturns || sub == "templates" && !p.TemplateSnapshots {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("experiment: %w", err)
-		}
+	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
+		return nil, err
 	}
 	total := 0
 	for run, tasks := range p.Runs {
@@ -157,8 +148,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
-				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
+				if res, ok := results.ReadCell(results.CellPath(dir, run, fac.Name), p.Fingerprint); ok {
 					for k, t := range p.Runs[run] {
 						p.oracles.Release(solutionKey(run, k, t))
 					}
@@ -174,7 +164,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 					return err
 				}
 				cells[idx] = res
-				return saveCell(path, res)
+				return results.WriteCell(dir, res)
 			})
 		}
 	}
@@ -191,20 +181,4 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		cells = mine
 	}
 	return cells, nil
-}
-
-// saveCell writes the cell atomically, so an interrupted write never looks like a finished cell.
-func saveCell(path string, res CellResult) error {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("experiment: encoding cell %s: %w", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	return nil
 }
