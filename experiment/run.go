@@ -122,15 +122,7 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
 		return nil, err
 	}
-	total := 0
-	for run, tasks := range p.Runs {
-		for k := range p.Agents {
-			if p.Shard.Has(run*len(p.Agents) + k) {
-				total += len(tasks)
-			}
-		}
-	}
-	progress.Start(total)
+	progress.Start(p.shardTasks())
 	if p.Oracle {
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
@@ -145,26 +137,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				continue
 			}
 			g.Go(func() error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if res, ok := results.ReadCell(results.CellPath(dir, run, fac.Name), p.Fingerprint); ok {
-					for k, t := range p.Runs[run] {
-						p.oracles.Release(solutionKey(run, k, t))
-					}
-					res.Resumed = true
-					cells[idx] = res
-					for t := range res.Tasks {
-						progress.TaskDone(run, fac.Name, t)
-					}
-					return nil
-				}
-				res, err := runCell(ctx, p, dir, run, fac, progress)
-				if err != nil {
-					return err
-				}
+				res, err := p.cell(ctx, dir, run, fac, progress)
 				cells[idx] = res
-				return results.WriteCell(dir, res)
+				return err
 			})
 		}
 	}
@@ -181,4 +156,40 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		cells = mine
 	}
 	return cells, nil
+}
+
+// shardTasks is the number of tasks the cells of p's shard run together.
+func (p *Plan) shardTasks() int {
+	total := 0
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if p.Shard.Has(run*len(p.Agents) + k) {
+				total += len(tasks)
+			}
+		}
+	}
+	return total
+}
+
+// cell is the cell of fac in run: read back from dir/cells when a cell of this spec is there
+// (resumed), otherwise run and stored there.
+func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+	if err := ctx.Err(); err != nil {
+		return CellResult{}, err
+	}
+	if res, ok := results.ReadCell(results.CellPath(dir, run, fac.Name), p.Fingerprint); ok {
+		for k, t := range p.Runs[run] {
+			p.oracles.Release(solutionKey(run, k, t))
+		}
+		res.Resumed = true
+		for t := range res.Tasks {
+			progress.TaskDone(run, fac.Name, t)
+		}
+		return res, nil
+	}
+	res, err := runCell(ctx, p, dir, run, fac, progress)
+	if err != nil {
+		return CellResult{}, err
+	}
+	return res, results.WriteCell(dir, res)
 }

@@ -157,94 +157,127 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 		smooth = fmt.Sprintf(" (EMA %g)", s.Smoothing)
 	}
 	title := fmt.Sprintf("%s, mean of %d runs, 95%% CI", s.Name, s.Runs)
-	perTask := report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
-	cum := report.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
-	block := blockSize(s.Episodes)
-	perEpisode := report.Figure{Title: title, XLabel: "Episode", YLabel: "Reward per episode"}
-	if block > 1 {
-		perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", block)
-	}
-	adv := report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
-	mistakes := report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
+	f := newAgentFigures(s, title, smooth)
 	var base [][]float64
 	if s.Baseline != "" {
 		base = byAgent(cells, s.Baseline, taskRewards)
 	}
 	if s.Oracle {
-		var rows [][]float64
-		for _, c := range firstAgentCells(s, cells) {
-			rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
-		}
-		band, err := report.BandAcross(rows)
+		ref, err := optimalReference(s, cells)
 		if err != nil {
-			return fmt.Errorf("results: optimal reward: %w", err)
+			return err
 		}
-		perTask.Reference = &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)}
+		f.perTask.Reference = ref
 	}
 	for _, name := range s.Agents {
-		rows := byAgent(cells, name, taskRewards)
-		band, err := report.BandAcross(rows)
-		if err != nil {
+		if err := f.add(cells, name, base); err != nil {
 			return fmt.Errorf("results: agent %s: %w", name, err)
-		}
-		perTask.Series = append(perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
-		if band, err = report.BandAcross(byAgent(cells, name, cumulative)); err != nil {
-			return fmt.Errorf("results: agent %s: %w", name, err)
-		}
-		cum.Series = append(cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
-		if band, err = report.BandAcross(byAgent(cells, name, episodeMeans(block))); err != nil {
-			return fmt.Errorf("results: agent %s: %w", name, err)
-		}
-		x := make([]float64, len(band.Mean))
-		for k := range x {
-			x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
-		}
-		perEpisode.Series = append(perEpisode.Series, report.Series{Label: name, X: x, Band: band})
-		if s.Oracle {
-			if band, err = report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
-				return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
-			})); err != nil {
-				return fmt.Errorf("results: agent %s: %w", name, err)
-			}
-			mistakes.Series = append(mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
-		}
-		if base != nil {
-			diff := make([][]float64, len(rows))
-			for r := range rows {
-				diff[r] = make([]float64, len(rows[r]))
-				for k := range rows[r] {
-					diff[r][k] = rows[r][k] - base[r][k]
-				}
-			}
-			if band, err = report.BandAcross(diff); err != nil {
-				return fmt.Errorf("results: agent %s: %w", name, err)
-			}
-			adv.Series = append(adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 		}
 	}
-	figs := map[string]report.Figure{"cumulative_reward": cum, "episode_reward": perEpisode}
+	figs := map[string]report.Figure{"cumulative_reward": f.cum, "episode_reward": f.perEpisode}
 	if len(cells) > 0 && len(cells[0].Tasks) > 1 {
-		figs["per_task_reward"] = perTask
+		figs["per_task_reward"] = f.perTask
 		if base != nil {
-			figs["advantage_over_"+SafeName(s.Baseline)] = adv
+			figs["advantage_over_"+SafeName(s.Baseline)] = f.adv
 		}
 		if s.Oracle {
-			figs["eps_mistakes"] = mistakes
+			figs["eps_mistakes"] = f.mistakes
 			for _, name := range s.Agents {
-				f, ok, err := regretByPhase(s, cells, name, title, smooth)
+				fig, ok, err := regretByPhase(s, cells, name, title, smooth)
 				if err != nil {
 					return err
 				}
 				if ok {
-					figs["regret_by_phase_"+SafeName(name)] = f
+					figs["regret_by_phase_"+SafeName(name)] = fig
 				}
 			}
 		}
 	}
-	for name, f := range figs {
-		if err := f.Save(filepath.Join(dir, name)); err != nil {
+	for name, fig := range figs {
+		if err := fig.Save(filepath.Join(dir, name)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// optimalReference is the optimal policy's per-task reward, the reference line of the per-task
+// figure (with the oracle).
+func optimalReference(s Setup, cells []CellResult) (*report.Series, error) {
+	var rows [][]float64
+	for _, c := range firstAgentCells(s, cells) {
+		rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
+	}
+	band, err := report.BandAcross(rows)
+	if err != nil {
+		return nil, fmt.Errorf("results: optimal reward: %w", err)
+	}
+	return &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)}, nil
+}
+
+// agentFigures are the figures with a series per agent: per-task reward, cumulative reward,
+// reward per episode, advantage over the baseline and ε-mistakes.
+type agentFigures struct {
+	s                                       Setup
+	block                                   int // episodes per point of perEpisode
+	perTask, cum, perEpisode, adv, mistakes report.Figure
+}
+
+func newAgentFigures(s Setup, title, smooth string) *agentFigures {
+	f := &agentFigures{s: s, block: blockSize(s.Episodes)}
+	f.perTask = report.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
+	f.cum = report.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	f.perEpisode = report.Figure{Title: title, XLabel: "Episode", YLabel: "Reward per episode"}
+	if f.block > 1 {
+		f.perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", f.block)
+	}
+	f.adv = report.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
+	f.mistakes = report.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
+	return f
+}
+
+// add adds the series of agent name; base is the baseline's per-task rewards of every run (nil:
+// no baseline).
+func (f *agentFigures) add(cells []CellResult, name string, base [][]float64) error {
+	s, block := f.s, f.block
+	rows := byAgent(cells, name, taskRewards)
+	band, err := report.BandAcross(rows)
+	if err != nil {
+		return err
+	}
+	f.perTask.Series = append(f.perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+	if band, err = report.BandAcross(byAgent(cells, name, cumulative)); err != nil {
+		return err
+	}
+	f.cum.Series = append(f.cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
+	if band, err = report.BandAcross(byAgent(cells, name, episodeMeans(block))); err != nil {
+		return err
+	}
+	x := make([]float64, len(band.Mean))
+	for k := range x {
+		x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
+	}
+	f.perEpisode.Series = append(f.perEpisode.Series, report.Series{Label: name, X: x, Band: band})
+	if s.Oracle {
+		if band, err = report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
+			return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
+		})); err != nil {
+			return err
+		}
+		f.mistakes.Series = append(f.mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+	}
+	if base != nil {
+		diff := make([][]float64, len(rows))
+		for r := range rows {
+			diff[r] = make([]float64, len(rows[r]))
+			for k := range rows[r] {
+				diff[r][k] = rows[r][k] - base[r][k]
+			}
+		}
+		if band, err = report.BandAcross(diff); err != nil {
+			return err
+		}
+		f.adv.Series = append(f.adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 	}
 	return nil
 }
