@@ -87,6 +87,7 @@ type Task struct {
 // Hooks are what observes a task's episodes; a nil hook observes nothing.
 type Hooks struct {
 	Steps   Watcher
+	Acting  ActWatcher
 	Returns Returns
 }
 
@@ -95,12 +96,17 @@ type Hooks struct {
 type Watcher interface {
 	// Episode is told the start state of every episode.
 	Episode(start int)
-	// Acting is told the state s before the agent acts in it.
-	Acting(s int)
 	// Stepped is told every transition (s, a, r, next) after the agent observed it, with togo
 	// steps to go in the episode's horizon T counting this one, and the agent's phase in s
 	// (agent.StepInfo, read after Act; agent.Unclassified for an agent without phases).
 	Stepped(s, a int, r float64, next, togo int, ph agent.Phase)
+}
+
+// ActWatcher is told every state s before the agent acts in it (the oracle's policy
+// evaluation, which reads the agent's policy then). Like a Watcher it must draw no random
+// numbers and change nothing the agent sees.
+type ActWatcher interface {
+	Acting(s int)
 }
 
 // Returns records the return of every episode (the undiscounted sum of its rewards).
@@ -152,7 +158,7 @@ func Run(ag agent.Agent, t Task, c Config, st Streams, h Hooks) (Record, error) 
 		if h.Steps != nil {
 			h.Steps.Episode(s)
 		}
-		ret, steps, term, err := w.episode(ag, s, phases, h.Steps)
+		ret, steps, term, err := w.episode(ag, s, phases, h)
 		if err != nil {
 			return Record{}, fmt.Errorf("episode %d, step %d: %w", e, steps, err)
 		}

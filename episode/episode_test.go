@@ -60,7 +60,6 @@ type log struct {
 }
 
 func (l *log) Episode(s int) { l.starts = append(l.starts, s) }
-func (l *log) Acting(int)    {}
 func (l *log) Stepped(s, a int, _ float64, next, _ int, _ agent.Phase) {
 	l.steps = append(l.steps, s, a, next)
 }
@@ -184,7 +183,7 @@ func TestEpisodeAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { w.episode(silent{}, 0, nil, nil) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { w.episode(silent{}, 0, nil, Hooks{}) }); n != 0 {
 		t.Fatalf("%v allocations per episode", n)
 	}
 }

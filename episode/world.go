@@ -90,10 +90,11 @@ func (w *world) reset(e int) (int, error) {
 
 // episode runs one episode from s until it terminates, is truncated or has taken T steps, and
 // returns its return, its steps and whether it terminated.
-func (w *world) episode(ag agent.Agent, s int, phases agent.StepInfo, watch Watcher) (ret float64, steps int, terminated bool, err error) {
+func (w *world) episode(ag agent.Agent, s int, phases agent.StepInfo, h Hooks) (ret float64, steps int, terminated bool, err error) {
+	watch, acting := h.Steps, h.Acting
 	for t := 0; t < w.c.Steps; t++ {
-		if watch != nil {
-			watch.Acting(s)
+		if acting != nil {
+			acting.Acting(s)
 		}
 		a := ag.Act(s)
 		ph := agent.Unclassified

@@ -79,6 +79,7 @@ func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, r
 		}
 		if pi, ok := ag.(agent.PolicyInfo); ok && p.PolicyMistakes {
 			orc.TrackPolicy(pi, p.Gamma)
+			hooks.Acting = orc
 		}
 		hooks.Steps = orc
 	}

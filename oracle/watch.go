@@ -5,8 +5,8 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// Measure measures one cell on one task against the task's solution (an episode.Watcher); its records are the
-// cell's own.
+// Measure measures one cell on one task against the task's solution (an episode.Watcher); its
+// records are the cell's own.
 type Measure struct {
 	*Solution
 	policy *policyEvaluation
@@ -23,7 +23,8 @@ func (o *Measure) TrackPolicy(info agent.PolicyInfo, gamma float64) {
 }
 
 // Acting counts step t in s as a policy mistake when V^{π_t}(s) < V*(s) − ε, evaluating
-// π_t first if the learner's policy changed since the last evaluation.
+// π_t first if the learner's policy changed since the last evaluation (an episode.ActWatcher,
+// after TrackPolicy; it does nothing before).
 func (o *Measure) Acting(s int) {
 	pe := o.policy
 	if pe == nil {
