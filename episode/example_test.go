@@ -32,12 +32,12 @@ func ExampleRun() {
 	}
 	p := agent.DefaultRMax()
 	p.M, p.RMax = 5, 2
-	learner, err := agent.NewRMax(p)
+	base, err := agent.NewRMax(p)
 	if err != nil {
 		panic(err)
 	}
 	r := &returns{}
-	rec, err := episode.Run(learner, episode.Task{Table: chain},
+	rec, err := episode.Run(agent.NewSingle(base), episode.Task{Table: chain},
 		episode.Config{Episodes: 200, Steps: 10, Gamma: 0.9, Starts: episode.StartPerTask},
 		episode.StreamsOf(1, 0, "RMax", 0), episode.Hooks{Returns: r})
 	if err != nil {
