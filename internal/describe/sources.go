@@ -2,8 +2,6 @@ package describe
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/families"
@@ -18,12 +16,6 @@ func AgentTypes() []Entry {
 		p := t.Defaults()
 		e := Entry{Name: t.Name, Summary: t.Summary, Params: Of(p)}
 		if keys := agents.Keys(p); len(keys) > 0 && keys[0] == "base" {
-			if !slices.ContainsFunc(e.Params, func(p Param) bool { return p.Key == "base" }) {
-				// agents.Base.Name has no yaml tag of its own before the tags of the agent types land
-				e.Params = append([]Param{{Key: "base", Type: "string", Default: agents.BaseNames()[0],
-					Range: strings.Join(agents.BaseNames(), " | "),
-					Doc:   "the base learner the templates act on, through its counts"}}, e.Params...)
-			}
 			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named", agents.BaseNames()[0])
 		}
 		out = append(out, e)
