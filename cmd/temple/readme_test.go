@@ -112,8 +112,9 @@ var checkedElsewhere = map[string]string{
 }
 
 // TestDocBlocksKnown checks that every code block of the README and docs/ is of a kind some test
-// runs: sh (TestReadmeCommands), yaml (TestDocConfigs), python (the Python package's tests,
-// through make python-test), go on the pages of checkedElsewhere, or marked illustrative.
+// runs: sh (TestReadmeCommands), yaml (TestDocConfigs), python (python/tests/test_docs.py, through
+// make python-test, runs those of the pages it lists), go on the pages of checkedElsewhere, or
+// marked illustrative.
 func TestDocBlocksKnown(t *testing.T) {
 	for _, page := range docPages(t) {
 		for _, b := range codeBlocks(t, page) {
