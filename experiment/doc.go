@@ -4,7 +4,7 @@
 //
 // It may import the learners and their registry (agent, agents), the tasks and their registry
 // (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
-// (episode), the oracle (oracle), report and results. It must not be imported by them, nor by
+// (episode), the oracle (oracle), the memory estimate (memory), report and results. It must not be imported by them, nor by
 // the commands that only read results (temple compare, temple report, temple merge): they need
 // package results alone.
 //
@@ -16,8 +16,8 @@
 //	       their points, the layout files of results they write, and the true template and
 //	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
-//	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
-//	       anything is built); the seeded random streams are package stream's
+//	       OnDemandPairs on — and agent factories, each step checked against package memory's
+//	       estimate before anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
 //	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go

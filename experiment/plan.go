@@ -12,7 +12,9 @@ import (
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/stream"
 )
@@ -49,14 +51,15 @@ func BuildTasks(s Spec) (*Plan, error) {
 	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
 		Fingerprint: results.Fingerprint(specYAML)}
-	if err := checkMemory(s, nil); err != nil { // drawing the sequences alone
+	budget := s.memory()
+	if err := budget.Check(nil); err != nil { // drawing the sequences alone
 		return nil, err
 	}
 	seqs, err := drawSequences(s)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(s, sizesKnown(s, seqs)); err != nil {
+	if err := budget.Check(budget.Known(seqs)); err != nil {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
@@ -104,7 +107,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 		}
 		p.Runs = append(p.Runs, tasks)
 	}
-	if err := checkMemory(s, sizesBuilt(s, p.Runs)); err != nil {
+	if err := budget.Check(memory.BuiltSizes(budget, p.Runs)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -120,7 +123,8 @@ func drawSequences(s Spec) ([]env.Sequence, error) {
 	if err != nil || len(first) == s.Runs {
 		return first, err
 	}
-	if err := checkEstimate(s, estimateRuns(s, sizesKnown(s, first), s.Runs)); err != nil {
+	budget := s.memory()
+	if err := budget.CheckRuns(budget.Known(first), s.Runs); err != nil {
 		return nil, err
 	}
 	rest, err := drawRuns(s, len(first), s.Runs)
@@ -213,6 +217,20 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 	}
 	return od, true
 }
+
+// memory is what the memory estimate (package memory) reads of s.
+func (s Spec) memory() memory.Experiment {
+	x := memory.Experiment{Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, StartPerEpisode: s.Start == StartPerEpisode,
+		Oracle: s.Oracle.Enabled, PolicyMistakes: s.Oracle.PolicyMistakes, DrawBytes: families.DrawBytes(s.Tasks.Params),
+		Generators: generators(s), MaxMemory: s.MaxMemory, OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
+	for _, a := range s.Agents {
+		x.Agents = append(x.Agents, memory.Agent{Type: a.Type, Params: a.Params})
+	}
+	return x
+}
+
+// Definition is the task's definition (memory.BuiltTask).
+func (t Task) Definition() env.Task { return t.Def }
 
 // Table is the task's stored model, built from its definition when it is computed on demand (a
 // large task's model takes about 80 bytes per pair: what only reads rows takes Dynamics instead).

@@ -25,6 +25,7 @@ import (
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 )
@@ -294,7 +295,7 @@ func limitHeap(s experiment.Spec) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
-	if limit := experiment.MemoryLimit(s); limit > 0 {
+	if limit := memory.Limit(s.MaxMemory); limit > 0 {
 		debug.SetMemoryLimit(int64(float64(limit) * heapShare))
 	}
 }
