@@ -24,8 +24,9 @@
 //	       (runCell: a cell's tasks through package episode, and what it writes as they end),
 //	       oracle.go (which solution of package oracle each task shares: whole, or around a
 //	       run's start states for a task computed on demand), simulated.go (checks of tasks given
-//	       as simulators), shard.go (shards; results.Merge joins them), estimate.go
-//	       (templates estimated from a simulator's samples, for inspect)
-//	out    results.go (the results package's types, and the Setup it writes from), pictures.go
-//	       (pictures of maze tasks)
+//	       as simulators), shard.go (shards; results.Merge joins them)
+//	out    results.go (the results package's types, and the Setup it writes from)
+//
+// What temple inspect shows of a plan's tasks is not the runner's: the pictures of maze tasks are
+// package mazepicture's, the templates estimated from a simulator's samples template.Estimate.
 package experiment
