@@ -40,17 +40,17 @@ func Build(s Spec) (*Plan, error) {
 }
 
 // BuildTasks is Build without the agents: the plan's task sequences only (for inspecting them).
+// The memory estimate (package memory) is checked before the sequences are drawn, once they are
+// drawn and once their models are built, so that an experiment the machine cannot hold is
+// refused before it takes the memory.
 func BuildTasks(s Spec) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	specYAML, err := yaml.Marshal(s)
+	p, err := newPlan(s)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
-	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
-		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: results.Fingerprint(specYAML)}
 	budget := s.memory()
 	if err := budget.Check(nil); err != nil { // drawing the sequences alone
 		return nil, err
@@ -62,48 +62,11 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err := budget.Check(budget.Known(seqs)); err != nil {
 		return nil, err
 	}
-	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
-	// model, and so one oracle solution (oracle.Cache). Models are immutable.
-	type builtTask struct {
-		def env.Task
-		m   *mdp.Model
-		d   mdp.Dynamics
-	}
-	built := map[[sha256.Size]byte]builtTask{}
+	built := modelCache{}
 	for run, seq := range seqs {
-		var tasks []Task
-		for k, def := range seq {
-			if sim, ok := def.(env.Simulated); ok {
-				task, err := simulatorTask(s, sim)
-				if err != nil {
-					return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
-				}
-				tasks = append(tasks, task)
-				continue
-			}
-			key, keyed := taskKey(def)
-			b, ok := built[key]
-			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
-				b = builtTask{def: def}
-				if od, ok := onDemand(s, def); ok {
-					b.d, err = od.Dynamics()
-				} else if b.m, err = def.Model(); err == nil {
-					b.d = b.m
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
-				}
-				if keyed && !ok {
-					built[key] = b
-				}
-			}
-			task := Task{Def: def, Truth: b.d, Model: b.m, Start: -1}
-			if s.Start == StartFixed {
-				if task.Start, err = fixedStart(s, task); err != nil {
-					return nil, fmt.Errorf("run %d, task %d (%s): %w", run, k, def.Name(), err)
-				}
-			}
-			tasks = append(tasks, task)
+		tasks, err := built.run(s, run, seq)
+		if err != nil {
+			return nil, err
 		}
 		p.Runs = append(p.Runs, tasks)
 	}
@@ -111,6 +74,81 @@ func BuildTasks(s Spec) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// newPlan is the plan of s without tasks or agents: its settings and the spec's fingerprint.
+func newPlan(s Spec) (*Plan, error) {
+	specYAML, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	return &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
+		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
+		Fingerprint: results.Fingerprint(specYAML)}, nil
+}
+
+// modelCache holds the task models built so far, by taskKey. Equal task definitions — a task drawn
+// twice from a pool, or runs of one fixed task — share one model, and so one oracle solution
+// (oracle.Cache). Models are immutable.
+type modelCache map[[sha256.Size]byte]builtTask
+
+// builtTask is a task definition with its model: stored (m), or computed on demand (d alone).
+type builtTask struct {
+	def env.Task
+	m   *mdp.Model
+	d   mdp.Dynamics
+}
+
+// run builds the tasks of run's sequence seq: their models, or their simulators, and under
+// start: fixed their start states.
+func (built modelCache) run(s Spec, run int, seq env.Sequence) ([]Task, error) {
+	var tasks []Task
+	for k, def := range seq {
+		if sim, ok := def.(env.Simulated); ok {
+			task, err := simulatorTask(s, sim)
+			if err != nil {
+				return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
+			}
+			tasks = append(tasks, task)
+			continue
+		}
+		b, err := built.model(s, def)
+		if err != nil {
+			return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+		}
+		task := Task{Def: def, Truth: b.d, Model: b.m, Start: -1}
+		if s.Start == StartFixed {
+			if task.Start, err = fixedStart(s, task); err != nil {
+				return nil, fmt.Errorf("run %d, task %d (%s): %w", run, k, def.Name(), err)
+			}
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, nil
+}
+
+// model is the model of def: the one built for an equal definition, or a new one (stored unless
+// another definition holds its key).
+func (built modelCache) model(s Spec, def env.Task) (builtTask, error) {
+	key, keyed := taskKey(def)
+	b, ok := built[key]
+	if keyed && ok && reflect.DeepEqual(b.def, def) {
+		return b, nil
+	}
+	b = builtTask{def: def}
+	var err error
+	if od, isOnDemand := onDemand(s, def); isOnDemand {
+		b.d, err = od.Dynamics()
+	} else if b.m, err = def.Model(); err == nil {
+		b.d = b.m
+	}
+	if err != nil {
+		return builtTask{}, err
+	}
+	if keyed && !ok {
+		built[key] = b
+	}
+	return b, nil
 }
 
 // drawSequences draws every run's task sequence, runs side by side on the machine's cores: each
