@@ -5,6 +5,10 @@
 // hand it plain slices (one row per independent run) and get back means,
 // confidence bands and PNG/SVG figures. It imports no other package of temple; results and
 // experiment build on it.
+//
+// It does not write report.html: the page of a results directory is package results'
+// (results.WriteReport), built from the directory's files with the statistics and figures of
+// this package.
 package report
 
 import (

@@ -1,6 +1,7 @@
 // Package results owns the results directory of an experiment: the records and the summary it
 // stores, the files that hold them, how they are written and read back, the paired comparison of
-// its agents, its figures and its report.html.
+// its agents, its figures and its report.html (with package report's statistics and figures:
+// despite its name, package report holds no part of report.html).
 //
 // It also owns what belongs to the directory rather than to the run: the claim and lock that keep
 // two experiments out of one directory (Claim, Discard), the top-level files of sweeps and
