@@ -4,9 +4,10 @@
 //
 // It may import the learners and their registry (agent, agents), the tasks and their registry
 // (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
-// (episode), the oracle (oracle), the memory estimate (memory), report and results. It must not be imported by them, nor by
-// the commands that only read results (temple compare, temple report, temple merge): they need
-// package results alone.
+// (episode), the oracle (oracle), the memory estimate (memory), report, results and internal
+// packages. It must not be imported by them, nor by the commands that only read results (temple
+// compare, temple report, temple merge): they need package results alone. (internal/importrules
+// checks these rules.)
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
