@@ -8,8 +8,8 @@
 // shards.
 //
 // It may import the learner interface (agent, for a record's metrics and phases), template (for
-// the learned templates' snapshots) and the statistics and figures (report). It must not import
-// experiment or anything that runs experiments: what a writer needs of the spec comes as plain
+// the learned templates' snapshots), the statistics and figures (report) and internal/atomicfile.
+// It must not import experiment or anything that runs experiments: what a writer needs of the spec comes as plain
 // data (Setup, SweepSetup, ScalingSetup), stored beside the results, so that the readers — temple
 // compare, temple report and temple merge — do not carry the runner.
 //

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -82,18 +83,9 @@ func WriteReport(dir string) error {
 		json.Unmarshal(b, &timings)
 	}
 	page.Seconds = timings.Total
-	f, err := os.Create(filepath.Join(dir, "report.html"))
-	if err != nil {
-		return fmt.Errorf("results: report: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	err = reportTemplate.Execute(w, page)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
+		return reportTemplate.Execute(w, page)
+	})
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}

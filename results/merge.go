@@ -1,12 +1,15 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // CellKinds are the directories of an experiment directory that hold a file per cell (the
@@ -163,20 +166,15 @@ func copyFiles(from, to string) error {
 	return nil
 }
 
-// copyFile copies the file from to the file to.
+// copyFile copies the file from to the file to, atomically.
 func copyFile(from, to string) error {
 	src, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := os.Create(to)
-	if err != nil {
+	return atomicfile.WriteWith(to, func(w *bufio.Writer) error {
+		_, err := io.Copy(w, src)
 		return err
-	}
-	_, err = io.Copy(dst, src)
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	})
 }

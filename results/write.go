@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -188,7 +189,7 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), s.SpecYAML, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), s.SpecYAML); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
 	if err := WriteCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
@@ -247,20 +248,17 @@ func CSVField(s string) string {
 	return s
 }
 
-// WriteCSV writes the CSV file path: its header line, then the rows.
+// WriteCSV writes the CSV file path, atomically: its header line, then the rows.
 func WriteCSV(path, header string, rows func(*bufio.Writer)) error {
-	f, err := os.Create(path)
+	err := atomicfile.WriteWith(path, func(w *bufio.Writer) error {
+		w.WriteString(header + "\n")
+		rows(w)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	w.WriteString(header + "\n")
-	rows(w)
-	if err := w.Flush(); err != nil {
-		f.Close()
 		return fmt.Errorf("results: writing %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
 
 func writeJSON(path string, v any) error {
@@ -268,8 +266,8 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("results: encoding %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("results: %w", err)
+	if err := atomicfile.Write(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("results: writing %s: %w", path, err)
 	}
 	return nil
 }
