@@ -86,6 +86,10 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		unlock()
 		return nil, err
 	}
+	if err := atomicfile.RemoveTemporaries(dir); err != nil { // of a process killed while writing
+		unlock()
+		return nil, fmt.Errorf("results: %w", err)
+	}
 	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
 		unlock()
 		return nil, fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err)

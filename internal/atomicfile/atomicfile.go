@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -26,9 +27,9 @@ func Write(path string, data []byte) error {
 // WriteWith is Write of what write writes into w (which it flushes), for a file written as a
 // stream (a CSV file, a page, a figure) without holding it whole, into a directory that exists.
 func WriteWith(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMark+"*")
 	if err != nil {
-		return err
+		return NotWritable(filepath.Dir(path), err)
 	}
 	tmp := f.Name()
 	w := bufio.NewWriter(f)
@@ -51,11 +52,29 @@ func WriteWith(path string, write func(w *bufio.Writer) error) error {
 	return err
 }
 
+// tempMark is in the name of every temporary file of Write, after a dot that starts it.
+const tempMark = ".tmp-"
+
+// RemoveTemporaries removes the temporary files that writes into dir and its subdirectories left
+// when their process was killed. The caller must know that no write is under way there (it
+// holds the directory's lock).
+func RemoveTemporaries(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), tempMark) {
+			return os.Remove(path)
+		}
+		return nil
+	})
+}
+
 // NotWritable is err, of writing into dir, with what to do when dir cannot be written (a
-// read-only file system, or no permission); other errors it returns naming dir.
+// read-only file system, or no permission); other errors it returns as they are.
 func NotWritable(dir string, err error) error {
 	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("%s is not writable (%w): use a writable directory, or copy the results to one", dir, err)
 	}
-	return fmt.Errorf("writing into %s: %w", dir, err)
+	return err
 }

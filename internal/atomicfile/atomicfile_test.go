@@ -32,3 +32,25 @@ func TestFailedWriteKeepsThePreviousFile(t *testing.T) {
 		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
 	}
 }
+
+// The temporary file of a write whose process was killed is removed by RemoveTemporaries, in
+// subdirectories too; other files stay.
+func TestRemoveTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "cells"), 0o755)
+	left := filepath.Join(dir, "cells", ".run-0.json"+tempMark+"123")
+	for _, name := range []string{left, filepath.Join(dir, "cells", "run-0.json"), filepath.Join(dir, ".temple.lock")} {
+		os.WriteFile(name, nil, 0o644)
+	}
+	if err := RemoveTemporaries(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("the temporary file is still there")
+	}
+	for _, name := range []string{"cells/run-0.json", ".temple.lock"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed", name)
+		}
+	}
+}
