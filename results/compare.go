@@ -12,22 +12,27 @@ import (
 )
 
 // ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
-// numbers compare and report use; the seed and spec are left zero).
+// numbers compare and report use; the seed and spec are left zero). A summary of a newer results
+// format is refused; an older one is read (these fields have not changed).
 func ReadSummary(dir string) (Summary, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
 	}
 	var raw struct {
-		Name    string          `json:"name"`
-		Runs    int             `json:"runs"`
-		Agents  []AgentSummary  `json:"agents"`
-		Optimal *OptimalSummary `json:"optimal"`
+		FormatVersion int             `json:"format_version"`
+		Name          string          `json:"name"`
+		Runs          int             `json:"runs"`
+		Agents        []AgentSummary  `json:"agents"`
+		Optimal       *OptimalSummary `json:"optimal"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return Summary{}, fmt.Errorf("results: %s: %w", filepath.Join(dir, "summary.json"), err)
 	}
-	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
+	if err := checkFormat(filepath.Join(dir, "summary.json"), raw.FormatVersion); err != nil {
+		return Summary{}, err
+	}
+	return Summary{FormatVersion: raw.FormatVersion, Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
 }
 
 // Compare runs paired comparisons of the agents of one results directory, run by run, on their

@@ -21,13 +21,14 @@
 // "Results directory"):
 //
 //	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML); written first (Claim)
-//	setup.json      Setup but SpecYAML: what Write needs of the spec, written before any cell
+//	setup.json      Setup but SpecYAML: format_version and what Write needs of the spec, written before any cell
 //	per_task.csv    run,agent,task,reward,steps,states,actions,start — a row per task of a cell
 //	metrics.csv     run,agent,task,metric,value — every agent.Metric of every task
 //	oracle.csv      run,task,start,optimal_reward,optimal_discounted_start_value (with the oracle)
 //	regret.csv      run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes,
 //	                regret_<phase> for every agent.Phase, [policy_mistakes] (with the oracle)
-//	summary.json    Summary: name, tool_version, seed, runs, spec (Setup.Spec), agents, optimal, note
+//	summary.json    Summary: name, tool_version, format_version, seed, runs, spec (the resolved spec in the
+//	                config's names, SpecJSON), agents, optimal, note
 //	timings.json    cell_seconds (per cell name) and total_cell_seconds of this invocation
 //	figures/        the figures as PNG and SVG (report.Figure)
 //	report.html     the page WriteReport builds from the files above
@@ -38,8 +39,14 @@
 // scaling.csv (ScalingRow), scaling_fit.csv (ScalingFit) and figures/scaling.
 //
 // setup.json, sweep.json and scaling.json came with no change to the other files: a reader of
-// version 1 that does not know them reads the rest as before, so the version stays 1; Merge needs
-// them and says so when a directory lacks them.
+// version 1 that does not know them reads the rest as before; Merge needs them and says so when
+// a directory lacks them.
+//
+// Version 2: summary.json's spec is in the config's names (name, agents with type and m_s, as
+// spec.yaml) instead of the runner's Go names (Name, Agents); summary.json and setup.json record
+// format_version. Readers refuse a newer version with a message; summary.json of version 1 (no
+// format_version) is read as before, setup.json of version 1 is refused with the command that
+// writes the directory again (its merge would not give the bytes of an unsharded run).
 //
 // Written elsewhere into the same directory: compare.csv (WriteComparisons, by temple compare);
 // by the runner (package experiment) tasks.json (env.WriteSequences), cells/<CellName>.json (a
@@ -49,4 +56,4 @@
 package results
 
 // FormatVersion is the version of the results directory's layout described above.
-const FormatVersion = 1
+const FormatVersion = 2

@@ -18,16 +18,29 @@ const (
 	scalingFile = "scaling.json"
 )
 
-// WriteSetup writes s as dir/setup.json (its spec.yaml is written by Claim).
+// WriteSetup writes s as dir/setup.json, of this FormatVersion (its spec.yaml is written by
+// Claim).
 func WriteSetup(dir string, s Setup) error {
+	s.FormatVersion = FormatVersion
 	return writeJSON(filepath.Join(dir, setupFile), s)
 }
 
-// ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup.
+// ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup. It refuses a setup.json of
+// another results format: a newer one it cannot know, an older one would merge into results
+// that differ from an unsharded run's.
 func ReadSetup(dir string) (Setup, error) {
 	var s Setup
 	if err := readLayout(dir, setupFile, &s); err != nil {
 		return Setup{}, err
+	}
+	path := filepath.Join(dir, setupFile)
+	if err := checkFormat(path, s.FormatVersion); err != nil {
+		return Setup{}, err
+	}
+	if s.FormatVersion < FormatVersion {
+		return Setup{}, fmt.Errorf("results: %s is of results format %d, written by an older temple than this one (%s, format %d); "+
+			"run the experiment (or this shard) again with this temple: temple run %s --out %s (with its --shard i/n for a shard)",
+			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, "spec.yaml"), dir)
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, s.Spec); err != nil {
@@ -39,6 +52,17 @@ func ReadSetup(dir string) (Setup, error) {
 		return Setup{}, fmt.Errorf("results: %w", err)
 	}
 	return s, nil
+}
+
+// checkFormat refuses the file path of results format version when it is newer than this
+// temple's (FormatVersion). A version of 0 is a file written before the version was recorded
+// (format 1).
+func checkFormat(path string, version int) error {
+	if version > FormatVersion {
+		return fmt.Errorf("results: %s is of results format %d, written by a newer temple than this one (%s, format %d); "+
+			"read it with that temple, or run the experiment again with this one", path, version, Version, FormatVersion)
+	}
+	return nil
 }
 
 // readLayout decodes the layout file name of dir into v; a missing file is an error that says
