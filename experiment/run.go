@@ -3,7 +3,9 @@ package experiment
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -160,7 +162,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 					return err
 				}
 				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
-				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
+				res, err := results.ReadCell(path, results.CellWant{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name,
+					Tasks: len(p.Runs[run]), Episodes: p.Episodes, Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes})
+				if err == nil {
 					for k, t := range p.Runs[run] {
 						p.oracles.release(solutionKey(run, k, t))
 					}
@@ -171,7 +175,10 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 					}
 					return nil
 				}
-				res, err := runCell(ctx, p, dir, run, fac, progress)
+				if n, ok := progress.(Noter); ok && !errors.Is(err, fs.ErrNotExist) {
+					n.Note(fmt.Sprintf("%v: running the cell again", err))
+				}
+				res, err = runCell(ctx, p, dir, run, fac, progress)
 				if err != nil {
 					return err
 				}
@@ -202,9 +209,9 @@ type snapshotter interface {
 
 // saveCell writes the cell atomically, so an interrupted write never looks like a finished cell.
 func saveCell(path string, res CellResult) error {
-	b, err := json.Marshal(res)
+	b, err := results.EncodeCell(res)
 	if err != nil {
-		return fmt.Errorf("experiment: encoding cell %s: %w", path, err)
+		return err
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o644); err != nil {

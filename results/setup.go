@@ -82,16 +82,3 @@ func readLayout(dir, name string, v any) error {
 	}
 	return nil
 }
-
-// ReadCell reads the cell stored at path; ok is false when there is none, or it is unreadable or
-// has another fingerprint than the spec's (a cell of another spec is never reused).
-func ReadCell(path, fingerprint string) (c CellResult, ok bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return CellResult{}, false
-	}
-	if json.Unmarshal(b, &c) != nil || c.Fingerprint != fingerprint {
-		return CellResult{}, false
-	}
-	return c, true
-}
