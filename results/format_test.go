@@ -57,7 +57,7 @@ func TestReadSetupChecksTheFormatVersion(t *testing.T) {
 			t.Errorf("setup.json {%s…}: %v, want %q", version, err, want)
 		}
 	}
-	if err := WriteSetup(dir, Setup{Name: "x", Runs: 1, Agents: []string{"A"}, Spec: []byte("{}")}); err != nil {
+	if err := WriteSetup(dir, Setup{Name: "x", Runs: 1, Episodes: 1, Agents: []string{"A"}, Spec: []byte(`{"name":"x"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := ReadSetup(dir); err != nil || s.FormatVersion != FormatVersion {

@@ -26,8 +26,9 @@ func WriteSetup(dir string, s Setup) error {
 }
 
 // ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup. It refuses a setup.json of
-// another results format: a newer one it cannot know, an older one would merge into results
-// that differ from an unsharded run's.
+// another results format (a newer one it cannot know, an older one would merge into results
+// that differ from an unsharded run's) and a damaged one (*DamagedError): values out of their
+// range, or a spec that is not spec.yaml's.
 func ReadSetup(dir string) (Setup, error) {
 	var s Setup
 	if err := readLayout(dir, setupFile, &s); err != nil {
@@ -42,15 +43,22 @@ func ReadSetup(dir string) (Setup, error) {
 			"run the experiment (or this shard) again with this temple: temple run %s --out %s (with its --shard i/n for a shard)",
 			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, "spec.yaml"), dir)
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, s.Spec); err != nil {
-		return Setup{}, fmt.Errorf("results: %s: spec: %w", filepath.Join(dir, setupFile), err)
+	if err := checkSetup(path, s); err != nil {
+		return Setup{}, err
 	}
-	s.Spec = compact.Bytes()
 	var err error
 	if s.SpecYAML, err = os.ReadFile(filepath.Join(dir, "spec.yaml")); err != nil {
 		return Setup{}, fmt.Errorf("results: %w", err)
 	}
+	fromYAML, err := SpecJSON(s.SpecYAML)
+	if err != nil {
+		return Setup{}, &DamagedError{Path: filepath.Join(dir, "spec.yaml"), Problem: err.Error()}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, s.Spec); err != nil || !bytes.Equal(compact.Bytes(), fromYAML) {
+		return Setup{}, &DamagedError{Path: path, Problem: "its spec is not the one of spec.yaml beside it"}
+	}
+	s.Spec = compact.Bytes()
 	return s, nil
 }
 
@@ -78,7 +86,7 @@ func readLayout(dir, name string, v any) error {
 		return fmt.Errorf("results: %w", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
+		return &DamagedError{Path: path, Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
 	}
 	return nil
 }
