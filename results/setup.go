@@ -30,11 +30,24 @@ func WriteSetup(dir string, s Setup) error {
 // that differ from an unsharded run's) and a damaged one (*DamagedError): values out of their
 // range, or a spec that is not spec.yaml's.
 func ReadSetup(dir string) (Setup, error) {
-	var s Setup
-	if err := readLayout(dir, setupFile, &s); err != nil {
+	b, err := readLayoutFile(dir, setupFile)
+	if err != nil {
 		return Setup{}, err
 	}
+	specYAML, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+	if err != nil {
+		return Setup{}, fmt.Errorf("results: %w", err)
+	}
+	return parseSetup(dir, b, specYAML)
+}
+
+// parseSetup is ReadSetup of the contents of dir's setup.json, b, and spec.yaml.
+func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
 	path := filepath.Join(dir, setupFile)
+	var s Setup
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Setup{}, &DamagedError{Path: path, Problem: fmt.Sprintf("not the JSON of %s (%v)", setupFile, err)}
+	}
 	if err := checkFormat(path, s.FormatVersion); err != nil {
 		return Setup{}, err
 	}
@@ -46,10 +59,7 @@ func ReadSetup(dir string) (Setup, error) {
 	if err := checkSetup(path, s); err != nil {
 		return Setup{}, err
 	}
-	var err error
-	if s.SpecYAML, err = os.ReadFile(filepath.Join(dir, "spec.yaml")); err != nil {
-		return Setup{}, fmt.Errorf("results: %w", err)
-	}
+	s.SpecYAML = specYAML
 	fromYAML, err := SpecJSON(s.SpecYAML)
 	if err != nil {
 		return Setup{}, &DamagedError{Path: filepath.Join(dir, "spec.yaml"), Problem: err.Error()}
@@ -73,20 +83,28 @@ func checkFormat(path string, version int) error {
 	return nil
 }
 
-// readLayout decodes the layout file name of dir into v; a missing file is an error that says
-// the directory was written by an older temple (or is not a results directory).
+// readLayout decodes the layout file name of dir into v (readLayoutFile).
 func readLayout(dir, name string, v any) error {
-	path := filepath.Join(dir, name)
-	b, err := os.ReadFile(path)
+	b, err := readLayoutFile(dir, name)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return &DamagedError{Path: filepath.Join(dir, name), Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
+	}
+	return nil
+}
+
+// readLayoutFile reads the layout file name of dir; a missing file is an error that says the
+// directory was written by an older temple (or is not a results directory).
+func readLayoutFile(dir, name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
+		return nil, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
 			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
 	}
 	if err != nil {
-		return fmt.Errorf("results: %w", err)
+		return nil, fmt.Errorf("results: %w", err)
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return &DamagedError{Path: path, Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
-	}
-	return nil
+	return b, nil
 }

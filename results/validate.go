@@ -49,6 +49,11 @@ func readTaskCounts(path string, runs int) ([]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	return parseTaskCounts(path, b, runs)
+}
+
+// parseTaskCounts is readTaskCounts of the content b of the tasks.json at path.
+func parseTaskCounts(path string, b []byte, runs int) ([]int, error) {
 	var set struct {
 		Runs []json.RawMessage `json:"runs"`
 	}
