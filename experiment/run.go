@@ -16,6 +16,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -213,12 +214,8 @@ func saveCell(path string, res CellResult) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+	if err := atomicfile.Write(path, b); err != nil {
+		return fmt.Errorf("experiment: writing %s: %w", path, err)
 	}
 	return nil
 }
