@@ -101,15 +101,7 @@ func TestResumeRunsDamagedCellsAgain(t *testing.T) {
 // A damaged cell in a shard — cut to one task, or with a reward changed — is refused by the merge,
 // which names it and what is wrong, and leaves no output directory behind.
 func TestMergeRefusesDamagedShards(t *testing.T) {
-	s := small(2, 3, 20)
-	var shards []string
-	for i := range 2 {
-		d := t.TempDir()
-		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, d)
-	}
+	shards := twoShards(t, small(2, 3, 20))
 	cells, _ := filepath.Glob(filepath.Join(shards[1], "cells", "*.json"))
 	if len(cells) == 0 {
 		t.Fatal("shard 1 has no cell")

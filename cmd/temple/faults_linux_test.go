@@ -47,18 +47,24 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-const diskConfig = "name: disk\nruns: 2\nepisodes: 20\ntasks:\n  count: 3\n"
+// finishedOnSmallDisk runs a small experiment into a directory of a 16 MB tmpfs (smallDisk) and
+// returns the disk, the experiment's config and the results directory.
+func finishedOnSmallDisk(t *testing.T) (disk, config, out string) {
+	t.Helper()
+	disk = smallDisk(t, "16m")
+	config = filepath.Join(t.TempDir(), "disk.yaml")
+	os.WriteFile(config, []byte("name: disk\nruns: 2\nepisodes: 20\ntasks:\n  count: 3\n"), 0o644)
+	out = filepath.Join(disk, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return disk, config, out
+}
 
 // A disk that fills while a finished directory's results are written again (the same command
 // run again): a clear error, and every file as it was — none truncated, no temporary file left.
 func TestFullDiskKeepsThePreviousResults(t *testing.T) {
-	disk := smallDisk(t, "16m")
-	config := filepath.Join(t.TempDir(), "disk.yaml")
-	os.WriteFile(config, []byte(diskConfig), 0o644)
-	out := filepath.Join(disk, "r")
-	if text, err := temple(t, "run", config, "--out", out); err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	disk, config, out := finishedOnSmallDisk(t)
 	before := snapshot(t, out)
 	// Fill the disk, then free 16 KiB: room for the lock and spec.yaml, not for the figures.
 	filler, err := os.Create(filepath.Join(disk, "filler"))
@@ -104,13 +110,7 @@ func TestFullDiskKeepsThePreviousResults(t *testing.T) {
 
 // A read-only results directory: a clear error that names it and says what to do.
 func TestReadOnlyResultsDirectory(t *testing.T) {
-	disk := smallDisk(t, "16m")
-	config := filepath.Join(t.TempDir(), "disk.yaml")
-	os.WriteFile(config, []byte(diskConfig), 0o644)
-	out := filepath.Join(disk, "r")
-	if text, err := temple(t, "run", config, "--out", out); err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	disk, config, out := finishedOnSmallDisk(t)
 	if err := syscall.Mount("", disk, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
 		t.Skipf("cannot remount the tmpfs read-only: %v", err)
 	}
