@@ -30,15 +30,7 @@ func Merge(out string, shards []string) error {
 	if err != nil {
 		return err
 	}
-	_, statErr := os.Stat(out)
-	made := isNotExist(statErr)
-	if err := m.write(out, shards); err != nil {
-		if made {
-			os.RemoveAll(out)
-		}
-		return err
-	}
-	return nil
+	return m.write(out, shards)
 }
 
 // merger is what Merge has read and checked of the shards: the layout, and every point's setup
@@ -143,13 +135,21 @@ func readShards(shards []string) (*merger, error) {
 	return m, nil
 }
 
-// write writes the merged results into out.
-func (m *merger) write(out string, shards []string) error {
+// write writes the merged results into out; when it fails after it has claimed out, it removes
+// out if out did not exist before (a refused claim leaves out to the process that holds it).
+func (m *merger) write(out string, shards []string) (err error) {
+	_, statErr := os.Stat(out)
+	made := isNotExist(statErr)
 	release, err := Claim(out, specName(m.spec), m.spec, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() {
+		if err != nil && made {
+			os.RemoveAll(out)
+		}
+		release()
+	}()
 	sums := make([]Summary, len(m.subdirs))
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(out, sub)
