@@ -13,10 +13,6 @@ import (
 	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
-// CellKinds are the directories of an experiment directory that hold a file per cell (the
-// runner writes them, Merge gathers them).
-var CellKinds = []string{"cells", "episodes", "templates"}
-
 // Merge joins the results directories of the shards of one experiment (a plain one, a sweep or a
 // scaling study) into out: it checks that they ran the same spec, gathers their cells (and
 // episode and template files), checks that every cell is there, whole and of that spec, and
@@ -107,7 +103,7 @@ func readShards(shards []string) (*merger, error) {
 		for run := range s.Runs {
 			for _, agent := range s.Agents {
 				want.Run, want.Agent, want.Tasks = run, agent, tasks[run]
-				name := filepath.Join(sub, "cells", CellName(run, agent)+".json")
+				name := CellPath(sub, run, agent)
 				var found *CellResult
 				for _, d := range shards {
 					c, err := ReadCell(filepath.Join(d, name), want)
