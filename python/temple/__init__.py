@@ -19,9 +19,15 @@ import json
 import operator
 
 from . import _lib
+from ._command import command_path
 from ._lib import TempleError
 
-__all__ = ["Agent", "TempleError", "agent_types", "gym"]
+try:
+    from ._version import __version__  # written by make python (and in the wheel) from results.Version
+except ImportError:  # a source tree where make python has not run
+    __version__ = "unknown"
+
+__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym"]
 
 
 def agent_types():

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs temple's wheel into fresh virtual environments, on a PATH without Go and without
+# PYTHONPATH, from a directory outside the source tree, and runs there: `import temple`, the
+# Python tests (against the installed package: TEMPLE_EXPECT_WHEEL=1 checks that they import it
+# from the venv), the example of examples/python, `temple run` and python -m temple.bench.
+# Twice: in a plain venv (NumPy absent: its tests are skipped) and in one that sees Debian's
+# python3-numpy (--system-site-packages). Go is used once, before, to write the runner's
+# trajectories that the tests replay (TEMPLE_TRAJECTORIES).
+#
+#   python/test_wheel.sh dist/temple-VERSION-py3-none-linux_x86_64.whl
+#
+# PYTHON (default /usr/bin/python3) makes the venvs; VENVS keeps them in that directory.
+set -euo pipefail
+wheel=$(realpath "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=${PYTHON:-/usr/bin/python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+venvs=${VENVS:-$tmp/venvs}
+
+(cd "$root" && go run ./capi/trajectory python/tests/trajectory.yaml) > "$tmp/trajectories.jsonl"
+
+# The environment of a user without Go: no GOPATH, GOROOT, PYTHONPATH, TEMPLE_LIBRARY, ...
+clean=(env -i PATH=/usr/bin:/bin HOME="$tmp" LANG=C.UTF-8 TEMPLE_TRAJECTORIES="$tmp/trajectories.jsonl")
+if "${clean[@]}" sh -c 'command -v go' >/dev/null; then
+	echo "test_wheel: go is on the clean PATH (/usr/bin:/bin): the test would not show that the wheel needs no Go" >&2
+	exit 1
+fi
+
+for kind in plain numpy; do
+	v=$venvs/$kind
+	rm -rf "$v"
+	if [ $kind = plain ]; then "$python" -m venv "$v"; else "$python" -m venv --system-site-packages "$v"; fi
+	echo "== $kind venv: pip install --no-index $(basename "$wheel")"
+	SECONDS=0
+	"${clean[@]}" "$v/bin/pip" install --quiet --no-index "$wheel"
+	cd "$tmp"
+	"${clean[@]}" "$v/bin/python" -c 'import temple, sys; print("temple", temple.__version__, "from", temple.__file__)'
+	"${clean[@]}" "$v/bin/temple" --version
+	echo "== $kind venv: the Python tests against the installed wheel"
+	"${clean[@]}" TEMPLE_EXPECT_WHEEL=1 "$v/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
+	echo "== $kind venv: examples/python/frozenlake_sequence.py"
+	"${clean[@]}" "$v/bin/python" "$root/examples/python/frozenlake_sequence.py" --episodes 50
+	echo "== $kind venv: temple run (the default experiment)"
+	"${clean[@]}" "$v/bin/temple" run --out "$tmp/run-$kind" | tail -4
+	echo "== $kind venv: install, tests, example and temple run took ${SECONDS} s"
+	cd "$root"
+done
