@@ -27,7 +27,7 @@ try:
 except ImportError:  # a source tree where make python has not run
     __version__ = "unknown"
 
-__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym"]
+__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym", "results", "run"]
 
 
 def agent_types():
@@ -235,4 +235,5 @@ class _Forked:
         raise _lib.forked_error()
 
 
-from . import gym  # noqa: E402  (gym uses Agent)
+from . import gym, results  # noqa: E402  (gym uses Agent)
+from ._experiment import run  # noqa: E402
