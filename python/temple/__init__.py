@@ -96,7 +96,7 @@ class Agent:
         terminal state (the learner bootstraps nothing past it from then on); a truncated step is
         an ordinary step."""
         try:
-            c = self._observe(self._h, s, a, r, s2, terminated)
+            c = self._observe(self._h, s, a, r, s2, 1 if terminated else 0)
         except ctypes.ArgumentError:
             c = self._observe(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2),
                               bool(terminated))
@@ -125,7 +125,7 @@ class Agent:
         terminated=True."""
         if index is None:
             index = self._tasks
-        term = [operator.index(x) for x in (terminal_states or ())]
+        term = [operator.index(x) for x in (() if terminal_states is None else terminal_states)]
         arr = (ctypes.c_int64 * len(term))(*term) if term else None
         self._check(self._lib.temple_begin_task(self._h, operator.index(index), operator.index(n_states),
                                                 operator.index(n_actions), float(gamma), arr, len(term)))
