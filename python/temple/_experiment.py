@@ -59,9 +59,13 @@ def run(config: Config = None, *, out: Optional[Union[str, "os.PathLike[str]"]] 
                 args += ["run", c]
             else:
                 args += ["reproduce", c]
-        for flag, v in [("--out", out), ("--runs", runs), ("--seed", seed), ("--jobs", jobs), ("--tasks", tasks)]:
-            if v is not None:
-                args += [flag, os.fspath(v) if flag == "--out" else str(_integer(v, flag) if flag != "--tasks" else v)]
+        if out is not None:
+            args += ["--out", os.fspath(out)]
+        for flag, n in [("--runs", runs), ("--seed", seed), ("--jobs", jobs)]:
+            if n is not None:
+                args += [flag, str(_integer(n, flag))]
+        if tasks is not None:
+            args += ["--tasks", str(tasks)]
         if force:
             args.append("--force")
         written = _execute(args, progress, tmp)

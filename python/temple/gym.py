@@ -6,12 +6,15 @@ truncated, info), and Discrete observation_space and action_space (attributes n 
 start).
 """
 
+from __future__ import annotations
+
 import operator
+from typing import Any, Iterable, List, Optional, Tuple
 
 __all__ = ["run", "space_size"]
 
 
-def space_size(space, what):
+def space_size(space: Any, what: str) -> Tuple[int, int]:
     """(n, start) of a Discrete space: its number of elements and its first element."""
     n = getattr(space, "n", None)
     if n is None:
@@ -20,7 +23,8 @@ def space_size(space, what):
     return operator.index(n), operator.index(getattr(space, "start", 0))
 
 
-def run(agent, env, episodes, max_steps=None, gamma=None, seed=None, terminal_states=None):
+def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, gamma: Optional[float] = None,
+        seed: Optional[int] = None, terminal_states: Optional[Iterable[int]] = None) -> List[float]:
     """Runs episodes of env with agent and returns the return (undiscounted sum of rewards) of
     each episode, as a list.
 

@@ -235,7 +235,7 @@ def _read_table(name: str, path: str) -> Table:
             if len(rec) != len(columns):
                 raise TempleError("%s line %d: %d fields, want %d (%s)" % (path, line, len(rec), len(columns),
                                                                           ",".join(columns)))
-            row = []
+            row: List[Any] = []
             for c, kind, v in zip(columns, kinds, rec):
                 if kind is str:
                     row.append(v)
@@ -257,7 +257,7 @@ def _row_type_name(table: str) -> str:
 
 def _pandas(what: str):
     try:
-        import pandas  # noqa: F401
+        import pandas  # type: ignore[import]  # noqa: F401
     except ImportError:
         raise ImportError("%s needs pandas, which is not installed (pip install pandas); without it the "
                           "rows are plain Python: .rows, .column(name), .where(...)" % what) from None
