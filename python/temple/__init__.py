@@ -30,7 +30,7 @@ try:
 except ImportError:  # a source tree where make python has not run
     __version__ = "unknown"
 
-__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym", "results", "run"]
+__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym", "make", "results", "run"]
 
 
 def agent_types() -> List[Dict[str, Any]]:
@@ -244,3 +244,4 @@ class _Forked:
 
 from . import gym, results  # noqa: E402  (gym uses Agent)
 from ._experiment import run  # noqa: E402
+from .envs import make  # noqa: E402

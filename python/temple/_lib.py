@@ -51,6 +51,13 @@ def _declare(lib):
         ("temple_error", p, [i64]),
         ("temple_close", c_int, [i64]),
         ("temple_agent_types", p, []),
+        ("temple_tasks_new", i64, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, i64,
+                                   ctypes.c_char_p, ctypes.POINTER(p)]),
+        ("temple_tasks_info", p, [i64]),
+        ("temple_optimal_value", c_int, [i64, i64, i64, ctypes.POINTER(dbl)]),
+        ("temple_env_new", i64, [i64, i64, ctypes.c_uint64]),
+        ("temple_env_reset", i64, [i64]),
+        ("temple_env_step", i64, [i64, i64, ctypes.POINTER(dbl)]),
         ("temple_free", None, [p]),
     ]:
         f = getattr(lib, name)
