@@ -21,11 +21,16 @@ import (
 
 // cell is the trajectory of one agent in one run.
 type cell struct {
-	Seed  uint64               `json:"seed"`
-	Run   int                  `json:"run"`
-	Gamma float64              `json:"gamma"`
-	Agent experiment.AgentSpec `json:"agent"` // type, name and parameters under their config keys
-	Tasks []*task              `json:"tasks"`
+	Seed  uint64  `json:"seed"`
+	Run   int     `json:"run"`
+	Gamma float64 `json:"gamma"`
+	Steps int     `json:"steps"` // T, the episodes' length
+	Start string  `json:"start"` // the start rule
+	// Family is the spec's tasks: block (the family and its parameters), which draws the run's
+	// task sequence: temple.make replays the steps on it.
+	Family experiment.TaskSpec  `json:"family"`
+	Agent  experiment.AgentSpec `json:"agent"` // type, name and parameters under their config keys
+	Tasks  []*task              `json:"tasks"`
 }
 
 // task is what one task of a cell showed the agent and what it answered.
@@ -110,7 +115,8 @@ func run() error {
 	var cells []*cell // in (run, agent) order
 	for run := range plan.Runs {
 		for _, a := range spec.Agents {
-			cells = append(cells, &cell{Seed: plan.Seed, Run: run, Gamma: plan.Gamma, Agent: a})
+			cells = append(cells, &cell{Seed: plan.Seed, Run: run, Gamma: plan.Gamma, Steps: plan.Steps,
+				Start: string(plan.Start), Family: spec.Tasks, Agent: a})
 		}
 	}
 	for k := range plan.Agents {

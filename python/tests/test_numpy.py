@@ -102,6 +102,23 @@ class TestNumPyNumbers(unittest.TestCase):
         self.assertEqual(got, want)
         self.assertTrue(all(type(r) is float for r in got))
 
+    def test_environments_with_numpy(self):
+        def trace(convert):
+            out = []
+            with temple.make("online-maze", seed=convert(4), run=convert(1), count=convert(2), steps=convert(6),
+                             gamma=np.float32(0.5) if convert is not int else 0.5) as seq:
+                for task in seq:
+                    out.append(task.reset(seed=convert(9))[0])
+                    for i in range(6):
+                        out.append(task.step(convert(i % 4))[:4])
+                    out.append(task.optimal_value(convert(0)))
+            return out
+
+        want = trace(int)
+        for t in self.INTS:
+            self.assertEqual(trace(np.dtype(t).type), want, t)
+        self.assertEqual(trace(np.array), want)
+
     def test_run_and_config_with_numpy(self):
         tmp = tempfile.mkdtemp()
         try:
