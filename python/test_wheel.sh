@@ -27,6 +27,25 @@ if "${clean[@]}" sh -c 'command -v go' >/dev/null; then
 	exit 1
 fi
 
+# The guide's install block (docs/guides/python.md, its second sh block), as written, from a
+# directory holding dist/, then the guide's example with that venv: timed.
+guide=$root/docs/guides/python.md
+mkdir -p "$tmp/guide/dist" && cp "$wheel" "$tmp/guide/dist/"
+"$python" - "$guide" > "$tmp/install.sh" <<'PY'
+import re, sys
+print(re.findall(r"^```sh\n(.*?)^```", open(sys.argv[1]).read(), re.S | re.M)[1], end="")
+PY
+"$python" - "$guide" > "$tmp/example.py" <<'PY'
+import re, sys
+print(re.findall(r"^```python\n(.*?)^```", open(sys.argv[1]).read(), re.S | re.M)[0], end="")
+PY
+echo "== the guide's install block, as written, without Go:"
+cat "$tmp/install.sh"
+SECONDS=0
+(cd "$tmp/guide" && "${clean[@]}" bash -euo pipefail "$tmp/install.sh" | tail -3)
+(cd "$tmp/guide" && "${clean[@]}" v/bin/python "$tmp/example.py")
+echo "== fresh venv, install, temple run and the guide's example took ${SECONDS} s"
+
 for kind in plain numpy; do
 	v=$venvs/$kind
 	rm -rf "$v"
