@@ -1,17 +1,31 @@
-"""temple from Python: every learner of temple (RMax, Q-learning, O-TempLe, FM-TempLe, ...) in a
-training loop of your own, through temple's C ABI (the Go library built from capi/).
+"""temple from Python: its learners in your loop, its task families as environments, its
+experiments and their results (temple's Go library through its C ABI, and its command, both
+shipped in this package).
 
     import temple
+
+    # temple's learners (RMax, Q-learning, O-TempLe, FM-TempLe, ...) in a loop of your own
     with temple.Agent("o-temple", seed=1, tau=0.15) as agent:
         agent.begin_task(n_states=16, n_actions=4, gamma=0.95)
         a = agent.act(s)
         agent.observe(s, a, r, s2, terminated)
         agent.end_episode()
         agent.end_task()
-        agent.metrics()        # the task's diagnostics as a dict
+        agent.metrics()                    # the task's diagnostics as a dict
+
+    # temple's task families as Gymnasium-style environments, as the runner draws and steps them
+    for task in temple.make("online-maze", seed=1, run=0):
+        s, info = task.reset()
+        s, r, terminated, truncated, info = task.step(0)
+        task.optimal_value()               # V_T(start): the runner's yardstick of optimal
+
+    # experiments through the bundled temple command, results as Python objects
+    res = temple.run({"tasks": {"family": "online-maze"}, "agents": [{"type": "o-temple"}]}, out="runs/x")
+    res = temple.results.load("runs/x")
 
 temple.gym.run drives an agent through any environment with Gymnasium's reset/step API and
-Discrete spaces. Standard library only: NumPy integers and floats are accepted, never needed.
+Discrete spaces. Standard library only: NumPy numbers are accepted, never needed; pandas is used
+by to_pandas() when installed. The guide: docs/guides/python.md of the temple repository.
 """
 
 from __future__ import annotations
