@@ -62,6 +62,7 @@ package main
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -80,29 +81,35 @@ func callString(h C.int64_t, f func(s *session) (string, error)) *C.char {
 }
 
 //export temple_agent_new
-func temple_agent_new(typ, params *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) (h C.int64_t) {
+func temple_agent_new(typ, params *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) C.int64_t {
+	return open(errOut, func() (handled, error) {
+		if typ == nil {
+			return nil, errors.New("agent type is NULL")
+		}
+		return newSession(C.GoString(typ), goString(params), uint64(seed), int(run), goString(name))
+	})
+}
+
+// open registers the object that build makes and returns its handle, or 0 with *errOut set to
+// why it could not be made (a panic included).
+func open(errOut **C.char, build func() (handled, error)) (h C.int64_t) {
+	fail := func(msg string) {
+		if errOut != nil {
+			*errOut = C.CString(msg)
+		}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			h = 0
-			if errOut != nil {
-				*errOut = C.CString(describe(r))
-			}
+			fail(describe(r))
 		}
 	}()
-	if typ == nil {
-		if errOut != nil {
-			*errOut = C.CString("agent type is NULL")
-		}
-		return 0
-	}
-	s, err := newSession(C.GoString(typ), goString(params), uint64(seed), int(run), goString(name))
+	x, err := build()
 	if err != nil {
-		if errOut != nil {
-			*errOut = C.CString(err.Error())
-		}
+		fail(err.Error())
 		return 0
 	}
-	return C.int64_t(register(s))
+	return C.int64_t(register(x))
 }
 
 // goString is C.GoString with NULL read as "".
@@ -194,29 +201,13 @@ func temple_close(h C.int64_t) C.int {
 }
 
 //export temple_tasks_new
-func temple_tasks_new(family, params, set *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) (h C.int64_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			h = 0
-			if errOut != nil {
-				*errOut = C.CString(describe(r))
-			}
+func temple_tasks_new(family, params, set *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) C.int64_t {
+	return open(errOut, func() (handled, error) {
+		if family == nil {
+			return nil, errors.New("family is NULL")
 		}
-	}()
-	if family == nil {
-		if errOut != nil {
-			*errOut = C.CString("family is NULL")
-		}
-		return 0
-	}
-	ts, err := newTasks(C.GoString(family), goString(params), goString(set), uint64(seed), int(run), goString(name))
-	if err != nil {
-		if errOut != nil {
-			*errOut = C.CString(err.Error())
-		}
-		return 0
-	}
-	return C.int64_t(register(ts))
+		return newTasks(C.GoString(family), goString(params), goString(set), uint64(seed), int(run), goString(name))
+	})
 }
 
 //export temple_tasks_info
