@@ -15,7 +15,7 @@ import (
 )
 
 // SequenceFormat is the value of the "format" key of a task-sequence file written by this
-// package: every task is an object whose "family" key names its family.
+// package: every task is an object whose "family" key names its kind (Task.Kind).
 const SequenceFormat = "temple-task-sequences/v2"
 
 // sequenceFormatV1 is the first format, whose tasks were all mazes without a "family" key; it is

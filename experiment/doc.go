@@ -2,16 +2,17 @@
 // (run × agent) cells in parallel with seeded streams, and hands the cells to package results,
 // which writes the results directory; sweeps, scaling studies and shards are built on it.
 //
-// It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
-// template), report and results. It must not be imported by them, nor by the commands that only
+// It may import the learners and their registry (agent, agents), the tasks and their registry
+// (env, continuous, mdp, template, families), report and results. It must not be imported by them, nor by the commands that only
 // read results (temple compare, temple report, temple merge): they need package results alone.
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
-//	spec   spec.go (Spec, parsing, validation), agents.go (AgentSpec over the agents registry),
-//	       families.go and simfamilies.go (the tasks: block's families), presets.go and
-//	       presets_beyond.go (the named experiments), sweep.go and scaling.go (the sweep: and
-//	       scaling: blocks: their points, and the layout files of results they write)
+//	spec   spec.go (Spec, parsing, validation; its tasks: block is a families.Spec), agents.go
+//	       (AgentSpec over the agents registry), presets.go, presets_f5.go and presets_beyond.go
+//	       (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
+//	       their points, the layout files of results they write, and the true template and
+//	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
 //	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
 //	       anything is built), stream.go (the seeded random streams)

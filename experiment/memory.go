@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -150,24 +151,6 @@ func sizesBuilt(s Spec, runs [][]Task) [][]taskSize {
 	return out
 }
 
-// generationBytes is what drawing one run's sequence allocates on top of the tasks it keeps: the
-// landforms of every maze of the pool the tasks are drawn from.
-func generationBytes(t FamilyParams) int64 {
-	switch p := t.(type) {
-	case *onlineMazeTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2 // env.OnlineMazes: a uint16 per cell
-	case *varyingActionsTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2
-	case *mixedTasks:
-		g := int64(0)
-		for _, part := range p.Parts {
-			g = max(g, generationBytes(part.Params))
-		}
-		return g
-	}
-	return 0
-}
-
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	return estimateRuns(s, sizes, len(sizes))
@@ -177,8 +160,9 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 // the sample of runs in sizes: their models as the sample's mean per run, the rest as its
 // largest (drawSequences checks the first runs it draws this way before it draws the others).
 func estimateRuns(s Spec, sizes [][]taskSize, runs int) memoryEstimate {
-	// Runs draw their sequences side by side (drawSequences), each holding its pool.
-	e := memoryEstimate{runs: runs, generation: generationBytes(s.Tasks.Params) * int64(generators(s))}
+	// Runs draw their sequences side by side (drawSequences), each holding what its family's
+	// drawing holds (a maze pool's landforms).
+	e := memoryEstimate{runs: runs, generation: families.DrawBytes(s.Tasks.Params) * int64(generators(s))}
 	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle),
 	// solution the largest oracle solution of a task.
 	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates, solution int64

@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -116,11 +117,11 @@ func corridorSpec(t *testing.T, start StartRule) Spec {
 	t.Helper()
 	s := Default()
 	s.Runs, s.Episodes, s.Steps, s.Gamma, s.Start, s.StartCell = 1, 40, 4, 0.9, start, [2]int{1, 1}
-	tasks, err := NewTaskSpec(FamilyGrid)
+	tasks, err := families.New(families.Grid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks.Params.(*gridTasks).GridConfig = env.GridConfig{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
+	tasks.Params.(*families.GridParams).GridConfig = env.GridConfig{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
 		StepCost: 0.2, GoalReward: 1}
 	s.Tasks = tasks
 	s.Output.Baseline = ""
@@ -162,7 +163,7 @@ func TestOracleFollowsTheStartsOfEveryEpisode(t *testing.T) {
 func TestRegretDecompositionAddsUp(t *testing.T) {
 	s := Default()
 	s.Runs, s.Episodes = 1, 300
-	s.Tasks.Params.(*onlineMazeTasks).Tasks = 4
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 4
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax, TypeQLearning, TypeFMTempLe)
 	for k := range s.Agents {
 		if s.Agents[k].Has("m_s") {
@@ -194,7 +195,7 @@ func TestOracleFilesInTheResultsDirectory(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		s := Default()
 		s.Runs, s.Episodes = 2, 50
-		s.Tasks.Params.(*onlineMazeTasks).Tasks = 3
+		s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 3
 		s.Oracle.Enabled = on
 		dir := t.TempDir()
 		sum, err := Execute(context.Background(), s, dir, 2, nil)
@@ -333,7 +334,7 @@ func TestPolicyMistakesChangeNoResult(t *testing.T) {
 // are done, and equal tasks share one model.
 func TestSharedOracleEqualsOwn(t *testing.T) {
 	s := small(2, 6, 30)
-	s.Tasks.Params.(*onlineMazeTasks).Pool = 3
+	s.Tasks.Params.(*families.OnlineMazeParams).Pool = 3
 	s.Oracle.PolicyMistakes, s.Output.Episodes = true, false
 	p, err := Build(s)
 	if err != nil {

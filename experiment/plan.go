@@ -158,7 +158,7 @@ func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
 	if err != nil {
 		return key, false
 	}
-	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Family(), def.Name(), b)), true
+	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Kind(), def.Name(), b)), true
 }
 
 // fixedStart is the start state of t under start: fixed — start_state when given, otherwise the

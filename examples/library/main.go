@@ -17,7 +17,7 @@ import (
 	"github.com/temple-rl/temple/temple"
 )
 
-// Corridor is a task family of our own (it implements env.Task): N cells in a row; "right" moves right with probability
+// Corridor is a task kind of our own (it implements env.Task): N cells in a row; "right" moves right with probability
 // 1 − Slip and stays otherwise, "left" moves left. Reaching the last cell pays 1 and ends the
 // episode; every other step costs 0.05.
 type Corridor struct {
@@ -25,7 +25,7 @@ type Corridor struct {
 	Slip float64
 }
 
-func (c Corridor) Family() string { return "corridor" }
+func (c Corridor) Kind() string { return "corridor" }
 func (c Corridor) Name() string   { return fmt.Sprintf("corridor of %d, slip %g", c.N, c.Slip) }
 
 // Model builds the corridor's MDP: states 0..N−1, actions 0 (left) and 1 (right).
