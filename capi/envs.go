@@ -95,7 +95,7 @@ func newTasks(family, params, settingsJSON string, seed uint64, run int, agentNa
 // taskInfo describes one task of a sequence, for the caller's info and spaces.
 type taskInfo struct {
 	Index     int             `json:"index"`
-	Family    string          `json:"family"` // the task's own family (maze, frozenlake, ...)
+	Family    string          `json:"family"` // the task's kind (maze, frozenlake, ...): its family key in a task-sequence file
 	Name      string          `json:"name"`
 	Params    json.RawMessage `json:"params"` // the task's definition, as a task-sequence file holds it
 	States    int             `json:"n_states"`
@@ -121,7 +121,7 @@ func (ts *tasks) info() (string, error) {
 		if err != nil {
 			def = []byte("null")
 		}
-		ti := taskInfo{Index: k, Family: t.def.Family(), Name: t.def.Name(), Params: def, Simulator: t.sim != nil,
+		ti := taskInfo{Index: k, Family: t.def.Kind(), Name: t.def.Name(), Params: def, Simulator: t.sim != nil,
 			Terminal: []int{}}
 		if t.sim != nil {
 			ti.States, ti.Actions = t.simSize()

@@ -1,24 +1,23 @@
 package main
 
-// The seam between the environments (envs.go) and where a run's tasks and random streams come
-// from. For now both come from the experiment runner's package: its task families (a spec's
-// tasks: block, drawn and built by experiment.BuildTasks) and a copy of its stream derivation.
-// TODO(python): re-point drawRun to the families registry and streamsOf to package stream when
-// they land on main, so that capi does not import experiment.
+// Where the environments' tasks (envs.go) come from: a run's task sequence, drawn by the families
+// registry from the run's sequence stream and built as the runner builds it, and the random
+// streams of its episodes. The streams are a copy of the runner's derivation until package
+// stream lands on main (TODO(python): use stream.New and episode.StreamsOf then).
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -44,55 +43,110 @@ func (t runTask) model() (*mdp.Model, error) {
 // linePrefix is the line number of an error about the one-line JSON tasks block.
 var linePrefix = regexp.MustCompile(`^line \d+: `)
 
+// onDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
+// when they are read (env.OnDemand) is stepped that way instead of from a stored model, as the
+// runner does (experiment.OnDemandPairs): the same transitions, a few bytes per cell.
+const onDemandPairs = 1 << 18
+
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
-// tasks: block is family with params (a JSON object of config keys) and whose episodes go by set.
+// tasks: block is family with params (a JSON object of config keys), with the settings set.
 func drawRun(family, params string, set settings, seed uint64, run int) ([]runTask, error) {
+	spec, err := decodeFamily(family, params)
+	if err != nil {
+		return nil, err
+	}
+	seq, err := spec.Params.Sequence(run, runnerStream(seed, run, "", 0, "sequence"))
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	var out []runTask
+	for k, def := range seq {
+		t, err := buildTask(def, set)
+		if err != nil {
+			return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// decodeFamily reads family's parameters (a JSON object of its config keys) onto its defaults, as
+// a config's tasks: block is read, and validates them.
+func decodeFamily(family, params string) (families.Spec, error) {
 	block := map[string]any{}
-	dec := json.NewDecoder(strings.NewReader(orEmptyObject(params)))
+	dec := json.NewDecoder(bytes.NewReader([]byte(orEmptyObject(params))))
 	dec.UseNumber() // integers stay exact
 	if err := dec.Decode(&block); err != nil {
-		return nil, fmt.Errorf("family %s: parameters %s are not a JSON object: %v", family, params, err)
+		return families.Spec{}, fmt.Errorf("family %s: parameters %s are not a JSON object: %v", family, params, err)
 	}
 	if _, ok := block["family"]; ok {
-		return nil, fmt.Errorf("family %s: \"family\" is not a parameter here: the family is an argument of its own", family)
+		return families.Spec{}, fmt.Errorf("family %s: \"family\" is not a parameter here: the family is an argument of its own", family)
 	}
 	block["family"] = family
 	doc, err := json.Marshal(block)
 	if err != nil {
-		return nil, err
+		return families.Spec{}, err
 	}
-	s := experiment.Default()
-	s.Name = "python"
-	var ts experiment.TaskSpec
-	if err := yaml.Unmarshal(doc, &ts); err != nil {
-		return nil, fmt.Errorf("%s", linePrefix.ReplaceAllString(err.Error(), ""))
+	var spec families.Spec
+	if err := yaml.Unmarshal(doc, &spec); err != nil {
+		// The line is that of the one-line JSON document: it says nothing.
+		return families.Spec{}, fmt.Errorf("%s", linePrefix.ReplaceAllString(err.Error(), ""))
 	}
-	s.Tasks = ts
-	s.Seed, s.Runs = seed, run+1
-	s.Episodes, s.Steps, s.Gamma, s.Start = set.Episodes, set.Steps, set.Gamma, experiment.StartRule(set.Start)
-	s.StartCell, s.StartState = set.StartCell, set.StartState
-	s.Oracle.Enabled = false
-	p, err := experiment.BuildTasks(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []runTask
-	for _, t := range p.Runs[run] {
-		rt := runTask{def: t.Def, fixed: t.Start}
-		if t.Sim != nil {
-			sm, err := t.Sim.Simulator()
-			if err != nil {
-				return nil, err
-			}
-			rt.sim = t.Sim
-			rt.S, rt.A = sm.Size()
-		} else {
-			rt.table = t.Dynamics()
-			rt.S, rt.A = rt.table.Size()
+	return spec, spec.Validate()
+}
+
+// buildTask builds a task of the sequence: a simulator (validated by building one), or a table
+// — on demand when it is large, else its stored model — with its fixed start under start: fixed.
+func buildTask(def env.Task, set settings) (runTask, error) {
+	t := runTask{def: def}
+	if sim, ok := def.(env.Simulated); ok {
+		sm, err := sim.Simulator()
+		if err != nil {
+			return t, err
 		}
-		out = append(out, rt)
+		t.sim = sim
+		t.S, t.A = sm.Size()
+		return t, nil
 	}
-	return out, nil
+	var err error
+	if od, ok := def.(env.OnDemand); ok && pairs(od) >= onDemandPairs {
+		t.table, err = od.Dynamics()
+	} else {
+		t.table, err = def.Model()
+	}
+	if err != nil {
+		return t, err
+	}
+	t.S, t.A = t.table.Size()
+	if set.Start == startFixed {
+		t.fixed, err = fixedStart(set, def, t.table)
+	}
+	return t, err
+}
+
+func pairs(t env.Sized) int64 {
+	S, A := t.Size()
+	return int64(S) * int64(A)
+}
+
+// fixedStart is a table task's start under start: fixed: start_state when given, else the state
+// of start_cell in a grid task; not a terminal state.
+func fixedStart(set settings, def env.Task, d mdp.Dynamics) (int, error) {
+	S, _ := d.Size()
+	s := 0
+	if set.StartState != nil {
+		if s = *set.StartState; s < 0 || s >= S {
+			return 0, fmt.Errorf("start_state = %d, want a state of the task's %d", s, S)
+		}
+	} else if grid, ok := def.(env.CellTask); !ok {
+		return 0, fmt.Errorf("start_cell = %v needs a grid task; give start_state instead", set.StartCell)
+	} else if s, ok = grid.StateOfCell(env.Cell{X: set.StartCell[0], Y: set.StartCell[1]}); !ok {
+		return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", set.StartCell)
+	}
+	if d.Terminal(s) {
+		return 0, fmt.Errorf("the fixed start state %d is terminal", s)
+	}
+	return s, nil
 }
 
 // streams are the random streams of one task's environment: its transitions (per agent) and its
@@ -106,7 +160,7 @@ func streamsOf(seed uint64, run int, name string, k int) streams {
 }
 
 // runnerStream is a copy of the runner's stream derivation (experiment's stream), until package
-// stream lands.
+// stream lands on main.
 func runnerStream(seed uint64, run int, agentName string, task int, purpose string) *rand.Rand {
 	h := fnv.New128a()
 	var buf [8]byte

@@ -16,6 +16,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -28,7 +29,7 @@ type cell struct {
 	Start string  `json:"start"` // the start rule
 	// Family is the spec's tasks: block (the family and its parameters), which draws the run's
 	// task sequence: temple.make replays the steps on it.
-	Family experiment.TaskSpec  `json:"family"`
+	Family families.Spec        `json:"family"`
 	Agent  experiment.AgentSpec `json:"agent"` // type, name and parameters under their config keys
 	Tasks  []*task              `json:"tasks"`
 }

@@ -173,6 +173,18 @@ class TestEpisodes(unittest.TestCase):
         with temple.make("online-maze", seed=3, count=2, start="random-per-episode") as seq:
             self.assertGreater(len({seq[0].reset()[0] for _ in range(50)}), 1)
 
+    def test_fixed_start(self):
+        with temple.make("online-maze", seed=3, count=2, start="fixed", start_cell=[1, 1]) as seq:
+            self.assertEqual({seq[k].reset()[0] for k in (0, 1) for _ in range(3)}, {0})  # cell (1, 1): state 0
+        with temple.make("online-maze", seed=3, count=2, start="fixed", start_state=5) as seq:
+            self.assertEqual(seq[1].reset()[0], 5)
+        with self.assertRaises(temple.TempleError) as cm:
+            temple.make("online-maze", count=1, start="fixed", start_state=16)
+        self.assertIn("start_state = 16", str(cm.exception))
+        with self.assertRaises(temple.TempleError) as cm:
+            temple.make("online-maze", count=1, start="fixed", start_cell=[9, 9])
+        self.assertIn("start_cell = [9 9] is not an open cell", str(cm.exception))
+
     def test_same_arguments_same_everything(self):
         def trace():
             out = []
