@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -66,7 +67,7 @@ func decodeSettings(text string) (settings, error) {
 type tasks struct {
 	guard
 	family string
-	params string // the family's parameters as given (JSON), for info
+	spec   families.Spec // the family and its parameters, the defaults included
 	seed   uint64
 	run    int
 	agent  string
@@ -84,11 +85,15 @@ func newTasks(family, params, settingsJSON string, seed uint64, run int, agentNa
 	if err != nil {
 		return nil, err
 	}
-	list, err := drawRun(family, params, set, seed, run)
+	spec, err := decodeFamily(family, params)
 	if err != nil {
 		return nil, err
 	}
-	return &tasks{family: family, params: params, seed: seed, run: run, agent: agentName, set: set, list: list,
+	list, err := drawRun(spec, set, seed, run)
+	if err != nil {
+		return nil, err
+	}
+	return &tasks{family: family, spec: spec, seed: seed, run: run, agent: agentName, set: set, list: list,
 		horizons: make([]*mdp.Horizon, len(list))}, nil
 }
 
@@ -104,17 +109,25 @@ type taskInfo struct {
 	Simulator bool            `json:"simulator"`
 }
 
-// info is the sequence as JSON: the family, its parameters, the settings and each task.
+// info is the sequence as JSON: the family, its parameters (with their defaults), the settings
+// and each task.
 func (ts *tasks) info() (string, error) {
+	params := map[string]any{}
+	if b, err := ts.spec.MarshalJSON(); err != nil {
+		return "", err
+	} else if err := json.Unmarshal(b, &params); err != nil {
+		return "", err
+	}
+	delete(params, "family")
 	out := struct {
-		Family   string          `json:"family"`
-		Params   json.RawMessage `json:"params"`
-		Seed     uint64          `json:"seed"`
-		Run      int             `json:"run"`
-		Agent    string          `json:"agent"`
-		Settings settings        `json:"settings"`
-		Tasks    []taskInfo      `json:"tasks"`
-	}{Family: ts.family, Params: json.RawMessage(orEmptyObject(ts.params)), Seed: ts.seed, Run: ts.run,
+		Family   string         `json:"family"`
+		Params   map[string]any `json:"params"`
+		Seed     uint64         `json:"seed"`
+		Run      int            `json:"run"`
+		Agent    string         `json:"agent"`
+		Settings settings       `json:"settings"`
+		Tasks    []taskInfo     `json:"tasks"`
+	}{Family: ts.family, Params: params, Seed: ts.seed, Run: ts.run,
 		Agent: ts.agent, Settings: ts.set, Tasks: []taskInfo{}}
 	for k, t := range ts.list {
 		def, err := json.Marshal(t.def)

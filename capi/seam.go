@@ -49,12 +49,8 @@ var linePrefix = regexp.MustCompile(`^line \d+: `)
 const onDemandPairs = 1 << 18
 
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
-// tasks: block is family with params (a JSON object of config keys), with the settings set.
-func drawRun(family, params string, set settings, seed uint64, run int) ([]runTask, error) {
-	spec, err := decodeFamily(family, params)
-	if err != nil {
-		return nil, err
-	}
+// tasks: block is spec, with the settings set.
+func drawRun(spec families.Spec, set settings, seed uint64, run int) ([]runTask, error) {
 	seq, err := spec.Params.Sequence(run, runnerStream(seed, run, "", 0, "sequence"))
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)

@@ -80,7 +80,9 @@ def make(family: str, seed: int = 0, run: int = 0, *, agent: str = "", episodes:
 
 class TaskSequence(Sequence["Task"]):
     """A run's tasks (temple.make): a sequence of Task environments, in the order the runner's
-    agents meet them. Closing it (or leaving a with block) frees the tasks' models."""
+    agents meet them. family, seed, run and agent are make's; params the family's parameters,
+    its defaults included; episodes, steps, gamma and start the settings. Closing it (or leaving
+    a with block) frees the tasks' models."""
 
     def __init__(self, family: str, seed: int, run: int, *, agent: str, params: Optional[Dict[str, Any]],
                  kwargs: Dict[str, Any], settings: Dict[str, Any]) -> None:

@@ -203,6 +203,7 @@ class TestEpisodes(unittest.TestCase):
     def test_info_and_sequence(self):
         with temple.make("frozenlake", map="8x8", count=2) as seq:
             self.assertEqual(len(seq), 2)
+            self.assertEqual((seq.params["map"], seq.params["count"], seq.params["slippery"]), ("8x8", 2, True))
             self.assertEqual((seq.steps, seq.gamma, seq.episodes, seq.start), (30, 0.95, 3000, "random-per-task"))
             task = seq[1]
             s, info = task.reset()
