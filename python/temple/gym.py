@@ -36,6 +36,9 @@ def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, ga
     the agent is told, and bootstraps nothing past it) or truncated (a time limit: an ordinary
     step for the agent), or after max_steps steps (a truncation of run's own; None: no limit).
     seed seeds the first reset only, as Gymnasium's convention is.
+
+    On a task of temple.make, gamma and terminal_states default to the task's (its gamma and
+    the terminal states the runner declares), so that the agent begins the task as in the runner.
     """
     episodes = operator.index(episodes)
     if episodes < 0:
@@ -44,6 +47,10 @@ def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, ga
         max_steps = operator.index(max_steps)
         if max_steps < 1:
             raise ValueError("max_steps = %d, want >= 1 (or None: no limit)" % max_steps)
+    from .envs import Task
+    if isinstance(env, Task):
+        gamma = env.gamma if gamma is None else gamma
+        terminal_states = env.terminal_states if terminal_states is None else terminal_states
     n_states, s0 = space_size(env.observation_space, "observation_space")
     n_actions, a0 = space_size(env.action_space, "action_space")
     began = False

@@ -113,6 +113,25 @@ class TestShareOfOptimal(unittest.TestCase):
         self.assertEqual(shares, res.agent("Q-learning")["oracle"]["share_of_optimal"]["per_run"])
 
 
+class TestGymRun(unittest.TestCase):
+    def test_gym_run_on_a_task_is_the_runners_loop(self):
+        # temple.gym.run on temple.make tasks with the runner's agent: the runner's per-task reward.
+        tmp = tempfile.mkdtemp()
+        try:
+            res = temple.run(dict(SMALL, runs=1), out=os.path.join(tmp, "r"), progress=io.StringIO())
+        finally:
+            shutil.rmtree(tmp)
+        seq = temple.make("online-maze", seed=SMALL["seed"], run=0, agent="Q-learning", count=3,
+                          steps=SMALL["steps"])
+        with temple.Agent("q-learning", seed=SMALL["seed"], name="Q-learning") as agent:
+            for task in seq:
+                returns = temple.gym.run(agent, task, episodes=SMALL["episodes"])  # gamma: the task's
+                got = 0.0
+                for r in returns:
+                    got += r
+                self.assertEqual(got, res.per_task.where(task=task.index)[0].reward)
+
+
 class TestRefusals(unittest.TestCase):
     def assertRefused(self, f, *words):
         with self.assertRaises(temple.TempleError) as cm:
