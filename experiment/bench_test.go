@@ -12,6 +12,7 @@ import (
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/stream"
 )
 
 // benchCells runs whole cells of spec through the runner (no disk) and reports steps per second
@@ -225,7 +226,7 @@ func BenchmarkLargeMaze(b *testing.B) {
 			seqs := make([]env.Sequence, s.Runs)
 			for run := range seqs {
 				var err error
-				if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
+				if seqs[run], err = s.Tasks.Params.Sequence(run, stream.New(s.Seed, run, "", 0, stream.Sequence)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -15,12 +15,13 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 )
 
 // Memory estimate of an experiment, checked twice: before any task is drawn or model built, from
 // the sizes the task definitions know (mazes), and again once the models are built, from every
 // model's size (Taxi, FrozenLake, a user's MDP file). The runner holds every run's task models at
-// once, the oracle solutions of the tasks in progress (oracleCache), and on each worker one agent
+// once, the oracle solutions of the tasks in progress (oracle.Cache), and on each worker one agent
 // with its policy evaluation. The figures are bytes per state-action pair measured on 100×100
 // mazes (heap after two tasks), rounded up to cover pairs whose every outcome has been seen.
 // An agent's own memory is its type's (agents.Memory).
@@ -59,7 +60,7 @@ func oracleBytes(S, pairs int64, steps int) int64 {
 // and V^π, with (I − γP_π)⁻¹ on small tasks and the predecessor lists on large ones.
 func policyBytes(S, pairs int64) int64 {
 	b := 2*pairs*8 + S*8
-	if S <= denseStates {
+	if S <= oracle.DenseStates {
 		return b + S*S*8 + 2*S*8
 	}
 	return b + S*(24+1+4) + pairs*4*4 // a few predecessors per pair of a grid
@@ -81,7 +82,7 @@ type taskSize struct {
 const onDemandStateBytes = 1 + 4 + 8 + 8
 
 // localOracleBytes is one solution of a task computed on demand over n states of its S
-// (solveLocal): V_0 … V_T and V* by local state, per pair Q*, the ε-mistake flag and the
+// (oracle.SolveLocal): V_0 … V_T and V* by local state, per pair Q*, the ε-mistake flag and the
 // region's own model (offsets, expected rewards, three outcomes), and the region's index of
 // every state with its search distances.
 func localOracleBytes(S, n, A int64, steps int) int64 {
@@ -98,7 +99,7 @@ func sizeOf(s Spec, def env.Task, S, A int) taskSize {
 		return t
 	}
 	t.onDemand = true
-	radius := mdp.RadiusFor(s.Steps, s.Gamma, od.RewardBound()/(1-s.Gamma), oracleTolerance/2)
+	radius := mdp.RadiusFor(s.Steps, s.Gamma, od.RewardBound()/(1-s.Gamma), oracle.Tolerance/2)
 	starts := int64(1)
 	if s.Start == StartPerEpisode {
 		starts = int64(s.Episodes)

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stream"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -59,7 +60,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
-	// model, and so one oracle solution (oracleCache). Models are immutable.
+	// model, and so one oracle solution (oracle.Cache). Models are immutable.
 	type builtTask struct {
 		def env.Task
 		m   *mdp.Model
@@ -134,7 +135,7 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 	g.SetLimit(generators(s))
 	for k := range seqs {
 		g.Go(func() error {
-			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream(s.Seed, from+k, "", 0, purposeSequence))
+			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream.New(s.Seed, from+k, "", 0, stream.Sequence))
 			return nil
 		})
 	}
@@ -190,7 +191,7 @@ func fixedStart(s Spec, t Task) (int, error) {
 // when they are read (env.OnDemand: a maze, from 256×256 cells on) is not stored as a model: a
 // stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
 // only the pairs its cells meet, and the oracle solves such a task only around its start states
-// (solveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
+// (oracle.SolveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
 // ground-truth diagnostics on it.
 const OnDemandPairs = 1 << 18
 

@@ -45,7 +45,7 @@ agents:
 	}
 	ot := s.Agents[0]
 	if p := ot.Params.(*agents.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
-		p.Base.Params.(*agents.RMaxBase).M != 500 || !p.Consolidate {
+		p.Base.Params.(*agents.RMax).M != 500 || !p.Consolidate {
 		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
 	}
 	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agents.RMax).Rule != agent.Optimistic || r.Params.(*agents.RMax).M != 500 {

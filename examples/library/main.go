@@ -78,7 +78,7 @@ func run(w io.Writer) error {
 	params.Ms, rmax.M = 10, 100
 	plan.Agents = []experiment.AgentFactory{
 		{Name: "O-TempLe", New: func(ctx experiment.RunContext) (agent.Agent, error) {
-			base, err := agent.NewLearner(rmax) // the paper's base learner
+			base, err := agent.NewRMax(rmax) // the paper's base learner
 			if err != nil {
 				return nil, err
 			}
@@ -88,7 +88,13 @@ func run(w io.Writer) error {
 			}
 			return ot, err
 		}},
-		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) { return agent.NewRMax(rmax) }},
+		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) {
+			base, err := agent.NewRMax(rmax)
+			if err != nil {
+				return nil, err
+			}
+			return agent.NewSingle(base), nil // the single-task agent: it forgets at every task
+		}},
 	}
 	dir, err := os.MkdirTemp("", "temple-library-example-")
 	if err != nil {
