@@ -1,12 +1,14 @@
 // Command capi is temple's C ABI: every learner of the agent registry (package agents) that can be
-// driven step by step, behind integer handles, for callers in other languages — the Python
-// package python/temple loads it with ctypes. Build it as a shared library:
+// driven step by step, and every task family of the registry (package families) as environments
+// stepped as the runner steps them, behind integer handles, for callers in other languages — the
+// Python package python/temple loads it with ctypes. Build it as a shared library:
 //
 //	go build -buildmode=c-shared -o libtemple.so ./capi
 //
-// which also writes libtemple.h. It imports the learners (agent, agents, template) and the seeded
-// streams (stream), nothing of the runner: not experiment, results, report or the plotting, so the
-// library stays small (TestNoRunnerInTheLibrary). The functions:
+// which also writes libtemple.h. It imports the learners (agent, agents, template), the seeded
+// streams (stream, episode.StreamsOf), the task families (families, and the tasks they make:
+// env, mdp, the simulators), nothing of the runner: not experiment, results, report or the
+// plotting, so the library stays small (TestNoRunnerInTheLibrary). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
 //	int     temple_begin_task(int64_t h, int64_t index, int64_t n_states, int64_t n_actions, double gamma,

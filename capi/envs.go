@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/episode"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -240,7 +241,7 @@ func (ts *tasks) newEnv(k int, seed uint64) (*taskEnv, error) {
 		return nil, err
 	}
 	e := &taskEnv{k: k, t: t, steps: ts.set.Steps, start: ts.set.Start, first: -1}
-	str := streamsOf(seed, ts.run, ts.agent, k)
+	str := episode.StreamsOf(seed, ts.run, ts.agent, k) // the runner's, for agent ts.agent
 	if t.sim != nil {
 		if e.start == startFixed {
 			return nil, fmt.Errorf("start = %s needs a table task: task %d (%s) is a simulator, whose episodes start where its reset lands", startFixed, k, t.def.Name())
@@ -249,9 +250,9 @@ func (ts *tasks) newEnv(k int, seed uint64) (*taskEnv, error) {
 			return nil, err
 		}
 		e.S, e.A = e.sim.Size()
-		e.resets = str.start
+		e.resets = str.Start
 		if e.start == startPerTask {
-			e.taskSeed = str.start.Uint64()
+			e.taskSeed = str.Start.Uint64()
 			e.perTask = rand.NewPCG(e.taskSeed, 0)
 			e.resets = rand.New(e.perTask)
 		}
@@ -261,7 +262,7 @@ func (ts *tasks) newEnv(k int, seed uint64) (*taskEnv, error) {
 	e.m, _ = t.table.(*mdp.Model)
 	e.S, e.A = t.table.Size()
 	e.terminal = t.table.TerminalStates()
-	e.envRand, e.starts = str.env, str.start
+	e.envRand, e.starts = str.Env, str.Start
 	if e.start == startFixed {
 		e.first = t.fixed
 	}

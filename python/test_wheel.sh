@@ -19,9 +19,11 @@ trap 'rm -rf "$tmp"' EXIT
 venvs=${VENVS:-$tmp/venvs}
 
 (cd "$root" && go run ./capi/trajectory python/tests/trajectory.yaml) > "$tmp/trajectories.jsonl"
+(cd "$root" && go run ./capi/trajectory python/tests/trajectory_sim.yaml) > "$tmp/trajectories_sim.jsonl"
 
 # The environment of a user without Go: no GOPATH, GOROOT, PYTHONPATH, TEMPLE_LIBRARY, ...
-clean=(env -i PATH=/usr/bin:/bin HOME="$tmp" LANG=C.UTF-8 TEMPLE_TRAJECTORIES="$tmp/trajectories.jsonl")
+clean=(env -i PATH=/usr/bin:/bin HOME="$tmp" LANG=C.UTF-8 TEMPLE_TRAJECTORIES="$tmp/trajectories.jsonl"
+	TEMPLE_SIM_TRAJECTORIES="$tmp/trajectories_sim.jsonl")
 if "${clean[@]}" sh -c 'command -v go' >/dev/null; then
 	echo "test_wheel: go is on the clean PATH (/usr/bin:/bin): the test would not show that the wheel needs no Go" >&2
 	exit 1

@@ -64,6 +64,10 @@ func (r *recorder) BeginTask(t agent.Task) error {
 	return r.Agent.BeginTask(t)
 }
 
+// ObserveTerminal passes on what a simulator's step taught the agent (the runner requires
+// agent.TerminalObserver on simulators whose episodes terminate).
+func (r *recorder) ObserveTerminal(s int) { r.Agent.(agent.TerminalObserver).ObserveTerminal(s) }
+
 func (r *recorder) Observe(s, a int, rew float64, next int) {
 	r.episode = append(r.episode, [4]float64{float64(s), float64(a), rew, float64(next)})
 	r.Agent.Observe(s, a, rew, next)

@@ -45,6 +45,24 @@ class TestSameTransitionsAsTheRunner(unittest.TestCase):
                             steps += 1
         self.assertGreater(steps, 10000)
 
+    def test_replay_simulators(self):
+        # Discretized CartPole: every reset (one draw per task, repeated) and every step's cell
+        # and reward as in the runner, each episode ending where the runner's ended.
+        steps = 0
+        for cell in cells("trajectory_sim.yaml", "TEMPLE_SIM_TRAJECTORIES"):
+            with self.subTest(agent=cell["agent"]["name"], run=cell["run"]), make_like(cell) as seq:
+                for task, want in zip(seq, cell["tasks"]):
+                    self.assertTrue(task.simulator)
+                    for e, episode in enumerate(want["episodes"]):
+                        s, _ = task.reset()
+                        self.assertEqual(s, int(episode[0][0]), "episode %d's start" % e)
+                        for t, (s0, a, r, s2) in enumerate(episode):
+                            obs, reward, terminated, truncated, _ = task.step(int(a))
+                            self.assertEqual((obs, reward), (int(s2), r), "task %d episode %d step %d" % (task.index, e, t))
+                            self.assertEqual(terminated or truncated, t + 1 == len(episode))
+                            steps += 1
+        self.assertGreater(steps, 1000)
+
     def test_the_tasks_do_not_depend_on_the_agent_and_the_transitions_do(self):
         cell = cells()[0]
         a, b = make_like(cell), make_like(dict(cell, agent={"name": "someone else"}))

@@ -1,17 +1,12 @@
 package main
 
 // Where the environments' tasks (envs.go) come from: a run's task sequence, drawn by the families
-// registry from the run's sequence stream and built as the runner builds it, and the random
-// streams of its episodes. The streams are a copy of the runner's derivation until package
-// stream lands on main (TODO(python): use stream.New and episode.StreamsOf then).
+// registry from the run's sequence stream (package stream) and built as the runner builds it.
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
 	"regexp"
 
 	"go.yaml.in/yaml/v3"
@@ -19,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/stream"
 )
 
 // runTask is one task of a run as the environments step it.
@@ -51,7 +47,7 @@ const onDemandPairs = 1 << 18
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
 // tasks: block is spec, with the settings set.
 func drawRun(spec families.Spec, set settings, seed uint64, run int) ([]runTask, error) {
-	seq, err := spec.Params.Sequence(run, runnerStream(seed, run, "", 0, "sequence"))
+	seq, err := spec.Params.Sequence(run, stream.New(seed, run, "", 0, stream.Sequence))
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
@@ -143,32 +139,4 @@ func fixedStart(set settings, def env.Task, d mdp.Dynamics) (int, error) {
 		return 0, fmt.Errorf("the fixed start state %d is terminal", s)
 	}
 	return s, nil
-}
-
-// streams are the random streams of one task's environment: its transitions (per agent) and its
-// starts (shared by the agents of a run).
-type streams struct{ env, start *rand.Rand }
-
-// streamsOf are the streams the runner gives agent name's environment in task k of run run of an
-// experiment with seed seed.
-func streamsOf(seed uint64, run int, name string, k int) streams {
-	return streams{env: runnerStream(seed, run, name, k, "env"), start: runnerStream(seed, run, "", k, "start")}
-}
-
-// runnerStream is a copy of the runner's stream derivation (experiment's stream), until package
-// stream lands on main.
-func runnerStream(seed uint64, run int, agentName string, task int, purpose string) *rand.Rand {
-	h := fnv.New128a()
-	var buf [8]byte
-	for _, x := range []uint64{seed, uint64(run), uint64(task)} {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		h.Write(buf[:])
-	}
-	for _, s := range []string{agentName, purpose} {
-		binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
-		h.Write(buf[:])
-		h.Write([]byte(s))
-	}
-	sum := h.Sum(nil)
-	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])))
 }
