@@ -6,12 +6,13 @@ command (bin/temple, run by the console script `temple`), as
 
 A wheel is a zip archive (PEP 427): the package's files, then a dist-info directory with METADATA,
 WHEEL, entry_points.txt and RECORD (every file's sha256 and size). The version is the one the
-bundled command reports (`temple --version`, the Go constant results.Version), checked against
---version. The tag is py3-none-linux_<machine>: any Python 3 (the library is loaded with ctypes,
-nothing is compiled against CPython), this machine's architecture. The archive is reproducible:
+bundled command reports (`temple --version`, the Go constant results.Version); the package's
+_version.py (written by make python) must agree. The tag is py3-none-linux_<machine>: any
+Python 3 (the library is loaded with ctypes, nothing is compiled against CPython), this
+machine's architecture. The archive is reproducible:
 its entries are sorted and dated SOURCE_DATE_EPOCH (default 1980-01-01).
 
-    python3 python/build_wheel.py --version 0.1.0 --out dist   # after make python (make wheel)
+    python3 python/build_wheel.py --out dist   # after make python (make wheel does both)
 """
 
 import argparse
@@ -75,14 +76,15 @@ def metadata(version):
     ])
 
 
-def build(version, out_dir):
+def build(out_dir):
     binary = os.path.join(PACKAGE, "bin", "temple")
     for need, how in [(os.path.join(PACKAGE, "libtemple.so"), "make python"), (binary, "make python")]:
         if not os.path.exists(need):
             raise SystemExit("build_wheel: %s is missing: run `%s` first (or make wheel)" % (need, how))
-    got = command_version(binary)
-    if got != version:
-        raise SystemExit("build_wheel: --version %s, but the bundled command is version %s" % (version, got))
+    version = command_version(binary)
+    with open(os.path.join(PACKAGE, "_version.py")) as f:
+        if '"%s"' % version not in f.read():
+            raise SystemExit("build_wheel: temple/_version.py is not version %s, the command's: run make python" % version)
     tag = "py3-none-linux_" + platform.machine()
     dist_info = "temple-%s.dist-info" % version
     entries = []  # (name, bytes, executable)
@@ -114,10 +116,9 @@ def build(version, out_dir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--version", required=True, help="the version the wheel must carry (results.Version)")
     ap.add_argument("--out", default="dist", help="directory for the .whl (default dist)")
     args = ap.parse_args()
-    print(build(args.version, args.out))
+    print(build(args.out))
 
 
 if __name__ == "__main__":
