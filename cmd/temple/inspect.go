@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -188,10 +189,11 @@ func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, 
 		}
 		snaps, err := results.ReadSnapshots(resultsDir, run, a.Name)
 		if err != nil {
-			if agentName != "" {
+			var damaged *results.DamagedError
+			if agentName != "" || errors.As(err, &damaged) {
 				return err
 			}
-			continue
+			continue // an agent without templates
 		}
 		switch p := a.Params.(type) {
 		case *agents.OTempLe:
