@@ -32,7 +32,7 @@ type Experiment struct {
 	Generators int
 	MaxMemory  int64 // max_memory, in MB; 0: the machine's memory
 	// OnDemand returns a task definition as a task computed on demand, false when the
-	// experiment stores its model.
+	// experiment stores its model; nil stores every model.
 	OnDemand func(env.Task) (env.OnDemand, bool)
 }
 

@@ -5,13 +5,11 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agents"
-	"github.com/temple-rl/temple/env"
 )
 
 // stored is an experiment that stores every task's model.
 func stored(types ...string) Experiment {
-	x := Experiment{Episodes: 1000, Steps: 100, Gamma: 0.95, Generators: 1,
-		OnDemand: func(env.Task) (env.OnDemand, bool) { return nil, false }}
+	x := Experiment{Episodes: 1000, Steps: 100, Gamma: 0.95, Generators: 1}
 	for _, name := range types {
 		t, err := agents.Lookup(name)
 		if err != nil {

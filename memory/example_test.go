@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/temple-rl/temple/agents"
-	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/memory"
 )
 
@@ -13,8 +12,7 @@ import (
 func Example() {
 	rmax, _ := agents.Lookup("rmax")
 	x := memory.Experiment{Episodes: 100, Steps: 100, Gamma: 0.95, Generators: 1, MaxMemory: 20,
-		Agents:   []memory.Agent{{Type: "rmax", Params: rmax.Defaults()}},
-		OnDemand: func(env.Task) (env.OnDemand, bool) { return nil, false }}
+		Agents: []memory.Agent{{Type: "rmax", Params: rmax.Defaults()}}}
 	run := []memory.Task{{S: 100 * 100, A: 4}}
 	e := x.Estimate([][]memory.Task{run, run, run, run, run, run, run, run, run, run})
 	fmt.Printf("models of %d runs: %d MB\n", e.Runs, e.Models>>20)

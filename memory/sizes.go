@@ -22,6 +22,9 @@ type Task struct {
 // task's bound on its rewards.
 func (x Experiment) size(def env.Task, S, A int) Task {
 	t := Task{S: S, A: A}
+	if x.OnDemand == nil {
+		return t
+	}
 	od, ok := x.OnDemand(def)
 	if !ok {
 		return t
