@@ -23,6 +23,8 @@ var types = []Type{
 		Defaults: func() Params { return &E3{agent.DefaultE3()} }, PairBytes: 200},
 	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
 		Defaults: func() Params { return &UCRL2{agent.DefaultUCRL2()} }, PairBytes: 200},
+	{Name: "c-ucrl", Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
+		Defaults: func() Params { return &CUCRL{agent.DefaultCUCRL()} }, PairBytes: 240},
 	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
 		Defaults: func() Params { return &PSRL{agent.DefaultPSRL()} }, PairBytes: 160},
 	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
