@@ -51,38 +51,38 @@ func play(ag Agent, m *mdp.Model, steps int, rng *rand.Rand) float64 {
 func TestRMaxKnownThresholdAndFrozenCounts(t *testing.T) {
 	p := DefaultRMax()
 	p.M = 3
-	l := Learner{P: p}
+	l := RMax{P: p}
 	l.Begin(task(2, 2, 1))
 	for k := 1; k <= 5; k++ {
 		recorded := l.Record(0, 1, 0.5)
 		if want := k <= 3; recorded != want {
 			t.Fatalf("sample %d recorded = %v, want %v", k, recorded, want)
 		}
-		if want := k >= 3; l.Known(0) != want {
-			t.Fatalf("after %d samples known = %v, want %v", k, l.Known(0), want)
+		if want := k >= 3; l.Stats().Known(0) != want {
+			t.Fatalf("after %d samples known = %v, want %v", k, l.Stats().Known(0), want)
 		}
 	}
-	if l.N(0) != 3 || l.Counts().R(0) != 1.5 {
-		t.Errorf("n = %d, R = %v; want counts frozen at m = 3", l.N(0), l.Counts().R(0))
+	if l.Stats().Counts().N(0) != 3 || l.Stats().Counts().R(0) != 1.5 {
+		t.Errorf("n = %d, R = %v; want counts frozen at m = 3", l.Stats().Counts().N(0), l.Stats().Counts().R(0))
 	}
-	// Raising the threshold makes the pair unknown again; augmentation can make it known.
-	l.SetThreshold(0, 10)
-	if l.Known(0) {
-		t.Fatal("pair still known after its threshold rose above its count")
+	// Replacing its counts by fewer makes the pair unknown again; augmentation can make it known.
+	l.Replace(0, []mdp.Succ{{State: 1, N: 2}}, 1)
+	if l.Stats().Known(0) {
+		t.Fatal("pair still known after its count fell below m")
 	}
 	l.Augment(0, []mdp.Succ{{State: 0, N: 4}, {State: 1, N: 3}}, 0.7)
-	if !l.Known(0) || l.N(0) != 10 || math.Abs(l.Counts().R(0)-2.2) > 1e-12 {
-		t.Errorf("after augmentation known = %v, n = %d, R = %v; want true, 10, 2.2", l.Known(0), l.N(0), l.Counts().R(0))
+	if !l.Stats().Known(0) || l.Stats().Counts().N(0) != 9 || math.Abs(l.Stats().Counts().R(0)-1.7) > 1e-12 {
+		t.Errorf("after augmentation known = %v, n = %d, R = %v; want true, 9, 1.7", l.Stats().Known(0), l.Stats().Counts().N(0), l.Stats().Counts().R(0))
 	}
-	if l.KnownPairs() != 1 {
-		t.Errorf("known pairs = %d, want 1", l.KnownPairs())
+	if l.Stats().KnownPairs() != 1 {
+		t.Errorf("known pairs = %d, want 1", l.Stats().KnownPairs())
 	}
 }
 
 func TestRMaxOptimisticModel(t *testing.T) {
 	p := DefaultRMax()
 	p.M, p.PlanTolerance = 2, 1e-9
-	l := Learner{P: p}
+	l := RMax{P: p}
 	l.Begin(task(2, 2, 1))
 	// Nothing known: every pair is a self-loop paying R_max, worth 1/(1−0.9) = 10.
 	for i, q := range l.Q() {
@@ -96,16 +96,16 @@ func TestRMaxOptimisticModel(t *testing.T) {
 	if q := l.Q()[0]; math.Abs(q-9) > 1e-7 {
 		t.Errorf("Q(0,0) = %v, want 9", q)
 	}
-	plans := l.Plans()
+	plans := l.Stats().Plans()
 	l.Q()
-	if l.Plans() != plans {
+	if l.Stats().Plans() != plans {
 		t.Error("re-planned although nothing changed")
 	}
 }
 
 func TestRMaxBalancedWandering(t *testing.T) {
 	p := DefaultRMax()
-	l := Learner{P: p}
+	l := RMax{P: p}
 	l.Begin(task(1, 4, 3))
 	l.Record(0, 0, 0)
 	l.Record(1, 0, 0)
@@ -131,17 +131,18 @@ func TestRMaxLearnsTheCorridor(t *testing.T) {
 	for _, rule := range []ActionRule{Optimistic, BalancedWandering} {
 		p := DefaultRMax()
 		p.M, p.Rule = 5, rule
-		ag, err := NewRMax(p)
+		l, err := NewRMax(p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		ag := NewSingle(l)
 		if err := ag.BeginTask(task(3, 2, 9)); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(2, 2))
 		play(ag, m, 200, rng)
-		if ag.l.KnownPairs() != 6 {
-			t.Fatalf("%s: %d pairs known after 200 steps, want 6", rule, ag.l.KnownPairs())
+		if l.Stats().KnownPairs() != 6 {
+			t.Fatalf("%s: %d pairs known after 200 steps, want 6", rule, l.Stats().KnownPairs())
 		}
 		if got := play(ag, m, 100, rng); got < 99 {
 			t.Errorf("%s: earned %v in the last 100 steps, want ≥ 99 (go right and stay)", rule, got)
@@ -212,8 +213,8 @@ func TestParameterErrors(t *testing.T) {
 // on the lowest-index least-tried action; ε-greedy spreads ε and shares 1 − ε among maximisers.
 // Asking for the policy changes nothing: the next actions are those of an untouched twin.
 func TestPolicies(t *testing.T) {
-	newLearner := func() *Learner {
-		l := &Learner{P: DefaultRMax()}
+	newLearner := func() *RMax {
+		l := &RMax{P: DefaultRMax()}
 		l.Begin(Task{S: 2, A: 4, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 2))})
 		for a, n := range []int{3, 1, 2, 1} {
 			for range n {

@@ -52,7 +52,7 @@ func BenchmarkRMaxMaze4x4(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTasks(b, ag)
+	benchTasks(b, NewSingle(ag))
 }
 
 func BenchmarkRMaxOptimisticMaze4x4(b *testing.B) {
@@ -62,7 +62,7 @@ func BenchmarkRMaxOptimisticMaze4x4(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTasks(b, ag)
+	benchTasks(b, NewSingle(ag))
 }
 
 func BenchmarkQLearningMaze4x4(b *testing.B) {
@@ -78,7 +78,7 @@ func BenchmarkUCRL2Maze4x4(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTasks(b, ag)
+	benchTasks(b, NewSingle(ag))
 }
 
 func BenchmarkPSRLMaze4x4(b *testing.B) {
@@ -90,7 +90,7 @@ func BenchmarkPSRLMaze4x4(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchTasks(b, ag)
+			benchTasks(b, NewSingle(ag))
 		})
 	}
 }

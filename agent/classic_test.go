@@ -72,7 +72,7 @@ func TestRiverSwimNearOptimal(t *testing.T) {
 	}
 	for _, b := range []Base{mb, e3} {
 		for seed := range uint64(5) {
-			runContinuing(t, Single{B: b}, m, 5000, seed)
+			runContinuing(t, NewSingle(b), m, 5000, seed)
 			if got, best := policyValue(t, b, m); got < 0.999*best {
 				t.Errorf("%T seed %d: V^π(μ) = %.6g after 5000 steps, want V*(μ) = %.6g", b, seed, got, best)
 			}
@@ -133,7 +133,7 @@ func TestClassicComparison(t *testing.T) {
 		for _, ag := range []struct {
 			name string
 			a    Agent
-		}{{"MBIE-EB", Single{B: mb}}, {"E3", Single{B: e3}}, {"RMax", rm}} {
+		}{{"MBIE-EB", NewSingle(mb)}, {"E3", NewSingle(e3)}, {"RMax", NewSingle(rm)}} {
 			for seed := range uint64(runs) {
 				mean[ag.name] += runContinuing(t, ag.a, m, steps, seed) / runs
 			}
@@ -183,8 +183,8 @@ func TestMBIEEBDoublingAgainstEverySample(t *testing.T) {
 			}
 			plans := 0
 			for seed := range uint64(runs) {
-				mean[replan] += runContinuing(t, Single{B: mb}, m, steps, seed) / runs
-				plans += mb.Plans()
+				mean[replan] += runContinuing(t, NewSingle(mb), m, steps, seed) / runs
+				plans += mb.Stats().Plans()
 			}
 			t.Logf("%-9s %-12s mean total reward %.3g (%.3f of the optimum), %d plans per run", c.name, replan, mean[replan], mean[replan]/best, plans/runs)
 		}

@@ -31,7 +31,8 @@ func (p CUCRLParams) Validate() error {
 	return nil
 }
 
-// NewCUCRL validates p and returns the single-task C-UCRL agent: UCRL2 whose confidence sets pool
+// NewCUCRL validates p and returns the C-UCRL base learner (NewSingle makes it the single-task
+// agent): UCRL2 whose confidence sets pool
 // the samples of pairs that ApproxEquivalence puts in one class (Asadi, Talebi, Bourel &
 // Maillard, "Model-based reinforcement learning exploiting state-action equivalence", ACML 2019).
 //
@@ -57,11 +58,11 @@ func (p CUCRLParams) Validate() error {
 // of this package with n_c (the authors' code uses √(14·log(2·S·A·t/δ)/n_c), without S) and
 // discounted planning as UCRL2 here; unvisited pairs seed no class (in that code an unvisited
 // pair's all-zero profile would).
-func NewCUCRL(p CUCRLParams) (Single, error) {
+func NewCUCRL(p CUCRLParams) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
-		return Single{}, err
+		return nil, err
 	}
-	return Single{B: &UCRL2{P: p.UCRL2Params, pool: &equivalence{epsilon: p.Epsilon}}}, nil
+	return &UCRL2{P: p.UCRL2Params, pool: &equivalence{epsilon: p.Epsilon}}, nil
 }
 
 // equivalence is C-UCRL's part of a UCRL2 learner: ApproxEquivalence's classes and the pooled
@@ -83,7 +84,7 @@ type equivalence struct {
 func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 {
 	n := l.S * l.A
 	S, A := float64(l.S), float64(l.A)
-	tk := float64(l.samples + 1)
+	tk := float64(l.stats.samples + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards, and the clustering widths c_i
 	e.sortProfiles(l)
@@ -99,10 +100,10 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 			width, e.free = append(width, 0), append(e.free, 0)
 			continue
 		}
-		own := l.counts.N(i)
+		own := l.stats.counts.N(i)
 		rHat := 0.0
 		if own > 0 {
-			rHat = l.counts.R(i) / float64(own)
+			rHat = l.stats.counts.R(i) / float64(own)
 		}
 		m.AppendPair(math.Min(l.P.RMax, rHat+l.P.RMax*math.Sqrt(7*logR/(2*float64(max(1, own))))))
 		nPool, free := own, 0.0
@@ -131,7 +132,7 @@ func (e *equivalence) sortProfiles(l *UCRL2) {
 	e.start = append(e.start[:0], 0)
 	for i := 0; i < n; i++ {
 		at := len(e.sorted)
-		for _, x := range l.counts.Successors(i) {
+		for _, x := range l.stats.counts.Successors(i) {
 			if x.N > 0 {
 				e.sorted = append(e.sorted, x)
 			}
@@ -153,16 +154,16 @@ func (e *equivalence) cluster(l *UCRL2, logC float64) {
 	n := l.S * l.A
 	e.class = slices.Grow(e.class[:0], n)[:n]
 	e.seeds = e.seeds[:0]
-	conf := func(i int) float64 { return math.Sqrt(14 * logC / float64(max(1, l.counts.N(i)))) }
+	conf := func(i int) float64 { return math.Sqrt(14 * logC / float64(max(1, l.stats.counts.N(i)))) }
 	for i := n - 1; i >= 0; i-- {
 		e.class[i] = -1
-		if l.counts.N(i) == 0 || (l.terminal != nil && l.terminal[i/l.A]) {
+		if l.stats.counts.N(i) == 0 || (l.terminal != nil && l.terminal[i/l.A]) {
 			continue
 		}
 		ci := conf(i)
 		for c, seed := range e.seeds {
 			j := int(seed)
-			if profileDistance(e.profile(i), l.counts.N(i), e.profile(j), l.counts.N(j)) <= e.epsilon+ci+conf(j) {
+			if profileDistance(e.profile(i), l.stats.counts.N(i), e.profile(j), l.stats.counts.N(j)) <= e.epsilon+ci+conf(j) {
 				e.class[i] = int32(c)
 				break
 			}
@@ -185,7 +186,7 @@ func (e *equivalence) cluster(l *UCRL2, logC float64) {
 		if c < 0 {
 			continue
 		}
-		e.nc[c] += l.counts.N(i)
+		e.nc[c] += l.stats.counts.N(i)
 		for k, x := range e.profile(i) {
 			if k == len(e.pooled[c]) {
 				e.pooled[c] = append(e.pooled[c], 0)

@@ -13,7 +13,7 @@ import (
 // still far from optimal; docs/experiments/c-ucrl.md).
 func ExampleNewCUCRL() {
 	m, _ := classic.RiverSwim()
-	run := func(ag agent.Single) float64 {
+	run := func(ag agent.Agent) float64 {
 		ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
 		envRand := rand.New(rand.NewPCG(2, 2))
 		s, total := m.SampleStart(envRand), 0.0
@@ -35,6 +35,6 @@ func ExampleNewCUCRL() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("C-UCRL ahead of UCRL2:", run(c) > run(u)) // 225 675 against 141 120 here
+	fmt.Println("C-UCRL ahead of UCRL2:", run(agent.NewSingle(c)) > run(agent.NewSingle(u))) // 225 675 against 141 120 here
 	// Output: C-UCRL ahead of UCRL2: true
 }

@@ -12,11 +12,10 @@ import (
 // newCUCRL is a C-UCRL learner begun on a task of S states and A actions.
 func newCUCRL(t *testing.T, p CUCRLParams, S, A int) *UCRL2 {
 	t.Helper()
-	ag, err := NewCUCRL(p)
+	l, err := NewCUCRL(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := ag.B.(*UCRL2)
 	l.Begin(task(S, A, 1))
 	return l
 }
@@ -179,7 +178,7 @@ func TestCUCRLInvariants(t *testing.T) {
 		l.Augment(i, []mdp.Succ{{State: int32(rng.IntN(S)), N: k}, {State: int32(rng.IntN(S)), N: k / 3}}, 0)
 		width := l.build(&m, nil)
 		e := l.pool
-		logC := math.Log(2 * S * A * float64(l.samples+1) / l.P.Delta)
+		logC := math.Log(2 * S * A * float64(l.stats.samples+1) / l.P.Delta)
 		for i := 0; i < S*A; i++ {
 			if width[i] < 0 {
 				t.Fatalf("pair %d: width %v", i, width[i])
@@ -196,7 +195,7 @@ func TestCUCRLInvariants(t *testing.T) {
 				t.Fatalf("round %d, pair %d: placed + free = %v", round, i, sum)
 			}
 			j := int(e.seeds[c])
-			ni, nj := l.counts.N(i), l.counts.N(j)
+			ni, nj := l.stats.counts.N(i), l.stats.counts.N(j)
 			bound := math.Sqrt(14*logC/float64(ni)) + math.Sqrt(14*logC/float64(nj))
 			if d := profileDistance(e.profile(i), ni, e.profile(j), nj); d > bound {
 				t.Fatalf("round %d: pair %d in the class of %d at distance %v > %v", round, i, j, d, bound)
@@ -212,7 +211,7 @@ func TestCUCRLCountConservation(t *testing.T) {
 func TestCUCRLDeterministicForASeed(t *testing.T) {
 	a, _ := NewCUCRL(DefaultCUCRL())
 	b, _ := NewCUCRL(DefaultCUCRL())
-	if x, y := actions(t, a, 4), actions(t, b, 4); !slices.Equal(x, y) {
+	if x, y := actions(t, NewSingle(a), 4), actions(t, NewSingle(b), 4); !slices.Equal(x, y) {
 		t.Error("two runs with the same seed acted differently")
 	}
 }

@@ -12,15 +12,15 @@ import (
 // E3Params are E3's parameters; the yaml tags are the config keys.
 type E3Params struct {
 	// M is the known threshold: a pair is known after m samples, a state when all its pairs are.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"known threshold m: a pair is known after m samples, a state when all its actions are" range:">= 1"`
 	// RMax is R_max, the largest reward: V_max = R_max/(1−γ) bounds what the unknown states can
 	// add to a return.
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"R_max, the largest reward: reaching an unknown state is worth R_max/(1−γ) to the exploration plan" range:"> 0"`
 	// Epsilon is ε, the loss in return the exploitation plan may have: E3 exploits in a known state
 	// when exploring could add at most ε/2 there.
-	Epsilon float64 `yaml:"epsilon"`
+	Epsilon float64 `yaml:"epsilon" doc:"ε: in a known state E3 explores while the exploration plan is worth more than ε/2" range:">= 0"`
 	// PlanTolerance bounds ‖V − V*‖∞ of each of the two plans, in units of return.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each of the two plans" range:"> 0"`
 }
 
 // DefaultE3: m = 16 is E3's known threshold in Strehl & Littman's (2008) RiverSwim experiment as
@@ -89,16 +89,10 @@ type E3 struct {
 	rng      *rand.Rand
 	terminal []bool
 
-	counts       mdp.Counts
-	knownActions []int // per state, how many of its actions are known
-	knownPairs   int
+	stats Stats
 
 	dirty bool
 	plan  e3Plans
-	plans int
-
-	samples    int64
-	allKnownAt int64
 
 	version      uint64 // changes with every change of the counts (balanced wandering reads them) or the plans
 	modelVersion uint64 // changes with every change of the two models
@@ -114,7 +108,7 @@ type e3Plans struct {
 
 var _ Base = (*E3)(nil)
 
-// NewE3 validates p and returns the learner; agent.Single{B: it} is the single-task agent.
+// NewE3 validates p and returns E3 as a base learner (Base).
 func NewE3(p E3Params) (*E3, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -125,13 +119,10 @@ func NewE3(p E3Params) (*E3, error) {
 // Begin starts a task with nothing known.
 func (l *E3) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
-	l.counts.Reset(t.S, t.A)
-	l.knownActions = buf.Zeroed(l.knownActions, t.S)
-	l.knownPairs = 0
+	l.stats.Reset(t.S, t.A, l.P.M)
 	p := &l.plan
 	p.qx, p.vx = buf.Zeroed(p.qx, t.S*t.A), buf.Zeroed(p.vx, t.S)
 	p.qe, p.ve = buf.Zeroed(p.qe, t.S*t.A), buf.Zeroed(p.ve, t.S)
-	l.plans, l.samples, l.allKnownAt = 0, 0, -1
 	l.outdated()
 }
 
@@ -140,9 +131,6 @@ func (l *E3) outdated() {
 	l.version++
 	l.modelVersion++
 }
-
-// Known reports whether pair i has m samples.
-func (l *E3) Known(i int) bool { return l.counts.N(i) >= l.P.M }
 
 // KnownThreshold is m.
 func (l *E3) KnownThreshold() int64 { return l.P.M }
@@ -158,88 +146,55 @@ func (l *E3) ObserveTerminal(s int) {
 }
 
 // StateKnown reports whether every action of s is known.
-func (l *E3) StateKnown(s int) bool { return l.knownActions[s] == l.A }
+func (l *E3) StateKnown(s int) bool { return l.stats.StateKnown(s) }
 
-// Counts are the learner's statistics.
-func (l *E3) Counts() *mdp.Counts { return &l.counts }
-
-// KnownPairs counts the known pairs.
-func (l *E3) KnownPairs() int { return l.knownPairs }
-
-// Samples is the number of own samples kept in this task (samples of unknown pairs).
-func (l *E3) Samples() int64 { return l.samples }
-
-// SamplesUntilAllKnown is the number of own samples kept before every pair was first known, −1 if
-// that has not happened.
-func (l *E3) SamplesUntilAllKnown() int64 { return l.allKnownAt }
-
-// Plans is how many times the learner planned (both plans at once) in this task.
-func (l *E3) Plans() int { return l.plans }
+// Stats are the learner's statistics of the task.
+func (l *E3) Stats() *Stats { return &l.stats }
 
 // EndEpisode does nothing: the choice between the plans is made in every known state.
 func (l *E3) EndEpisode() {}
 
 // Record keeps pair i's sample if the pair is unknown.
 func (l *E3) Record(i, next int, r float64) bool {
-	if l.Known(i) {
+	if l.stats.known[i] {
 		return false
 	}
-	l.counts.Add(i, next, 1, r)
-	l.samples++
+	stateWas := l.StateKnown(i / l.A)
+	l.stats.Record(i, next, r)
 	l.version++ // balanced wandering's counts changed
-	l.refresh(i, false)
+	l.stateChanged(i, stateWas)
 	return true
 }
 
 // Augment adds counts that are not pair i's own samples, with their reward sum.
 func (l *E3) Augment(i int, add []mdp.Succ, reward float64) {
-	was := l.Known(i)
-	for _, x := range add {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
+	stateWas := l.StateKnown(i / l.A)
+	l.stats.Augment(i, add, reward)
 	l.version++
-	l.refresh(i, was)
-	if l.StateKnown(i / l.A) {
-		l.outdated() // a known state's estimate changed
-	}
+	l.estimateChanged(i, stateWas)
 }
 
 // Replace sets pair i's statistics to the given counts and reward sum.
 func (l *E3) Replace(i int, succ []mdp.Succ, reward float64) {
-	was := l.Known(i)
-	l.counts.ClearPair(i)
-	for _, x := range succ {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
+	stateWas := l.StateKnown(i / l.A)
+	l.stats.Replace(i, succ, reward)
 	l.version++
-	l.refresh(i, was)
-	if l.StateKnown(i / l.A) {
+	l.estimateChanged(i, stateWas)
+}
+
+// stateChanged marks the plans out of date when pair i's state, known before if stateWas, became
+// known or unknown.
+func (l *E3) stateChanged(i int, stateWas bool) {
+	if l.StateKnown(i/l.A) != stateWas {
 		l.outdated()
 	}
 }
 
-// refresh updates the known sets after pair i, known before if was, changed; the plans are out of
-// date when its state became known or unknown.
-func (l *E3) refresh(i int, was bool) {
-	k := l.Known(i)
-	if k == was {
-		return
-	}
-	s := i / l.A
-	stateWas := l.StateKnown(s)
-	if k {
-		l.knownActions[s]++
-		l.knownPairs++
-		if l.allKnownAt < 0 && l.knownPairs == l.S*l.A {
-			l.allKnownAt = l.samples
-		}
-	} else {
-		l.knownActions[s]--
-		l.knownPairs--
-	}
-	if l.StateKnown(s) != stateWas {
+// estimateChanged marks the plans out of date after pair i's counts changed from elsewhere: when
+// its state became known or unknown, and when its state is known (its estimate changed).
+func (l *E3) estimateChanged(i int, stateWas bool) {
+	l.stateChanged(i, stateWas)
+	if l.StateKnown(i / l.A) {
 		l.outdated()
 	}
 }
@@ -259,7 +214,7 @@ func (l *E3) upToDate() {
 	if l.dirty {
 		l.makePlans(&l.plan)
 		l.dirty = false
-		l.plans++
+		l.stats.Planned()
 	}
 }
 
@@ -287,9 +242,9 @@ func (l *E3) choose(p *e3Plans, s int) int {
 
 // leastTried is a least-tried action of s, ties broken uniformly at random.
 func (l *E3) leastTried(s int) int {
-	low, ties := l.counts.N(s*l.A), 1
+	low, ties := l.stats.counts.N(s*l.A), 1
 	for a := 1; a < l.A; a++ {
-		switch n := l.counts.N(s*l.A + a); {
+		switch n := l.stats.counts.N(s*l.A + a); {
 		case n < low:
 			low, ties = n, 1
 		case n == low:
@@ -298,7 +253,7 @@ func (l *E3) leastTried(s int) int {
 	}
 	k := l.rng.IntN(ties)
 	for a := 0; ; a++ {
-		if l.counts.N(s*l.A+a) == low {
+		if l.stats.counts.N(s*l.A+a) == low {
 			if k == 0 {
 				return a
 			}
@@ -322,10 +277,10 @@ func (l *E3) makePlans(p *e3Plans) {
 			p.mx.AppendPair(0)    // exploitation: leaving the known set is worth nothing
 			p.me.AppendPair(vmax) // exploration: reaching an unknown state pays V_max and ends
 		default:
-			n := float64(l.counts.N(i))
-			p.mx.AppendPair(l.counts.R(i) / n)
+			n := float64(l.stats.counts.N(i))
+			p.mx.AppendPair(l.stats.counts.R(i) / n)
 			p.me.AppendPair(0)
-			for _, x := range l.counts.Successors(i) {
+			for _, x := range l.stats.counts.Successors(i) {
 				p.mx.AppendSuccessor(int(x.State), float64(x.N)/n)
 				p.me.AppendSuccessor(int(x.State), float64(x.N)/n)
 			}
@@ -342,14 +297,6 @@ func (l *E3) makePlans(p *e3Plans) {
 func (l *E3) ExploitQ() []float64 { l.upToDate(); return l.plan.qx }
 func (l *E3) ExploreQ() []float64 { l.upToDate(); return l.plan.qe }
 
-// Phase is Exploring in an unknown state, KnownModel in a known one.
-func (l *E3) Phase(s int) Phase {
-	if !l.StateKnown(s) {
-		return Exploring
-	}
-	return KnownModel
-}
-
 // PolicyVersion changes whenever the policy may have changed (PolicyInfo).
 func (l *E3) PolicyVersion() uint64 { return l.version }
 
@@ -359,18 +306,18 @@ func (l *E3) PolicyVersion() uint64 { return l.version }
 func (l *E3) Policy(s int, dst []float64) {
 	clear(dst)
 	if !l.StateKnown(s) {
-		low := l.counts.N(s * l.A)
+		low := l.stats.counts.N(s * l.A)
 		for a := 1; a < l.A; a++ {
-			low = min(low, l.counts.N(s*l.A+a))
+			low = min(low, l.stats.counts.N(s*l.A+a))
 		}
 		ties := 0.0
 		for a := 0; a < l.A; a++ {
-			if l.counts.N(s*l.A+a) == low {
+			if l.stats.counts.N(s*l.A+a) == low {
 				ties++
 			}
 		}
 		for a := 0; a < l.A; a++ {
-			if l.counts.N(s*l.A+a) == low {
+			if l.stats.counts.N(s*l.A+a) == low {
 				dst[a] = 1 / ties
 			}
 		}

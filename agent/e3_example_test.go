@@ -20,7 +20,7 @@ func ExampleE3() {
 		fmt.Println(err)
 		return
 	}
-	ag := agent.Single{B: e3}
+	ag := agent.NewSingle(e3)
 	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
 	envRand := rand.New(rand.NewPCG(2, 2))
 	s := m.SampleStart(envRand)

@@ -75,12 +75,12 @@ func TestE3ExploreOrExploitByHand(t *testing.T) {
 				t.Errorf("ε = %v, state %d: policy %v, want action %d", c.eps, s, dst, c.act[s])
 			}
 		}
-		if l.Phase(0) != KnownModel || l.Phase(2) != Exploring {
-			t.Errorf("phases %v %v, want known_model in a known state, exploring in an unknown one", l.Phase(0), l.Phase(2))
+		if l.Stats().Phase(0) != KnownModel || l.Stats().Phase(2) != Exploring {
+			t.Errorf("phases %v %v, want known_model in a known state, exploring in an unknown one", l.Stats().Phase(0), l.Stats().Phase(2))
 		}
 	}
-	if l.Plans() != 1 {
-		t.Errorf("%d plans for one model, want 1", l.Plans())
+	if l.Stats().Plans() != 1 {
+		t.Errorf("%d plans for one model, want 1", l.Stats().Plans())
 	}
 }
 
@@ -145,15 +145,15 @@ func TestE3KnownSetsAndCountConservation(t *testing.T) {
 	}
 	for i := range 6 {
 		var succ int64
-		for _, x := range l.Counts().Successors(i) {
+		for _, x := range l.Stats().Counts().Successors(i) {
 			succ += x.N
 		}
-		if l.Counts().N(i) != 4 || succ != 4 || !l.Known(i) {
-			t.Errorf("pair %d: n = %d, successors %d, known %v; want 4, 4, true", i, l.Counts().N(i), succ, l.Known(i))
+		if l.Stats().Counts().N(i) != 4 || succ != 4 || !l.Stats().Known(i) {
+			t.Errorf("pair %d: n = %d, successors %d, known %v; want 4, 4, true", i, l.Stats().Counts().N(i), succ, l.Stats().Known(i))
 		}
 	}
-	if l.Samples() != 24 || l.KnownPairs() != 6 || l.SamplesUntilAllKnown() != 24 || !l.StateKnown(2) {
-		t.Errorf("samples %d, known pairs %d, until all known %d; want 24, 6, 24", l.Samples(), l.KnownPairs(), l.SamplesUntilAllKnown())
+	if l.Stats().Samples() != 24 || l.Stats().KnownPairs() != 6 || l.Stats().SamplesUntilAllKnown() != 24 || !l.StateKnown(2) {
+		t.Errorf("samples %d, known pairs %d, until all known %d; want 24, 6, 24", l.Stats().Samples(), l.Stats().KnownPairs(), l.Stats().SamplesUntilAllKnown())
 	}
 
 	l.Begin(task(2, 1, 1))
@@ -163,15 +163,15 @@ func TestE3KnownSetsAndCountConservation(t *testing.T) {
 	}
 	v := l.PolicyVersion()
 	l.Augment(0, []mdp.Succ{{State: 1, N: 3}}, 2) // 4 counts, reward sum 2: R̂ = 0.5
-	if !l.StateKnown(0) || l.PolicyVersion() == v || l.Samples() != 1 {
-		t.Fatalf("after augmentation: known %v, version changed %v, own samples %d; want true, true, 1", l.StateKnown(0), l.PolicyVersion() != v, l.Samples())
+	if !l.StateKnown(0) || l.PolicyVersion() == v || l.Stats().Samples() != 1 {
+		t.Fatalf("after augmentation: known %v, version changed %v, own samples %d; want true, true, 1", l.StateKnown(0), l.PolicyVersion() != v, l.Stats().Samples())
 	}
 	if q := l.ExploitQ()[0]; math.Abs(q-0.5) > 1e-9 {
 		t.Errorf("exploitation Q(0,0) = %v, want R̂ = 0.5 (the unknown state 1 is worth 0)", q)
 	}
 	l.Replace(0, []mdp.Succ{{State: 1, N: 1}}, 0)
-	if l.StateKnown(0) || l.KnownPairs() != 0 {
-		t.Errorf("after Replace by 1 count: state known %v, known pairs %d; want false, 0", l.StateKnown(0), l.KnownPairs())
+	if l.StateKnown(0) || l.Stats().KnownPairs() != 0 {
+		t.Errorf("after Replace by 1 count: state known %v, known pairs %d; want false, 0", l.StateKnown(0), l.Stats().KnownPairs())
 	}
 }
 
@@ -229,6 +229,6 @@ func BenchmarkE3Maze4x4(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTasks(b, Single{B: l})
-	b.ReportMetric(float64(l.Plans()), "plans/task")
+	benchTasks(b, NewSingle(l))
+	b.ReportMetric(float64(l.Stats().Plans()), "plans/task")
 }

@@ -16,11 +16,12 @@ func ExampleRMax() {
 	m, _ := mz.Model()
 	p := agent.DefaultRMax()
 	p.M = 5
-	rm, err := agent.NewRMax(p)
+	base, err := agent.NewRMax(p)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	rm := agent.NewSingle(base) // the single-task agent: it forgets at every task
 	rm.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
@@ -46,11 +47,12 @@ func ExampleUCRL2() {
 	mz := env.Maze{Width: 3, Height: 3, Slip: make([]float64, 9), Goals: []env.Cell{{X: 3, Y: 3}}, GoalReward: 1,
 		Actions: 4, TerminalGoals: true}
 	m, _ := mz.Model()
-	ag, err := agent.NewUCRL2(agent.DefaultUCRL2())
+	base, err := agent.NewUCRL2(agent.DefaultUCRL2())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	ag := agent.NewSingle(base)
 	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
@@ -67,9 +69,9 @@ func ExampleUCRL2() {
 		ag.EndEpisode()
 		if episode%1000 == 0 {
 			if steps > 50 {
-				fmt.Printf("episode %d: goal not reached in 50 steps, %d UCRL2 episodes so far\n", episode, ag.B.Plans())
+				fmt.Printf("episode %d: goal not reached in 50 steps, %d UCRL2 episodes so far\n", episode, base.Stats().Plans())
 			} else {
-				fmt.Printf("episode %d: %d steps to the goal, %d UCRL2 episodes so far\n", episode, steps, ag.B.Plans())
+				fmt.Printf("episode %d: %d steps to the goal, %d UCRL2 episodes so far\n", episode, steps, base.Stats().Plans())
 			}
 		}
 	}
@@ -85,11 +87,12 @@ func ExamplePSRL() {
 	mz := env.Maze{Width: 3, Height: 3, Slip: make([]float64, 9), Goals: []env.Cell{{X: 3, Y: 3}}, GoalReward: 1,
 		Actions: 4, TerminalGoals: true}
 	m, _ := mz.Model()
-	ag, err := agent.NewPSRL(agent.DefaultPSRL())
+	base, err := agent.NewPSRL(agent.DefaultPSRL())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	ag := agent.NewSingle(base)
 	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int

@@ -40,18 +40,18 @@ const (
 type MBIEEBParams struct {
 	// Beta is β of the exploration bonus β/√n(s,a), in units of reward. The analysis (Theorem 2)
 	// sets β = 1/(1−γ)·√(ln(2|S||A|m/δ)/2) for rewards in [0, 1]; the experiments searched for it.
-	Beta float64 `yaml:"beta"`
+	Beta float64 `yaml:"beta" doc:"β of the exploration bonus β/√n(s,a), in units of reward (Strehl & Littman's RiverSwim search: 0.4·R_max)" range:">= 0"`
 	// M is the cap m on a pair's own samples: the algorithm updates a pair's model with its first
 	// m experiences only and ignores the rest, which bounds the changes of the model by |S||A|m for
 	// the analysis. 0 means no cap (m = ∞, the experiments' setting): every sample is kept, and no
 	// pair is ever known.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"cap m on a pair's own samples; 0: no cap, and no pair is ever known" range:">= 0"`
 	// RMax is R_max: an unvisited pair is planned at V_max = R_max/(1−γ).
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"R_max: an unvisited pair is planned at R_max/(1−γ)"`
 	// PlanTolerance bounds ‖Q − Q̃‖∞ of each plan on the bonus-augmented model.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖Q − Q̃‖∞ of each plan on the bonus-augmented model" range:"> 0"`
 	// Replan is the re-planning schedule: doubling or every-sample.
-	Replan Replan `yaml:"replan"`
+	Replan Replan `yaml:"replan" doc:"when to re-plan: when a pair's count crosses a power of two (doubling), or after every change of the model" range:"doubling | every-sample"`
 }
 
 // DefaultMBIEEB are the settings of Strehl & Littman's RiverSwim experiment (see MBIEEBParams):
@@ -90,7 +90,7 @@ func (p MBIEEBParams) Validate() error {
 // worth 0. Ties between greedy actions are broken uniformly at random.
 //
 // Record keeps a pair's own samples while n(s,a) < m (all of them when m = 0) and ignores the
-// rest: without augmentation, its first m. Known(i) is n(s,a) ≥ m: the pair's model is final;
+// rest: without augmentation, its first m. A pair is known (Stats) at n(s,a) ≥ m: its model is final;
 // with m = 0 no pair is ever known.
 // Augment and Replace change n(s,a) and the estimates like samples do, so counts a template adds
 // shrink the bonus β/√n — that is how transfer helps MBIE-EB.
@@ -104,17 +104,11 @@ type MBIEEB struct {
 	rng      *rand.Rand
 	terminal []bool
 
-	counts       mdp.Counts
-	knownActions []int // per state, how many of its actions are known (n ≥ m)
-	knownPairs   int
+	stats Stats // known: at the cap, n(s,a) ≥ m
 
 	dirty bool // the schedule asked for a plan
 	q, v  []float64
 	model mdp.Sparse
-	plans int
-
-	samples    int64
-	allKnownAt int64
 
 	version      uint64 // changes whenever the plan Act uses may have changed (PolicyInfo)
 	modelVersion uint64 // changes whenever the schedule marks the plan out of date
@@ -123,7 +117,7 @@ type MBIEEB struct {
 
 var _ Base = (*MBIEEB)(nil)
 
-// NewMBIEEB validates p and returns the learner; agent.Single{B: it} is the single-task agent.
+// NewMBIEEB validates p and returns MBIE-EB as a base learner (Base).
 func NewMBIEEB(p MBIEEBParams) (*MBIEEB, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -134,12 +128,9 @@ func NewMBIEEB(p MBIEEBParams) (*MBIEEB, error) {
 // Begin starts a task with no samples: every pair unvisited, planned at V_max.
 func (l *MBIEEB) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
-	l.counts.Reset(t.S, t.A)
-	l.knownActions = buf.Zeroed(l.knownActions, t.S)
-	l.knownPairs = 0
+	l.stats.Reset(t.S, t.A, l.KnownThreshold())
 	l.q = buf.Zeroed(l.q, t.S*t.A)
 	l.v = buf.Zeroed(l.v, t.S)
-	l.plans, l.samples, l.allKnownAt = 0, 0, -1
 	l.outdated()
 }
 
@@ -149,9 +140,6 @@ func (l *MBIEEB) outdated() {
 	l.version++
 	l.modelVersion++
 }
-
-// Known reports whether pair i has reached the cap m (never when m = 0).
-func (l *MBIEEB) Known(i int) bool { return l.P.M > 0 && l.counts.N(i) >= l.P.M }
 
 // KnownThreshold is the cap m; without a cap (m = 0) no pair is ever known, and the threshold is
 // infinite.
@@ -172,79 +160,36 @@ func (l *MBIEEB) ObserveTerminal(s int) {
 	}
 }
 
-// Counts are the learner's statistics.
-func (l *MBIEEB) Counts() *mdp.Counts { return &l.counts }
-
-// KnownPairs counts the pairs at their cap.
-func (l *MBIEEB) KnownPairs() int { return l.knownPairs }
-
-// Samples is the number of own samples kept in this task.
-func (l *MBIEEB) Samples() int64 { return l.samples }
-
-// SamplesUntilAllKnown is the number of own samples kept before every pair first reached its cap,
-// −1 if that has not happened (always with m = 0).
-func (l *MBIEEB) SamplesUntilAllKnown() int64 { return l.allKnownAt }
-
-// Plans is how many times the learner planned in this task.
-func (l *MBIEEB) Plans() int { return l.plans }
+// Stats are the learner's statistics of the task; a pair is known at its cap m (never when
+// m = 0).
+func (l *MBIEEB) Stats() *Stats { return &l.stats }
 
 // EndEpisode does nothing: MBIE-EB plans when its model changes.
 func (l *MBIEEB) EndEpisode() {}
 
 // Record keeps pair i's sample unless the pair is at its cap.
 func (l *MBIEEB) Record(i, next int, r float64) bool {
-	if l.Known(i) {
+	if l.stats.known[i] {
 		return false
 	}
-	old := l.counts.N(i)
-	l.counts.Add(i, next, 1, r)
-	l.samples++
-	l.changed(i, old, l.P.Replan == ReplanDoubling)
+	old := l.stats.counts.N(i)
+	flipped := l.stats.Record(i, next, r)
+	if l.P.Replan == ReplanDoubling && !flipped && bits.Len64(uint64(old)) == bits.Len64(uint64(l.stats.counts.N(i))) {
+		return true // the statistics changed; the plan, and so the policy, did not
+	}
+	l.outdated()
 	return true
 }
 
 // Augment adds counts that are not pair i's own samples, with their reward sum.
 func (l *MBIEEB) Augment(i int, add []mdp.Succ, reward float64) {
-	old := l.counts.N(i)
-	for _, x := range add {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
-	l.changed(i, old, false)
+	l.stats.Augment(i, add, reward)
+	l.outdated()
 }
 
 // Replace sets pair i's statistics to the given counts and reward sum.
 func (l *MBIEEB) Replace(i int, succ []mdp.Succ, reward float64) {
-	old := l.counts.N(i)
-	l.counts.ClearPair(i)
-	for _, x := range succ {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
-	l.changed(i, old, false)
-}
-
-// changed updates the known set after pair i's count went from old to its current value and
-// marks the plan out of date — with doubling, only when the count crossed a power of two or the
-// pair reached its cap.
-func (l *MBIEEB) changed(i int, old int64, doubling bool) {
-	n := l.counts.N(i)
-	wasKnown, known := l.P.M > 0 && old >= l.P.M, l.Known(i)
-	if known != wasKnown {
-		if known {
-			l.knownActions[i/l.A]++
-			l.knownPairs++
-			if l.allKnownAt < 0 && l.knownPairs == l.S*l.A {
-				l.allKnownAt = l.samples
-			}
-		} else {
-			l.knownActions[i/l.A]--
-			l.knownPairs--
-		}
-	}
-	if doubling && known == wasKnown && bits.Len64(uint64(old)) == bits.Len64(uint64(n)) {
-		return // the statistics changed; the plan, and so the policy, did not
-	}
+	l.stats.Replace(i, succ, reward)
 	l.outdated()
 }
 
@@ -259,7 +204,7 @@ func (l *MBIEEB) Q() []float64 {
 		l.build(&l.model)
 		l.model.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
 		l.dirty = false
-		l.plans++
+		l.stats.Planned()
 	}
 	return l.q
 }
@@ -270,29 +215,20 @@ func (l *MBIEEB) build(m *mdp.Sparse) {
 	vmax := l.P.RMax / (1 - l.gamma)
 	m.Reset(l.S, l.A)
 	for i := 0; i < l.S*l.A; i++ {
-		switch n := l.counts.N(i); {
+		switch n := l.stats.counts.N(i); {
 		case l.terminal != nil && l.terminal[i/l.A]:
 			m.AppendPair(0)
 		case n == 0:
 			m.AppendPair(vmax)
 		default:
 			fn := float64(n)
-			m.AppendPair(l.counts.R(i)/fn + l.P.Beta/math.Sqrt(fn))
-			for _, x := range l.counts.Successors(i) {
+			m.AppendPair(l.stats.counts.R(i)/fn + l.P.Beta/math.Sqrt(fn))
+			for _, x := range l.stats.counts.Successors(i) {
 				m.AppendSuccessor(int(x.State), float64(x.N)/fn)
 			}
 		}
 		m.EndPair()
 	}
-}
-
-// Phase is Exploring while some action of s is below its cap (always with m = 0), KnownModel
-// otherwise.
-func (l *MBIEEB) Phase(s int) Phase {
-	if l.P.M == 0 || l.knownActions[s] < l.A {
-		return Exploring
-	}
-	return KnownModel
 }
 
 // PolicyVersion changes whenever the policy may have changed (PolicyInfo).
@@ -303,15 +239,7 @@ func (l *MBIEEB) PolicyVersion() uint64 { return l.version }
 func (l *MBIEEB) Policy(s int, dst []float64) {
 	q := l.q
 	if l.dirty {
-		sp := &l.scratch
-		if sp.version != l.modelVersion {
-			sp.q = append(sp.q[:0], l.q...)
-			sp.v = append(sp.v[:0], l.v...)
-			l.build(&sp.model)
-			sp.model.Iterate(sp.q, sp.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
-			sp.version = l.modelVersion
-		}
-		q = sp.q
+		q = l.scratch.plan(l.modelVersion, l.q, l.v, l.gamma, l.P.PlanTolerance, l.build)
 	}
 	uniformGreedy(q[s*l.A:s*l.A+l.A], dst)
 }

@@ -22,7 +22,7 @@ func ExampleMBIEEB() {
 		fmt.Println(err)
 		return
 	}
-	ag := agent.Single{B: mb}
+	ag := agent.NewSingle(mb)
 	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
 	envRand := rand.New(rand.NewPCG(2, 2))
 	s, total := m.SampleStart(envRand), 0.0
@@ -37,6 +37,6 @@ func ExampleMBIEEB() {
 		mb.Policy(s, dst)
 		pi[s] = mdp.ArgMax(dst)
 	}
-	fmt.Println("policy:", pi, "plans:", mb.Plans(), "reward over 1e6:", total > 1e6)
+	fmt.Println("policy:", pi, "plans:", mb.Stats().Plans(), "reward over 1e6:", total > 1e6)
 	// Output: policy: [1 1 1 1 1 1] plans: 83 reward over 1e6: true
 }

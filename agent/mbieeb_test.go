@@ -70,8 +70,8 @@ func TestMBIEEBAugmentShrinksTheBonus(t *testing.T) {
 		t.Fatalf("Q = %v with n = 1, want β/(1−γ) = 10", q)
 	}
 	l.Augment(0, []mdp.Succ{{State: 0, N: 3}}, 0)
-	if q := l.Q()[0]; l.Counts().N(0) != 4 || math.Abs(q-5) > 1e-7 {
-		t.Fatalf("after augmenting 3: n = %d, Q = %v; want 4 and (β/2)/(1−γ) = 5", l.Counts().N(0), q)
+	if q := l.Q()[0]; l.Stats().Counts().N(0) != 4 || math.Abs(q-5) > 1e-7 {
+		t.Fatalf("after augmenting 3: n = %d, Q = %v; want 4 and (β/2)/(1−γ) = 5", l.Stats().Counts().N(0), q)
 	}
 	// Augmented reward enters R̂: 3 more counts with reward sum 1.4 make R̂ = 1.4/7.
 	l.Augment(0, []mdp.Succ{{State: 0, N: 3}}, 1.4)
@@ -79,11 +79,11 @@ func TestMBIEEBAugmentShrinksTheBonus(t *testing.T) {
 		t.Fatalf("Q = %v, want (R̂ + β/√7)/(1−γ) = %v", l.Q()[0], want)
 	}
 	l.Replace(0, []mdp.Succ{{State: 0, N: 1}}, 0)
-	if q := l.Q()[0]; l.Counts().N(0) != 1 || math.Abs(q-10) > 1e-7 {
-		t.Fatalf("after Replace: n = %d, Q = %v; want 1 and 10", l.Counts().N(0), q)
+	if q := l.Q()[0]; l.Stats().Counts().N(0) != 1 || math.Abs(q-10) > 1e-7 {
+		t.Fatalf("after Replace: n = %d, Q = %v; want 1 and 10", l.Stats().Counts().N(0), q)
 	}
-	if l.Samples() != 1 {
-		t.Errorf("own samples = %d, want 1: augmentation is not an own sample", l.Samples())
+	if l.Stats().Samples() != 1 {
+		t.Errorf("own samples = %d, want 1: augmentation is not an own sample", l.Stats().Samples())
 	}
 }
 
@@ -121,22 +121,22 @@ func TestMBIEEBCapAndCountConservation(t *testing.T) {
 	var total int64
 	for i := range 6 {
 		var succ int64
-		for _, x := range l.Counts().Successors(i) {
+		for _, x := range l.Stats().Counts().Successors(i) {
 			succ += x.N
 		}
-		if l.Counts().N(i) != kept[i] || succ != kept[i] || math.Abs(l.Counts().R(i)-rsum[i]) > 1e-12 {
-			t.Errorf("pair %d: n = %d, successors sum %d, R = %v; want %d, %d, %v", i, l.Counts().N(i), succ, l.Counts().R(i), kept[i], kept[i], rsum[i])
+		if l.Stats().Counts().N(i) != kept[i] || succ != kept[i] || math.Abs(l.Stats().Counts().R(i)-rsum[i]) > 1e-12 {
+			t.Errorf("pair %d: n = %d, successors sum %d, R = %v; want %d, %d, %v", i, l.Stats().Counts().N(i), succ, l.Stats().Counts().R(i), kept[i], kept[i], rsum[i])
 		}
-		if !l.Known(i) {
+		if !l.Stats().Known(i) {
 			t.Errorf("pair %d not known with %d samples, cap 5", i, kept[i])
 		}
 		total += kept[i]
 	}
-	if l.Samples() != total || l.KnownPairs() != 6 || l.SamplesUntilAllKnown() != 30 {
-		t.Errorf("samples %d, known pairs %d, samples until all known %d; want %d, 6, 30", l.Samples(), l.KnownPairs(), l.SamplesUntilAllKnown(), total)
+	if l.Stats().Samples() != total || l.Stats().KnownPairs() != 6 || l.Stats().SamplesUntilAllKnown() != 30 {
+		t.Errorf("samples %d, known pairs %d, samples until all known %d; want %d, 6, 30", l.Stats().Samples(), l.Stats().KnownPairs(), l.Stats().SamplesUntilAllKnown(), total)
 	}
-	if l.Phase(0) != KnownModel {
-		t.Errorf("phase of a state with every pair at its cap = %v", l.Phase(0))
+	if l.Stats().Phase(0) != KnownModel {
+		t.Errorf("phase of a state with every pair at its cap = %v", l.Stats().Phase(0))
 	}
 	// Without a cap every sample is kept and no pair is ever known.
 	l = newMBIEEB(t, MBIEEBParams{Beta: 0.5, RMax: 1, PlanTolerance: 1e-6, Replan: ReplanDoubling})
@@ -146,8 +146,8 @@ func TestMBIEEBCapAndCountConservation(t *testing.T) {
 			t.Fatal("a sample was dropped without a cap")
 		}
 	}
-	if l.Known(0) || l.Phase(0) != Exploring || l.SamplesUntilAllKnown() != -1 {
-		t.Errorf("m = 0: known %v, phase %v, samples until all known %d; want false, exploring, -1", l.Known(0), l.Phase(0), l.SamplesUntilAllKnown())
+	if l.Stats().Known(0) || l.Stats().Phase(0) != Exploring || l.Stats().SamplesUntilAllKnown() != -1 {
+		t.Errorf("m = 0: known %v, phase %v, samples until all known %d; want false, exploring, -1", l.Stats().Known(0), l.Stats().Phase(0), l.Stats().SamplesUntilAllKnown())
 	}
 }
 
@@ -168,7 +168,7 @@ func TestMBIEEBReplanSchedule(t *testing.T) {
 		for range c.plans {
 			l.Record(0, 1, 0)
 			l.Act(0)
-			got = append(got, l.Plans())
+			got = append(got, l.Stats().Plans())
 		}
 		if !slices.Equal(got, c.plans) {
 			t.Errorf("%s: plans %v, want %v", c.replan, got, c.plans)
@@ -177,10 +177,10 @@ func TestMBIEEBReplanSchedule(t *testing.T) {
 		for range 7 {
 			l.Record(0, 1, 0)
 		}
-		before := l.Plans()
+		before := l.Stats().Plans()
 		l.Act(0)
-		if before != got[len(got)-1] || l.Plans() != before+1 {
-			t.Errorf("%s: %d plans before the action, %d after; want %d and one more", c.replan, before, l.Plans(), got[len(got)-1])
+		if before != got[len(got)-1] || l.Stats().Plans() != before+1 {
+			t.Errorf("%s: %d plans before the action, %d after; want %d and one more", c.replan, before, l.Stats().Plans(), got[len(got)-1])
 		}
 	}
 }
@@ -271,8 +271,8 @@ func BenchmarkMBIEEBMaze4x4(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchTasks(b, Single{B: l})
-			b.ReportMetric(float64(l.Plans()), "plans/task")
+			benchTasks(b, NewSingle(l))
+			b.ReportMetric(float64(l.Stats().Plans()), "plans/task")
 		})
 	}
 }

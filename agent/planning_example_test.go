@@ -21,7 +21,7 @@ func ExamplePlanning() {
 	for _, planning := range []agent.Planning{agent.PlanFull, agent.PlanIncremental, agent.PlanDelta} {
 		p := agent.DefaultRMax()
 		p.M, p.Planning = 20, planning
-		l, err := agent.NewLearner(p)
+		l, err := agent.NewRMax(p)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -29,7 +29,7 @@ func ExamplePlanning() {
 		l.Begin(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
 		envRand := rand.New(rand.NewPCG(2, 2))
 		for i := range m.S * m.A {
-			for !l.Known(i) {
+			for !l.Stats().Known(i) {
 				next, r := m.Step(i/m.A, i%m.A, envRand)
 				l.Record(i, next, r)
 				l.Q() // plan after every sample, as an agent acting in between would

@@ -41,20 +41,20 @@ const (
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
 	// state (1: uniform over the simplex).
-	Prior float64 `yaml:"prior"`
+	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
 	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood). They must
 	// be on the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to RiverSwim's
 	// near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
 	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
-	RewardMean  float64 `yaml:"reward_mean"`
-	RewardSD    float64 `yaml:"reward_sd"`
-	RewardNoise float64 `yaml:"reward_noise"`
+	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
+	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
+	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
 	// M is the known threshold of Known and Phase, a diagnostic only: PSRL acts on its samples,
 	// never on it.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// Schedule is per runner episode or TSDE.
-	Schedule PSRLSchedule `yaml:"schedule"`
+	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
 	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
 	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
 }
@@ -117,7 +117,7 @@ func (p PSRLParams) Validate() error {
 //
 // The statistics are every sample (Record keeps them all) plus counts that Augment and Replace
 // add: they enter n(s,a), n(s,a,s′) and R(s,a) as pseudo-counts of the posterior — that is how
-// templates help PSRL — and take effect at the next draw. Known(i), n(s,a) ≥ m, is a diagnostic
+// templates help PSRL — and take effect at the next draw. The known set (Stats), n(s,a) ≥ m, is a diagnostic
 // threshold for phases and TempLe's retry, not part of the algorithm.
 type PSRL struct {
 	P     PSRLParams
@@ -127,16 +127,13 @@ type PSRL struct {
 	// terminal states: planned at value 0
 	terminal []bool
 
-	counts  mdp.Counts
-	known   countKnown // the diagnostic n(s,a) ≥ m
-	samples int64
+	stats Stats // the diagnostic known set: n(s,a) ≥ m
 
 	// the sampled model, dense: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
 	p, r    []float64
 	pol     []int     // the plan's policy, the start of the next policy iteration
 	mat     []float64 // scratch: I − γ·P_π, S×S
 	q, v    []float64
-	plans   int
 	version uint64 // changes with every draw
 
 	// TSDE's epoch: the samples recorded when it began, the length of the previous epoch T_{k−1},
@@ -147,21 +144,19 @@ type PSRL struct {
 
 var _ Base = (*PSRL)(nil)
 
-// NewPSRL validates p and returns the single-task PSRL agent.
-func NewPSRL(p PSRLParams) (Single, error) {
+// NewPSRL validates p and returns PSRL as a base learner (Base).
+func NewPSRL(p PSRLParams) (*PSRL, error) {
 	if err := p.Validate(); err != nil {
-		return Single{}, err
+		return nil, err
 	}
-	return Single{B: &PSRL{P: p}}, nil
+	return &PSRL{P: p}, nil
 }
 
 // Begin starts a task with the prior and draws the first model from it.
 func (l *PSRL) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	n := t.S * t.A
-	l.counts.Reset(t.S, t.A)
-	l.known.reset(t.S, t.A, l.P.M)
-	l.samples, l.plans = 0, 0
+	l.stats.Reset(t.S, t.A, l.P.M)
 	l.p = buf.Zeroed(l.p, n*t.S)
 	l.r = buf.Zeroed(l.r, n)
 	l.pol = buf.Zeroed(l.pol, t.S)
@@ -177,11 +172,11 @@ func (l *PSRL) Begin(t Task) {
 func (l *PSRL) draw() {
 	l.sample()
 	l.solve()
-	l.plans++
+	l.stats.Planned()
 	l.version++
-	l.epochStart = l.samples
+	l.epochStart = l.stats.samples
 	for i := range l.nk {
-		l.nk[i] = l.counts.N(i)
+		l.nk[i] = l.stats.counts.N(i)
 	}
 }
 
@@ -195,18 +190,18 @@ func (l *PSRL) sample() {
 		if l.terminal != nil && l.terminal[i/l.A] {
 			continue // an episode ends here: Q = 0
 		}
-		precision := prior + float64(l.counts.N(i))*noise
-		mean := (p.RewardMean*prior + l.counts.R(i)*noise) / precision
+		precision := prior + float64(l.stats.counts.N(i))*noise
+		mean := (p.RewardMean*prior + l.stats.counts.R(i)*noise) / precision
 		l.r[i] = mean + l.rng.NormFloat64()/math.Sqrt(precision)
 		row := l.p[i*l.S : i*l.S+l.S]
-		if p.PriorSupport == ObservedStates && l.counts.N(i) > 0 {
+		if p.PriorSupport == ObservedStates && l.stats.counts.N(i) > 0 {
 			l.sampleObserved(i, row)
 			continue
 		}
 		for s := range row {
 			row[s] = p.Prior
 		}
-		for _, x := range l.counts.Successors(i) {
+		for _, x := range l.stats.counts.Successors(i) {
 			row[x.State] += float64(x.N)
 		}
 		dirichlet(l.rng, row, p.Prior < 1)
@@ -219,13 +214,13 @@ func (l *PSRL) sample() {
 func (l *PSRL) sampleObserved(i int, row []float64) {
 	clear(row)
 	total := 0.0
-	for _, x := range l.counts.Successors(i) {
+	for _, x := range l.stats.counts.Successors(i) {
 		if x.N > 0 {
 			row[x.State] = gammaVariate(l.rng, l.P.Prior+float64(x.N))
 			total += row[x.State]
 		}
 	}
-	for _, x := range l.counts.Successors(i) {
+	for _, x := range l.stats.counts.Successors(i) {
 		row[x.State] /= total
 	}
 }
@@ -370,11 +365,9 @@ func (l *PSRL) Act(s int) int { return Greedy(l.q[s*l.A:s*l.A+l.A], l.rng) }
 // Record keeps the sample of pair i (PSRL learns from all); with TSDE it draws a new model when
 // the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began.
 func (l *PSRL) Record(i, next int, r float64) bool {
-	l.counts.Add(i, next, 1, r)
-	l.samples++
-	l.known.refresh(&l.counts, i, l.samples)
-	if l.P.Schedule == TSDE && (l.samples-l.epochStart > l.lastLen || l.counts.N(i) > 2*l.nk[i]) {
-		l.lastLen = l.samples - l.epochStart // T_{k−1} of the next epoch
+	l.stats.Record(i, next, r)
+	if n := l.stats.samples; l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || l.stats.counts.N(i) > 2*l.nk[i]) {
+		l.lastLen = n - l.epochStart // T_{k−1} of the next epoch
 		l.draw()
 	}
 	return true
@@ -389,24 +382,15 @@ func (l *PSRL) EndEpisode() {
 
 // Augment adds pseudo-counts to pair i's posterior (not its own samples), effective at the next
 // draw.
-func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) {
-	for _, x := range add {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
-	l.known.refresh(&l.counts, i, l.samples)
-}
+func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) { l.stats.Augment(i, add, reward) }
 
 // Replace sets pair i's statistics to the given counts and reward sum, effective at the next draw.
-func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
-	l.counts.ClearPair(i)
-	l.Augment(i, succ, reward)
-}
+func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) { l.stats.Replace(i, succ, reward) }
 
-// Known reports n(s,a) ≥ m, the diagnostic threshold.
-func (l *PSRL) Known(i int) bool { return l.known.known[i] }
+// Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
+func (l *PSRL) Stats() *Stats { return &l.stats }
 
-// KnownThreshold is m, the diagnostic threshold of Known.
+// KnownThreshold is m, the diagnostic threshold of the known set.
 func (l *PSRL) KnownThreshold() int64 { return l.P.M }
 
 // ObserveTerminal marks s terminal: the sampled model's pairs of s lose their transitions and
@@ -424,25 +408,6 @@ func (l *PSRL) ObserveTerminal(s int) {
 	l.solve()
 	l.version++
 }
-
-// Counts are the statistics; callers change them only through Record, Augment and Replace.
-func (l *PSRL) Counts() *mdp.Counts { return &l.counts }
-
-// KnownPairs counts the pairs with n(s,a) ≥ m.
-func (l *PSRL) KnownPairs() int { return l.known.pairs }
-
-// Samples is the number of own samples recorded in this task.
-func (l *PSRL) Samples() int64 { return l.samples }
-
-// SamplesUntilAllKnown is the number of own samples recorded before every pair had m samples,
-// −1 if that has not happened.
-func (l *PSRL) SamplesUntilAllKnown() int64 { return l.known.allKnownAt }
-
-// Plans is the number of models drawn (and planned) in this task.
-func (l *PSRL) Plans() int { return l.plans }
-
-// Phase is Exploring while some action of s has fewer than m samples, KnownModel otherwise.
-func (l *PSRL) Phase(s int) Phase { return l.known.phase(s) }
 
 // PolicyVersion changes with every draw.
 func (l *PSRL) PolicyVersion() uint64 { return l.version }

@@ -144,8 +144,8 @@ func TestPSRLSchedules(t *testing.T) {
 	for e := 1; e <= 5; e++ {
 		l.Record(0, 0, 0)
 		l.EndEpisode()
-		if l.Plans() != 1+e {
-			t.Fatalf("after %d episodes: %d models, want %d", e, l.Plans(), 1+e)
+		if l.Stats().Plans() != 1+e {
+			t.Fatalf("after %d episodes: %d models, want %d", e, l.Stats().Plans(), 1+e)
 		}
 	}
 	p := DefaultPSRL()
@@ -158,10 +158,10 @@ func TestPSRLSchedules(t *testing.T) {
 		if k > 3 {
 			i = 1
 		}
-		before := l.Plans()
+		before := l.Stats().Plans()
 		l.Record(i, 0, 0)
 		l.EndEpisode()
-		if l.Plans() > before {
+		if l.Stats().Plans() > before {
 			draws = append(draws, k)
 		}
 	}
@@ -209,7 +209,7 @@ func TestPSRLDeterministicForASeed(t *testing.T) {
 		p.Prior = prior
 		a, _ := NewPSRL(p)
 		b, _ := NewPSRL(p)
-		if x, y := actions(t, a, 4), actions(t, b, 4); !slices.Equal(x, y) {
+		if x, y := actions(t, NewSingle(a), 4), actions(t, NewSingle(b), 4); !slices.Equal(x, y) {
 			t.Errorf("α₀ = %v: two runs with the same seed acted differently", prior)
 		}
 	}
@@ -219,7 +219,7 @@ func TestPSRLDeterministicForASeed(t *testing.T) {
 // the start distribution, and returns the total reward, the mean discounted return of the last
 // 200 episodes, and V^π(μ) of the learner's final policy π (its most likely action per state),
 // evaluated exactly.
-func riverSwimRun(t *testing.T, ag Single, episodes, steps int, gamma float64) (total, last, final float64) {
+func riverSwimRun(t *testing.T, ag *Single, episodes, steps int, gamma float64) (total, last, final float64) {
 	t.Helper()
 	m, err := classic.RiverSwim()
 	if err != nil {
@@ -285,12 +285,12 @@ func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
 	u := DefaultUCRL2()
 	u.RMax = 10000
 	ucrl2, _ := NewUCRL2(u)
-	uTotal, uLast, uFinal := riverSwimRun(t, ucrl2, episodes, steps, gamma)
+	uTotal, uLast, uFinal := riverSwimRun(t, NewSingle(ucrl2), episodes, steps, gamma)
 	for _, schedule := range []PSRLSchedule{PerEpisode, TSDE} {
 		p := DefaultPSRL()
 		p.RewardSD, p.RewardNoise, p.Schedule = 10000, 5000, schedule
 		psrl, _ := NewPSRL(p)
-		total, last, final := riverSwimRun(t, psrl, episodes, steps, gamma)
+		total, last, final := riverSwimRun(t, NewSingle(psrl), episodes, steps, gamma)
 		t.Logf("PSRL (%s): total reward %.4g, final policy %.3f of V*(μ) = %.1f, last 200 episodes' return %.3f of it",
 			schedule, total, final/opt, opt, last/opt)
 		if final < 0.9*opt {
@@ -313,17 +313,17 @@ func TestPSRLPolicy(t *testing.T) {
 	dst := make([]float64, 2)
 	for step := 0; step < 300; step++ {
 		s := step % 3
-		plans, version := l.Plans(), l.PolicyVersion()
+		plans, version := l.Stats().Plans(), l.PolicyVersion()
 		l.Policy(s, dst)
 		if a := l.Act(s); dst[a] == 0 {
 			t.Fatalf("step %d: Act took %d, which Policy gave probability 0 (%v)", step, a, dst)
 		}
-		if l.Plans() != plans || l.PolicyVersion() != version {
+		if l.Stats().Plans() != plans || l.PolicyVersion() != version {
 			t.Fatal("Policy or Act drew a model")
 		}
 		l.Record(s*2+step%2, (s+1)%3, 0.1*float64(s))
-		if (l.Plans() != plans) != (l.PolicyVersion() != version) {
-			t.Fatalf("step %d: %d draws but policy version %d → %d", step, l.Plans()-plans, version, l.PolicyVersion())
+		if (l.Stats().Plans() != plans) != (l.PolicyVersion() != version) {
+			t.Fatalf("step %d: %d draws but policy version %d → %d", step, l.Stats().Plans()-plans, version, l.PolicyVersion())
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 
 // QLearningParams are Q-learning's parameters (decision 17).
 type QLearningParams struct {
-	Alpha    float64 `yaml:"alpha"`     // learning rate α
-	Epsilon  float64 `yaml:"epsilon"`   // exploration rate ε of ε-greedy
-	InitialQ float64 `yaml:"initial_q"` // Q(s,a) at the start of every task
+	Alpha    float64 `yaml:"alpha" doc:"learning rate α" range:"0 < alpha <= 1"`                     // learning rate α
+	Epsilon  float64 `yaml:"epsilon" doc:"exploration rate ε of ε-greedy" range:"0 <= epsilon <= 1"` // exploration rate ε of ε-greedy
+	InitialQ float64 `yaml:"initial_q" doc:"Q(s,a) at the start of every task"`                      // Q(s,a) at the start of every task
 }
 
 // DefaultQLearning are the published settings: α 0.1, ε 0.1, Q initialised to 0.

@@ -10,7 +10,7 @@ import (
 func TestRMaxPlansTerminalStatesAtZero(t *testing.T) {
 	p := DefaultRMax()
 	p.M = 1
-	l := Learner{P: p}
+	l := RMax{P: p}
 	tk := task(2, 1, 1)
 	tk.Terminal = []bool{false, true}
 	l.Begin(tk)
@@ -57,7 +57,7 @@ func TestTerminalLearnedFromAStepIsADeclaredTerminal(t *testing.T) {
 			p := DefaultRMax()
 			p.M, p.Planning = 2, planning
 			r, _ := NewRMax(p)
-			return rmaxQ{r}
+			return rmaxQ{NewSingle(r), r}
 		}
 	}
 	learners := map[string]func() qAgent{
@@ -109,6 +109,9 @@ type qAgent interface {
 }
 
 // rmaxQ gives the RMax agent's planned Q.
-type rmaxQ struct{ *RMax }
+type rmaxQ struct {
+	*Single
+	l *RMax
+}
 
 func (r rmaxQ) Q() []float64 { return r.l.Q() }

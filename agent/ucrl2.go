@@ -12,17 +12,17 @@ import (
 // UCRL2Params are UCRL2's parameters; the yaml tags are the config keys.
 type UCRL2Params struct {
 	// Delta is the confidence parameter δ of the confidence sets (0 < δ < 1).
-	Delta float64 `yaml:"delta"`
+	Delta float64 `yaml:"delta" doc:"confidence parameter δ of the confidence sets" range:"0 < delta < 1"`
 	// RMax bounds the rewards. The paper's lie in [0, 1]; here the reward width is scaled by r_max
 	// and the optimistic reward clipped at r_max, which keeps the paper's guarantee when r_max is
 	// at least the largest reward and at least the range of rewards (max − min): 1 for rewards in
 	// [0, 1], 2 for the mazes' rewards in [−1, 1].
-	RMax float64 `yaml:"r_max"`
+	RMax float64 `yaml:"r_max" doc:"bound on the rewards: at least the largest reward and the range of rewards (mazes: 2)" range:"> 0"`
 	// M is the known threshold of Known and Phase, a diagnostic only: UCRL2 acts on its confidence
 	// sets, never on it.
-	M int64 `yaml:"m"`
+	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// PlanTolerance bounds ‖V − Ṽ*‖∞ of each extended value iteration.
-	PlanTolerance float64 `yaml:"plan_tolerance"`
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − Ṽ*‖∞ of each extended value iteration" range:"> 0"`
 }
 
 // DefaultUCRL2 are δ = 0.05, R_max = 1, m = 500 (as RMax's) and a plan tolerance of 1e-4. The
@@ -69,7 +69,7 @@ func (p UCRL2Params) Validate() error {
 // The statistics are every sample (Record keeps them all) plus counts that Augment and Replace
 // add: they enter N(s,a), which shrinks the confidence widths — the construction of C-UCRL (Asadi
 // et al. 2019) — and that is how templates help UCRL2. A change from Augment or Replace ends the
-// episode, so the next step plans with it. Known(i), n(s,a) ≥ m, is a diagnostic threshold for
+// episode, so the next step plans with it. The known set (Stats), n(s,a) ≥ m, is a diagnostic threshold for
 // phases and TempLe's retry, not part of the algorithm.
 type UCRL2 struct {
 	P     UCRL2Params
@@ -79,9 +79,7 @@ type UCRL2 struct {
 	// terminal states: planned at value 0
 	terminal []bool
 
-	counts  mdp.Counts
-	known   countKnown // the diagnostic n(s,a) ≥ m
-	samples int64      // own samples recorded in this task: t − 1 at the next step
+	stats Stats // the diagnostic known set, n(s,a) ≥ m; its samples are t − 1 at the next step
 
 	nk []int64 // N_k(s,a): the counts at the start of the current episode
 	nu []int64 // ν_k(s,a): the samples of the current episode
@@ -90,7 +88,6 @@ type UCRL2 struct {
 	model   mdp.Sparse
 	width   []float64 // the L1 width of each pair's confidence set in the current plan
 	q, v    []float64
-	plans   int
 	version uint64 // changes whenever the policy may have changed
 
 	scratch ucrl2Scratch // Policy's plan of an episode not begun yet
@@ -110,26 +107,24 @@ type ucrl2Scratch struct {
 
 var _ Base = (*UCRL2)(nil)
 
-// NewUCRL2 validates p and returns the single-task UCRL2 agent.
-func NewUCRL2(p UCRL2Params) (Single, error) {
+// NewUCRL2 validates p and returns UCRL2 as a base learner (Base).
+func NewUCRL2(p UCRL2Params) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
-		return Single{}, err
+		return nil, err
 	}
-	return Single{B: &UCRL2{P: p}}, nil
+	return &UCRL2{P: p}, nil
 }
 
 // Begin starts a task with no counts; the first step begins the first episode.
 func (l *UCRL2) Begin(t Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	n := t.S * t.A
-	l.counts.Reset(t.S, t.A)
-	l.known.reset(t.S, t.A, l.P.M)
-	l.samples = 0
+	l.stats.Reset(t.S, t.A, l.P.M)
 	l.nk = buf.Zeroed(l.nk, n)
 	l.nu = buf.Zeroed(l.nu, n)
 	l.q = buf.Zeroed(l.q, n)
 	l.v = buf.Zeroed(l.v, t.S)
-	l.ended, l.plans = true, 0
+	l.ended = true
 	l.version++
 }
 
@@ -146,13 +141,13 @@ func (l *UCRL2) Act(s int) int {
 // the last plan.
 func (l *UCRL2) beginEpisode() {
 	for i := range l.nk {
-		l.nk[i] = l.counts.N(i)
+		l.nk[i] = l.stats.counts.N(i)
 	}
 	clear(l.nu)
 	l.width = l.build(&l.model, l.width)
 	l.extendedVI(&l.model, l.width, l.q, l.v)
 	l.ended = false
-	l.plans++
+	l.stats.Planned()
 }
 
 // build writes p̂_k and the optimistic rewards r̃ into m and returns the L1 widths, at
@@ -162,7 +157,7 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 		return l.pool.build(l, m, width)
 	}
 	S, A := float64(l.S), float64(l.A)
-	tk := float64(l.samples + 1)
+	tk := float64(l.stats.samples + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards: log(2·S·A·t_k/δ)
 	width = width[:0]
@@ -174,14 +169,14 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 			width = append(width, 0)
 			continue
 		}
-		n := l.counts.N(i)
+		n := l.stats.counts.N(i)
 		nn := float64(max(1, n))
 		rHat := 0.0
 		if n > 0 {
-			rHat = l.counts.R(i) / float64(n)
+			rHat = l.stats.counts.R(i) / float64(n)
 		}
 		m.AppendPair(math.Min(l.P.RMax, rHat+l.P.RMax*math.Sqrt(7*logR/(2*nn))))
-		for _, x := range l.counts.Successors(i) {
+		for _, x := range l.stats.counts.Successors(i) {
 			m.AppendSuccessor(int(x.State), float64(x.N)/float64(n))
 		}
 		m.EndPair()
@@ -284,13 +279,11 @@ func optimisticNext(next []int32, prob []float64, d float64, best int, v []float
 // Record keeps the sample of pair i (UCRL2 learns from all) and ends the episode when ν_k(s,a)
 // reaches max(1, N_k(s,a)).
 func (l *UCRL2) Record(i, next int, r float64) bool {
-	l.counts.Add(i, next, 1, r)
-	l.samples++
+	l.stats.Record(i, next, r)
 	l.nu[i]++
 	if l.nu[i] >= max(1, l.nk[i]) && !l.ended {
 		l.endEpisode()
 	}
-	l.refresh(i)
 	return true
 }
 
@@ -305,28 +298,24 @@ func (l *UCRL2) EndEpisode() {}
 // Augment adds counts that are not pair i's own samples (they shrink its confidence set) and
 // ends the episode.
 func (l *UCRL2) Augment(i int, add []mdp.Succ, reward float64) {
-	for _, x := range add {
-		l.counts.Add(i, int(x.State), x.N, 0)
-	}
-	l.counts.AddReward(i, reward)
+	l.stats.Augment(i, add, reward)
 	if !l.ended {
 		l.endEpisode()
 	}
-	l.refresh(i)
 }
 
 // Replace sets pair i's statistics to the given counts and reward sum and ends the episode.
 func (l *UCRL2) Replace(i int, succ []mdp.Succ, reward float64) {
-	l.counts.ClearPair(i)
-	l.Augment(i, succ, reward)
+	l.stats.Replace(i, succ, reward)
+	if !l.ended {
+		l.endEpisode()
+	}
 }
 
-func (l *UCRL2) refresh(i int) { l.known.refresh(&l.counts, i, l.samples) }
+// Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
+func (l *UCRL2) Stats() *Stats { return &l.stats }
 
-// Known reports n(s,a) ≥ m, the diagnostic threshold.
-func (l *UCRL2) Known(i int) bool { return l.known.known[i] }
-
-// KnownThreshold is m, the diagnostic threshold of Known.
+// KnownThreshold is m, the diagnostic threshold of the known set.
 func (l *UCRL2) KnownThreshold() int64 { return l.P.M }
 
 // ObserveTerminal marks s terminal and ends the episode, so that the next action is planned with
@@ -339,25 +328,6 @@ func (l *UCRL2) ObserveTerminal(s int) {
 		}
 	}
 }
-
-// Counts are the statistics; callers change them only through Record, Augment and Replace.
-func (l *UCRL2) Counts() *mdp.Counts { return &l.counts }
-
-// KnownPairs counts the pairs with n(s,a) ≥ m.
-func (l *UCRL2) KnownPairs() int { return l.known.pairs }
-
-// Samples is the number of own samples recorded in this task.
-func (l *UCRL2) Samples() int64 { return l.samples }
-
-// SamplesUntilAllKnown is the number of own samples recorded before every pair had m samples,
-// −1 if that has not happened.
-func (l *UCRL2) SamplesUntilAllKnown() int64 { return l.known.allKnownAt }
-
-// Plans is the number of UCRL2 episodes begun in this task, one plan each.
-func (l *UCRL2) Plans() int { return l.plans }
-
-// Phase is Exploring while some action of s has fewer than m samples, KnownModel otherwise.
-func (l *UCRL2) Phase(s int) Phase { return l.known.phase(s) }
 
 // PolicyVersion changes whenever the policy may have changed: when an episode ends.
 func (l *UCRL2) PolicyVersion() uint64 { return l.version }

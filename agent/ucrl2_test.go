@@ -154,9 +154,9 @@ func TestUCRL2DoublingRule(t *testing.T) {
 	l.Begin(task(1, 1, 1))
 	var starts []int
 	for step := 1; step <= 40; step++ {
-		before := l.Plans()
+		before := l.Stats().Plans()
 		l.Act(0)
-		if l.Plans() > before {
+		if l.Stats().Plans() > before {
 			starts = append(starts, step)
 		}
 		l.Record(0, 0, 0)
@@ -166,15 +166,15 @@ func TestUCRL2DoublingRule(t *testing.T) {
 	}
 	// Augmentation ends the episode: the next step plans with it.
 	l.EndEpisode() // not UCRL2's episode
-	before := l.Plans()
+	before := l.Stats().Plans()
 	l.Act(0)
-	if l.Plans() != before {
+	if l.Stats().Plans() != before {
 		t.Fatal("the runner's episode ended UCRL2's")
 	}
 	l.Augment(0, []mdp.Succ{{State: 0, N: 5}}, 0)
 	l.Act(0)
-	if l.Plans() != before+1 || l.nk[0] != 45 {
-		t.Errorf("after Augment: plans %d, N_k %d; want %d, 45", l.Plans(), l.nk[0], before+1)
+	if l.Stats().Plans() != before+1 || l.nk[0] != 45 {
+		t.Errorf("after Augment: plans %d, N_k %d; want %d, 45", l.Stats().Plans(), l.nk[0], before+1)
 	}
 }
 
@@ -257,7 +257,7 @@ func conservation(t *testing.T, b Base) {
 			r[i] += 0.5
 		}
 	}
-	c := b.Counts()
+	c := b.Stats().Counts()
 	known := 0
 	for i := range n {
 		sum := int64(0)
@@ -267,18 +267,18 @@ func conservation(t *testing.T, b Base) {
 		if c.N(i) != n[i] || sum != n[i] || math.Abs(c.R(i)-r[i]) > 1e-9 {
 			t.Errorf("pair %d: n = %d, Σ n(s′) = %d, R = %v; want %d, %d, %v", i, c.N(i), sum, c.R(i), n[i], n[i], r[i])
 		}
-		if want := n[i] >= 500; b.Known(i) != want {
-			t.Errorf("pair %d: known = %v with n = %d, want %v", i, b.Known(i), n[i], want)
+		if want := n[i] >= 500; b.Stats().Known(i) != want {
+			t.Errorf("pair %d: known = %v with n = %d, want %v", i, b.Stats().Known(i), n[i], want)
 		}
-		if b.Known(i) {
+		if b.Stats().Known(i) {
 			known++
 		}
 	}
-	if known != b.KnownPairs() || known == 0 || known == S*A {
-		t.Errorf("known pairs = %d, counted %d; want a count strictly between 0 and %d to test both", b.KnownPairs(), known, S*A)
+	if known != b.Stats().KnownPairs() || known == 0 || known == S*A {
+		t.Errorf("known pairs = %d, counted %d; want a count strictly between 0 and %d to test both", b.Stats().KnownPairs(), known, S*A)
 	}
-	if b.Samples() != own {
-		t.Errorf("samples = %d, want %d", b.Samples(), own)
+	if b.Stats().Samples() != own {
+		t.Errorf("samples = %d, want %d", b.Stats().Samples(), own)
 	}
 }
 
@@ -310,7 +310,7 @@ func actions(t *testing.T, ag Agent, seed uint64) []int {
 func TestUCRL2DeterministicForASeed(t *testing.T) {
 	a, _ := NewUCRL2(DefaultUCRL2())
 	b, _ := NewUCRL2(DefaultUCRL2())
-	if x, y := actions(t, a, 4), actions(t, b, 4); !slices.Equal(x, y) {
+	if x, y := actions(t, NewSingle(a), 4), actions(t, NewSingle(b), 4); !slices.Equal(x, y) {
 		t.Error("two runs with the same seed acted differently")
 	}
 }
@@ -322,9 +322,9 @@ func TestUCRL2PolicyHasNoSideEffects(t *testing.T) {
 	dst := make([]float64, 2)
 	for step := 0; step < 200; step++ {
 		s := step % 3
-		plans, version := l.Plans(), l.PolicyVersion()
+		plans, version := l.Stats().Plans(), l.PolicyVersion()
 		l.Policy(s, dst)
-		if l.Plans() != plans || l.PolicyVersion() != version {
+		if l.Stats().Plans() != plans || l.PolicyVersion() != version {
 			t.Fatal("Policy planned")
 		}
 		a := l.Act(s)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/lazy"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -84,7 +85,7 @@ func Lookup(name string) (Type, error) {
 			return t, nil
 		}
 	}
-	return Type{}, fmt.Errorf("agent type %q, want one of %s", name, strings.Join(Names(), ", "))
+	return Type{}, fmt.Errorf("agent type %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
 }
 
 // Types lists the registered types in name order.
@@ -153,8 +154,9 @@ func checkKeys(n *yaml.Node, what string, keys []string) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key := n.Content[i]
 		if !slices.Contains(keys, key.Value) {
-			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)", key.Line, what,
-				key.Value, strings.Join(append([]string{"name"}, keys...), ", "))
+			all := append([]string{"name"}, keys...)
+			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)%s", key.Line, what,
+				key.Value, strings.Join(all, ", "), suggest.DidYouMean(key.Value, all))
 		}
 	}
 	return nil
@@ -190,7 +192,21 @@ func Clone(typ string, p Params) (Params, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Decode(typ, n)
+	q, err := Decode(typ, n)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := q.(follower); ok {
+		f.follow(p)
+	}
+	return q, nil
+}
+
+// follower is implemented by parameters with a default that follows another parameter until a
+// config sets it (a template learner's m_s follows its base's m). Everything Encode writes reads
+// back as set; Clone has the copy follow as the original does.
+type follower interface {
+	follow(orig Params)
 }
 
 // named is implemented by parameters whose type reports itself under a name that depends on them

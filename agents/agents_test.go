@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -37,34 +39,15 @@ func maze(t *testing.T) *mdp.Model {
 	return m
 }
 
-// TestEveryTypeBuildsAndRoundTrips: every registered type's defaults validate, build an agent
-// that runs a few steps, and read back from what Encode writes as the same parameters.
-func TestEveryTypeBuildsAndRoundTrips(t *testing.T) {
-	m := maze(t)
-	ctx := Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
+// TestEveryTypeRoundTrips: every registered type's defaults validate and read back from what
+// Encode writes as the same parameters (TestEveryTypeRunsOnDefaults builds and runs them).
+func TestEveryTypeRoundTrips(t *testing.T) {
 	for _, typ := range Types() {
 		t.Run(typ.Name, func(t *testing.T) {
 			p := typ.Defaults()
 			if err := p.Validate(); err != nil {
 				t.Fatalf("defaults do not validate: %v", err)
 			}
-			ag, err := p.New(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, 1))
-			if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
-				t.Fatal(err)
-			}
-			s := 0
-			for range 50 {
-				a := ag.Act(s)
-				next, r := m.Step(s, a, rng)
-				ag.Observe(s, a, r, next)
-				s = next
-			}
-			ag.EndEpisode()
-			ag.EndTask()
 			n, err := Encode(p)
 			if err != nil {
 				t.Fatal(err)
@@ -110,10 +93,35 @@ func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
 	}
 }
 
+// TestUnknownNamesSuggest: a misspelt agent type, base or key gets a "did you mean" with the
+// closest names; a name close to none gets none.
+func TestUnknownNamesSuggest(t *testing.T) {
+	for _, c := range []struct{ typ, src, want string }{
+		{"o-tempel", "", `; did you mean "o-temple"?`},
+		{"rmx", "", `; did you mean "rmax"?`},
+		{"mbieeb", "", `; did you mean "mbie-eb"?`},
+		{"o-temple", "base: ucrl", `; did you mean "ucrl2"?`},
+		{"o-temple", "ms: 10", `; did you mean "m" or "m_s"?`},
+		{"o-temple", "base: e3\nepsilonn: 0.2", `; did you mean "epsilon"?`},
+		{"fm-temple", "model-gap: 0.5", `; did you mean "model_gap"?`},
+		{"q-learning", "alpah: 0.1", `; did you mean "alpha"?`},
+		{"psrl", "shedule: tsde", `; did you mean "schedule"?`},
+	} {
+		_, err := Decode(c.typ, node(t, c.src))
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("%s {%s}: error %v, want it to end in %q", c.typ, c.src, err, c.want)
+		}
+	}
+	if _, err := Decode("zzzzzz", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("a name close to no type: error %v, want one without a suggestion", err)
+	}
+}
+
 func TestValidateNamesTheKey(t *testing.T) {
 	for _, c := range []struct{ typ, src, want string }{
 		{"o-temple", "m_s: 600", "o-temple: m_s = 600, want 1 <= m_s <= m (m = 500)"},
-		{"o-temple", "m: 40", "o-temple: m_s = 50, want 1 <= m_s <= m (m = 40)"},
+		{"o-temple", "m: 40\nm_s: 50", "o-temple: m_s = 50, want 1 <= m_s <= m (m = 40): set m >= 50 or m_s <= 40"},
+		{"fm-temple", "base: e3\nm_s: 50", "m_s = 50, want 1 <= m_s <= m (m = 16): set m >= 50 or m_s <= 16"},
 		{"o-temple", "planning: sometimes", `rmax: planning "sometimes"`},
 		{"fm-temple", "t1: 0", "fm-temple: t1 = 0"},
 		{"q-learning", "alpha: 2", "q-learning: alpha = 2"},
@@ -130,6 +138,160 @@ func TestValidateNamesTheKey(t *testing.T) {
 		}
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s {%s}: Validate = %v, want it to contain %q", c.typ, c.src, err, c.want)
+		}
+	}
+}
+
+// TestEveryTypeRunsOnDefaults: every agent type, and each template learner over every base, with
+// nothing set but the base validates, builds and runs a few episodes of two tasks.
+func TestEveryTypeRunsOnDefaults(t *testing.T) {
+	m := maze(t)
+	ctx := Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
+	for _, typ := range Types() {
+		blocks := []string{""}
+		if slices.Contains(Keys(typ.Defaults()), "base") {
+			blocks = nil
+			for _, b := range BaseNames() {
+				blocks = append(blocks, "base: "+b)
+			}
+		}
+		for _, src := range blocks {
+			t.Run(typ.Name+"/"+src, func(t *testing.T) {
+				p, err := Decode(typ.Name, node(t, src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Validate(); err != nil {
+					t.Fatalf("defaults do not validate: %v", err)
+				}
+				ag, err := p.New(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(2, 2))
+				for task := range 2 {
+					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+						t.Fatal(err)
+					}
+					for range 3 {
+						s := 0
+						for range 30 {
+							a := ag.Act(s)
+							if a < 0 || a >= m.A {
+								t.Fatalf("action %d of %d", a, m.A)
+							}
+							next, r := m.Step(s, a, rng)
+							ag.Observe(s, a, r, next)
+							s = next
+						}
+						ag.EndEpisode()
+					}
+					ag.EndTask()
+				}
+			})
+		}
+	}
+}
+
+// TestMsFollowsTheBase: until a config sets m_s, it is the paper's 50 or the base's m when that is
+// smaller, through decoding, sweep points (Set) and copies; once set, it stays.
+func TestMsFollowsTheBase(t *testing.T) {
+	ms := func(p Params) int64 {
+		switch p := p.(type) {
+		case *OTempLe:
+			return p.Ms
+		case *FMTempLe:
+			return p.Ms
+		}
+		t.Fatalf("%T is not a template learner", p)
+		return 0
+	}
+	for _, typ := range []string{"o-temple", "fm-temple"} {
+		for _, c := range []struct {
+			src  string
+			want int64
+		}{
+			{"", 50},
+			{"base: e3", 16},
+			{"base: e3\nm: 100", 50},
+			{"base: e3\nm: 30", 30},
+			{"m: 20", 20},
+			{"base: mbie-eb", 50},
+			{"m_s: 10\nbase: e3", 10},
+			{"base: e3\nm_s: 40", 40}, // set: Validate then names the fix
+		} {
+			p, err := Decode(typ, node(t, c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ms(p); got != c.want {
+				t.Errorf("%s {%s}: m_s = %d, want %d", typ, c.src, got, c.want)
+			}
+		}
+		set := func(p Params, key string, v any) Params {
+			var n yaml.Node
+			if err := n.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			q, err := Set(typ, p, key, &n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q
+		}
+		p, _ := Decode(typ, nil)
+		if p = set(set(p, "base", "e3"), "m", 500); ms(p) != 50 {
+			t.Errorf("%s: base e3, then m 500: m_s = %d, want 50", typ, ms(p))
+		}
+		if p = set(p, "m", 8); ms(p) != 8 {
+			t.Errorf("%s: then m 8: m_s = %d, want 8", typ, ms(p))
+		}
+		if p = set(set(p, "m_s", 4), "m", 100); ms(p) != 4 {
+			t.Errorf("%s: m_s 4, then m 100: m_s = %d, want 4 (set)", typ, ms(p))
+		}
+	}
+}
+
+// docTags maps each yaml key of struct type t (inline fields descended) to its doc and range
+// tags.
+func docTags(t reflect.Type, out map[string][2]string) {
+	for _, f := range yamlkeys.Fields(t) {
+		out[yamlkeys.Key(f)] = [2]string{f.Tag.Get("doc"), f.Tag.Get("range")}
+	}
+}
+
+// TestEveryKeyIsDocumented: every config key of every type, and of each template learner over
+// every base, carries a one-line doc tag; a range tag, where there is one, is one line too.
+func TestEveryKeyIsDocumented(t *testing.T) {
+	for _, typ := range Types() {
+		blocks := []string{""}
+		if slices.Contains(Keys(typ.Defaults()), "base") {
+			blocks = []string{}
+			for _, b := range BaseNames() {
+				blocks = append(blocks, "base: "+b)
+			}
+		}
+		for _, src := range blocks {
+			p, err := Decode(typ.Name, node(t, src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tags := map[string][2]string{}
+			docTags(reflectElem(p), tags)
+			switch p := p.(type) { // the template learners' keys: base:, the base's, their own
+			case *OTempLe:
+				docTags(reflect.TypeOf(p.Base), tags)
+				docTags(reflectElem(p.Base.Params), tags)
+			case *FMTempLe:
+				docTags(reflect.TypeOf(p.Base), tags)
+				docTags(reflectElem(p.Base.Params), tags)
+			}
+			for _, k := range Keys(p) {
+				doc, rng := tags[k][0], tags[k][1]
+				if doc == "" || strings.Contains(doc+rng, "\n") {
+					t.Errorf("%s {%s}: key %s has doc %q, range %q; want a one-line doc", typ.Name, src, k, doc, rng)
+				}
+			}
 		}
 	}
 }
@@ -157,7 +319,7 @@ func TestTemplateLearnerOverEveryBase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fmt.Sprintf("%T", ag.(interface{ Base() agent.Base }).Base()); !strings.Contains(strings.ToLower(got), strings.ReplaceAll(base, "-", "")) && base != "rmax" {
+		if got := fmt.Sprintf("%T", ag.(interface{ Base() agent.Base }).Base()); !strings.Contains(strings.ToLower(got), strings.ReplaceAll(base, "-", "")) {
 			t.Errorf("o-temple over %s runs over a %s", base, got)
 		}
 	}
@@ -215,10 +377,10 @@ func TestSetLeavesTheOriginal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := q.(*OTempLe).Base.Params.(*RMaxBase).M; got != 60 {
+	if got := q.(*OTempLe).Base.Params.(*RMax).M; got != 60 {
 		t.Errorf("set m = %d, want 60", got)
 	}
-	if p.(*OTempLe).Base.Params.(*RMaxBase).M != 500 || q.(*OTempLe).Tau != 0.2 {
+	if p.(*OTempLe).Base.Params.(*RMax).M != 500 || q.(*OTempLe).Tau != 0.2 {
 		t.Errorf("Set changed the original or lost tau: %+v, %+v", p, q)
 	}
 	// Another base drops the old base's parameters and keeps the template's.

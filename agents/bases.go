@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/temple"
 )
@@ -29,7 +30,7 @@ type baseType struct {
 
 // bases are the base learners, the paper's RMax first.
 var bases = []baseType{
-	{"rmax", "RMax", func() BaseParams { return &RMaxBase{agent.DefaultRMax()} }},
+	{"rmax", "RMax", func() BaseParams { return &RMax{agent.DefaultRMax()} }},
 	{"mbie-eb", "MBIE-EB", func() BaseParams { return &MBIEEB{agent.DefaultMBIEEB()} }},
 	{"e3", "E3", func() BaseParams { return &E3{agent.DefaultE3()} }},
 	{"ucrl2", "UCRL2", func() BaseParams { return &UCRL2{agent.DefaultUCRL2()} }},
@@ -51,15 +52,17 @@ func lookupBase(name string) (baseType, error) {
 			return b, nil
 		}
 	}
-	return baseType{}, fmt.Errorf("base = %q, want one of %s", name, strings.Join(BaseNames(), ", "))
+	return baseType{}, fmt.Errorf("base = %q, want one of %s%s", name, strings.Join(BaseNames(), ", "), suggest.DidYouMean(name, BaseNames()))
 }
 
-// RMaxBase is the parameters of RMax as a base learner.
-type RMaxBase struct {
+// RMax is RMax's parameters (Brafman & Tennenholtz 2002), as a base learner and as the
+// single-task agent rmax.
+type RMax struct {
 	agent.RMaxParams `yaml:",inline"`
 }
 
-func (p *RMaxBase) NewBase() (agent.Base, error) { return agent.NewLearner(p.RMaxParams) }
+func (p *RMax) NewBase() (agent.Base, error)     { return agent.NewRMax(p.RMaxParams) }
+func (p *RMax) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // MBIEEB is MBIE-EB's parameters (Strehl & Littman 2008), as a base learner and as the
 // single-task agent mbie-eb.
@@ -84,11 +87,8 @@ type UCRL2 struct {
 	agent.UCRL2Params `yaml:",inline"`
 }
 
-func (p *UCRL2) NewBase() (agent.Base, error) {
-	a, err := agent.NewUCRL2(p.UCRL2Params)
-	return a.B, err
-}
-func (p *UCRL2) New(Context) (agent.Agent, error) { return agent.NewUCRL2(p.UCRL2Params) }
+func (p *UCRL2) NewBase() (agent.Base, error)     { return agent.NewUCRL2(p.UCRL2Params) }
+func (p *UCRL2) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // PSRL is PSRL's parameters (Osband, Russo & Van Roy 2013), as a base learner and as the
 // single-task agent psrl.
@@ -96,31 +96,30 @@ type PSRL struct {
 	agent.PSRLParams `yaml:",inline"`
 }
 
-func (p *PSRL) NewBase() (agent.Base, error) {
-	a, err := agent.NewPSRL(p.PSRLParams)
-	return a.B, err
-}
-func (p *PSRL) New(Context) (agent.Agent, error) { return agent.NewPSRL(p.PSRLParams) }
+func (p *PSRL) NewBase() (agent.Base, error)     { return agent.NewPSRL(p.PSRLParams) }
+func (p *PSRL) New(Context) (agent.Agent, error) { return single(p.NewBase()) }
 
 // memory counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
 // matrix of its exact policy evaluation.
 func (p *PSRL) memory(typeBytes, S, A, _ int64) int64 { return (typeBytes+8*S)*S*A + 8*S*S }
 
-// single is the single-task agent of a base learner.
+// single is the single-task agent of a base learner (agent.NewSingle).
 func single(b agent.Base, err error) (agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return agent.Single{B: b}, nil
+	return agent.NewSingle(b), nil
 }
 
-// Base is the base learner a template learner runs over: its name and its parameters.
+// Base is the base learner a template learner runs over: its name and its parameters. A template
+// learner reads and writes it itself (base: NAME, then the base's keys); the tags of Name document
+// the key base: for the references.
 type Base struct {
-	Name   string
+	Name   string `yaml:"base" doc:"the base learner the templates act on, with its own keys beside the template learner's: rmax (the paper's), mbie-eb, e3, ucrl2 or psrl" range:"rmax | mbie-eb | e3 | ucrl2 | psrl"`
 	Params BaseParams
 }
 
-func defaultBase() Base { return Base{Name: "rmax", Params: &RMaxBase{agent.DefaultRMax()}} }
+func defaultBase() Base { return Base{Name: "rmax", Params: &RMax{agent.DefaultRMax()}} }
 
 // decode reads the base: key of mapping n (keeping the current base if there is none) and the
 // base's parameters, onto its defaults when the base changes.
@@ -173,9 +172,12 @@ func (b Base) suffix() string {
 }
 
 // OTempLe is O-TempLe's parameters: the template parameters (m_s, τ̂, …) and its base learner's.
+// Until a config sets m_s, it follows the base's m (temple.DefaultMs): the paper's 50, or m when
+// that is smaller, so that O-TempLe runs with its defaults over every base.
 type OTempLe struct {
-	Base Base
-	temple.Params
+	Base          Base
+	temple.Params `yaml:",inline"`
+	msSet         bool // a config set m_s
 }
 
 // Keys are O-TempLe's keys and its base's.
@@ -186,14 +188,11 @@ func (p *OTempLe) Keys() []string {
 // UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
 // any other key with its line.
 func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
-	if err := p.Base.decode(n); err != nil {
-		return err
-	}
-	if err := checkKeys(n, "o-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
-		return err
-	}
-	return n.Decode(&p.Params)
+	return decodeTemplateLearner(n, "o-temple", &p.Base, p.Keys, &p.Params, &p.Ms, &p.msSet)
 }
+
+// follow keeps m_s following the base's m in a copy of orig (Clone).
+func (p *OTempLe) follow(orig Params) { p.msSet = orig.(*OTempLe).msSet }
 
 // MarshalYAML writes the base and its parameters, then the template parameters.
 func (p *OTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.Params) }
@@ -220,10 +219,12 @@ func (p *OTempLe) New(Context) (agent.Agent, error) {
 // Display is "O-TempLe" over RMax, "O-TempLe-UCRL2" over UCRL2.
 func (p *OTempLe) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
 
-// FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's.
+// FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's;
+// m_s follows the base's m as O-TempLe's does.
 type FMTempLe struct {
-	Base Base
-	temple.FMParams
+	Base            Base
+	temple.FMParams `yaml:",inline"`
+	msSet           bool // a config set m_s
 }
 
 // Keys are FM-TempLe's keys and its base's.
@@ -233,13 +234,50 @@ func (p *FMTempLe) Keys() []string {
 
 // UnmarshalYAML reads the base and the template parameters, failing on any other key.
 func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
-	if err := p.Base.decode(n); err != nil {
+	return decodeTemplateLearner(n, "fm-temple", &p.Base, p.Keys, &p.FMParams, &p.Ms, &p.msSet)
+}
+
+// decodeTemplateLearner reads the block n of a template learner of type typ: its base b (base:
+// NAME and the base's keys), then its own parameters onto params, failing on any key not in
+// keys() with its line. Its m_s (*ms) follows the base's m until a block sets it (*msSet).
+func decodeTemplateLearner(n *yaml.Node, typ string, b *Base, keys func() []string, params any, ms *int64, msSet *bool) error {
+	if err := b.decode(n); err != nil {
 		return err
 	}
-	if err := checkKeys(n, "fm-temple (base "+p.Base.Name+")", p.Keys()); err != nil {
+	if err := checkKeys(n, typ+" (base "+b.Name+")", keys()); err != nil {
 		return err
 	}
-	return n.Decode(&p.FMParams)
+	if err := n.Decode(params); err != nil {
+		return err
+	}
+	*msSet = *msSet || hasKey(n, "m_s")
+	if !*msSet {
+		*ms = defaultMs(*b, *ms)
+	}
+	return nil
+}
+
+// follow keeps m_s following the base's m in a copy of orig (Clone).
+func (p *FMTempLe) follow(orig Params) { p.msSet = orig.(*FMTempLe).msSet }
+
+// defaultMs is m_s over base b when no config set it (temple.DefaultMs), or ms as it is while b's
+// parameters do not build (Validate names them).
+func defaultMs(b Base, ms int64) int64 {
+	m, err := knownThreshold(b)
+	if err != nil {
+		return ms
+	}
+	return temple.DefaultMs(m)
+}
+
+// hasKey reports whether mapping n has the key.
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
 }
 
 // MarshalYAML writes the base and its parameters, then the template parameters.

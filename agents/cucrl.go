@@ -8,4 +8,4 @@ type CUCRL struct {
 	agent.CUCRLParams `yaml:",inline"`
 }
 
-func (p *CUCRL) New(Context) (agent.Agent, error) { return agent.NewCUCRL(p.CUCRLParams) }
+func (p *CUCRL) New(Context) (agent.Agent, error) { return single(agent.NewCUCRL(p.CUCRLParams)) }

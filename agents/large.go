@@ -12,15 +12,15 @@ import (
 // pair for the successor lists it grows. The figures are counted from the learners' fields.
 type largeBytes struct{ StateBytes, PairBytes, BlockBytes, WrittenBytes int64 }
 
-// rmaxLarge is RMax's learner (agent.Learner) on a large task, planning incrementally (full plans
+// rmaxLarge is RMax's learner (agent.RMax) on a large task, planning incrementally (full plans
 // build a model of every pair, and keep flat figures): per state its known-action count, value,
 // predecessor or inflow list, residual bucket and terminal flag; per pair its Q and known flag;
-// in blocks its counts (n, R, successor list) and threshold; and a few successors of 16 bytes
-// per written pair. Incremental planning adds a stamp per state and a predecessor link per pair
+// in blocks its counts (n, R, successor list); and a few successors of 16 bytes per written
+// pair. Incremental planning adds a stamp per state and a predecessor link per pair
 // in blocks; delta planning a flag per pair in blocks and an inflow entry of 16 bytes per
 // successor of a written pair.
 func rmaxLarge(p agent.RMaxParams) (largeBytes, bool) {
-	l := largeBytes{StateBytes: 8 + 8 + 24 + 1 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24 + 8, WrittenBytes: 4 * 16}
+	l := largeBytes{StateBytes: 8 + 8 + 24 + 1 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24, WrittenBytes: 4 * 16}
 	switch p.Planning {
 	case agent.PlanIncremental:
 		l.StateBytes += 4
@@ -41,7 +41,7 @@ func large(p Params) (largeBytes, bool) {
 	case *RMax:
 		return rmaxLarge(p.RMaxParams)
 	case *OTempLe:
-		base, ok := p.Base.Params.(*RMaxBase)
+		base, ok := p.Base.Params.(*RMax)
 		if !ok {
 			return largeBytes{}, false
 		}

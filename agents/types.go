@@ -47,13 +47,6 @@ var types = []Type{
 		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
 }
 
-// RMax is the single-task RMax agent's parameters.
-type RMax struct {
-	agent.RMaxParams `yaml:",inline"`
-}
-
-func (p *RMax) New(Context) (agent.Agent, error) { return agent.NewRMax(p.RMaxParams) }
-
 // LRMax is LRMax's parameters.
 type LRMax struct {
 	baseline.LRMaxParams `yaml:",inline"`
@@ -111,9 +104,9 @@ func (p *AbsRL) New(ctx Context) (agent.Agent, error) {
 
 // MaxQInitQ is MaxQInit on Q-learning: N sampling tasks, α and ε.
 type MaxQInitQ struct {
-	SampleTasks int     `yaml:"sample_tasks"` // N: tasks that start optimistic and feed the max table
-	Alpha       float64 `yaml:"alpha"`
-	Epsilon     float64 `yaml:"epsilon"`
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"` // N: tasks that start optimistic and feed the max table
+	Alpha       float64 `yaml:"alpha" doc:"learning rate α of Q-learning" range:"0 < alpha <= 1"`
+	Epsilon     float64 `yaml:"epsilon" doc:"exploration rate ε of ε-greedy" range:"0 <= epsilon <= 1"`
 }
 
 func newMaxQInitQ() *MaxQInitQ {
@@ -134,9 +127,9 @@ func (p *MaxQInitQ) New(ctx Context) (agent.Agent, error) {
 
 // MaxQInitDelayedQ is MaxQInit on Delayed-Q: N sampling tasks, m and ε1.
 type MaxQInitDelayedQ struct {
-	SampleTasks int     `yaml:"sample_tasks"`
-	M           int     `yaml:"m"`
-	Epsilon1    float64 `yaml:"epsilon1"`
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
+	M           int     `yaml:"m" doc:"m of Delayed-Q: samples gathered per attempted update" range:">= 1"`
+	Epsilon1    float64 `yaml:"epsilon1" doc:"ε1 of Delayed-Q: an attempted update must lower Q(s,a) by at least 2ε1" range:"> 0"`
 }
 
 func newMaxQInitDelayedQ() *MaxQInitDelayedQ {
@@ -157,7 +150,7 @@ func (p *MaxQInitDelayedQ) New(ctx Context) (agent.Agent, error) {
 
 // MaxQInitRMax is MaxQInit on RMax: N sampling tasks and RMax's parameters.
 type MaxQInitRMax struct {
-	SampleTasks      int `yaml:"sample_tasks"`
+	SampleTasks      int `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
 	agent.RMaxParams `yaml:",inline"`
 }
 

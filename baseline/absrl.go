@@ -10,9 +10,9 @@ import (
 // AbsRLParams are Abs-RL's parameters: the abstraction and the learner that runs on it (only the
 // parameters of Learner are read).
 type AbsRLParams struct {
-	Kind    AbstractionKind `yaml:"abstraction"`         // QStarEpsilon, QStarDiscrete or QStarExact
-	Epsilon float64         `yaml:"abstraction_epsilon"` // ε of φ_{Q*ε} and φ_{Q*d}; not used by φ_{Q*}
-	Learner string          `yaml:"learner"`             // BaseQLearning or BaseDelayedQ
+	Kind    AbstractionKind `yaml:"abstraction" doc:"the abstraction of the tasks' true models: φ_{Q*ε} (q-star-epsilon), φ_{Q*d} (q-star-d) or φ_{Q*} (q-star)" range:"q-star-epsilon | q-star-d | q-star"` // QStarEpsilon, QStarDiscrete or QStarExact
+	Epsilon float64         `yaml:"abstraction_epsilon" doc:"ε of φ_{Q*ε} and φ_{Q*d}; unused by φ_{Q*}" range:">= 0 (q-star-d: > 0)"`                                                                       // ε of φ_{Q*ε} and φ_{Q*d}; not used by φ_{Q*}
+	Learner string          `yaml:"learner" doc:"the learner on the abstract states" range:"q-learning | delayed-q"`                                                                                         // BaseQLearning or BaseDelayedQ
 
 	QLearning agent.QLearningParams `yaml:",inline"`
 	DelayedQ  DelayedQParams        `yaml:",inline"`

@@ -12,9 +12,9 @@ import (
 
 // DelayedQParams are Delayed Q-learning's parameters (simple_rl's DelayedQAgent).
 type DelayedQParams struct {
-	M        int     `yaml:"m"`        // m: samples gathered per attempted update
-	Epsilon1 float64 `yaml:"epsilon1"` // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
-	RMax     float64 `yaml:"r_max"`    // R_max, the largest reward; the default initial value is R_max/(1−γ)
+	M        int     `yaml:"m" doc:"m: samples gathered per attempted update" range:">= 1"`                                                          // m: samples gathered per attempted update
+	Epsilon1 float64 `yaml:"epsilon1" doc:"ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average plus ε1" range:"> 0"` // ε1: an attempted update must lower Q(s,a) by at least 2ε1; it sets Q to the average + ε1
+	RMax     float64 `yaml:"r_max" doc:"R_max, the largest reward: Q starts at R_max/(1−γ)"`                                                         // R_max, the largest reward; the default initial value is R_max/(1−γ)
 	// InitialQ is Q(s,a) at the start of every task; nil means R_max/(1−γ) with the task's γ.
 	InitialQ *float64 `yaml:"-"`
 }

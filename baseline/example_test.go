@@ -47,7 +47,7 @@ func ExampleLRMax() {
 		lr.EndTask()
 	}
 	for i := 0; i < 4; i++ {
-		if !lr.Learner().Known(i) {
+		if !lr.Learner().Stats().Known(i) {
 			fmt.Printf("never tried in the second task: (%d,%d)\n", i/2, i%2)
 		}
 	}

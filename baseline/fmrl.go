@@ -17,16 +17,16 @@ type FMRLParams struct {
 	RMax agent.RMaxParams `yaml:",inline"`
 	// Ms is m_s: the model distance compares only the pairs that both models have at least m_s
 	// samples of. m_s = 1 compares every pair visited in both.
-	Ms int64 `yaml:"m_s"`
+	Ms int64 `yaml:"m_s" doc:"m_s: the model distance compares only the pairs both models have at least m_s samples of" range:"1 <= m_s <= m"`
 	// T1 is the number of phase-1 tasks whose models are clustered.
-	T1 int `yaml:"t1"`
+	T1 int `yaml:"t1" doc:"number of phase-1 tasks T_1 whose models are clustered" range:">= 1"`
 	// ModelGap is Γ: a phase-1 model joins the closest group within Γ.
-	ModelGap float64 `yaml:"model_gap"`
+	ModelGap float64 `yaml:"model_gap" doc:"model gap Γ: a phase-1 model joins the closest group within Γ" range:">= 0"`
 	// Delta is δ, the error probability of each pairwise elimination.
-	Delta float64 `yaml:"delta"`
+	Delta float64 `yaml:"delta" doc:"δ, the error probability of each pairwise elimination" range:"0 < delta < 1"`
 	// Xi is ξ, the assumed informativeness of the tested pairs: the elimination of candidate
 	// pairs needs evidence c ≥ ln(1/δ)/ξ (see FMRL).
-	Xi float64 `yaml:"xi"`
+	Xi float64 `yaml:"xi" doc:"ξ, the assumed informativeness of the tested pairs: a candidate falls after evidence ln(1/δ)/ξ" range:"> 0"`
 }
 
 // DefaultFMRL are the paper's settings (decisions 15, 18): m = 500, m_s = 50, T1 = 15, Γ = 0.6,
@@ -160,7 +160,7 @@ func addL1(sum float64, x, y *groupModel, i int) float64 {
 // Groups do not change in phase 2.
 type FMRL struct {
 	p       FMRLParams
-	l       agent.Learner
+	l       agent.RMax
 	S, A    int
 	task    int // tasks begun
 	records []*mdp.Counts
@@ -181,7 +181,7 @@ func NewFMRL(p FMRLParams) (*FMRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &FMRL{p: p, l: agent.Learner{P: p.RMax}, bound: math.Log(1/p.Delta) / p.Xi, identified: -1, identifiedAfter: -1}, nil
+	return &FMRL{p: p, l: agent.RMax{P: p.RMax}, bound: math.Log(1/p.Delta) / p.Xi, identified: -1, identifiedAfter: -1}, nil
 }
 
 func (f *FMRL) phase2() bool { return f.task > f.p.T1 }
@@ -196,7 +196,7 @@ func (f *FMRL) GroupCounts(g int) *mdp.Counts { return f.groups[g].counts }
 func (f *FMRL) Identified() int { return f.identified }
 
 // Learner is the current task's RMax learner.
-func (f *FMRL) Learner() *agent.Learner { return &f.l }
+func (f *FMRL) Learner() *agent.RMax { return &f.l }
 
 func (f *FMRL) BeginTask(t agent.Task) error {
 	if t.S < 1 || t.A < 1 {
@@ -237,7 +237,7 @@ func (f *FMRL) ObserveTerminal(s int) { f.l.ObserveTerminal(s) }
 // Phase is its RMax learner's phase of s: exploring while an action of s is unknown, known model
 // otherwise — including pairs known through the identified group's counts. FMRL has no τ̂ to
 // judge a transferred estimate by, so a wrong group's regret stays under known model (StepInfo).
-func (f *FMRL) Phase(s int) agent.Phase { return f.l.Phase(s) }
+func (f *FMRL) Phase(s int) agent.Phase { return f.l.Stats().Phase(s) }
 
 // PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
 func (f *FMRL) PolicyVersion() uint64       { return f.l.PolicyVersion() }
@@ -316,7 +316,7 @@ func (f *FMRL) EndTask() {
 	if f.phase2() {
 		return
 	}
-	f.records = append(f.records, f.l.Counts().Clone())
+	f.records = append(f.records, f.l.Stats().Counts().Clone())
 	if f.task == f.p.T1 {
 		f.group()
 	}
@@ -379,7 +379,7 @@ func (f *FMRL) TaskMetrics() []agent.Metric {
 		{Name: "identified_group", Value: float64(f.identified)},
 		{Name: "identified_after_steps", Value: float64(f.identifiedAfter)},
 		{Name: "candidates_left", Value: left},
-		{Name: "known_pairs", Value: float64(f.l.KnownPairs())},
-		{Name: "samples_recorded", Value: float64(f.l.Samples())},
+		{Name: "known_pairs", Value: float64(f.l.Stats().KnownPairs())},
+		{Name: "samples_recorded", Value: float64(f.l.Stats().Samples())},
 	}
 }

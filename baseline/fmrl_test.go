@@ -157,8 +157,8 @@ func TestFMRLElimination(t *testing.T) {
 		}
 	}
 	l := f2.Learner()
-	if l.N(0) != 150 || !l.Known(0) || l.N(1) != 0 || l.Known(1) {
-		t.Errorf("learner n = %d %d, known %v %v; want 150 (known) and 0 (unknown)", l.N(0), l.N(1), l.Known(0), l.Known(1))
+	if l.Stats().Counts().N(0) != 150 || !l.Stats().Known(0) || l.Stats().Counts().N(1) != 0 || l.Stats().Known(1) {
+		t.Errorf("learner n = %d %d, known %v %v; want 150 (known) and 0 (unknown)", l.Stats().Counts().N(0), l.Stats().Counts().N(1), l.Stats().Known(0), l.Stats().Known(1))
 	}
 
 	// Groups that differ by less than their widths are never tested.
@@ -196,7 +196,7 @@ func TestFMRLTwoGoalGrid(t *testing.T) {
 		var known []int
 		runSteps(t, f, m, k, steps, 0.95, 7, func(step int) {
 			if step%every == 0 {
-				known = append(known, f.Learner().KnownPairs())
+				known = append(known, f.Learner().Stats().KnownPairs())
 			}
 		})
 		metrics := f.TaskMetrics()
@@ -217,10 +217,11 @@ func TestFMRLTwoGoalGrid(t *testing.T) {
 			t.Fatalf("task %d: identified group %v, want %v", k+1, g, want)
 		}
 		after, _ := metric(metrics, "identified_after_steps")
-		rm, err := agent.NewRMax(p.RMax)
+		base, err := agent.NewRMax(p.RMax)
 		if err != nil {
 			t.Fatal(err)
 		}
+		rm := agent.NewSingle(base)
 		var rmaxKnown []int
 		runSteps(t, rm, m, k, steps, 0.95, 7, func(step int) {
 			if step%every == 0 {
@@ -269,10 +270,10 @@ func TestPhases(t *testing.T) {
 			agent.Agent
 			agent.StepInfo
 		}
-		learner func() *agent.Learner
+		learner func() *agent.RMax
 	}{
 		{"FMRL", f, f.Learner},
-		{"MaxQInit-RMax", rmq, func() *agent.Learner { return &rmq.base.(*rmaxBase).l }},
+		{"MaxQInit-RMax", rmq, func() *agent.RMax { return &rmq.base.(*rmaxBase).l }},
 		{"MaxQInit-Q", qmq, nil},
 	} {
 		runSteps(t, c.ag, m, 0, 200, 0.95, 1, nil)
@@ -282,7 +283,7 @@ func TestPhases(t *testing.T) {
 			if c.learner != nil {
 				want = agent.KnownModel
 				for a := 0; a < m.A; a++ {
-					if !c.learner().Known(s*m.A + a) {
+					if !c.learner().Stats().Known(s*m.A + a) {
 						want = agent.Exploring
 					}
 				}

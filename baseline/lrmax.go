@@ -11,34 +11,34 @@ import (
 
 // LRMaxParams are LRMax's parameters; the yaml tags are the config keys.
 type LRMaxParams struct {
-	M             int64            `yaml:"m"`              // known threshold m
-	RMax          float64          `yaml:"r_max"`          // R_max: rewards are at most R_max
-	ActionRule    agent.ActionRule `yaml:"action_rule"`    // optimistic | balanced-wandering
-	PlanTolerance float64          `yaml:"plan_tolerance"` // ‖V − V*‖∞ of each plan and fixed point
-	Planning      agent.Planning   `yaml:"planning"`       // full, incremental or delta re-planning
+	M             int64            `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                  // known threshold m
+	RMax          float64          `yaml:"r_max" doc:"R_max: rewards are at most R_max"`                                                                             // R_max: rewards are at most R_max
+	ActionRule    agent.ActionRule `yaml:"action_rule" doc:"how the RMax underneath acts (the published LRMax: optimistic)" range:"optimistic | balanced-wandering"` // optimistic | balanced-wandering
+	PlanTolerance float64          `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each plan and fixed point" range:"> 0"`                                         // ‖V − V*‖∞ of each plan and fixed point
+	Planning      agent.Planning   `yaml:"planning" doc:"how a plan is brought up to date (see rmax)" range:"delta | incremental | full"`                            // full, incremental or delta re-planning
 	// RMin is a lower bound on the rewards: the bounds need V_lo = min(0, r_min/(1−γ)) to be a
 	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 is
 	// also valid for tasks with negative rewards whose V* is never negative (the online mazes).
-	RMin float64 `yaml:"r_min"`
+	RMin float64 `yaml:"r_min" doc:"a lower bound on the rewards (the paper: 0)" range:"<= r_max"`
 	// DMax is the paper's prior knowledge D_max: an upper bound, over every pair of tasks M, M̄ of
 	// the sequence and every (s,a), on the local model distance D^{sa}_{MM̄}(γ(V*_M̄ − V_lo)) (the
 	// paper's D^{sa}_{MM̄}(γV*_M̄) when r_min = 0). The bounds are upper bounds on Q* only if it is
 	// one. The published code's value without a prior, R_max + 2γ·V_max, transfers nothing alone.
-	DMax float64 `yaml:"d_max"`
+	DMax float64 `yaml:"d_max" doc:"D_max, the prior bound on the local model distance between any two tasks of the sequence" range:">= 0"`
 	// EpsilonM is ε_m, the L1 accuracy the known pairs' estimates are taken to have; it widens
 	// the bounds by B = ε_m·((R_max − r_min) + γ·(V_max − V_lo)) per model and ε_m·γ·D_max/(1−γ)
 	// per recursion step (0: the estimates are taken as exact).
-	EpsilonM float64 `yaml:"epsilon_m"`
+	EpsilonM float64 `yaml:"epsilon_m" doc:"ε_m, the L1 accuracy taken for the known pairs' estimates (0: exact)" range:">= 0"`
 	// MaxMemory is the number of finished tasks kept in memory: the first MaxMemory ones, as the
 	// published code keeps them; 0 keeps every task (the published default).
-	MaxMemory int `yaml:"max_memory"`
+	MaxMemory int `yaml:"max_memory" doc:"finished tasks kept in memory, the first ones (0: all)" range:">= 0"`
 	// PMin is p_min, a lower bound on the probability with which the sequence draws each of its
 	// distinct tasks, for the online estimation of D_max per pair (see LRMax); 0 turns the
 	// estimation off.
-	PMin float64 `yaml:"p_min"`
+	PMin float64 `yaml:"p_min" doc:"p_min, a lower bound on the probability of drawing each distinct task, for the online estimation of D_max (0: off)" range:"0 <= p_min <= 0.5"`
 	// Delta is δ of the online estimation: a pair's estimate is made from tasks enough that both
 	// tasks of every pair of distinct tasks were among them with probability at least 1 − δ.
-	Delta float64 `yaml:"delta"`
+	Delta float64 `yaml:"delta" doc:"δ of the online estimation of D_max" range:"0 < delta < 1"`
 }
 
 // DefaultLRMax are the project's RMax settings (m = 500, R_max = 1, plan tolerance 1e-4, full
@@ -131,12 +131,12 @@ type partialModel struct {
 }
 
 // setFromCounts fills pm with the known pairs of l and the upper bound u.
-func (pm *partialModel) setFromCounts(l *agent.Learner, u []float64) {
-	c := l.Counts()
+func (pm *partialModel) setFromCounts(l *agent.RMax, u []float64) {
+	c := l.Stats().Counts()
 	pm.known = pm.known[:0]
 	pm.model.Reset(c.S, c.A)
 	for i := 0; i < c.S*c.A; i++ {
-		k := l.Known(i)
+		k := l.Stats().Known(i)
 		pm.known = append(pm.known, k)
 		if !k {
 			pm.model.AppendPair(0)
@@ -361,7 +361,7 @@ const maxFixedPointSweeps = 1_000_000
 // online estimates include the 2B of estimated models, which the code leaves out.
 type LRMax struct {
 	p        LRMaxParams
-	l        agent.Learner
+	l        agent.RMax
 	S, A     int
 	gamma    float64
 	vMax     float64 // R_max/(1−γ)
@@ -389,7 +389,7 @@ func NewLRMax(p LRMaxParams) (*LRMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	x := &LRMax{p: p, l: agent.Learner{P: p.rmax()}}
+	x := &LRMax{p: p, l: agent.RMax{P: p.rmax()}}
 	if p.PMin > 0 {
 		x.nConf = confidentTasks(p.PMin, p.Delta)
 	}
@@ -409,7 +409,7 @@ func (x *LRMax) UnknownValues() []float64 {
 }
 
 // Learner is the current task's RMax learner.
-func (x *LRMax) Learner() *agent.Learner { return &x.l }
+func (x *LRMax) Learner() *agent.RMax { return &x.l }
 
 func (x *LRMax) BeginTask(t agent.Task) error {
 	if t.S < 1 || t.A < 1 {
@@ -479,11 +479,11 @@ func (x *LRMax) tighten() {
 		}
 	}
 	x.l.SetUnknownValues(x.unknown)
-	x.known = x.l.KnownPairs()
+	x.known = x.l.Stats().KnownPairs()
 	x.updates++
 	tight := 0
 	for i, u := range x.unknown {
-		if !x.l.Known(i) && !x.z.isTerminal(i) && u < x.vMax {
+		if !x.l.Stats().Known(i) && !x.z.isTerminal(i) && u < x.vMax {
 			tight++
 		}
 	}
@@ -500,7 +500,7 @@ func (x *LRMax) ObserveTerminal(s int) { x.l.ObserveTerminal(s) }
 // Observe records the transition in RMax and recomputes the bounds when a pair became known.
 func (x *LRMax) Observe(s, a int, r float64, next int) {
 	x.l.Record(s*x.A+a, next, r)
-	if len(x.memory) > 0 && x.l.KnownPairs() != x.known {
+	if len(x.memory) > 0 && x.l.Stats().KnownPairs() != x.known {
 		x.tighten()
 	}
 }
@@ -548,7 +548,7 @@ func (x *LRMax) estimate() {
 
 // Phase is its RMax learner's phase of s: exploring while an action of s is unknown — planned at
 // its Lipschitz bound or R_max/(1−γ) — known model otherwise (agent.StepInfo).
-func (x *LRMax) Phase(s int) agent.Phase { return x.l.Phase(s) }
+func (x *LRMax) Phase(s int) agent.Phase { return x.l.Stats().Phase(s) }
 
 // PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo): the bounds reach the policy
 // only through the learner's unknown values, which change its version.
@@ -591,7 +591,7 @@ func (x *LRMax) TaskMetrics() []agent.Metric {
 		{Name: "estimated_pairs_start", Value: float64(x.estimatedStart)},
 		{Name: "start_bound_violations", Value: float64(x.violations())},
 	}
-	return append(out, agent.BaseMetrics(&x.l)...)
+	return append(out, x.l.Stats().Metrics()...)
 }
 
 // violations counts the pairs whose start value is below the true Q* of the task, −1 without

@@ -176,8 +176,8 @@ func TestLRMaxHandWorked(t *testing.T) {
 			next, r := m.Step(s, a, rand.New(rand.NewPCG(0, 0)))
 			x.Observe(s, a, r, next)
 		}
-		if q := x.Learner().Q()[2:4]; x.Learner().Known(3) || math.Abs(q[0]-0.8) > 1e-3 || math.Abs(q[1]-0.25) > 1e-3 {
-			t.Errorf("%s: state 1 planned at %v, (1,1) known %v; want (0.8, 0.25), never tried", planning, q, x.Learner().Known(3))
+		if q := x.Learner().Q()[2:4]; x.Learner().Stats().Known(3) || math.Abs(q[0]-0.8) > 1e-3 || math.Abs(q[1]-0.25) > 1e-3 {
+			t.Errorf("%s: state 1 planned at %v, (1,1) known %v; want (0.8, 0.25), never tried", planning, q, x.Learner().Stats().Known(3))
 		}
 		dst := make([]float64, 2)
 		if x.Policy(1, dst); !slices.Equal(dst, []float64{1, 0}) || x.Phase(1) != agent.Exploring {
@@ -479,13 +479,13 @@ func TestLRMaxFirstTaskIsRMax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, b := &actionRecorder{Agent: x}, &actionRecorder{Agent: rm}
+		a, b := &actionRecorder{Agent: x}, &actionRecorder{Agent: agent.NewSingle(rm)}
 		runSteps(t, a, m, 0, 3000, 0.95, 5, nil)
 		runSteps(t, b, m, 0, 3000, 0.95, 5, nil)
 		if !slices.Equal(a.actions, b.actions) {
 			t.Fatalf("%s: LRMax's first task differs from RMax's", rule)
 		}
-		if x.Learner().KnownPairs() == 0 {
+		if x.Learner().Stats().KnownPairs() == 0 {
 			t.Fatalf("%s: no pair became known: the comparison is vacuous", rule)
 		}
 	}
@@ -686,7 +686,7 @@ func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					return rm
+					return agent.NewSingle(rm)
 				}), "share_of_optimal")
 			}
 		})
@@ -752,7 +752,7 @@ func BenchmarkLRMaxOnlineEstimate(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportMetric(share(rm), "share_of_optimal")
+			b.ReportMetric(share(agent.NewSingle(rm)), "share_of_optimal")
 		}
 	})
 	noPrior := 1 + 2*gamma/(1-gamma)
@@ -826,7 +826,11 @@ func BenchmarkLRMaxMaze4x4(b *testing.B) {
 				if name == "rmax" {
 					p := agent.DefaultRMax()
 					p.Rule = agent.Optimistic // LRMax's default rule
-					ag, err = agent.NewRMax(p)
+					rm, err := agent.NewRMax(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ag = agent.NewSingle(rm)
 				} else {
 					p := DefaultLRMax()
 					p.DMax = 0.2

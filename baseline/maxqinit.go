@@ -43,7 +43,7 @@ func DefaultMaxQInit(base string) MaxQInitParams {
 // Validate names the first parameter out of range.
 func (p MaxQInitParams) Validate() error {
 	if p.Tasks < 1 {
-		return fmt.Errorf("maxqinit: tasks = %d, want at least 1", p.Tasks)
+		return fmt.Errorf("maxqinit: sample_tasks = %d, want at least 1", p.Tasks)
 	}
 	var err error
 	switch p.Base {
@@ -85,7 +85,7 @@ func (b dqBase) startFrom(q []float64) { b.SetInitial(q) }
 // rmaxBase is RMax whose unknown pairs can be planned at given values instead of the R_max
 // self-loop.
 type rmaxBase struct {
-	l       agent.Learner
+	l       agent.RMax
 	unknown []float64
 }
 
@@ -102,11 +102,11 @@ func (b *rmaxBase) Observe(s, a int, r float64, next int) { b.l.Record(s*b.l.A+a
 func (b *rmaxBase) EndEpisode()                           {}
 func (b *rmaxBase) EndTask()                              {}
 func (b *rmaxBase) Q() []float64                          { return b.l.Q() }
-func (b *rmaxBase) Phase(s int) agent.Phase               { return b.l.Phase(s) }
+func (b *rmaxBase) Phase(s int) agent.Phase               { return b.l.Stats().Phase(s) }
 func (b *rmaxBase) TaskMetrics() []agent.Metric {
 	return []agent.Metric{
-		{Name: "known_pairs", Value: float64(b.l.KnownPairs())},
-		{Name: "plans", Value: float64(b.l.Plans())},
+		{Name: "known_pairs", Value: float64(b.l.Stats().KnownPairs())},
+		{Name: "plans", Value: float64(b.l.Stats().Plans())},
 	}
 }
 
@@ -169,7 +169,7 @@ func NewMaxQInit(p MaxQInitParams, models []*mdp.Model, gamma float64) (*MaxQIni
 		}
 		m.base = dqBase{dq}
 	case BaseRMax:
-		m.base = &rmaxBase{l: agent.Learner{P: p.RMax}}
+		m.base = &rmaxBase{l: agent.RMax{P: p.RMax}}
 	}
 	m.info, _ = m.base.(agent.StepInfo)
 	m.table = make([]float64, S*A)

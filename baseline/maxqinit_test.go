@@ -45,7 +45,7 @@ func TestMaxQInitValidation(t *testing.T) {
 		want   string
 	}{
 		{"base", func(p *MaxQInitParams) { p.Base = "sarsa" }, nil, `maxqinit: base "sarsa"`},
-		{"tasks", func(p *MaxQInitParams) { p.Tasks = 0 }, nil, "maxqinit: tasks = 0, want at least 1"},
+		{"tasks", func(p *MaxQInitParams) { p.Tasks = 0 }, nil, "maxqinit: sample_tasks = 0, want at least 1"},
 		{"base params", func(p *MaxQInitParams) { p.QLearning.Alpha = 2 }, nil, "maxqinit: q-learning: alpha = 2"},
 		{"delayed-q params", func(p *MaxQInitParams) { p.Base = BaseDelayedQ; p.DelayedQ.M = 0 }, nil, "maxqinit: delayed-q: m = 0"},
 		{"rmax params", func(p *MaxQInitParams) { p.Base = BaseRMax; p.RMax.M = 0 }, nil, "maxqinit: rmax: known threshold m = 0"},

@@ -4,7 +4,9 @@
 //
 //	go build -buildmode=c-shared -o libtemple.so ./capi
 //
-// which also writes libtemple.h. The functions:
+// which also writes libtemple.h. It imports the learners (agent, agents, template) and the seeded
+// streams (stream), nothing of the runner: not experiment, results, report or the plotting, so the
+// library stays small (TestNoRunnerInTheLibrary). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
 //	int     temple_begin_task(int64_t h, int64_t index, int64_t n_states, int64_t n_actions, double gamma,
@@ -32,7 +34,7 @@
 // different handles run in parallel.
 //
 // begin_task gives the learner the random stream that the Go runner gives the agent of the same
-// name in run run, task index of an experiment of seed seed (experiment.AgentStream); with the
+// name in run run, task index of an experiment of seed seed (stream.ForAgent); with the
 // same observations and the task's terminal states declared up front (terminal), as the runner
 // declares them, the learner acts exactly as it does in the runner.
 package main

@@ -15,7 +15,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/stream"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -131,7 +131,7 @@ func (s *session) usable() error {
 // beginTask begins task index with S states, A actions and discount γ; terminal lists the states
 // declared terminal up front (as the Go runner declares a tabular task's), the others are learned
 // from the steps that report terminated. The learner's random stream is the one the runner gives
-// it (experiment.AgentStream).
+// it (stream.ForAgent).
 func (s *session) beginTask(index, S, A int, gamma float64, terminal []int64) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -161,7 +161,7 @@ func (s *session) beginTask(index, S, A int, gamma float64, terminal []int64) er
 		declared[x] = true
 	}
 	err := s.ag.BeginTask(agent.Task{Index: index, S: S, A: A, Gamma: gamma,
-		Rand: experiment.AgentStream(s.seed, s.run, s.name, index), Terminal: declared})
+		Rand: stream.ForAgent(s.seed, s.run, s.name, index), Terminal: declared})
 	if err != nil {
 		return fmt.Errorf("begin_task: %w", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/stream"
 )
 
 func mustSession(t testing.TB, typ, params string) *session {
@@ -57,7 +57,7 @@ func TestBeginTaskGivesTheRunnersStream(t *testing.T) {
 		if err := s.beginTask(k, 4, 3, 0.9, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := ql.BeginTask(agent.Task{Index: k, S: 4, A: 3, Gamma: 0.9, Rand: experiment.AgentStream(9, 2, "Q-learning", k)}); err != nil {
+		if err := ql.BeginTask(agent.Task{Index: k, S: 4, A: 3, Gamma: 0.9, Rand: stream.ForAgent(9, 2, "Q-learning", k)}); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 100 { // ε = 1: every action is a draw of the stream

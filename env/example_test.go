@@ -32,7 +32,7 @@ func ExampleMaze_Model() {
 
 // A sequence may mix families; its JSON names each task's family.
 func ExampleSequence() {
-	taxi, _ := env.NewNamed(env.FamilyTaxi)
+	taxi, _ := env.NewNamed(env.KindTaxi)
 	seq := env.Sequence{
 		env.Maze{Width: 2, Height: 1, Slip: []float64{0, 0}, Goals: []env.Cell{{X: 2, Y: 1}}, GoalReward: 1, Actions: 4},
 		taxi,

@@ -15,61 +15,61 @@ import (
 // Landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2), step cost 0.2, goal reward 1, lava cost 1).
 // The yaml keys are those of a config's tasks: block.
 type OnlineConfig struct {
-	Width      int       `yaml:"width"`
-	Height     int       `yaml:"height"`
-	Pool       int       `yaml:"pool"`    // number of distinct random mazes the tasks are drawn from (`mdps`)
-	Tasks      int       `yaml:"count"`   // length of the sequence (`samples`)
-	Actions    int       `yaml:"actions"` // 4 or 8; 0 means 4
-	Landforms  []float64 `yaml:"landforms"`
-	Goals      []Cell    `yaml:"goals"`
-	Lava       []Cell    `yaml:"lava"`
-	StepCost   float64   `yaml:"step_cost"`
-	GoalReward float64   `yaml:"goal_reward"`
-	LavaCost   float64   `yaml:"lava_cost"`
+	Width      int       `yaml:"width" doc:"width W of the mazes, in cells" range:">= 1, width·height >= 2"`
+	Height     int       `yaml:"height" doc:"height H of the mazes, in cells" range:">= 1, width·height >= 2"`
+	Pool       int       `yaml:"pool" doc:"number of distinct random mazes the tasks are drawn from (the published code's mdps)" range:">= 1"`
+	Tasks      int       `yaml:"count" doc:"number of tasks of a run, drawn from the pool with replacement (the published code's samples)" range:">= 1"`
+	Actions    int       `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Landforms  []float64 `yaml:"landforms" doc:"slip probabilities of the landforms; each cell's slip is one of them, drawn uniformly" range:"at least one, each in [0, 1]"`
+	Goals      []Cell    `yaml:"goals" doc:"goal cells [x, y], 1-based; landing on one pays goal_reward" range:"inside the maze"`
+	Lava       []Cell    `yaml:"lava" doc:"lava cells [x, y], 1-based; landing on one costs lava_cost" range:"inside the maze"`
+	StepCost   float64   `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward float64   `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	LavaCost   float64   `yaml:"lava_cost" doc:"cost of landing on a lava cell" range:"finite"`
 }
 
 // FiniteModelConfig configures FiniteModelGrids (decision 20: 4×4, Models 2, Slip 0.4, no lava).
 type FiniteModelConfig struct {
-	Width      int     `yaml:"width"`
-	Height     int     `yaml:"height"`
-	Models     int     `yaml:"models"` // number of distinct goal cells, i.e. of underlying MDPs
-	Tasks      int     `yaml:"count"`
-	Actions    int     `yaml:"actions"` // 4 or 8; 0 means 4
-	Slip       float64 `yaml:"slip"`
-	Lava       []Cell  `yaml:"lava"`
-	StepCost   float64 `yaml:"step_cost"`
-	GoalReward float64 `yaml:"goal_reward"`
-	LavaCost   float64 `yaml:"lava_cost"`
+	Width      int     `yaml:"width" doc:"width W of the grids, in cells" range:">= 1, width·height >= 2"`
+	Height     int     `yaml:"height" doc:"height H of the grids, in cells" range:">= 1, width·height >= 2"`
+	Models     int     `yaml:"models" doc:"number of distinct goal cells, i.e. of distinct MDPs" range:"1 <= models <= width·height"`
+	Tasks      int     `yaml:"count" doc:"number of tasks of a run, each one of the models drawn uniformly" range:">= 1"`
+	Actions    int     `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Slip       float64 `yaml:"slip" doc:"slip probability of every cell" range:"[0, 1]"`
+	Lava       []Cell  `yaml:"lava" doc:"lava cells [x, y], 1-based; landing on one costs lava_cost" range:"inside the maze"`
+	StepCost   float64 `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward float64 `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	LavaCost   float64 `yaml:"lava_cost" doc:"cost of landing on a lava cell" range:"finite"`
 }
 
 // VaryingSizeConfig configures VaryingSizeMazes (decision 21: Sizes 3, 4, 5, 6 and PerSize 20).
 type VaryingSizeConfig struct {
-	Sizes      []int     `yaml:"sizes"`    // side n of the n×n mazes, one block per size, in this order
-	PerSize    int       `yaml:"per_size"` // tasks per size
-	Actions    int       `yaml:"actions"`  // 4 or 8; 0 means 4
-	Landforms  []float64 `yaml:"landforms"`
-	StepCost   float64   `yaml:"step_cost"`
-	GoalReward float64   `yaml:"goal_reward"`
-	LavaCost   float64   `yaml:"lava_cost"`
+	Sizes      []int     `yaml:"sizes" doc:"side n of the n×n mazes, one block of per_size tasks per size, in this order" range:"at least one, each >= 2"`
+	PerSize    int       `yaml:"per_size" doc:"number of tasks of each size" range:">= 1"`
+	Actions    int       `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Landforms  []float64 `yaml:"landforms" doc:"slip probabilities of the landforms; each cell's slip is one of them, drawn uniformly" range:"at least one, each in [0, 1]"`
+	StepCost   float64   `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward float64   `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	LavaCost   float64   `yaml:"lava_cost" doc:"cost of landing on a lava cell" range:"finite"`
 }
 
 // GaussianConfig configures GaussianMazes (decision 22: Means 0.2, 0.4, 0.6 and SD 0.05).
 type GaussianConfig struct {
-	Width  int `yaml:"width"`
-	Height int `yaml:"height"`
+	Width  int `yaml:"width" doc:"width W of the mazes, in cells" range:">= 1, width·height >= 2"`
+	Height int `yaml:"height" doc:"height H of the mazes, in cells" range:">= 1, width·height >= 2"`
 	// Pool > 0 draws a pool of Pool mazes and the tasks from it with replacement, like OnlineMazes.
 	// Pool == 0 draws every task afresh, so (almost surely) every task and nearly every template
 	// is new: this is our reading of the paper's "infinite number of templates".
-	Pool       int       `yaml:"pool"`
-	Tasks      int       `yaml:"count"`
-	Actions    int       `yaml:"actions"` // 4 or 8; 0 means 4
-	Means      []float64 `yaml:"means"`
-	SD         float64   `yaml:"sd"`
-	Goals      []Cell    `yaml:"goals"`
-	Lava       []Cell    `yaml:"lava"`
-	StepCost   float64   `yaml:"step_cost"`
-	GoalReward float64   `yaml:"goal_reward"`
-	LavaCost   float64   `yaml:"lava_cost"`
+	Pool       int       `yaml:"pool" doc:"number of distinct random mazes the tasks are drawn from (0: every task drawn afresh)" range:">= 0"`
+	Tasks      int       `yaml:"count" doc:"number of tasks of a run" range:">= 1"`
+	Actions    int       `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Means      []float64 `yaml:"means" doc:"means of the mixture of normals each cell's slip is drawn from (clipped to [0, 1])" range:"at least one, each finite"`
+	SD         float64   `yaml:"sd" doc:"standard deviation of every normal of the mixture" range:">= 0, finite"`
+	Goals      []Cell    `yaml:"goals" doc:"goal cells [x, y], 1-based; landing on one pays goal_reward" range:"inside the maze"`
+	Lava       []Cell    `yaml:"lava" doc:"lava cells [x, y], 1-based; landing on one costs lava_cost" range:"inside the maze"`
+	StepCost   float64   `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward float64   `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	LavaCost   float64   `yaml:"lava_cost" doc:"cost of landing on a lava cell" range:"finite"`
 }
 
 // Validate names the first field out of range, before any draw.

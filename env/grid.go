@@ -29,18 +29,18 @@ func (c *Cell) UnmarshalYAML(n *yaml.Node) error {
 // in every cell, optional walls, and by default a terminal goal (the GridWorld of simple_rl, which
 // the paper's Appendix F.5 uses for its "large GridWorld").
 type GridConfig struct {
-	Width         int     `yaml:"width"`
-	Height        int     `yaml:"height"`
-	Tasks         int     `yaml:"count"`
-	Actions       int     `yaml:"actions"` // 4 or 8; 0 means 4
-	Slip          float64 `yaml:"slip"`
-	Goals         []Cell  `yaml:"goals"`
-	Lava          []Cell  `yaml:"lava"`
-	Walls         []Cell  `yaml:"walls"`
-	StepCost      float64 `yaml:"step_cost"`
-	GoalReward    float64 `yaml:"goal_reward"`
-	LavaCost      float64 `yaml:"lava_cost"`
-	TerminalGoals bool    `yaml:"terminal_goals"`
+	Width         int     `yaml:"width" doc:"width W of the grid, in cells" range:">= 1, width·height >= 2"`
+	Height        int     `yaml:"height" doc:"height H of the grid, in cells" range:">= 1, width·height >= 2"`
+	Tasks         int     `yaml:"count" doc:"number of tasks of a run, copies of the one grid" range:">= 1"`
+	Actions       int     `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Slip          float64 `yaml:"slip" doc:"slip probability of every cell" range:"[0, 1]"`
+	Goals         []Cell  `yaml:"goals" doc:"goal cells [x, y], 1-based; landing on one pays goal_reward" range:"inside the grid"`
+	Lava          []Cell  `yaml:"lava" doc:"lava cells [x, y], 1-based; landing on one costs lava_cost" range:"inside the grid"`
+	Walls         []Cell  `yaml:"walls" doc:"wall cells [x, y], 1-based; a move into one stays put" range:"inside the grid, not a goal or lava cell"`
+	StepCost      float64 `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward    float64 `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	LavaCost      float64 `yaml:"lava_cost" doc:"cost of landing on a lava cell" range:"finite"`
+	TerminalGoals bool    `yaml:"terminal_goals" doc:"an episode ends on reaching a goal cell (simple_rl's is_goal_terminal)"`
 }
 
 // Validate names the first field out of range.
@@ -75,13 +75,13 @@ func Grids(c GridConfig) ([]Maze, error) {
 // by a wall along the middle row and one along the middle column, each with two doorways, the
 // goal in the corner (Size, Size).
 type FourRoomConfig struct {
-	Size          int     `yaml:"size"` // width and height, at least 5
-	Tasks         int     `yaml:"count"`
-	Actions       int     `yaml:"actions"` // 4 or 8; 0 means 4
-	Slip          float64 `yaml:"slip"`
-	StepCost      float64 `yaml:"step_cost"`
-	GoalReward    float64 `yaml:"goal_reward"`
-	TerminalGoals bool    `yaml:"terminal_goals"`
+	Size          int     `yaml:"size" doc:"width and height of the grid, in cells" range:">= 5"`
+	Tasks         int     `yaml:"count" doc:"number of tasks of a run, copies of the one grid" range:">= 1"`
+	Actions       int     `yaml:"actions" doc:"actions of every task: the 4 moves, or 8 with the diagonals (0: 4)" range:"0 | 4 | 8"`
+	Slip          float64 `yaml:"slip" doc:"slip probability of every cell" range:"[0, 1]"`
+	StepCost      float64 `yaml:"step_cost" doc:"cost of every step, the goal's included" range:"finite"`
+	GoalReward    float64 `yaml:"goal_reward" doc:"reward of landing on a goal cell" range:"finite"`
+	TerminalGoals bool    `yaml:"terminal_goals" doc:"an episode ends on reaching the goal (simple_rl's is_goal_terminal)"`
 }
 
 // FourRoomWalls are the wall cells of simple_rl's FourRoomMDP on an n×n grid: the row and the

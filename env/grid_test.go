@@ -125,7 +125,7 @@ func TestCustomTaskInASequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := seq[0].Model()
-	if err != nil || seq[0].Family() != FamilyCustom || seq[0].Name() != "coin" || m.S != 2 || !m.Terminal(1) {
+	if err != nil || seq[0].Kind() != KindCustom || seq[0].Name() != "coin" || m.S != 2 || !m.Terminal(1) {
 		t.Fatalf("task %+v, model %v, %v", seq[0], m, err)
 	}
 	b, err := json.Marshal(seq)

@@ -71,8 +71,8 @@ type Maze struct {
 	TerminalGoals bool `json:"terminal_goals,omitempty"`
 }
 
-// Family is FamilyMaze.
-func (m Maze) Family() string { return FamilyMaze }
+// Kind is KindMaze.
+func (m Maze) Kind() string { return KindMaze }
 
 // Name is "maze WxH", with "8 actions" when it has the diagonals.
 func (m Maze) Name() string {

@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,60 +12,53 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// Families of tasks other than the maze.
+// Kinds of tasks other than the maze.
 const (
-	FamilyFrozenLake = "frozenlake" // FrozenLake: Gymnasium's FrozenLake-v1
-	FamilyTaxi       = "taxi"       // Named: Gymnasium's Taxi-v3 (Dietterich's taxi domain)
-	FamilyRiverSwim  = "riverswim"  // Named: Strehl & Littman's RiverSwim (env/classic)
-	FamilySixArms    = "sixarms"    // Named: Strehl & Littman's SixArms (env/classic)
+	KindFrozenLake = "frozenlake" // FrozenLake: Gymnasium's FrozenLake-v1
+	KindTaxi       = "taxi"       // Named: Gymnasium's Taxi-v3 (Dietterich's taxi domain)
+	KindRiverSwim  = "riverswim"  // Named: Strehl & Littman's RiverSwim (env/classic)
+	KindSixArms    = "sixarms"    // Named: Strehl & Littman's SixArms (env/classic)
 )
 
-// Named is a task of a family without parameters: one fixed MDP, such as Taxi or RiverSwim.
-type Named struct{ family string }
+// Named is a task of a kind without parameters: one fixed MDP, such as Taxi or RiverSwim.
+type Named struct{ kind string }
 
-// namedModels builds the MDP of each family without parameters, with its display name.
+// namedModels builds the MDP of each kind without parameters, with its display name.
 var namedModels = map[string]struct {
 	name  string
 	model func() (*mdp.Model, error)
 }{
-	FamilyTaxi:      {"Taxi", toytext.Taxi},
-	FamilyRiverSwim: {"RiverSwim", classic.RiverSwim},
-	FamilySixArms:   {"SixArms", classic.SixArms},
+	KindTaxi:      {"Taxi", toytext.Taxi},
+	KindRiverSwim: {"RiverSwim", classic.RiverSwim},
+	KindSixArms:   {"SixArms", classic.SixArms},
 }
 
-// NewNamed is the task of the given family without parameters.
-func NewNamed(family string) (Named, error) {
-	if _, ok := namedModels[family]; !ok {
-		return Named{}, fmt.Errorf("env: no task family %q without parameters (have %s)", family, strings.Join(namedFamilies(), ", "))
+// NewNamed is the task of the given kind without parameters.
+func NewNamed(kind string) (Named, error) {
+	if _, ok := namedModels[kind]; !ok {
+		return Named{}, fmt.Errorf("env: no task kind %q without parameters (have %s)", kind, strings.Join(namedKinds(), ", "))
 	}
-	return Named{family: family}, nil
+	return Named{kind: kind}, nil
 }
 
-func namedFamilies() []string {
-	var out []string
-	for f := range namedModels {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
-}
+func namedKinds() []string { return slices.Sorted(maps.Keys(namedModels)) }
 
-// Family is the task's family.
-func (n Named) Family() string { return n.family }
+// Kind is the task's kind.
+func (n Named) Kind() string { return n.kind }
 
 // Name is the MDP's usual name, e.g. "Taxi".
-func (n Named) Name() string { return namedModels[n.family].name }
+func (n Named) Name() string { return namedModels[n.kind].name }
 
 // Model builds the MDP.
 func (n Named) Model() (*mdp.Model, error) {
-	b, ok := namedModels[n.family]
+	b, ok := namedModels[n.kind]
 	if !ok {
-		return nil, fmt.Errorf("env: no task family %q without parameters", n.family)
+		return nil, fmt.Errorf("env: no task kind %q without parameters", n.kind)
 	}
 	return b.model()
 }
 
-// MarshalJSON writes no parameters: the sequence writes the family.
+// MarshalJSON writes no parameters: the sequence writes the kind.
 func (n Named) MarshalJSON() ([]byte, error) { return []byte("{}"), nil }
 
 // FrozenLake is a FrozenLake task (Gymnasium's FrozenLake-v1): a preset map or one of one's own,
@@ -73,8 +67,8 @@ type FrozenLake struct {
 	toytext.FrozenLakeParams
 }
 
-// Family is FamilyFrozenLake.
-func (f FrozenLake) Family() string { return FamilyFrozenLake }
+// Kind is KindFrozenLake.
+func (f FrozenLake) Kind() string { return KindFrozenLake }
 
 // Name is "FrozenLake 8x8 slippery" and the like.
 func (f FrozenLake) Name() string {
@@ -94,8 +88,8 @@ func (f FrozenLake) Name() string {
 // Model builds the MDP; holes and the goal are terminal.
 func (f FrozenLake) Model() (*mdp.Model, error) { return toytext.FrozenLake(f.FrozenLakeParams) }
 
-// FamilyCustom is the family of a user's own MDPs (env/custom).
-const FamilyCustom = "custom"
+// KindCustom is the family of a user's own MDPs (env/custom).
+const KindCustom = "custom"
 
 // Custom is a task of a user's own MDP file (package env/custom); its JSON form is the task object
 // of that file format, so a task-sequence file holds the whole model.
@@ -103,8 +97,8 @@ type Custom struct {
 	custom.Task
 }
 
-// Family is FamilyCustom.
-func (c Custom) Family() string { return FamilyCustom }
+// Kind is KindCustom.
+func (c Custom) Kind() string { return KindCustom }
 
 // Name is the task's name in its file.
 func (c Custom) Name() string { return c.Task.Name }

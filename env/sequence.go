@@ -15,7 +15,7 @@ import (
 )
 
 // SequenceFormat is the value of the "format" key of a task-sequence file written by this
-// package: every task is an object whose "family" key names its family.
+// package: every task is an object whose "family" key names its kind (Task.Kind).
 const SequenceFormat = "temple-task-sequences/v2"
 
 // sequenceFormatV1 is the first format, whose tasks were all mazes without a "family" key; it is
@@ -113,24 +113,30 @@ func validateTask(t Task) error {
 // as SequenceFormat; any other format is an error, as is an invalid task. The file is written
 // to a temporary name first and renamed, so a failed write leaves no partial file behind.
 func WriteSequences(path string, set SequenceSet) error {
-	fail := func(err error) error { return fmt.Errorf("env: write task sequences %s: %w", path, err) }
+	data, err := EncodeSequences(set)
+	if err != nil {
+		return fmt.Errorf("env: write task sequences %s: %w", path, err)
+	}
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf("env: write task sequences %s: %w", path, err)
+	}
+	return nil
+}
+
+// EncodeSequences is the file WriteSequences writes of set, for a writer of its own (the results
+// directory's tasks.json): an empty Format is encoded as SequenceFormat; any other format is an
+// error, as is an invalid task.
+func EncodeSequences(set SequenceSet) ([]byte, error) {
 	if set.Format == "" {
 		set.Format = SequenceFormat
 	}
 	if set.Format != SequenceFormat {
-		return fail(fmt.Errorf("format = %q, want %q", set.Format, SequenceFormat))
+		return nil, fmt.Errorf("format = %q, want %q", set.Format, SequenceFormat)
 	}
 	if err := set.check(); err != nil {
-		return fail(err)
+		return nil, err
 	}
-	data, err := encodeSequences(set)
-	if err != nil {
-		return fail(err)
-	}
-	if err := atomicfile.Write(path, data); err != nil {
-		return fail(err)
-	}
-	return nil
+	return encodeSequences(set)
 }
 
 // encodeSequences lays the set out as indented JSON with each task compact on its own line.

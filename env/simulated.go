@@ -3,8 +3,11 @@ package env
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/continuous/acrobot"
@@ -12,6 +15,8 @@ import (
 	"github.com/temple-rl/temple/continuous/discretize"
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/continuous/pendulum"
+	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -42,12 +47,12 @@ type Simulated interface {
 // ErrNoTable is the error of Model on a task given as a simulator.
 var ErrNoTable = errors.New("the task is a simulator: it has no transition table")
 
-// Families of discretized continuous-control tasks (Gymnasium's classic control).
+// Kinds of discretized continuous-control tasks (Gymnasium's classic control).
 const (
-	FamilyMountainCar = "mountaincar" // MountainCar-v0 (continuous/mountaincar)
-	FamilyCartPole    = "cartpole"    // CartPole-v1 (continuous/cartpole)
-	FamilyAcrobot     = "acrobot"     // Acrobot-v1 (continuous/acrobot)
-	FamilyPendulum    = "pendulum"    // Pendulum-v1 with a grid of torques (continuous/pendulum)
+	KindMountainCar = "mountaincar" // MountainCar-v0 (continuous/mountaincar)
+	KindCartPole    = "cartpole"    // CartPole-v1 (continuous/cartpole)
+	KindAcrobot     = "acrobot"     // Acrobot-v1 (continuous/acrobot)
+	KindPendulum    = "pendulum"    // Pendulum-v1 with a grid of torques (continuous/pendulum)
 )
 
 // Discretization is how a discretized task bins its observations (see discretize.Config): Bins
@@ -124,8 +129,8 @@ type MountainCar struct {
 	Discretization     `yaml:",inline"`
 }
 
-// Family is FamilyMountainCar.
-func (t MountainCar) Family() string { return FamilyMountainCar }
+// Kind is KindMountainCar.
+func (t MountainCar) Kind() string { return KindMountainCar }
 
 // Name is e.g. "MountainCar-v0 (gravity=0.002) 10x10 bins".
 func (t MountainCar) Name() string {
@@ -157,8 +162,8 @@ type CartPole struct {
 	Discretization  `yaml:",inline"`
 }
 
-// Family is FamilyCartPole.
-func (t CartPole) Family() string { return FamilyCartPole }
+// Kind is KindCartPole.
+func (t CartPole) Kind() string { return KindCartPole }
 
 // Name is e.g. "CartPole-v1 (gravity=3.7) 6x6x6x6 bins".
 func (t CartPole) Name() string {
@@ -189,8 +194,8 @@ type Acrobot struct {
 	Discretization `yaml:",inline"`
 }
 
-// Family is FamilyAcrobot.
-func (t Acrobot) Family() string { return FamilyAcrobot }
+// Kind is KindAcrobot.
+func (t Acrobot) Kind() string { return KindAcrobot }
 
 // Name is e.g. "Acrobot-v1 4x4x4x4x6x6 bins".
 func (t Acrobot) Name() string {
@@ -223,8 +228,8 @@ type Pendulum struct {
 	Torques         int `json:"torques" yaml:"torques"`
 }
 
-// Family is FamilyPendulum.
-func (t Pendulum) Family() string { return FamilyPendulum }
+// Kind is KindPendulum.
+func (t Pendulum) Kind() string { return KindPendulum }
 
 // Name is e.g. "Pendulum-v1 5 torques 8x8x8 bins".
 func (t Pendulum) Name() string {
@@ -253,25 +258,133 @@ func (t Pendulum) Simulator() (Simulator, error) {
 	return discretize.New(e, t.config(grid))
 }
 
-// DefaultBounds are the bounds of uniform bins of each family's observation: the termination
-// thresholds or the observation space where Gymnasium has them, and for CartPole's unbounded
-// velocities ±3 and ±3.5 (the range random and balancing policies stay in).
-func DefaultBounds(family string) (low, high []float64, ok bool) {
-	switch family {
-	case FamilyMountainCar:
-		d := mountaincar.DefaultParams()
-		return []float64{d.MinPosition, -d.MaxSpeed}, []float64{d.MaxPosition, d.MaxSpeed}, true
-	case FamilyCartPole:
-		return []float64{-cartpole.XThreshold, -3, -cartpole.ThetaThreshold, -3.5},
-			[]float64{cartpole.XThreshold, 3, cartpole.ThetaThreshold, 3.5}, true
-	case FamilyAcrobot:
-		d := acrobot.DefaultParams()
-		return []float64{-1, -1, -1, -1, -d.MaxVel1, -d.MaxVel2}, []float64{1, 1, 1, 1, d.MaxVel1, d.MaxVel2}, true
-	case FamilyPendulum:
-		d := pendulum.DefaultParams()
-		return []float64{-1, -1, -d.MaxSpeed}, []float64{1, 1, d.MaxSpeed}, true
+// simulatorKind is how this package makes the tasks of one simulator kind: it reads one from its
+// JSON form, makes one with Gymnasium's physics changed by the given changes, and bins its
+// observation within default bounds.
+type simulatorKind struct {
+	decode func(data []byte) (Task, error)
+	task   func(d Discretization, torques int, changes []map[string]float64) (Simulated, error)
+	// bounds are the bounds of uniform bins of the kind's observation: the termination thresholds
+	// or the observation space where Gymnasium has them.
+	bounds func() (low, high []float64)
+}
+
+// simulatorKinds is the table of simulator kinds: the one place that lists them.
+var simulatorKinds = map[string]simulatorKind{
+	KindMountainCar: {
+		decode: decodeAs[MountainCar],
+		task: func(d Discretization, _ int, changes []map[string]float64) (Simulated, error) {
+			t := MountainCar{Params: mountaincar.DefaultParams(), Discretization: d}
+			err := setPhysics(&t.Params, changes)
+			return t, err
+		},
+		bounds: func() (low, high []float64) {
+			d := mountaincar.DefaultParams()
+			return []float64{d.MinPosition, -d.MaxSpeed}, []float64{d.MaxPosition, d.MaxSpeed}
+		},
+	},
+	KindCartPole: {
+		decode: decodeAs[CartPole],
+		task: func(d Discretization, _ int, changes []map[string]float64) (Simulated, error) {
+			t := CartPole{Params: cartpole.DefaultParams(), Discretization: d}
+			err := setPhysics(&t.Params, changes)
+			return t, err
+		},
+		// The velocities are unbounded: ±3 and ±3.5 are the range random and balancing policies
+		// stay in.
+		bounds: func() (low, high []float64) {
+			return []float64{-cartpole.XThreshold, -3, -cartpole.ThetaThreshold, -3.5},
+				[]float64{cartpole.XThreshold, 3, cartpole.ThetaThreshold, 3.5}
+		},
+	},
+	KindAcrobot: {
+		decode: decodeAs[Acrobot],
+		task: func(d Discretization, _ int, changes []map[string]float64) (Simulated, error) {
+			t := Acrobot{Params: acrobot.DefaultParams(), Discretization: d}
+			err := setPhysics(&t.Params, changes)
+			return t, err
+		},
+		bounds: func() (low, high []float64) {
+			d := acrobot.DefaultParams()
+			return []float64{-1, -1, -1, -1, -d.MaxVel1, -d.MaxVel2}, []float64{1, 1, 1, 1, d.MaxVel1, d.MaxVel2}
+		},
+	},
+	KindPendulum: {
+		decode: decodeAs[Pendulum],
+		task: func(d Discretization, torques int, changes []map[string]float64) (Simulated, error) {
+			t := Pendulum{Params: pendulum.DefaultParams(), Discretization: d, Torques: torques}
+			err := setPhysics(&t.Params, changes)
+			return t, err
+		},
+		bounds: func() (low, high []float64) {
+			d := pendulum.DefaultParams()
+			return []float64{-1, -1, -d.MaxSpeed}, []float64{1, 1, d.MaxSpeed}
+		},
+	},
+}
+
+// DefaultBounds are the bounds of uniform bins of each simulator kind's observation: the
+// termination thresholds or the observation space where Gymnasium has them, and for CartPole's
+// unbounded velocities ±3 and ±3.5 (the range random and balancing policies stay in).
+func DefaultBounds(kind string) (low, high []float64, ok bool) {
+	k, ok := simulatorKinds[kind]
+	if !ok {
+		return nil, nil, false
 	}
-	return nil, nil, false
+	low, high = k.bounds()
+	return low, high, true
+}
+
+// NewSimulated is a task of simulator kind kind: Gymnasium's physics changed by each of changes in
+// turn (keys are the physics' keys: gravity, force, mass_pole, …), the observation binned by d
+// (uniform bins within DefaultBounds when d gives neither bounds nor fit_steps), and for Pendulum
+// torques evenly spaced torques as its actions (the other kinds have no torques: give 0). The
+// task is not validated: its Simulator is.
+func NewSimulated(kind string, d Discretization, torques int, changes ...map[string]float64) (Simulated, error) {
+	k, ok := simulatorKinds[kind]
+	if !ok {
+		names := slices.Sorted(maps.Keys(simulatorKinds))
+		return nil, fmt.Errorf("env: no simulator kind %q (have %s)%s", kind, strings.Join(names, ", "), suggest.DidYouMean(kind, names))
+	}
+	if torques != 0 && kind != KindPendulum {
+		return nil, fmt.Errorf("torques = %d: only %s has torques", torques, KindPendulum)
+	}
+	if len(d.Low) == 0 && len(d.High) == 0 && d.FitSteps == 0 {
+		d.Low, d.High = k.bounds()
+	}
+	return k.task(d, torques, changes)
+}
+
+// setPhysics sets the fields of the physics struct *params named by their yaml keys; an unknown
+// key, or a fractional value of an integer key, is an error naming it.
+func setPhysics(params any, changes []map[string]float64) error {
+	v := reflect.ValueOf(params).Elem()
+	keys := yamlkeys.Of(v.Type())
+	for _, change := range changes {
+		names := make([]string, 0, len(change))
+		for key := range change {
+			names = append(names, key)
+		}
+		slices.Sort(names)
+		for _, key := range names {
+			x := change[key]
+			i := slices.Index(keys, key)
+			if i < 0 {
+				return fmt.Errorf("physics key %q, want one of %s%s", key, strings.Join(keys, ", "), suggest.DidYouMean(key, keys))
+			}
+			f := v.Field(i)
+			switch f.Kind() {
+			case reflect.Float64:
+				f.SetFloat(x)
+			case reflect.Int:
+				if x != math.Trunc(x) || math.Abs(x) > 1<<31 {
+					return fmt.Errorf("%s = %v, want an integer", key, x)
+				}
+				f.SetInt(int64(x))
+			}
+		}
+	}
+	return nil
 }
 
 // A discretized environment is a Simulator.

@@ -12,7 +12,7 @@ import (
 func ExampleMountainCar() {
 	moon := mountaincar.DefaultParams()
 	moon.Gravity = 0.0015
-	lo, hi, _ := env.DefaultBounds(env.FamilyMountainCar)
+	lo, hi, _ := env.DefaultBounds(env.KindMountainCar)
 	task := env.MountainCar{Params: moon, Discretization: env.Discretization{Bins: []int{10}, Low: lo, High: hi}}
 	sim, err := task.Simulator()
 	if err != nil {

@@ -22,10 +22,10 @@ func simulatedTasks(t *testing.T) Sequence {
 		}
 		return lo, hi
 	}
-	mcLo, mcHi := bounds(FamilyMountainCar)
-	cpLo, cpHi := bounds(FamilyCartPole)
-	acLo, acHi := bounds(FamilyAcrobot)
-	peLo, peHi := bounds(FamilyPendulum)
+	mcLo, mcHi := bounds(KindMountainCar)
+	cpLo, cpHi := bounds(KindCartPole)
+	acLo, acHi := bounds(KindAcrobot)
+	peLo, peHi := bounds(KindPendulum)
 	moon := mountaincar.DefaultParams()
 	moon.Gravity = 0.0015
 	return Sequence{

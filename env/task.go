@@ -4,22 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/mdp"
 )
 
-// Task is one tabular task of a sequence, as a task-sequence file stores it: its family and the
+// Task is one tabular task of a sequence, as a task-sequence file stores it: its kind and the
 // parameters that build its MDP. Any tabular MDP can be a task — a maze, RiverSwim, FrozenLake, a
-// user's own model — and a sequence may mix families, sizes and numbers of actions. A task given
+// user's own model — and a sequence may mix kinds, sizes and numbers of actions. A task given
 // as a simulator instead of a table (a discretized continuous environment) is also Simulated, and
 // its Model fails with ErrNoTable.
+//
+// A task's kind says what a task object is (KindMaze: a maze with these fields). It is not the
+// task family of a config's tasks: block, which is one way of drawing a run's sequence (package
+// families): the families online-maze, finite-model, fourroom and others all make mazes.
 type Task interface {
-	// Family is the family of the task's model, written as the "family" key of its JSON form
-	// (FamilyMaze, …). Several sequence generators may make tasks of one family: online-maze,
-	// finite-model, fourroom and others all make mazes.
-	Family() string
+	// Kind is what the task is, written as the "family" key of its JSON form (KindMaze, …; the
+	// key keeps its name from format v2).
+	Kind() string
 	// Name is a short human-readable description, e.g. "maze 4x4" or "FrozenLake 8x8 slippery".
 	Name() string
 	// Model builds and validates the task's MDP: transitions, rewards, start distribution and
@@ -33,9 +38,9 @@ type Sized interface {
 	Size() (states, actions int)
 }
 
-// Task families, as written in task-sequence files.
+// Task kinds, as written in task-sequence files.
 const (
-	FamilyMaze = "maze" // Maze: a slippery grid with landforms, goals, lava and walls
+	KindMaze = "maze" // Maze: a slippery grid with landforms, goals, lava and walls
 )
 
 // CellTask is a task on a grid whose states are cells; a fixed start cell is given as a cell.
@@ -52,42 +57,34 @@ func decodeAs[T Task](data []byte) (Task, error) {
 	return t, err
 }
 
-// taskDecoders reads the parameters of a task of each family.
-var taskDecoders = map[string]func([]byte) (Task, error){
-	FamilyMaze:       decodeAs[Maze],
-	FamilyFrozenLake: decodeAs[FrozenLake],
-	// Discretized continuous control: simulators, not tables (Simulated).
-	FamilyMountainCar: decodeAs[MountainCar],
-	FamilyCartPole:    decodeAs[CartPole],
-	FamilyAcrobot:     decodeAs[Acrobot],
-	FamilyPendulum:    decodeAs[Pendulum],
-	FamilyCustom: func(data []byte) (Task, error) {
-		var c Custom
-		err := c.Task.UnmarshalJSON(data)
-		return c, err
-	},
-}
-
-func init() {
-	for _, f := range namedFamilies() {
-		taskDecoders[f] = func(data []byte) (Task, error) {
+// kindDecoders reads the parameters of a task of each kind: the maze, FrozenLake, a user's own
+// MDP, the kinds without parameters (namedModels) and the simulators (simulatorKinds).
+var kindDecoders = func() map[string]func([]byte) (Task, error) {
+	out := map[string]func([]byte) (Task, error){
+		KindMaze:       decodeAs[Maze],
+		KindFrozenLake: decodeAs[FrozenLake],
+		KindCustom: func(data []byte) (Task, error) {
+			var c Custom
+			err := c.Task.UnmarshalJSON(data)
+			return c, err
+		},
+	}
+	for kind := range namedModels {
+		out[kind] = func(data []byte) (Task, error) {
 			if err := decodeStrict(data, &struct{}{}); err != nil {
 				return nil, err
 			}
-			return Named{family: f}, nil
+			return Named{kind: kind}, nil
 		}
 	}
-}
-
-// taskFamilies lists the families a task-sequence file may hold.
-func taskFamilies() []string {
-	var out []string
-	for f := range taskDecoders {
-		out = append(out, f)
+	for kind, sim := range simulatorKinds {
+		out[kind] = sim.decode
 	}
-	slices.Sort(out)
 	return out
-}
+}()
+
+// kinds lists the kinds a task-sequence file may hold.
+func kinds() []string { return slices.Sorted(maps.Keys(kindDecoders)) }
 
 // Sequence is the ordered list of tasks one run of an experiment faces.
 type Sequence []Task
@@ -98,30 +95,30 @@ func encodeTask(t Task) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	family, _ := json.Marshal(t.Family())
-	out := append([]byte(`{"family":`), family...)
+	kind, _ := json.Marshal(t.Kind())
+	out := append([]byte(`{"family":`), kind...)
 	if inner := bytes.TrimSpace(body[1 : len(body)-1]); len(inner) > 0 {
 		out = append(append(out, ','), inner...)
 	}
 	return append(out, '}'), nil
 }
 
-// decodeTask reads one JSON task object: its "family" chooses the type, whose other keys must
-// all be known.
+// decodeTask reads one JSON task object: its "family" key names its kind, which chooses the type,
+// whose other keys must all be known.
 func decodeTask(data []byte) (Task, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, fmt.Errorf("a task is a JSON object with a \"family\" key: %w", err)
 	}
-	var family string
+	var kind string
 	if raw, ok := fields["family"]; !ok {
-		return nil, fmt.Errorf("task has no \"family\" key, want one of %s", strings.Join(taskFamilies(), ", "))
-	} else if err := json.Unmarshal(raw, &family); err != nil {
+		return nil, fmt.Errorf("task has no \"family\" key, want one of %s", strings.Join(kinds(), ", "))
+	} else if err := json.Unmarshal(raw, &kind); err != nil {
 		return nil, fmt.Errorf("task family %s is not a string", abbreviate(raw))
 	}
-	decode, ok := taskDecoders[family]
+	decode, ok := kindDecoders[kind]
 	if !ok {
-		return nil, fmt.Errorf("task family %q, want one of %s", family, strings.Join(taskFamilies(), ", "))
+		return nil, fmt.Errorf("task family %q, want one of %s%s", kind, strings.Join(kinds(), ", "), suggest.DidYouMean(kind, kinds()))
 	}
 	delete(fields, "family")
 	rest, err := json.Marshal(fields)
@@ -130,7 +127,7 @@ func decodeTask(data []byte) (Task, error) {
 	}
 	t, err := decode(rest)
 	if err != nil {
-		return nil, fmt.Errorf("%s task: %w", family, err)
+		return nil, fmt.Errorf("%s task: %w", kind, err)
 	}
 	return t, nil
 }

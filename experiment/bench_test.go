@@ -11,6 +11,8 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/stream"
 )
 
 // benchCells runs whole cells of spec through the runner (no disk) and reports steps per second
@@ -47,7 +49,7 @@ func BenchmarkAgentsFiniteModel(b *testing.B) {
 		b.Run(typ, func(b *testing.B) {
 			s := finiteModelSpec("bench", typ)
 			s.Runs = 1
-			s.Tasks.Params.(*finiteModelTasks).Tasks = 20
+			s.Tasks.Params.(*families.FiniteModelParams).Tasks = 20
 			benchCells(b, s)
 		})
 	}
@@ -57,9 +59,9 @@ func BenchmarkAgentsFiniteModel(b *testing.B) {
 func BenchmarkAgentsOnlineMaze(b *testing.B) {
 	for _, typ := range []string{TypeOTempLe, TypeRMax, TypeQLearning} {
 		b.Run(typ, func(b *testing.B) {
-			s := paper("bench", FamilyOnlineMaze, typ)
+			s := paper("bench", families.OnlineMaze, typ)
 			s.Runs = 1
-			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
+			s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 20
 			benchCells(b, s)
 		})
 	}
@@ -69,11 +71,11 @@ func BenchmarkAgentsOnlineMaze(b *testing.B) {
 // × 100 steps, landforms {0, 0.2, 0.4}, goal in the far corner, lava at (2,2), one agent at its
 // defaults (incremental planning); the oracle is off, so the agent alone is timed.
 func scaleSpec(typ string, n, episodes int) Spec {
-	s := paper("scale", FamilyOnlineMaze, typ)
+	s := paper("scale", families.OnlineMaze, typ)
 	s.Agents = []AgentSpec{defaultAgent(typ)}
 	s.Runs, s.Episodes, s.Steps = 1, episodes, 100
 	s.Oracle.Enabled = false
-	t := s.Tasks.Params.(*onlineMazeTasks)
+	t := s.Tasks.Params.(*families.OnlineMazeParams)
 	t.Width, t.Height, t.Tasks, t.Pool = n, n, 2, 2
 	t.Goals = []env.Cell{{X: n, Y: n}}
 	return s
@@ -145,9 +147,9 @@ func BenchmarkOracleOverhead(b *testing.B) {
 		oracle, policy bool
 	}{{"off", false, false}, {"on", true, false}, {"policy_mistakes", true, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			s := paper("bench", FamilyOnlineMaze, TypeOTempLe)
+			s := paper("bench", families.OnlineMaze, TypeOTempLe)
 			s.Runs = 1
-			s.Tasks.Params.(*onlineMazeTasks).Tasks = 20
+			s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 20
 			s.Oracle.Enabled, s.Oracle.PolicyMistakes = c.oracle, c.policy
 			benchCells(b, s)
 		})
@@ -172,7 +174,7 @@ func (r *randomLearner) EndTask()                       {}
 func BenchmarkSimulatorRunner(b *testing.B) {
 	s := Default()
 	s.Start, s.Oracle.Enabled = StartPerEpisode, false
-	lo, hi, _ := env.DefaultBounds(env.FamilyMountainCar)
+	lo, hi, _ := env.DefaultBounds(env.KindMountainCar)
 	def := env.MountainCar{Params: mountaincar.DefaultParams(), Discretization: env.Discretization{Bins: []int{20}, Low: lo, High: hi}}
 	task, err := simulatorTask(s, def)
 	if err != nil {
@@ -208,7 +210,7 @@ func largeMazeSpec(n int) Spec {
 	s := Default()
 	s.Name = fmt.Sprintf("maze-%d", n)
 	s.Episodes, s.Steps = 10, 10
-	t := s.Tasks.Params.(*onlineMazeTasks)
+	t := s.Tasks.Params.(*families.OnlineMazeParams)
 	t.Width, t.Height, t.Tasks = n, n, 2
 	return s
 }
@@ -224,7 +226,7 @@ func BenchmarkLargeMaze(b *testing.B) {
 			seqs := make([]env.Sequence, s.Runs)
 			for run := range seqs {
 				var err error
-				if seqs[run], err = s.Tasks.Params.Sequence(run, stream(s.Seed, run, "", 0, purposeSequence)); err != nil {
+				if seqs[run], err = s.Tasks.Params.Sequence(run, stream.New(s.Seed, run, "", 0, stream.Sequence)); err != nil {
 					b.Fatal(err)
 				}
 			}

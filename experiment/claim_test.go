@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -144,8 +145,8 @@ func TestASpecWithoutResultsIsReplaced(t *testing.T) {
 	dir := t.TempDir()
 	big := small(1, 1, 10)
 	big.MaxMemory = 1
-	big.Tasks.Params.(*onlineMazeTasks).Width = 1000
-	big.Tasks.Params.(*onlineMazeTasks).Height = 1000
+	big.Tasks.Params.(*families.OnlineMazeParams).Width = 1000
+	big.Tasks.Params.(*families.OnlineMazeParams).Height = 1000
 	if _, err := Execute(context.Background(), big, dir, 2, nil); err == nil || !strings.Contains(err.Error(), "max_memory = 1") {
 		t.Fatalf("a 1000x1000 maze under 1 MB: %v", err)
 	}

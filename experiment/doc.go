@@ -2,25 +2,29 @@
 // (run × agent) cells in parallel with seeded streams, and hands the cells to package results,
 // which writes the results directory; sweeps, scaling studies and shards are built on it.
 //
-// It may import the learners and their registry (agent, agents), the tasks (env, continuous, mdp,
-// template), report and results. It must not be imported by them, nor by the commands that only
-// read results (temple compare, temple report, temple merge): they need package results alone.
+// It may import the learners and their registry (agent, agents), the tasks and their registry
+// (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
+// (episode), the oracle (oracle), report and results. It must not be imported by them, nor by
+// the commands that only read results (temple compare, temple report, temple merge): they need
+// package results alone.
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
-//	spec   spec.go (Spec, parsing, validation), agents.go (AgentSpec over the agents registry),
-//	       families.go and simfamilies.go (the tasks: block's families), presets.go and
-//	       presets_beyond.go (the named experiments), sweep.go and scaling.go (the sweep: and
-//	       scaling: blocks: their points, and the layout files of results they write)
+//	spec   spec.go (Spec, parsing, validation; its tasks: block is a families.Spec), agents.go
+//	       (AgentSpec over the agents registry), presets.go, presets_f5.go and presets_beyond.go
+//	       (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
+//	       their points, the layout files of results they write, and the true template and
+//	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
 //	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
-//	       anything is built), stream.go (the seeded random streams)
+//	       anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
-//	       spec), run.go (Run and runCell: the cells on a worker pool, resume from cells/),
-//	       oracle.go (the optimum of each task, shared by the cells: whole, or around a run's
-//	       start states for a task computed on demand), simulated.go (tasks given as
-//	       simulators), episodes.go, shard.go (shards; results.Merge joins them), estimate.go
+//	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
+//	       (runCell: a cell's tasks through package episode, and what it writes as they end),
+//	       oracle.go (which solution of package oracle each task shares: whole, or around a
+//	       run's start states for a task computed on demand), simulated.go (checks of tasks given
+//	       as simulators), shard.go (shards; results.Merge joins them), estimate.go
 //	       (templates estimated from a simulator's samples, for inspect)
 //	out    results.go (the results package's types, and the Setup it writes from), pictures.go
 //	       (pictures of maze tasks)

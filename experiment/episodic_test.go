@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/temple-rl/temple/families"
 )
 
 // metric returns the named metric of a task record, or −1.
@@ -133,7 +135,7 @@ func TestCustomMDPExampleRunsAndRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		again := s
-		again.Tasks = FileTasks(filepath.Join(dir, "tasks.json"))
+		again.Tasks = families.FromFile(filepath.Join(dir, "tasks.json"))
 		dir2 := t.TempDir()
 		if _, err := Execute(context.Background(), again, dir2, 2, nil); err != nil {
 			t.Fatal(err)

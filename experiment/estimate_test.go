@@ -13,7 +13,7 @@ import (
 // 0 moves to 1 and to 0 in turn, state 1 moves to the terminal state 2 paying 1; resets land in 0.
 type cycleTask struct{}
 
-func (cycleTask) Family() string                    { return "cycle" }
+func (cycleTask) Kind() string                      { return "cycle" }
 func (cycleTask) Name() string                      { return "cycle" }
 func (cycleTask) Model() (*mdp.Model, error)        { return nil, env.ErrNoTable }
 func (cycleTask) Simulator() (env.Simulator, error) { return &cycleSim{}, nil }

@@ -35,7 +35,7 @@ agents:
 		return
 	}
 	for k, t := range p.Runs[0] {
-		fmt.Printf("task %d: %s (%s), %d states, %d actions\n", k, t.Def.Name(), t.Def.Family(), t.Model.S, t.Model.A)
+		fmt.Printf("task %d: %s (%s), %d states, %d actions\n", k, t.Def.Name(), t.Def.Kind(), t.Model.S, t.Model.A)
 	}
 	// Output:
 	// task 0: maze 4x4 (maze), 16 states, 4 actions

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/results"
@@ -57,7 +56,11 @@ func prepare(s Spec, dir string) (*Plan, error) {
 		}
 		set.Runs = append(set.Runs, seq)
 	}
-	if err := env.WriteSequences(filepath.Join(dir, "tasks.json"), set); err != nil {
+	encoded, err := env.EncodeSequences(set)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: the task sequences: %w", err)
+	}
+	if err := results.WriteTasks(dir, encoded); err != nil {
 		return nil, err
 	}
 	setup, err := s.setup()

@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"testing"
+
+	"github.com/temple-rl/temple/families"
 )
 
 // TestOTempLeLearnsTheOnlineMazes runs a small online-maze experiment end to end: O-TempLe must
@@ -10,7 +12,7 @@ import (
 func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 	s := Default()
 	s.Runs, s.Episodes = 6, 1000
-	s.Tasks.Params.(*onlineMazeTasks).Tasks = 12
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 12
 	results := buildAndRun(t, s, 0)
 	sum, err := Summarize(s, results)
 	if err != nil {

@@ -13,13 +13,15 @@ import (
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 )
 
 // Memory estimate of an experiment, checked twice: before any task is drawn or model built, from
 // the sizes the task definitions know (mazes), and again once the models are built, from every
 // model's size (Taxi, FrozenLake, a user's MDP file). The runner holds every run's task models at
-// once, the oracle solutions of the tasks in progress (oracleCache), and on each worker one agent
+// once, the oracle solutions of the tasks in progress (oracle.Cache), and on each worker one agent
 // with its policy evaluation. The figures are bytes per state-action pair measured on 100×100
 // mazes (heap after two tasks), rounded up to cover pairs whose every outcome has been seen.
 // An agent's own memory is its type's (agents.Memory).
@@ -58,7 +60,7 @@ func oracleBytes(S, pairs int64, steps int) int64 {
 // and V^π, with (I − γP_π)⁻¹ on small tasks and the predecessor lists on large ones.
 func policyBytes(S, pairs int64) int64 {
 	b := 2*pairs*8 + S*8
-	if S <= denseStates {
+	if S <= oracle.DenseStates {
 		return b + S*S*8 + 2*S*8
 	}
 	return b + S*(24+1+4) + pairs*4*4 // a few predecessors per pair of a grid
@@ -80,7 +82,7 @@ type taskSize struct {
 const onDemandStateBytes = 1 + 4 + 8 + 8
 
 // localOracleBytes is one solution of a task computed on demand over n states of its S
-// (solveLocal): V_0 … V_T and V* by local state, per pair Q*, the ε-mistake flag and the
+// (oracle.SolveLocal): V_0 … V_T and V* by local state, per pair Q*, the ε-mistake flag and the
 // region's own model (offsets, expected rewards, three outcomes), and the region's index of
 // every state with its search distances.
 func localOracleBytes(S, n, A int64, steps int) int64 {
@@ -97,7 +99,7 @@ func sizeOf(s Spec, def env.Task, S, A int) taskSize {
 		return t
 	}
 	t.onDemand = true
-	radius := mdp.RadiusFor(s.Steps, s.Gamma, od.RewardBound()/(1-s.Gamma), oracleTolerance/2)
+	radius := mdp.RadiusFor(s.Steps, s.Gamma, od.RewardBound()/(1-s.Gamma), oracle.Tolerance/2)
 	starts := int64(1)
 	if s.Start == StartPerEpisode {
 		starts = int64(s.Episodes)
@@ -150,24 +152,6 @@ func sizesBuilt(s Spec, runs [][]Task) [][]taskSize {
 	return out
 }
 
-// generationBytes is what drawing one run's sequence allocates on top of the tasks it keeps: the
-// landforms of every maze of the pool the tasks are drawn from.
-func generationBytes(t FamilyParams) int64 {
-	switch p := t.(type) {
-	case *onlineMazeTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2 // env.OnlineMazes: a uint16 per cell
-	case *varyingActionsTasks:
-		return int64(p.Pool) * int64(p.Width) * int64(p.Height) * 2
-	case *mixedTasks:
-		g := int64(0)
-		for _, part := range p.Parts {
-			g = max(g, generationBytes(part.Params))
-		}
-		return g
-	}
-	return 0
-}
-
 // estimateMemory estimates the memory of the spec on tasks of the given sizes per run.
 func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 	return estimateRuns(s, sizes, len(sizes))
@@ -177,8 +161,9 @@ func estimateMemory(s Spec, sizes [][]taskSize) memoryEstimate {
 // the sample of runs in sizes: their models as the sample's mean per run, the rest as its
 // largest (drawSequences checks the first runs it draws this way before it draws the others).
 func estimateRuns(s Spec, sizes [][]taskSize, runs int) memoryEstimate {
-	// Runs draw their sequences side by side (drawSequences), each holding its pool.
-	e := memoryEstimate{runs: runs, generation: generationBytes(s.Tasks.Params) * int64(generators(s))}
+	// Runs draw their sequences side by side (drawSequences), each holding what its family's
+	// drawing holds (a maze pool's landforms).
+	e := memoryEstimate{runs: runs, generation: families.DrawBytes(s.Tasks.Params) * int64(generators(s))}
 	// runTasks are the most tasks of a run, runTables the most table tasks (with an oracle),
 	// solution the largest oracle solution of a task.
 	var largest, largestS, largestA, runTasks, runTables, largestTable, largestTableS, simStates, solution int64

@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/stream"
 )
 
 // TestImpossibleExperimentsAreRefusedUpFront: a maze too large to index is refused when the
@@ -64,7 +65,7 @@ func TestRunCountTooLargeIsRefusedBeforeDrawing(t *testing.T) {
 // and the oracle.
 func TestMemoryEstimateCoversTheAgents(t *testing.T) {
 	s := scaleSpec(TypeRMax, 100, 1000)
-	p, err := s.Tasks.Params.Sequence(0, stream(1, 0, "", 0, purposeSequence))
+	p, err := s.Tasks.Params.Sequence(0, stream.New(1, 0, "", 0, stream.Sequence))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 )
 
 // A task computed on demand runs as its stored model does: the same steps and rewards for every
@@ -45,11 +46,11 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 			return p
 		}
 		stored, onDemand := plan(false), plan(true)
-		sol, err := onDemand.solve(0, 0, onDemand.Runs[0][0])
+		sol, err := onDemand.solver(0, 0, onDemand.Runs[0][0])()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sol.region == nil || sol.region.Whole() {
+		if !sol.Local() {
 			t.Fatalf("%s: the on-demand oracle solved the whole maze; the test would not test locality", start)
 		}
 		wants, err := Run(context.Background(), stored, t.TempDir(), 2, nil)
@@ -73,7 +74,7 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 					t.Fatalf("%s %s task %d: optimal reward %v, stored %v", start, fac.Name, k, gotOracle.OptimalReward, wo.OptimalReward)
 				case math.Abs(gotOracle.Total()-wo.Total()) > 1e-9*math.Max(1, math.Abs(wo.Total())):
 					t.Fatalf("%s %s task %d: regret %v, stored %v", start, fac.Name, k, gotOracle.Total(), wo.Total())
-				case math.Abs(gotOracle.OptimalDiscountedStart-wo.OptimalDiscountedStart) > 2*oracleTolerance: // each within it of V*
+				case math.Abs(gotOracle.OptimalDiscountedStart-wo.OptimalDiscountedStart) > 2*oracle.Tolerance: // each within it of V*
 					t.Fatalf("%s %s task %d: V*(start) %v, stored %v", start, fac.Name, k, gotOracle.OptimalDiscountedStart, wo.OptimalDiscountedStart)
 				case gotOracle.Mistakes != wo.Mistakes:
 					t.Fatalf("%s %s task %d: %d ε-mistakes, stored %d", start, fac.Name, k, gotOracle.Mistakes, wo.Mistakes)

@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,7 +11,9 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 )
 
 // scripted plays a fixed rule and keeps the pairs it took, to count mistakes by hand.
@@ -70,7 +71,7 @@ func TestOracleOfTheChainHandComputed(t *testing.T) {
 	// V_max = 2/(1−γ) = 20, so epsilon 0.01 is ε = 0.2 and staying in 0 (gap 0.8) is a mistake.
 	p := chainPlan(t, 3, 5, 0.01)
 	best := runAgent(t, p, &scripted{rule: always(1)})
-	if o := best.Oracle; !near(o.OptimalReward, 5*4) || math.Abs(o.OptimalDiscountedStart-18) > oracleTolerance {
+	if o := best.Oracle; !near(o.OptimalReward, 5*4) || math.Abs(o.OptimalDiscountedStart-18) > oracle.Tolerance {
 		t.Fatalf("optimal reward %v, V*(start) %v, want 20 and 18", o.OptimalReward, o.OptimalDiscountedStart)
 	}
 	if o := best.Oracle; best.Reward != 20 || o.Mistakes != 0 || !near(o.Total(), 0) {
@@ -116,11 +117,11 @@ func corridorSpec(t *testing.T, start StartRule) Spec {
 	t.Helper()
 	s := Default()
 	s.Runs, s.Episodes, s.Steps, s.Gamma, s.Start, s.StartCell = 1, 40, 4, 0.9, start, [2]int{1, 1}
-	tasks, err := NewTaskSpec(FamilyGrid)
+	tasks, err := families.New(families.Grid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks.Params.(*gridTasks).GridConfig = env.GridConfig{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
+	tasks.Params.(*families.GridParams).GridConfig = env.GridConfig{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
 		StepCost: 0.2, GoalReward: 1}
 	s.Tasks = tasks
 	s.Output.Baseline = ""
@@ -136,7 +137,7 @@ func TestOracleOfASmallMazeHandComputed(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := runAgent(t, p, &scripted{rule: always(env.Right)})
-	if o := rec.Oracle; !near(o.OptimalReward, 40*2.2) || math.Abs(o.OptimalDiscountedStart-7) > oracleTolerance {
+	if o := rec.Oracle; !near(o.OptimalReward, 40*2.2) || math.Abs(o.OptimalDiscountedStart-7) > oracle.Tolerance {
 		t.Fatalf("optimal reward %v, V*(start) %v; want 88 and 7", o.OptimalReward, o.OptimalDiscountedStart)
 	}
 	if o := rec.Oracle; !near(rec.Reward, 88) || !near(o.Total(), 0) || o.Mistakes != 0 {
@@ -162,7 +163,7 @@ func TestOracleFollowsTheStartsOfEveryEpisode(t *testing.T) {
 func TestRegretDecompositionAddsUp(t *testing.T) {
 	s := Default()
 	s.Runs, s.Episodes = 1, 300
-	s.Tasks.Params.(*onlineMazeTasks).Tasks = 4
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 4
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax, TypeQLearning, TypeFMTempLe)
 	for k := range s.Agents {
 		if s.Agents[k].Has("m_s") {
@@ -194,7 +195,7 @@ func TestOracleFilesInTheResultsDirectory(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		s := Default()
 		s.Runs, s.Episodes = 2, 50
-		s.Tasks.Params.(*onlineMazeTasks).Tasks = 3
+		s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 3
 		s.Oracle.Enabled = on
 		dir := t.TempDir()
 		sum, err := Execute(context.Background(), s, dir, 2, nil)
@@ -333,7 +334,7 @@ func TestPolicyMistakesChangeNoResult(t *testing.T) {
 // are done, and equal tasks share one model.
 func TestSharedOracleEqualsOwn(t *testing.T) {
 	s := small(2, 6, 30)
-	s.Tasks.Params.(*onlineMazeTasks).Pool = 3
+	s.Tasks.Params.(*families.OnlineMazeParams).Pool = 3
 	s.Oracle.PolicyMistakes, s.Output.Episodes = true, false
 	p, err := Build(s)
 	if err != nil {
@@ -371,8 +372,8 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 			}
 		}
 	}
-	if len(cache.entries) != 0 {
-		t.Errorf("%d solutions left in the cache after every cell", len(cache.entries))
+	if n := cache.Len(); n != 0 {
+		t.Errorf("%d solutions left in the cache after every cell", n)
 	}
 
 	river, err := LookupPreset("riverswim")
@@ -386,111 +387,5 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 	}
 	if p.Runs[0][0].Model != p.Runs[2][0].Model {
 		t.Error("runs of one fixed task built separate models")
-	}
-}
-
-// randomPolicies is a PolicyInfo whose policy changes in a few random states at every version:
-// a random action, or a random mix of two.
-type randomPolicies struct {
-	S, A    int
-	rng     *rand.Rand
-	pi      []float64
-	version uint64
-}
-
-func (r *randomPolicies) change() {
-	for range 1 + r.rng.IntN(3) {
-		s := r.rng.IntN(r.S)
-		row := r.pi[s*r.A : s*r.A+r.A]
-		clear(row)
-		a, b := r.rng.IntN(r.A), r.rng.IntN(r.A)
-		if r.rng.IntN(2) == 0 {
-			row[a] = 1
-		} else {
-			row[a] += 0.5
-			row[b] += 0.5
-		}
-	}
-	r.version++
-}
-
-func (r *randomPolicies) PolicyVersion() uint64       { return r.version }
-func (r *randomPolicies) Policy(s int, dst []float64) { copy(dst, r.pi[s*r.A:s*r.A+r.A]) }
-
-// referenceEvaluation is V^π by Gauss–Seidel sweeps from zero to ‖V − V^π‖∞ ≤ tol, as the
-// oracle evaluated every policy before it became incremental.
-func referenceEvaluation(m *mdp.Model, pi []float64, gamma, tol float64) []float64 {
-	v := make([]float64, m.S)
-	stop := tol * (1 - gamma) / gamma
-	for {
-		delta := 0.0
-		for s := 0; s < m.S; s++ {
-			x := 0.0
-			for a := 0; a < m.A; a++ {
-				if p := pi[s*m.A+a]; p != 0 {
-					x += p * m.Backup(s*m.A+a, v, gamma)
-				}
-			}
-			delta = max(delta, math.Abs(x-v[s]))
-			v[s] = x
-		}
-		if delta <= stop {
-			return v
-		}
-	}
-}
-
-// TestIncrementalPolicyEvaluation: on random small tasks and random sequences of policies, both
-// incremental evaluations (dense Sherman–Morrison updates and residual sweeps) stay within the
-// tolerance of V^π, and count the same policy mistakes, state by state, as evaluating every
-// policy from scratch.
-func TestIncrementalPolicyEvaluation(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 40; trial++ {
-		S, A := 2+rng.IntN(12), 1+rng.IntN(4)
-		gamma := []float64{0, 0.5, 0.9, 0.95}[rng.IntN(4)]
-		rows := make([][]mdp.Transition, S*A)
-		for i := range rows {
-			for _, next := range rng.Perm(S)[:1+rng.IntN(min(S, 3))] {
-				rows[i] = append(rows[i], mdp.Transition{Next: next, Prob: 1, Reward: rng.Float64()*2 - 1})
-			}
-			for k := range rows[i] {
-				rows[i][k].Prob = 1 / float64(len(rows[i]))
-			}
-		}
-		start := make([]float64, S)
-		start[0] = 1
-		m, err := mdp.New(S, A, rows, start)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sol, err := mdp.ValueIteration(m, gamma, oracleTolerance)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps := 0.1 * m.MaxAbsReward() / (1 - gamma)
-		tol := max(oracleTolerance, policyTolerance*eps)
-		for _, dense := range []bool{true, false} {
-			info := &randomPolicies{S: S, A: A, rng: rand.New(rand.NewPCG(uint64(trial), 9)), pi: make([]float64, S*A)}
-			for s := 0; s < S; s++ {
-				info.pi[s*A] = 1
-			}
-			pe := newPolicyEvaluation(m, info, gamma, tol, dense)
-			for change := 0; change < 200; change++ {
-				info.change()
-				pe.evaluate()
-				pe.fresh = true
-				ref := referenceEvaluation(m, info.pi, gamma, tol)
-				for s := 0; s < S; s++ {
-					if math.Abs(pe.v[s]-ref[s]) > 2*tol {
-						t.Fatalf("trial %d (dense %v), change %d: V^π(%d) = %v, from scratch %v", trial, dense, change, s, pe.v[s], ref[s])
-					}
-					thr := sol.V[s] - eps - 2*tol
-					if (pe.v[s] < thr) != (ref[s] < thr) {
-						t.Errorf("trial %d (dense %v), change %d, state %d: mistake %v, from scratch %v", trial, dense, change, s, pe.v[s] < thr, ref[s] < thr)
-					}
-				}
-			}
-		}
 	}
 }

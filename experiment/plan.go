@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stream"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -59,7 +60,7 @@ func BuildTasks(s Spec) (*Plan, error) {
 		return nil, err
 	}
 	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
-	// model, and so one oracle solution (oracleCache). Models are immutable.
+	// model, and so one oracle solution (oracle.Cache). Models are immutable.
 	type builtTask struct {
 		def env.Task
 		m   *mdp.Model
@@ -134,7 +135,7 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 	g.SetLimit(generators(s))
 	for k := range seqs {
 		g.Go(func() error {
-			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream(s.Seed, from+k, "", 0, purposeSequence))
+			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream.New(s.Seed, from+k, "", 0, stream.Sequence))
 			return nil
 		})
 	}
@@ -158,7 +159,7 @@ func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
 	if err != nil {
 		return key, false
 	}
-	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Family(), def.Name(), b)), true
+	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Kind(), def.Name(), b)), true
 }
 
 // fixedStart is the start state of t under start: fixed — start_state when given, otherwise the
@@ -190,7 +191,7 @@ func fixedStart(s Spec, t Task) (int, error) {
 // when they are read (env.OnDemand: a maze, from 256×256 cells on) is not stored as a model: a
 // stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
 // only the pairs its cells meet, and the oracle solves such a task only around its start states
-// (solveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
+// (oracle.SolveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
 // ground-truth diagnostics on it.
 const OnDemandPairs = 1 << 18
 

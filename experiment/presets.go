@@ -1,20 +1,18 @@
 // The paper's presets (figures and appendices) with the table of every preset and the helpers
-// the presets share. It is longer than the package's other files because the table holds one
-// entry per experiment, each with the description `temple reproduce --list` prints; the presets
-// not in the paper are in presets_beyond.go.
+// the presets share. The table holds one entry per experiment, each with the description
+// `temple reproduce --list` prints; the presets of Appendix F.5 are in presets_f5.go, those not
+// in the paper in presets_beyond.go.
 
 package experiment
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/template"
+	"github.com/temple-rl/temple/families"
 )
 
 // Preset is a named experiment of the paper; its spec may sweep a parameter (Spec.Sweep).
@@ -232,22 +230,22 @@ func paper(name, family string, agents ...string) Spec {
 	s := Default()
 	s.Name = name
 	s.Runs, s.Episodes, s.Steps = 20, 3000, 30
-	s.Tasks = mustTaskSpec(family)
+	s.Tasks = mustFamily(family)
 	s.Agents = paperAgents(agents...)
 	return s
 }
 
 func onlineMaze() Spec {
-	return paper("online-maze", FamilyOnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
+	return paper("online-maze", families.OnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
 }
 
 func finiteModelSpec(name string, agents ...string) Spec {
-	return paper(name, FamilyFiniteModel, agents...)
+	return paper(name, families.FiniteModel, agents...)
 }
 
-// mustTaskSpec is a built-in family with its default parameters.
-func mustTaskSpec(family string) TaskSpec {
-	t, err := NewTaskSpec(family)
+// mustFamily is a built-in family with its default parameters.
+func mustFamily(family string) families.Spec {
+	t, err := families.New(family)
 	if err != nil {
 		panic(err) // a preset names a family that does not exist: a programming error
 	}
@@ -290,63 +288,18 @@ func gammaSweep() Spec {
 	return s
 }
 
-// trueModelGap is the model gap of the first run's tasks: the smallest distance between two
-// distinct true models, a model distance being the largest per-pair ‖p − p′‖₂ + |r − r′|.
-func trueModelGap(s Spec) (float64, error) {
-	tasks, err := firstRunTasks(s)
-	if err != nil {
-		return 0, err
-	}
-	models := make([]*mdp.Model, len(tasks))
-	for k, t := range tasks {
-		if models[k], err = t.Table(); err != nil {
-			return 0, err
-		}
-	}
-	gap := math.Inf(1)
-	for i := range models {
-		for j := i + 1; j < len(models); j++ {
-			if d := modelDistance(models[i], models[j]); d > 1e-9 {
-				gap = math.Min(gap, d)
-			}
-		}
-	}
-	return gap, nil
-}
-
-func modelDistance(x, y *mdp.Model) float64 {
-	d := 0.0
-	px, py := make([]float64, x.S), make([]float64, x.S)
-	for s := 0; s < x.S; s++ {
-		for a := 0; a < x.A; a++ {
-			clear(px)
-			clear(py)
-			for _, t := range x.Row(s, a) {
-				px[t.Next] = t.Prob
-			}
-			for _, t := range y.Row(s, a) {
-				py[t.Next] = t.Prob
-			}
-			l2 := 0.0
-			for k := range px {
-				l2 += (px[k] - py[k]) * (px[k] - py[k])
-			}
-			d = math.Max(d, math.Sqrt(l2)+math.Abs(x.ExpectedReward(s, a)-y.ExpectedReward(s, a)))
-		}
-	}
-	return d
-}
-
 func varyingSize() Spec {
-	s := paper("varying-size", FamilyVaryingSize, TypeOTempLe, TypeRMax)
+	s := paper("varying-size", families.VaryingSize, TypeOTempLe, TypeRMax)
 	s.Start = StartFixed // decision 21: start (1,1)
 	return s
 }
 
-func gaussian() Spec { return paper("gaussian", FamilyGaussian, TypeOTempLe, TypeRMax, TypeQLearning) }
+func gaussian() Spec {
+	return paper("gaussian", families.Gaussian, TypeOTempLe, TypeRMax, TypeQLearning)
+}
 
 func varyingActions() Spec {
-	return paper("varying-actions", FamilyVaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+	return paper("varying-actions", families.VaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
 }
 
 // largeMaze shows template transfer on mazes of 10 000 and 62 500 states: templates learned on
@@ -356,18 +309,18 @@ func varyingActions() Spec {
 // each time a pair becomes known. The oracle is off: solving every 250×250 task exactly for every
 // agent would take several times as long as the agents themselves.
 func largeMaze() Spec {
-	s := paper("large-maze", FamilyMixed, TypeOTempLe, TypeRMax, TypeQLearning)
+	s := paper("large-maze", families.Mixed, TypeOTempLe, TypeRMax, TypeQLearning)
 	s.Runs, s.Episodes, s.Steps = 5, 2000, 100
 	s.Start = StartFixed // start_cell (1,1)
 	s.Oracle.Enabled = false
-	part := func(n int) TaskSpec {
-		t := mustTaskSpec(FamilyOnlineMaze)
-		maze := t.Params.(*onlineMazeTasks)
+	part := func(n int) families.Spec {
+		t := mustFamily(families.OnlineMaze)
+		maze := t.Params.(*families.OnlineMazeParams)
 		maze.Width, maze.Height, maze.Tasks, maze.Pool = n, n, 3, 3
 		maze.Goals = []env.Cell{{X: 12, Y: 12}}
 		return t
 	}
-	s.Tasks.Params.(*mixedTasks).Parts = []TaskSpec{part(100), part(250)}
+	s.Tasks.Params.(*families.MixedParams).Parts = []families.Spec{part(100), part(250)}
 	for k := range s.Agents {
 		if s.Agents[k].Type != TypeQLearning {
 			s.Agents[k].mustSet("planning", agent.PlanIncremental)
@@ -376,138 +329,12 @@ func largeMaze() Spec {
 	return s
 }
 
-// singleTask is an experiment of Appendix F.5 on one task: O-TempLe against Q-learning and RMax
-// with the paper's agent settings, 20 runs. The paper gives no episode counts or lengths for
-// these figures; ours are long enough for every learner's curve to settle (EXPERIMENTS.md).
-func singleTask(name, family string, episodes, steps int) Spec {
-	s := paper(name, family, TypeOTempLe, TypeQLearning, TypeRMax)
-	s.Episodes, s.Steps = episodes, steps
-	return s
-}
-
-// The F.5 presets fourroom, grid-large and riverswim take their settings from the paper's plotted
-// curves (cumulative reward against episodes): the episode counts from the x-axes, the reward rule,
-// episode length, step cost and slip from the reward per episode early and late in the curves
-// (EXPERIMENTS.md, "Appendix F.5 at the paper's scale", has the derivation). The -terminal and
-// -long variants are the tasks as simple_rl defines them, with episode counts of our own.
-
-// fourRoomPreset: tens of reward per episode, and a negative rate while RMax explores, need the
-// maze's reward rule (a goal that pays every step the agent stays, a step cost); with 100 steps
-// and step cost 0.2, slip 0.3 puts the optimum at 41 per episode against the curve's 39 for RMax.
-func fourRoomPreset() Spec {
-	s := singleTask("fourroom", FamilyFourRoom, 9500, 100)
-	s.Start = StartFixed // simple_rl's FourRoomMDP starts in (1,1)
-	fr := s.Tasks.Params.(*fourRoomTasks)
-	fr.Slip, fr.StepCost, fr.GoalReward, fr.TerminalGoals = 0.3, 0.2, 1, false
-	return s
-}
-
-// fourRoomTerminal starts every episode in (1,1), as simple_rl's FourRoomMDP does.
-func fourRoomTerminal() Spec {
-	s := singleTask("fourroom-terminal", FamilyFourRoom, 5000, 100)
-	s.Start = StartFixed
-	return s
-}
-
-// gridLarge: a positive rate while RMax explores means no step cost; 6 per episode late, and
-// Q-learning ahead early, mean a goal that pays every step, short episodes and starts spread over
-// the grid (from (1,1) Q-learning's random walk rarely meets the goal in 18 steps).
-func gridLarge() Spec {
-	s := singleTask("grid-large", FamilyGrid, 28500, 18)
-	s.Start = StartPerEpisode
-	g := s.Tasks.Params.(*gridTasks)
-	g.Slip, g.StepCost, g.GoalReward, g.TerminalGoals = 0.2, 0, 1, false
-	return s
-}
-
-func gridLargeTerminal() Spec {
-	s := singleTask("grid-large-terminal", FamilyGrid, 5000, 100)
-	s.Start = StartFixed
-	return s
-}
-
-// frozenLake runs the 8x8 map, slippery, with Gymnasium's step limit for it (200) and γ 0.99:
-// with 0.95 the agents would trade safety for speed on the slippery lake.
-func frozenLake() Spec {
-	s := singleTask("frozenlake", FamilyFrozenLake, 20000, 200)
-	s.Gamma = 0.99
-	fl := s.Tasks.Params.(*frozenLakeTasks)
-	fl.Map, fl.Slippery = "8x8", true
-	return s
-}
-
-// taxi draws a start state every episode, as Gymnasium's reset does, with its step limit (200).
-func taxi() Spec {
-	s := singleTask("taxi", FamilyTaxi, 10000, 200)
-	s.Gamma, s.Start = 0.99, StartPerEpisode
-	return s
-}
-
-// rMax sets R_max, the optimistic reward of unknown pairs, on every agent that has it: the classic
-// MDPs pay up to 10 000 a step, and RMax is only optimistic with R_max at least the largest reward.
-func rMax(s Spec, r float64) Spec {
-	for k := range s.Agents {
-		if s.Agents[k].Has("r_max") {
-			s.Agents[k].mustSet("r_max", r)
-		}
-	}
-	return s
-}
-
-// riverSwim starts every episode from RiverSwim's start distribution (state 1 or 2). Q-learning's
-// flat 131 per episode in the paper's curve is the bank's 5 a step over about 30 steps.
-func riverSwim() Spec {
-	s := singleTask("riverswim", FamilyRiverSwim, 4750, 30)
-	s.Start = StartPerEpisode
-	return rMax(s, 10000)
-}
-
-func riverSwimLong() Spec {
-	s := singleTask("riverswim-long", FamilyRiverSwim, 2000, 100)
-	s.Start = StartPerEpisode
-	return rMax(s, 10000)
-}
-
-// classicSequence alternates RiverSwim and SixArms five times. The paper's sequence also has
-// CasinoLand, whose definition we could not find (env/classic).
-func classicSequence() Spec {
-	s := singleTask("classic-sequence", FamilyMixed, 2000, 100)
-	s.Start = StartPerEpisode
-	s.Tasks.Params = &mixedTasks{Repeat: 5, Parts: []TaskSpec{mustTaskSpec(FamilyRiverSwim), mustTaskSpec(FamilySixArms)}}
-	return rMax(s, 10000)
-}
-
 func tauSweep() Spec {
 	s := onlineMaze()
 	s.Name = "tau-sweep"
 	s.Agents = paperAgents(TypeOTempLe, TypeRMax)
 	s.Sweep = []SweepParam{{Param: "tau", Values: Values(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9)}}
 	return s
-}
-
-// trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
-// between two distinct true templates of all its tasks.
-func trueTemplateGap(s Spec) (float64, error) {
-	tasks, err := firstRunTasks(s)
-	if err != nil {
-		return 0, err
-	}
-	var all []template.Point
-	for _, t := range tasks {
-		all = append(all, template.OfModel(t.Dynamics()).Templates...)
-	}
-	return template.MinDistance(template.Distinct(all)), nil
-}
-
-// firstRunTasks builds the tasks of the first run of s.
-func firstRunTasks(s Spec) ([]Task, error) {
-	s.Runs, s.Sweep = 1, nil
-	s.Agents, s.Output.Baseline = s.Agents[:1], ""
-	p, err := Build(s)
-	if err != nil {
-		return nil, err
-	}
-	return p.Runs[0], nil
 }
 
 // Presets lists the paper experiments in a stable order.

@@ -10,12 +10,13 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/families"
 )
 
 // beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
 // options measured (EXPERIMENTS.md, "Distance to optimal"; early_match chosen at seed 2).
 func beyond() Spec {
-	s := paper("beyond", FamilyOnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
+	s := paper("beyond", families.OnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
 	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(paperAgent(TypeOTempLe)))
 	return s
 }
@@ -61,7 +62,7 @@ func overBase(base string) AgentSpec {
 // below it and the bases differ only in how they explore; MBIE-EB, UCRL2 and PSRL keep their own
 // defaults (EXPERIMENTS.md, "Templates over other base learners").
 func baseLearners() Spec {
-	s := paper("base-learners", FamilyOnlineMaze)
+	s := paper("base-learners", families.OnlineMaze)
 	for _, b := range baseTypes {
 		alone, over := paperAgent(b), overBase(b)
 		if b == "e3" {
@@ -105,15 +106,15 @@ func lifelongOn(name, family string) Spec {
 	s := paper(name, family, TypeOTempLe)
 	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)), paperAgent(TypeFMTempLe), paperAgent("lrmax"),
 		paperAgent(TypeMaxQInitRMax), paperAgent("psrl"), paperAgent(TypeRMax))
-	if family == FamilyFiniteModel {
+	if family == families.FiniteModel {
 		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
 		s.Agents[1].mustSet("tau", 0.24)
 	}
 	return s
 }
 
-func lifelong() Spec            { return lifelongOn("lifelong", FamilyOnlineMaze) }
-func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", FamilyFiniteModel) }
+func lifelong() Spec            { return lifelongOn("lifelong", families.OnlineMaze) }
+func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", families.FiniteModel) }
 
 // scaling measures the sample-complexity law (Scaling): m = 50 and m_s = 5 keep the paper's
 // ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
@@ -121,7 +122,7 @@ func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", Fam
 // episodes of 100 steps from a random cell each, so that every cell is reachable; incremental
 // planning, since a full plan would sweep 16 384 states whenever a pair becomes known.
 func scaling() Spec {
-	s := paper("scaling", FamilyOnlineMaze, TypeRMax, TypeOTempLe)
+	s := paper("scaling", families.OnlineMaze, TypeRMax, TypeOTempLe)
 	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
 	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
 	for k := range s.Agents {
@@ -137,7 +138,7 @@ func scaling() Spec {
 	// ε = 0.01·V_max (0.2 in these mazes): far from the goal the actions' values differ by less
 	// than the default 0.1·V_max, so no step there would count as a mistake.
 	s.Oracle.Epsilon = 0.01
-	maze := s.Tasks.Params.(*onlineMazeTasks)
+	maze := s.Tasks.Params.(*families.OnlineMazeParams)
 	maze.Tasks, maze.Pool = 2, 2
 	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 2,
 		LandformSets: [][]float64{{0.2}, {0, 0.2}, {0, 0.2, 0.4}, {0, 0.1, 0.2, 0.3, 0.4}, {0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45}}}
@@ -148,7 +149,7 @@ func scaling() Spec {
 // tasks": each option alone and together, and the textbook RMax action rule, beside the paper's
 // O-TempLe.
 func beyondVaryingActions() Spec {
-	s := paper("beyond-varying-actions", FamilyVaryingActions, TypeOTempLe)
+	s := paper("beyond-varying-actions", families.VaryingActions, TypeOTempLe)
 	retry, early := paperAgent(TypeOTempLe), paperAgent(TypeOTempLe)
 	retry.Name, early.Name = retry.Name+"+retry", early.Name+"+early"
 	retry.mustSet("retry", true)
@@ -173,8 +174,8 @@ func beyondVaryingActions() Spec {
 // O-TempLe+refute, the same with the refute option: m_s = 3 is far below Theorem 1's Õ(1/τ̂²),
 // so a match is often made on samples that missed a rare outcome, and a step that reaches a state
 // the augmented estimate rules out withdraws it.
-func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
-	s := paper(name, FamilyMountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
+func simulatorSpec(name string, tasks families.Spec, episodes, steps int) Spec {
+	s := paper(name, families.MountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
 	s.Tasks = tasks
 	s.Runs, s.Episodes, s.Steps, s.Gamma = 10, episodes, steps, 0.99
 	s.Start, s.Oracle.Enabled = StartPerEpisode, false
@@ -196,24 +197,24 @@ func simulatorSpec(name string, tasks TaskSpec, episodes, steps int) Spec {
 }
 
 func mountainCarPreset() Spec {
-	tasks := mustTaskSpec(FamilyMountainCar)
-	tasks.Params.(*simTasks).Bins = []int{20, 20}
+	tasks := mustFamily(families.MountainCar)
+	tasks.Params.(*families.SimulatorParams).Bins = []int{20, 20}
 	return simulatorSpec("mountaincar", tasks, 1000, 200)
 }
 
 // discretizedPreset is the same robots on different planets: MountainCar with weaker and stronger
 // gravity and engine, CartPole on Mars-like and Jupiter-like gravity with a heavier pole.
 func discretizedPreset() Spec {
-	car := mustTaskSpec(FamilyMountainCar)
-	cp := car.Params.(*simTasks)
+	car := mustFamily(families.MountainCar)
+	cp := car.Params.(*families.SimulatorParams)
 	cp.Count, cp.Bins = 3, []int{20, 20}
 	cp.Variants = []map[string]float64{{}, {"gravity": 0.002}, {"gravity": 0.003, "force": 0.0012}}
-	pole := mustTaskSpec(FamilyCartPole)
-	pp := pole.Params.(*simTasks)
+	pole := mustFamily(families.CartPole)
+	pp := pole.Params.(*families.SimulatorParams)
 	pp.Count, pp.Bins = 3, []int{3, 3, 6, 6}
 	pp.Variants = []map[string]float64{{}, {"gravity": 3.7}, {"gravity": 24.8, "mass_pole": 0.2}}
-	tasks := mustTaskSpec(FamilyMixed)
-	tasks.Params = &mixedTasks{Repeat: 2, Parts: []TaskSpec{car, pole}}
+	tasks := mustFamily(families.Mixed)
+	tasks.Params = &families.MixedParams{Repeat: 2, Parts: []families.Spec{car, pole}}
 	s := simulatorSpec("discretized", tasks, 300, 500)
 	s.Runs = 20
 	return s

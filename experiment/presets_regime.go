@@ -6,6 +6,7 @@ package experiment
 import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 )
 
 // Regime-map settings chosen at the design seed 101 on 10×10 online mazes (examples/tuned-baselines,
@@ -30,7 +31,7 @@ func regimeMap() Spec {
 	s.Name = "regime-map"
 	s.Runs, s.Episodes, s.Steps = 5, 150, 60
 	s.Start, s.StartCell = StartFixed, [2]int{1, 1} // the optimal path is the same at every width
-	c := s.Tasks.Params.(*onlineMazeTasks)
+	c := s.Tasks.Params.(*families.OnlineMazeParams)
 	c.Width, c.Height, c.Tasks, c.Pool = 4, 8, 8, 8
 	c.Goals = []env.Cell{{X: 4, Y: 8}}
 	c.Lava = []env.Cell{{X: 2, Y: 4}}

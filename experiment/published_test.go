@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestPublishedOnlineMazeTemplates(t *testing.T) {
 	s := Default()
 	s.Runs = 1
-	s.Tasks = FileTasks("published:online-maze-4x4")
+	s.Tasks = families.FromFile("published:online-maze-4x4")
 	p, err := Build(s)
 	if err != nil {
 		t.Fatal(err)

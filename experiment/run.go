@@ -2,21 +2,15 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"runtime"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/results"
-	"github.com/temple-rl/temple/template"
 )
 
 // StartRule says where episodes start (decision 19).
@@ -99,7 +93,7 @@ type Plan struct {
 	Shard Shard
 	// oracles shares each task's oracle solution among the cells of a Run (nil: every cell
 	// solves its own).
-	oracles *oracleCache
+	oracles *oracle.Cache
 }
 
 // Progress is told how many tasks all cells run together, then about every finished task of
@@ -125,23 +119,10 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if progress == nil {
 		progress = silent{}
 	}
-	for _, sub := range results.CellKinds {
-		if sub == "episodes" && !p.EpisodeReturns || sub == "templates" && !p.TemplateSnapshots {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("experiment: %w", err)
-		}
+	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
+		return nil, err
 	}
-	total := 0
-	for run, tasks := range p.Runs {
-		for k := range p.Agents {
-			if p.Shard.Has(run*len(p.Agents) + k) {
-				total += len(tasks)
-			}
-		}
-	}
-	progress.Start(total)
+	progress.Start(p.shardTasks())
 	if p.Oracle {
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
@@ -156,27 +137,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				continue
 			}
 			g.Go(func() error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				path := filepath.Join(dir, "cells", results.CellName(run, fac.Name)+".json")
-				if res, ok := results.ReadCell(path, p.Fingerprint); ok {
-					for k, t := range p.Runs[run] {
-						p.oracles.release(solutionKey(run, k, t))
-					}
-					res.Resumed = true
-					cells[idx] = res
-					for t := range res.Tasks {
-						progress.TaskDone(run, fac.Name, t)
-					}
-					return nil
-				}
-				res, err := runCell(ctx, p, dir, run, fac, progress)
-				if err != nil {
-					return err
-				}
+				res, err := p.cell(ctx, dir, run, fac, progress)
 				cells[idx] = res
-				return saveCell(path, res)
+				return err
 			})
 		}
 	}
@@ -195,181 +158,38 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	return cells, nil
 }
 
-// snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
-type snapshotter interface {
-	TemplateSnapshot() template.Snapshot
+// shardTasks is the number of tasks the cells of p's shard run together.
+func (p *Plan) shardTasks() int {
+	total := 0
+	for run, tasks := range p.Runs {
+		for k := range p.Agents {
+			if p.Shard.Has(run*len(p.Agents) + k) {
+				total += len(tasks)
+			}
+		}
+	}
+	return total
 }
 
-// saveCell writes the cell atomically, so an interrupted write never looks like a finished cell.
-func saveCell(path string, res CellResult) error {
-	b, err := json.Marshal(res)
+// cell is the cell of fac in run: read back from dir/cells when a cell of this spec is there
+// (resumed), otherwise run and stored there.
+func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+	if err := ctx.Err(); err != nil {
+		return CellResult{}, err
+	}
+	if res, ok := results.ReadCell(results.CellPath(dir, run, fac.Name), p.Fingerprint); ok {
+		for k, t := range p.Runs[run] {
+			p.oracles.Release(solutionKey(run, k, t))
+		}
+		res.Resumed = true
+		for t := range res.Tasks {
+			progress.TaskDone(run, fac.Name, t)
+		}
+		return res, nil
+	}
+	res, err := runCell(ctx, p, dir, run, fac, progress)
 	if err != nil {
-		return fmt.Errorf("experiment: encoding cell %s: %w", path, err)
+		return CellResult{}, err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	return nil
-}
-
-// runCell runs one agent through one run's task sequence (the published experiment loop): for every task, E episodes
-// of T steps from the task's start cell; the agent observes every transition.
-func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
-	began := time.Now()
-	tasks := p.Runs[run]
-	ag, err := fac.New(RunContext{Run: run, Tasks: tasks, Gamma: p.Gamma})
-	if err != nil {
-		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
-	}
-	res := CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
-	var episodes *episodeWriter
-	if p.EpisodeReturns {
-		episodes, err = newEpisodeWriter(filepath.Join(dir, "episodes", results.CellName(run, fac.Name)+".csv"), p.Episodes)
-		if err != nil {
-			return CellResult{}, err
-		}
-		defer episodes.close()
-	}
-	var snapshots *json.Encoder
-	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
-		f, err := os.Create(filepath.Join(dir, "templates", results.CellName(run, fac.Name)+".jsonl"))
-		if err != nil {
-			return CellResult{}, fmt.Errorf("experiment: %w", err)
-		}
-		defer f.Close()
-		snapshots = json.NewEncoder(f)
-	}
-	// endTask writes what follows a finished task: its episode returns, the agent's templates,
-	// its record and the progress.
-	endTask := func(k int, rec TaskRecord) error {
-		if episodes != nil {
-			if err := episodes.endTask(k); err != nil {
-				return err
-			}
-		}
-		if snapshots != nil {
-			if err := snapshots.Encode(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()}); err != nil {
-				return fmt.Errorf("experiment: writing the templates of run %d, agent %s: %w", run, fac.Name, err)
-			}
-		}
-		res.Tasks = append(res.Tasks, rec)
-		progress.TaskDone(run, fac.Name, k)
-		return nil
-	}
-	p.prepareOracles(run)
-	for k, task := range tasks {
-		if err := ctx.Err(); err != nil {
-			return CellResult{}, err
-		}
-		if task.Sim != nil {
-			rec, err := p.runSimulatorTask(ag, task, run, fac.Name, k, res.EpisodeSums, episodes)
-			if err == nil {
-				err = endTask(k, rec)
-			}
-			if err != nil {
-				return CellResult{}, err
-			}
-			continue
-		}
-		// m is the stored model, read directly in the loop below; d the same task on demand.
-		m, d := task.Model, task.Dynamics()
-		S, A := d.Size()
-		terminal := d.TerminalStates() // the runner's copy; the agent gets its own
-		envRand := stream(p.Seed, run, fac.Name, k, purposeEnv)
-		startRand := stream(p.Seed, run, "", k, purposeStart)
-		if err := ag.BeginTask(agent.Task{Index: k, S: S, A: A, Gamma: p.Gamma,
-			Rand: stream(p.Seed, run, fac.Name, k, purposeAgent), Terminal: d.TerminalStates(), Truth: m}); err != nil {
-			return CellResult{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, err)
-		}
-		rec := TaskRecord{Task: k, States: S, Actions: A}
-		start := p.startState(task, startRand)
-		rec.Start = start
-		// The oracle sees the same start states and transitions as the agent, step by step; it
-		// draws no random numbers, so it leaves the cells unchanged.
-		var orc *taskOracle
-		var info agent.StepInfo
-		if p.Oracle {
-			if orc, err = p.oracle(run, k, task); err != nil {
-				return CellResult{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
-			}
-			info, _ = ag.(agent.StepInfo)
-			if pi, ok := ag.(agent.PolicyInfo); ok && p.PolicyMistakes {
-				orc.trackPolicy(pi, p.Gamma)
-			}
-		}
-		terminated := 0 // episodes that reached a terminal state; the others were truncated at T steps
-		for e := 0; e < p.Episodes; e++ {
-			if e > 0 && p.Start == StartPerEpisode {
-				start = p.startState(task, startRand)
-			}
-			if orc != nil {
-				orc.episode(start)
-			}
-			s, ret := start, 0.0
-			for t := 0; t < p.Steps; t++ {
-				if orc != nil {
-					orc.policyStep(s)
-				}
-				a := ag.Act(s)
-				ph := agent.Unclassified
-				if info != nil {
-					ph = info.Phase(s)
-				}
-				var next int
-				var r float64
-				if m != nil {
-					next, r = m.Step(s, a, envRand)
-				} else {
-					next, r = d.Step(s, a, envRand)
-				}
-				ag.Observe(s, a, r, next)
-				if orc != nil {
-					orc.step(s, a, r, next, p.Steps-t, ph)
-				}
-				ret += r
-				s = next
-				rec.Steps++
-				if terminal != nil && terminal[s] {
-					terminated++
-					break
-				}
-			}
-			ag.EndEpisode()
-			rec.Reward += ret
-			res.EpisodeSums[e] += ret
-			if episodes != nil {
-				episodes.add(ret)
-			}
-		}
-		ag.EndTask()
-		if orc != nil {
-			rec.Oracle = orc.finish(p.Episodes)
-			p.oracles.release(solutionKey(run, k, task))
-		}
-		if rep, ok := ag.(agent.Reporter); ok {
-			rec.Metrics = rep.TaskMetrics()
-		}
-		if terminal != nil {
-			rec.Metrics = append(rec.Metrics, agent.Metric{Name: "terminated_episodes", Value: float64(terminated)},
-				agent.Metric{Name: "truncated_episodes", Value: float64(p.Episodes - terminated)})
-		}
-		if err := endTask(k, rec); err != nil {
-			return CellResult{}, err
-		}
-	}
-	res.Seconds = time.Since(began).Seconds()
-	return res, nil
-}
-
-// startState draws the start state of an episode by the plan's rule: the fixed state, or from
-// the task's start distribution (for a maze, uniform over its open cells).
-func (p *Plan) startState(t Task, rng *rand.Rand) int {
-	if p.Start == StartFixed {
-		return t.Start
-	}
-	return t.Dynamics().SampleStart(rng)
+	return res, results.WriteCell(dir, res)
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/families"
 )
 
 // small is a quick online-maze experiment with the three default agents.
@@ -15,7 +17,7 @@ func small(runs, tasks, episodes int) Spec {
 	s := Default()
 	s.Name = "test"
 	s.Runs, s.Episodes = runs, episodes
-	s.Tasks.Params.(*onlineMazeTasks).Tasks = tasks
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = tasks
 	s.Output.Episodes = true
 	return s
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
@@ -57,8 +58,8 @@ func (p scalingPoint) dir() string {
 
 func (sc *Scaling) validate(s Spec) error {
 	switch {
-	case s.Tasks.Family != FamilyOnlineMaze:
-		return fmt.Errorf("scaling: tasks.family = %q, want %s (the law is measured on mazes)", s.Tasks.Family, FamilyOnlineMaze)
+	case s.Tasks.Family != families.OnlineMaze:
+		return fmt.Errorf("scaling: tasks.family = %q, want %s (the law is measured on mazes)", s.Tasks.Family, families.OnlineMaze)
 	case len(s.Sweep) > 0:
 		return errors.New("scaling: a spec has a sweep: or a scaling: block, not both")
 	case len(sc.Sizes) == 0 && len(sc.LandformSets) == 0:
@@ -88,7 +89,7 @@ func (sc *Scaling) validate(s Spec) error {
 
 func (sc *Scaling) points(s Spec) []scalingPoint {
 	var out []scalingPoint
-	lf := s.Tasks.Params.(*onlineMazeTasks).Landforms
+	lf := s.Tasks.Params.(*families.OnlineMazeParams).Landforms
 	for _, n := range sc.Sizes {
 		out = append(out, scalingPoint{"size", n, lf})
 	}
@@ -151,7 +152,7 @@ func (sc *Scaling) at(s Spec, p scalingPoint, m int64) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	maze := tasks.Params.(*onlineMazeTasks)
+	maze := tasks.Params.(*families.OnlineMazeParams)
 	maze.Width, maze.Height, maze.Landforms = p.size, p.size, slices.Clone(p.landforms)
 	out.Tasks = tasks
 	pairs := float64(p.size * p.size * maze.Actions)

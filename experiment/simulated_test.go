@@ -13,6 +13,7 @@ import (
 	"github.com/temple-rl/temple/continuous/discretize"
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
 )
@@ -84,7 +85,7 @@ func TestSimulatorTasksRunResumeAndReplay(t *testing.T) {
 		}
 	}
 	replay := s
-	replay.Tasks = FileTasks(dir + "/tasks.json")
+	replay.Tasks = families.FromFile(dir + "/tasks.json")
 	again := buildAndRun(t, replay, 2)
 	for i, c := range again {
 		if !reflect.DeepEqual(c.Tasks, resumed[i].Tasks) || !reflect.DeepEqual(c.EpisodeSums, resumed[i].EpisodeSums) {
@@ -154,7 +155,7 @@ func strongCar(t *testing.T, s Spec) Task {
 	t.Helper()
 	p := mountaincar.DefaultParams()
 	p.Force = 0.004
-	lo, hi, _ := env.DefaultBounds(env.FamilyMountainCar)
+	lo, hi, _ := env.DefaultBounds(env.KindMountainCar)
 	task, err := simulatorTask(s, env.MountainCar{Params: p, Discretization: env.Discretization{Bins: []int{20}, Low: lo, High: hi}})
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func TestAgentWithoutTerminalObserverIsRefused(t *testing.T) {
 // nanTask is a simulator whose third step returns a NaN state.
 type nanTask struct{}
 
-func (nanTask) Family() string                    { return "nan" }
+func (nanTask) Kind() string                      { return "nan" }
 func (nanTask) Name() string                      { return "nan" }
 func (nanTask) Model() (*mdp.Model, error)        { return nil, env.ErrNoTable }
 func (nanTask) Simulator() (env.Simulator, error) { return &nanSim{}, nil }

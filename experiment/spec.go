@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/families"
 )
 
 // Spec is an experiment as written in a config file. Every field has a default (see Default and
@@ -27,11 +29,11 @@ type Spec struct {
 	StartCell [2]int    `yaml:"start_cell"`
 	// StartState, with start: fixed, is the start state of tasks that are not grids (for grids
 	// start_cell says it as a cell); nil unless given.
-	StartState *int        `yaml:"start_state,omitempty"`
-	Tasks      TaskSpec    `yaml:"tasks"`
-	Agents     []AgentSpec `yaml:"agents"`
-	Output     OutputSpec  `yaml:"output"`
-	Oracle     OracleSpec  `yaml:"oracle"`
+	StartState *int          `yaml:"start_state,omitempty"`
+	Tasks      families.Spec `yaml:"tasks"`
+	Agents     []AgentSpec   `yaml:"agents"`
+	Output     OutputSpec    `yaml:"output"`
+	Oracle     OracleSpec    `yaml:"oracle"`
 	// Sweep runs the experiment at every value of one parameter, or every combination of several.
 	Sweep []SweepParam `yaml:"sweep,omitempty"`
 	// Scaling runs the experiment at growing maze sizes and template counts and fits the
@@ -81,8 +83,8 @@ const DefaultEpsilon = 0.1
 // Default is the spec a config starts from (Parse): the online 4×4 maze setting, sized to finish
 // in seconds — 3 runs of 20 tasks of 3000 episodes × 30 steps with O-TempLe, RMax and Q-learning.
 func Default() Spec {
-	tasks, _ := NewTaskSpec(FamilyOnlineMaze)
-	tasks.Params.(*onlineMazeTasks).Tasks = 20
+	tasks, _ := families.New(families.OnlineMaze)
+	tasks.Params.(*families.OnlineMazeParams).Tasks = 20
 	s := Spec{
 		Name: "online-maze-small", Seed: 1, Runs: 3, Episodes: 3000, Steps: 30, Gamma: 0.95,
 		Start: StartPerTask, StartCell: [2]int{1, 1}, Tasks: tasks,
@@ -205,7 +207,7 @@ func (s *Spec) Validate() error {
 	if s.StartState != nil && *s.StartState < 0 {
 		return fmt.Errorf("start_state = %d, want a state number >= 0", *s.StartState)
 	}
-	if err := s.Tasks.validate(); err != nil {
+	if err := s.Tasks.Validate(); err != nil {
 		return fmt.Errorf("tasks: %w", err)
 	}
 	names := map[string]bool{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/families"
 )
 
 func TestParseAppliesDefaults(t *testing.T) {
@@ -35,7 +36,7 @@ agents:
 		t.Errorf("top-level defaults not applied: %+v", s)
 	}
 	// The finite-model family brings its own defaults: slip 0.4, two models, no lava.
-	fm, ok := s.Tasks.Params.(*finiteModelTasks)
+	fm, ok := s.Tasks.Params.(*families.FiniteModelParams)
 	if !ok || fm.Slip != 0.4 || fm.Models != 2 || len(fm.Lava) != 0 || fm.Tasks != 5 {
 		t.Errorf("finite-model defaults: %+v", s.Tasks.Params)
 	}
@@ -44,7 +45,7 @@ agents:
 	}
 	ot := s.Agents[0]
 	if p := ot.Params.(*agents.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
-		p.Base.Params.(*agents.RMaxBase).M != 500 || !p.Consolidate {
+		p.Base.Params.(*agents.RMax).M != 500 || !p.Consolidate {
 		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
 	}
 	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agents.RMax).Rule != agent.Optimistic || r.Params.(*agents.RMax).M != 500 {
@@ -116,7 +117,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s := Default()
 	s.Runs = 1
-	s.Tasks.Params.(*onlineMazeTasks).Tasks = 1
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 1
 	s.Agents[0].mustSet("m_s", 0)
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)

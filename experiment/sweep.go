@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/template"
 )
 
 // SweepParam is one swept parameter of a config's sweep: block: an agent parameter (set on every
@@ -58,8 +60,9 @@ func (s *Spec) validateSweep() error {
 		}
 		seen[p.Param] = true
 		if name := p.taskParam(); name != "" {
-			if keys := yamlkeys.Of(reflect.TypeOf(s.Tasks.Params).Elem()); !slices.Contains(keys, name) {
-				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)", where, s.Tasks.Family, name, strings.Join(keys, ", "))
+			if keys := families.Keys(s.Tasks.Params); !slices.Contains(keys, name) {
+				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)%s", where, s.Tasks.Family, name,
+					strings.Join(keys, ", "), suggest.DidYouMean(name, keys))
 			}
 			continue
 		}
@@ -153,12 +156,12 @@ func setKey(ptr any, key string, v *yaml.Node) error {
 }
 
 // cloneTasks is a deep copy of t, so that a sweep point can change it.
-func cloneTasks(t TaskSpec) (TaskSpec, error) {
+func cloneTasks(t families.Spec) (families.Spec, error) {
 	var n yaml.Node
 	if err := n.Encode(t); err != nil {
-		return TaskSpec{}, err
+		return families.Spec{}, err
 	}
-	var out TaskSpec
+	var out families.Spec
 	err := n.Decode(&out)
 	return out, err
 }
@@ -258,4 +261,45 @@ func trueValue(s Spec, param string) (*float64, error) {
 		return nil, err
 	}
 	return &v, nil
+}
+
+// trueModelGap is the model gap of the first run's tasks: the smallest distance between two
+// distinct true models (mdp.ModelGap).
+func trueModelGap(s Spec) (float64, error) {
+	tasks, err := firstRunTasks(s)
+	if err != nil {
+		return 0, err
+	}
+	models := make([]*mdp.Model, len(tasks))
+	for k, t := range tasks {
+		if models[k], err = t.Table(); err != nil {
+			return 0, err
+		}
+	}
+	return mdp.ModelGap(models), nil
+}
+
+// trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
+// between two distinct true templates of all its tasks.
+func trueTemplateGap(s Spec) (float64, error) {
+	tasks, err := firstRunTasks(s)
+	if err != nil {
+		return 0, err
+	}
+	var all []template.Point
+	for _, t := range tasks {
+		all = append(all, template.OfModel(t.Dynamics()).Templates...)
+	}
+	return template.MinDistance(template.Distinct(all)), nil
+}
+
+// firstRunTasks builds the tasks of the first run of s.
+func firstRunTasks(s Spec) ([]Task, error) {
+	s.Runs, s.Sweep = 1, nil
+	s.Agents, s.Output.Baseline = s.Agents[:1], ""
+	p, err := Build(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Runs[0], nil
 }

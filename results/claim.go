@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // A results directory belongs to one experiment: the first run into it writes its resolved spec
@@ -84,7 +86,7 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		unlock()
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), specYAML, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
 		unlock()
 		return nil, fmt.Errorf("results: %w", err)
 	}

@@ -9,10 +9,6 @@ import (
 	"path/filepath"
 )
 
-// CellKinds are the directories of an experiment directory that hold a file per cell (the
-// runner writes them, Merge gathers them).
-var CellKinds = []string{"cells", "episodes", "templates"}
-
 // Merge joins the results directories of the shards of one experiment (a plain one, a sweep or a
 // scaling study) into out: it checks that they ran the same spec, gathers their cells (and
 // episode and template files), checks that every cell is there and is of that spec, and writes
@@ -97,7 +93,7 @@ func Merge(out string, shards []string) error {
 		fp := Fingerprint(setups[k].SpecYAML)
 		for run := range setups[k].Runs {
 			for _, agent := range setups[k].Agents {
-				path := filepath.Join(sub, "cells", CellName(run, agent)+".json")
+				path := CellPath(sub, run, agent)
 				c, ok := ReadCell(filepath.Join(out, path), fp)
 				if !ok {
 					missing = append(missing, path)

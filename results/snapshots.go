@@ -17,7 +17,7 @@ type TaskSnapshot struct {
 }
 
 // ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
-// with output.templates).
+// with output.templates by TemplateWriter).
 func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
 	path := filepath.Join(dir, "templates", CellName(run, agentName)+".jsonl")
 	b, err := os.ReadFile(path)

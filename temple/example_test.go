@@ -23,7 +23,7 @@ func ExampleOTempLe() {
 	p.Ms = 20
 	rmax := agent.DefaultRMax()
 	rmax.M = 200
-	base, err := agent.NewLearner(rmax) // the paper's base learner, with m = 200
+	base, err := agent.NewRMax(rmax) // the paper's base learner, with m = 200
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,16 +14,16 @@ import (
 // FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
 type FMParams struct {
 	Params   `yaml:",inline"`
-	T1       int     `yaml:"t1"`        // number of phase-1 tasks T_1
-	ModelGap float64 `yaml:"model_gap"` // model gap Γ: a task's model joins a group within Γ
-	Eta      int     `yaml:"eta"`       // model error tolerance η: mismatches a group survives
+	T1       int     `yaml:"t1" doc:"number of phase-1 tasks T_1" range:">= 1"`                                                 // number of phase-1 tasks T_1
+	ModelGap float64 `yaml:"model_gap" doc:"model gap Γ: a phase-1 task's model joins the closest group within Γ" range:">= 0"` // model gap Γ: a task's model joins a group within Γ
+	Eta      int     `yaml:"eta" doc:"model error tolerance η: the mismatches a group survives" range:">= 1"`                   // model error tolerance η: mismatches a group survives
 	// TemplateTransfer (off in the paper presets) augments a pair, once the model is identified,
 	// with the visits of the library template its group's estimate matches, placed by the
 	// group's ranking σ — Algorithm 3's AUGMENT(v_ρ(s,a,c*), …, σ) read literally — instead of
 	// the group's own counts (decision 11 keeps those to about m_s per pair and phase-1 task, so
 	// they rarely make a pair known). A pair whose group estimate has fewer than m_s samples or
 	// matches no template within τ̂ still receives the group's counts.
-	TemplateTransfer bool `yaml:"template_transfer,omitempty"`
+	TemplateTransfer bool `yaml:"template_transfer,omitempty" doc:"not in the paper's presets: once the model is identified, a pair receives the visits of the library template its group's estimate matches (Algorithm 3's AUGMENT(v_ρ(s,a,c*))), not the group's own counts"`
 }
 
 // DefaultFMParams are the paper's finite-model settings: τ̂ 0.24, T_1 15, Γ 0.6, η 3.
@@ -242,7 +242,7 @@ func l2(x []template.StateProb, y []mdp.Succ, n float64) float64 {
 // counts as misidentified when the group's estimate is farther than τ̂ from the truth (StepInfo).
 func (f *FMTempLe) Phase(s int) agent.Phase { return f.o.Phase(s) }
 
-// PolicyVersion and Policy are its RMax learner's (agent.PolicyInfo).
+// PolicyVersion and Policy are its base learner's (agent.PolicyInfo).
 func (f *FMTempLe) PolicyVersion() uint64       { return f.o.l.PolicyVersion() }
 func (f *FMTempLe) Policy(s int, dst []float64) { f.o.l.Policy(s, dst) }
 

@@ -25,17 +25,17 @@ import (
 // base's own.
 type Params struct {
 	// Ms is the small known threshold m_s: a pair's template is identified after m_s own samples.
-	Ms int64 `yaml:"m_s"`
+	Ms int64 `yaml:"m_s" doc:"small known threshold m_s: a pair's template is identified after m_s own samples (default: the paper's 50, or the base's m when smaller)" range:"1 <= m_s <= m"`
 	// Tau is the user's template gap τ̂.
-	Tau float64 `yaml:"tau"`
+	Tau float64 `yaml:"tau" doc:"template gap τ̂: a pair matches the closest library template within τ̂" range:">= 0"`
 	// Consolidate merges templates closer than τ̂ at the end of every task (decision 8).
-	Consolidate bool `yaml:"consolidate"`
+	Consolidate bool `yaml:"consolidate" doc:"merge templates closer than τ̂ at the end of every task"`
 	// Retry (not in the paper; off in the paper presets) defers a new template: a pair whose
 	// m_s own samples match no library template within τ̂ keeps sampling and tries again at
 	// 2·m_s, 4·m_s, … own samples; only when it reaches m (known by its own samples) unmatched,
 	// or at the end of the task, does it become a new template. The paper adds the new template
 	// at m_s, so a pair whose few samples were unlucky needs m own samples in every such task.
-	Retry bool `yaml:"retry,omitempty"`
+	Retry bool `yaml:"retry,omitempty" doc:"not in the paper: a pair whose m_s samples match no template tries again at 2·m_s, 4·m_s, … before it becomes a new template"`
 	// EarlyMatch (not in the paper; 0, off, in the paper presets) matches a pair provisionally
 	// after EarlyMatch own samples, fewer than m_s: the closest library template within τ̂
 	// augments the pair at once (again at 2·EarlyMatch, 4·EarlyMatch, … below m_s while nothing
@@ -45,7 +45,7 @@ type Params struct {
 	// those the policy relies on — are thus checked as carefully as in the paper, while the rest
 	// stop costing exploration after EarlyMatch samples. Unconfirmed pairs give the library
 	// nothing.
-	EarlyMatch int64 `yaml:"early_match,omitempty"`
+	EarlyMatch int64 `yaml:"early_match,omitempty" doc:"not in the paper (0: off): match a pair provisionally after this many own samples; at m_s the paper's identification confirms or withdraws the match" range:"0 or 1 <= early_match < m_s"`
 	// Refute (not in the paper; off in the paper presets) withdraws a template match that a step
 	// refutes: when a pair augmented from its matched template moves to a state its estimate
 	// gives probability zero, the augmented model is certainly wrong — whatever τ̂, the true
@@ -56,19 +56,32 @@ type Params struct {
 	// samples, a template built from such samples has no mass on it, and the planner treats it
 	// as impossible for good; refuting the match lets the pair be explored again. Only template
 	// matches are refuted, not FM-TempLe's augmentation from an identified model.
-	Refute bool `yaml:"refute,omitempty"`
+	Refute bool `yaml:"refute,omitempty" doc:"not in the paper: a step to a state the pair's augmented estimate gives probability zero withdraws its template match (the pair keeps its own steps)"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
 // agent.DefaultRMax as the base: m = 500).
 func DefaultParams() Params {
-	return Params{Ms: 50, Tau: 0.15, Consolidate: true}
+	return Params{Ms: paperMs, Tau: 0.15, Consolidate: true}
 }
 
-// Validate names the first parameter out of range; m is the base learner's known threshold.
+// paperMs is the paper's small known threshold m_s.
+const paperMs = 50
+
+// DefaultMs is m_s over a base whose known threshold is m, when the configuration does not set
+// it: the paper's 50, or m when that is smaller (E3's default m = 16), since m_s may not exceed
+// m. With m_s = m a pair is identified when its own samples make it known: its template still
+// joins the library, but it is not explored any sooner; lower m_s or raise m for that.
+func DefaultMs(m int64) int64 { return min(paperMs, m) }
+
+// Validate names the first parameter out of range, and the fix where two conflict; m is the base
+// learner's known threshold.
 func (p Params) Validate(m int64) error {
-	if p.Ms < 1 || p.Ms > m {
+	if p.Ms < 1 {
 		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d)", p.Ms, m)
+	}
+	if p.Ms > m {
+		return fmt.Errorf("o-temple: m_s = %d, want 1 <= m_s <= m (m = %d): set m >= %d or m_s <= %d", p.Ms, m, p.Ms, m)
 	}
 	if p.EarlyMatch < 0 || p.EarlyMatch >= p.Ms && p.EarlyMatch != 0 {
 		return fmt.Errorf("o-temple: early_match = %d, want 0 (off) or 1 <= early_match < m_s (m_s = %d)", p.EarlyMatch, p.Ms)
@@ -93,6 +106,7 @@ type OTempLe struct {
 	p   Params
 	lib *template.Library
 	l   agent.Base
+	st  *agent.Stats // l's statistics
 
 	// Per task.
 	S, A    int
@@ -147,7 +161,7 @@ type taskStats struct {
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
-// (agent.NewLearner for the paper's RMax), which it begins afresh at every task.
+// (agent.NewRMax for the paper's RMax), which it begins afresh at every task.
 func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err
@@ -156,7 +170,7 @@ func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &OTempLe{p: p, lib: lib, l: base}, nil
+	return &OTempLe{p: p, lib: lib, l: base, st: base.Stats()}, nil
 }
 
 // Library is the agent's template library.
@@ -204,7 +218,7 @@ func (o *OTempLe) Observe(s, a int, r float64, next int) { o.observe(s*o.A+a, ne
 func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 	if o.p.Refute {
 		o.steps.Add(i, next, 1, r)
-		if o.fromTemplate[i] && !reaches(o.l.Counts().Successors(i), next) {
+		if o.fromTemplate[i] && !reaches(o.st.Counts().Successors(i), next) {
 			o.refute(i)
 			return true, false
 		}
@@ -319,7 +333,7 @@ func (o *OTempLe) attempt(i int) bool {
 		return n == o.p.Ms
 	}
 	k := n / o.p.Ms
-	return n%o.p.Ms == 0 && k&(k-1) == 0 || o.l.Known(i)
+	return n%o.p.Ms == 0 && k&(k-1) == 0 || o.st.Known(i)
 }
 
 // identify runs GEN-TT on pair i's own samples and matches, augments or adds its template
@@ -333,7 +347,7 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 	if o.provisional(i) {
 		o.settleEarly(i, t, sigma)
 	}
-	if t == nil && o.p.Retry && !endOfTask && !o.l.Known(i) {
+	if t == nil && o.p.Retry && !endOfTask && !o.st.Known(i) {
 		o.stats.deferred++
 		return false
 	}
@@ -389,7 +403,7 @@ func pointOf(ranked []template.Count, reward float64) template.Point {
 func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 	o.l.Augment(i, add, reward)
 	o.augmented[i] = true
-	if o.l.Known(i) {
+	if o.st.Known(i) {
 		o.stats.knownEarly++
 	}
 }
@@ -398,7 +412,7 @@ func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
 // one of them was augmented from a template farther than τ̂ from its true template (the measure
 // of the misidentification_rate diagnostic), KnownModel otherwise (StepInfo).
 func (o *OTempLe) Phase(s int) agent.Phase {
-	ph := o.l.Phase(s)
+	ph := o.st.Phase(s)
 	if ph == agent.KnownModel && o.wrong[s] > 0 {
 		return agent.Misidentified
 	}
@@ -453,9 +467,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		{Name: "augmented_pairs", Value: float64(o.stats.matched)},
 		{Name: "new_templates", Value: float64(o.stats.created)},
 		{Name: "known_early_pairs", Value: float64(o.stats.knownEarly)},
-		{Name: "known_pairs", Value: float64(o.l.KnownPairs())},
-		{Name: "samples_recorded", Value: float64(o.l.Samples())},
-		{Name: "samples_until_all_known", Value: float64(o.l.SamplesUntilAllKnown())},
+		{Name: "known_pairs", Value: float64(o.st.KnownPairs())},
+		{Name: "samples_recorded", Value: float64(o.st.Samples())},
+		{Name: "samples_until_all_known", Value: float64(o.st.SamplesUntilAllKnown())},
 	}
 	if o.p.Retry {
 		m = append(m, agent.Metric{Name: "deferred_identifications", Value: float64(o.stats.deferred)})

@@ -60,7 +60,7 @@ func smallParams() Params {
 func rmaxBase(m int64) agent.Base {
 	p := agent.DefaultRMax()
 	p.M = m
-	l, err := agent.NewLearner(p)
+	l, err := agent.NewRMax(p)
 	if err != nil {
 		panic(err)
 	}
@@ -94,12 +94,12 @@ func TestNoSampleCountedTwice(t *testing.T) {
 				a := o.Act(s)
 				next, r := m.Step(s, a, rng)
 				i := s*m.A + a
-				ownBefore, nBefore := o.own.At(i), o.l.Counts().N(i)
+				ownBefore, nBefore := o.own.At(i), o.st.Counts().N(i)
 				o.Observe(s, a, r, next)
-				if ownBefore == p.Ms-1 && o.own.At(i) == p.Ms && o.l.Counts().N(i) != nBefore+1 && c.early == 0 {
+				if ownBefore == p.Ms-1 && o.own.At(i) == p.Ms && o.st.Counts().N(i) != nBefore+1 && c.early == 0 {
 					// Augmented at this step: own m_s samples plus what others gave the template.
 					tm := o.lib.Get(o.tmplOf(i))
-					if got, want := o.l.Counts().N(i), tm.N(); got != want {
+					if got, want := o.st.Counts().N(i), tm.N(); got != want {
 						t.Fatalf("task %d pair %d: estimate has %d samples, want own %d + others %d = %d",
 							k, i, got, p.Ms, want-p.Ms, want)
 					}
@@ -219,9 +219,9 @@ func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
 	for range 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if !o.l.Known(0) || o.l.Counts().N(0) != 1005 || o.early.At(0) != int32(id) || o.tmplOf(0) >= 0 {
+	if !o.st.Known(0) || o.st.Counts().N(0) != 1005 || o.early.At(0) != int32(id) || o.tmplOf(0) >= 0 {
 		t.Fatalf("after 5 samples: known %v, n %d, provisional %d, identified %d; want known, 1005, %d, none",
-			o.l.Known(0), o.l.Counts().N(0), o.early.At(0), o.tmplOf(0), id)
+			o.st.Known(0), o.st.Counts().N(0), o.early.At(0), o.tmplOf(0), id)
 	}
 	return o, id
 }
@@ -233,9 +233,9 @@ func TestEarlyMatchConfirmed(t *testing.T) {
 	for range o.p.Ms - 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if o.tmplOf(0) != id || o.l.Counts().N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
+	if o.tmplOf(0) != id || o.st.Counts().N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
 		t.Errorf("at m_s: template %d, n %d, template visits %d, withdrawn %d; want %d, 1005, %d, 0",
-			o.tmplOf(0), o.l.Counts().N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
+			o.tmplOf(0), o.st.Counts().N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
 	}
 }
 
@@ -247,8 +247,8 @@ func TestEarlyMatchWithdrawn(t *testing.T) {
 		o.Observe(0, 0, -0.2, 1+int(k%3)) // a three-way split: no template within τ̂
 	}
 	switch {
-	case o.l.Known(0) || o.l.Counts().N(0) != o.p.Ms:
-		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.l.Known(0), o.l.Counts().N(0), o.p.Ms)
+	case o.st.Known(0) || o.st.Counts().N(0) != o.p.Ms:
+		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.st.Known(0), o.st.Counts().N(0), o.p.Ms)
 	case o.stats.withdrawn != 1 || o.augmented[0]:
 		t.Errorf("withdrawn %d, augmented %v; want 1, false", o.stats.withdrawn, o.augmented[0])
 	case o.tmplOf(0) == id || o.lib.Len() != 2 || o.lib.Get(id).N() != 1000:
@@ -303,9 +303,9 @@ func refuteAgent(t *testing.T, refute bool) *OTempLe {
 	for range o.p.Ms {
 		o.Observe(0, 0, -0.2, 0)
 	}
-	if !o.l.Known(0) || o.l.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
+	if !o.st.Known(0) || o.st.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
 		t.Fatalf("after m_s self-loops: known %v, n %d, template %d; want known, %d, matched",
-			o.l.Known(0), o.l.Counts().N(0), o.tmplOf(0), 1000+o.p.Ms)
+			o.st.Known(0), o.st.Counts().N(0), o.tmplOf(0), 1000+o.p.Ms)
 	}
 	return o
 }
@@ -318,7 +318,7 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 	o := refuteAgent(t, true)
 	tmpl := o.tmplOf(0)
 	o.Observe(0, 0, -1, 2)
-	succ := o.l.Counts().Successors(0)
+	succ := o.st.Counts().Successors(0)
 	want := []mdp.Succ{{State: 0, N: o.p.Ms}, {State: 2, N: 1}}
 	reward := 0.0 // summed step by step, as the counts sum it
 	for range o.p.Ms {
@@ -326,9 +326,9 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 	}
 	reward += -1
 	switch {
-	case o.l.Known(0) || !slices.Equal(succ, want) || o.l.Counts().R(0) != reward:
+	case o.st.Known(0) || !slices.Equal(succ, want) || o.st.Counts().R(0) != reward:
 		t.Errorf("after the exit: known %v, successors %v, reward %v; want unknown, %v, %v",
-			o.l.Known(0), succ, o.l.Counts().R(0), want, reward)
+			o.st.Known(0), succ, o.st.Counts().R(0), want, reward)
 	case o.tmplOf(0) >= 0 || o.stats.refuted != 1:
 		t.Errorf("identified as %d, refuted %d; want none, 1", o.tmplOf(0), o.stats.refuted)
 	}
@@ -340,9 +340,9 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 	if got := o.lib.Get(tmpl).N(); got != 1000+o.p.Ms {
 		t.Errorf("the refuted template holds %d visits, want %d", got, 1000+o.p.Ms)
 	}
-	if !o.l.Known(0) || o.l.Counts().N(0) != 100 || o.stats.refuted != 1 {
+	if !o.st.Known(0) || o.st.Counts().N(0) != 100 || o.stats.refuted != 1 {
 		t.Errorf("known %v with %d samples, refuted %d; want known by its own 100, refuted once",
-			o.l.Known(0), o.l.Counts().N(0), o.stats.refuted)
+			o.st.Known(0), o.st.Counts().N(0), o.stats.refuted)
 	}
 
 	// A step the estimate allows (the self-loop) refutes nothing, and without Refute nothing is.
@@ -352,8 +352,8 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 		if !refute {
 			o.Observe(0, 0, -1, 2)
 		}
-		if !o.l.Known(0) || o.l.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
-			t.Errorf("refute %v: known %v, n %d, template %d; want the match kept", refute, o.l.Known(0), o.l.Counts().N(0), o.tmplOf(0))
+		if !o.st.Known(0) || o.st.Counts().N(0) != 1000+o.p.Ms || o.tmplOf(0) < 0 {
+			t.Errorf("refute %v: known %v, n %d, template %d; want the match kept", refute, o.st.Known(0), o.st.Counts().N(0), o.tmplOf(0))
 		}
 	}
 }

@@ -55,10 +55,10 @@ func checkTransfer(t *testing.T, sources []*mdp.Model, target *mdp.Model) {
 		if ownBefore == o.p.Ms-1 && o.own.At(i) == o.p.Ms && o.augmented[i] && fromSources[o.tmplOf(i)] {
 			transferred++
 			// The template now holds its earlier visits plus this pair's m_s own samples.
-			if got, want := o.l.Counts().N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
+			if got, want := o.st.Counts().N(i), o.lib.Get(o.tmplOf(i)).N(); got != want {
 				t.Fatalf("pair %d: %d samples after augmentation, want own %d + template's earlier %d", i, got, o.p.Ms, want-o.p.Ms)
 			}
-			for _, x := range o.l.Counts().Successors(i) {
+			for _, x := range o.st.Counts().Successors(i) {
 				if int(x.State) >= target.S {
 					t.Fatalf("pair %d augmented onto state %d of a %d-state task", i, x.State, target.S)
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -43,7 +44,7 @@ func inspectCmd() *cobra.Command {
 			switch {
 			case results != "":
 				if s, err = experiment.Load(filepath.Join(results, "spec.yaml")); err == nil {
-					s.Tasks, s.Sweep = experiment.FileTasks(filepath.Join(results, "tasks.json")), nil
+					s.Tasks, s.Sweep = families.FromFile(filepath.Join(results, "tasks.json")), nil
 				}
 			case len(args) == 1:
 				s, err = experiment.Load(args[0])
@@ -56,7 +57,7 @@ func inspectCmd() *cobra.Command {
 				return err
 			}
 			if tasks != "" {
-				s.Tasks = experiment.FileTasks(tasks)
+				s.Tasks = families.FromFile(tasks)
 			}
 			if run < 0 {
 				return fmt.Errorf("--run = %d, want at least 0", run)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 )
@@ -84,7 +85,7 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 		s.Runs = o.runs
 	}
 	if o.tasks != "" {
-		s.Tasks = experiment.FileTasks(o.tasks)
+		s.Tasks = families.FromFile(o.tasks)
 	}
 	if f.Changed("jobs") && o.jobs < 1 {
 		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)

@@ -17,7 +17,7 @@ import (
 	"github.com/temple-rl/temple/temple"
 )
 
-// Corridor is a task family of our own (it implements env.Task): N cells in a row; "right" moves right with probability
+// Corridor is a task kind of our own (it implements env.Task): N cells in a row; "right" moves right with probability
 // 1 − Slip and stays otherwise, "left" moves left. Reaching the last cell pays 1 and ends the
 // episode; every other step costs 0.05.
 type Corridor struct {
@@ -25,7 +25,7 @@ type Corridor struct {
 	Slip float64
 }
 
-func (c Corridor) Family() string { return "corridor" }
+func (c Corridor) Kind() string { return "corridor" }
 func (c Corridor) Name() string   { return fmt.Sprintf("corridor of %d, slip %g", c.N, c.Slip) }
 
 // Model builds the corridor's MDP: states 0..N−1, actions 0 (left) and 1 (right).
@@ -78,7 +78,7 @@ func run(w io.Writer) error {
 	params.Ms, rmax.M = 10, 100
 	plan.Agents = []experiment.AgentFactory{
 		{Name: "O-TempLe", New: func(ctx experiment.RunContext) (agent.Agent, error) {
-			base, err := agent.NewLearner(rmax) // the paper's base learner
+			base, err := agent.NewRMax(rmax) // the paper's base learner
 			if err != nil {
 				return nil, err
 			}
@@ -88,7 +88,13 @@ func run(w io.Writer) error {
 			}
 			return ot, err
 		}},
-		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) { return agent.NewRMax(rmax) }},
+		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) {
+			base, err := agent.NewRMax(rmax)
+			if err != nil {
+				return nil, err
+			}
+			return agent.NewSingle(base), nil // the single-task agent: it forgets at every task
+		}},
 	}
 	dir, err := os.MkdirTemp("", "temple-library-example-")
 	if err != nil {

@@ -37,8 +37,8 @@ func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 		inc, exact := p, p
 		inc.Planning, exact.Planning = planning, PlanFull
 		exact.PlanTolerance = 1e-12
-		li, le := &Learner{P: inc}, &Learner{P: exact}
-		for _, l := range []*Learner{li, le} {
+		li, le := &RMax{P: inc}, &RMax{P: exact}
+		for _, l := range []*RMax{li, le} {
 			l.Begin(Task{S: S, A: A, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: terminal})
 		}
 		if rng.IntN(4) == 0 {
@@ -68,10 +68,10 @@ func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 					li.ObserveTerminal(next)
 					le.ObserveTerminal(next)
 				}
-			case 4:
-				m := 1 + rng.Int64N(5)
-				li.SetThreshold(i, m)
-				le.SetThreshold(i, m)
+			case 4: // a withdrawn augmentation leaving one sample: a known pair becomes unknown
+				succ := []mdp.Succ{{State: int32(next), N: 1}}
+				li.Replace(i, succ, r)
+				le.Replace(i, succ, r)
 			default:
 				li.Record(i, next, r)
 				le.Record(i, next, r)

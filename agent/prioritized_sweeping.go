@@ -101,7 +101,7 @@ func emptyLists[T any](lists [][]T, n int) [][]T {
 // beginIncremental sets every value to its value when nothing is known — R_max/(1−γ) for a
 // state of unknown self-loops, 0 for a terminal state — and every q to its backup, so the
 // invariant holds before the first change.
-func (l *Learner) beginIncremental() {
+func (l *RMax) beginIncremental() {
 	l.sweep.reset(l.S, l.A, l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta)
 	for s := 0; s < l.S; s++ {
 		l.v[s] = 0
@@ -117,13 +117,13 @@ func (l *Learner) beginIncremental() {
 }
 
 // backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model.
-func (l *Learner) backup(i int) float64 {
+func (l *RMax) backup(i int) float64 {
 	switch {
 	case l.terminal != nil && l.terminal[i/l.A]:
 		return 0 // no successor: an episode ends here
-	case l.known[i]:
+	case l.stats.known[i]:
 		// (R(s,a) + γ Σ n(s,a,s′) v(s′)) / n(s,a): the estimate's backup with one division.
-		n, r, succ := l.counts.Pair(i)
+		n, r, succ := l.stats.counts.Pair(i)
 		x := 0.0
 		for _, s := range succ {
 			x += float64(s.N) * l.v[s.State]
@@ -137,16 +137,16 @@ func (l *Learner) backup(i int) float64 {
 }
 
 // backupState recomputes q of every action of s.
-func (l *Learner) backupState(s int) {
+func (l *RMax) backupState(s int) {
 	for i := s * l.A; i < s*l.A+l.A; i++ {
 		l.q[i] = l.backup(i)
 	}
 }
 
 // link enters the successors of known pair i not yet in the predecessor lists.
-func (l *Learner) link(i int) {
+func (l *RMax) link(i int) {
 	w := &l.sweep
-	succ := l.counts.Successors(i)
+	succ := l.stats.counts.Successors(i)
 	linked := w.linked.Ptr(i)
 	for _, x := range succ[*linked:] {
 		w.pred[x.State] = append(w.pred[x.State], int32(i))
@@ -156,13 +156,13 @@ func (l *Learner) link(i int) {
 
 // relink enters pair i's current weights in the inflow lists if it is known in a state that is
 // not terminal, in place of any it had entered (PlanDelta).
-func (l *Learner) relink(i int) {
+func (l *RMax) relink(i int) {
 	l.retire(i)
-	if !l.known[i] || l.terminal != nil && l.terminal[i/l.A] {
+	if !l.stats.known[i] || l.terminal != nil && l.terminal[i/l.A] {
 		return
 	}
 	w := &l.sweep
-	n, _, succ := l.counts.Pair(i)
+	n, _, succ := l.stats.counts.Pair(i)
 	s := int32(i / l.A)
 	for _, x := range succ {
 		// After the entries of s's other pairs, if any: moveInflows takes a state's entries as one run.
@@ -181,25 +181,25 @@ func (l *Learner) relink(i int) {
 
 // retire takes pair i's entries out of the inflow lists (PlanDelta); its successors must be
 // those it entered them with, so a pair's estimate is changed only after this.
-func (l *Learner) retire(i int) {
+func (l *RMax) retire(i int) {
 	w := &l.sweep
 	if !w.entered.At(i) {
 		return
 	}
-	for _, x := range l.counts.Successors(i) {
+	for _, x := range l.stats.counts.Successors(i) {
 		w.inflow[x.State] = slices.DeleteFunc(w.inflow[x.State], func(e inflow) bool { return int(e.pair) == i })
 	}
 	w.entered.Set(i, false)
 }
 
 // planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.
-func (l *Learner) planIncremental() {
+func (l *RMax) planIncremental() {
 	w := &l.sweep
 	for _, i := range w.changed {
 		switch {
 		case w.delta:
 			l.relink(int(i))
-		case l.known[i]:
+		case l.stats.known[i]:
 			l.link(int(i))
 		}
 		l.q[i] = l.backup(int(i))
@@ -211,7 +211,7 @@ func (l *Learner) planIncremental() {
 
 // sweepStates updates states, largest residual first (within a factor 2), until no residual
 // exceeds ε.
-func (l *Learner) sweepStates() {
+func (l *RMax) sweepStates() {
 	w := &l.sweep
 	for {
 		s := w.pop()
@@ -221,7 +221,7 @@ func (l *Learner) sweepStates() {
 		old := l.v[s]
 		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
 		// Backups that read v(s): unknown pairs of s, which loop on s, and known pairs into s.
-		if l.knownActions[s] < l.A {
+		if l.stats.knownActions[s] < l.A {
 			if w.delta {
 				l.backupUnknown(s)
 			} else {
@@ -240,7 +240,7 @@ func (l *Learner) sweepStates() {
 
 // backupPredecessors recomputes every backup into s and then checks the residual of each state
 // they belong to, once (PlanIncremental).
-func (l *Learner) backupPredecessors(s int) {
+func (l *RMax) backupPredecessors(s int) {
 	w := &l.sweep
 	if w.round++; w.round == 0 { // wrapped: old stamps could match
 		clear(w.stamp)
@@ -261,9 +261,9 @@ func (l *Learner) backupPredecessors(s int) {
 
 // backupUnknown recomputes q of the actions of s that are not known (PlanDelta: the known ones
 // follow v(s) through their inflow entries).
-func (l *Learner) backupUnknown(s int) {
+func (l *RMax) backupUnknown(s int) {
 	for i := s * l.A; i < s*l.A+l.A; i++ {
-		if !l.known[i] {
+		if !l.stats.known[i] {
 			l.q[i] = l.backup(i)
 		}
 	}
@@ -271,7 +271,7 @@ func (l *Learner) backupUnknown(s int) {
 
 // moveInflows adds to every known pair leading to s its weight times d, the change of v(s), and
 // checks the residual of each state whose pairs moved (PlanDelta).
-func (l *Learner) moveInflows(s int, d float64) {
+func (l *RMax) moveInflows(s int, d float64) {
 	if d == 0 {
 		return
 	}
@@ -289,14 +289,14 @@ func (l *Learner) moveInflows(s int, d float64) {
 }
 
 // checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
-func (l *Learner) checkResidual(s int) {
+func (l *RMax) checkResidual(s int) {
 	if r := l.residual(s); r > l.sweep.eps || l.sweep.bucketOf[s] >= 0 {
 		l.sweep.file(s, r)
 	}
 }
 
 // residual is |max_a q(s,a) − v(s)|.
-func (l *Learner) residual(s int) float64 {
+func (l *RMax) residual(s int) float64 {
 	return math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
 }
 

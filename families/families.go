@@ -1,0 +1,174 @@
+// Package families is the registry of task families: the ways a config's tasks: block makes each
+// run's task sequence (family: online-maze, family: mountaincar, …). For every family it holds the
+// name, a one-line summary with its reference in the paper, and typed parameters with their
+// defaults, validation, config keys (yaml tags, with doc and range tags for the configuration
+// reference) and the Sequence method that draws a run's tasks. The experiment runner and its
+// sweeps look families up here; neither lists a family's fields.
+//
+// A family is one file of this package (its parameter type, its defaults and Sequence) plus one
+// entry in the table of registry.go. Decoding a tasks: block starts from the family's defaults and
+// rejects any key the family does not have, naming the line and the family's keys.
+//
+// A family is not a task kind: a kind is what one task object of a task-sequence file is
+// (env.Task.Kind: a maze, Taxi, a discretized MountainCar), a family one way of drawing a sequence
+// of tasks; the families online-maze, finite-model, grid and fourroom all make mazes.
+//
+// It imports the tasks (env and its subpackages, continuous/…, mdp) and internal packages; it
+// must not import experiment, results, report or anything that runs experiments.
+package families
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/yamlkeys"
+)
+
+// Params are one family's parameters: a pointer to a struct whose yaml tags are its config keys.
+type Params interface {
+	// Validate names the first parameter out of range, by its config key, before any draw.
+	Validate() error
+	// Sequence makes the task sequence of run number run (0-based), drawing only from rng.
+	Sequence(run int, rng *rand.Rand) (env.Sequence, error)
+}
+
+// Family is one task family of the registry.
+type Family struct {
+	Name    string // the config's family: key, e.g. "online-maze"
+	Summary string // one line: what it makes, with its reference ("Figure 2 Online MTRL")
+	// Defaults are the family's parameters with their defaults (the paper's settings where it
+	// has them).
+	Defaults func() Params
+}
+
+// Lookup returns the family of that name.
+func Lookup(name string) (Family, error) {
+	for _, f := range registry {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Family{}, fmt.Errorf("family = %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
+}
+
+// All lists the registered families in name order.
+func All() []Family {
+	out := slices.Clone(registry)
+	slices.SortFunc(out, func(a, b Family) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Names lists the registered family names in order.
+func Names() []string {
+	var out []string
+	for _, f := range All() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Keys lists the config keys of p in field order.
+func Keys(p Params) []string { return yamlkeys.Of(reflect.TypeOf(p).Elem()) }
+
+// drawMemory is implemented by parameters whose drawing of a run's sequence holds more than the
+// tasks it returns (a pool of mazes the tasks are drawn from).
+type drawMemory interface {
+	DrawBytes() int64
+}
+
+// DrawBytes is what drawing one run's sequence with parameters p allocates on top of the tasks it
+// keeps, for the runner's memory estimate: the family's DrawBytes method, 0 without one.
+func DrawBytes(p Params) int64 {
+	if m, ok := p.(drawMemory); ok {
+		return m.DrawBytes()
+	}
+	return 0
+}
+
+// Spec is a config's tasks: block: a family and its parameters, which make each run's task
+// sequence.
+type Spec struct {
+	Family string
+	Params Params
+}
+
+// New is the given family with its default parameters.
+func New(family string) (Spec, error) {
+	f, err := Lookup(family)
+	if err != nil {
+		return Spec{}, err
+	}
+	return Spec{Family: family, Params: f.Defaults()}, nil
+}
+
+// Validate names the first parameter out of range.
+func (s Spec) Validate() error {
+	if s.Params == nil {
+		return fmt.Errorf("family %q has no parameters", s.Family)
+	}
+	return s.Params.Validate()
+}
+
+// UnmarshalYAML reads a tasks: block. With a family key it starts from that family's defaults;
+// without one it changes the parameters already there. Keys the family does not have fail with
+// their line number. The result is not validated: call Validate.
+func (s *Spec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: tasks is a mapping with at least family: NAME", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "family" {
+			spec, err := New(n.Content[i+1].Value)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n.Content[i+1].Line, err)
+			}
+			*s = spec
+		}
+	}
+	if s.Params == nil {
+		return fmt.Errorf("line %d: tasks needs family: NAME (one of %s)", n.Line, strings.Join(Names(), ", "))
+	}
+	keys := Keys(s.Params)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := n.Content[i]
+		if key.Value != "family" && !slices.Contains(keys, key.Value) {
+			return fmt.Errorf("line %d: family %s has no parameter %q (it has %s)%s", key.Line, s.Family, key.Value,
+				strings.Join(keys, ", "), suggest.DidYouMean(key.Value, keys))
+		}
+	}
+	return n.Decode(s.Params)
+}
+
+// MarshalYAML writes the family and then its parameters.
+func (s Spec) MarshalYAML() (any, error) {
+	var params yaml.Node
+	if err := params.Encode(s.Params); err != nil {
+		return nil, err
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "family"},
+		&yaml.Node{Kind: yaml.ScalarNode, Value: s.Family})
+	out.Content = append(out.Content, params.Content...)
+	return out, nil
+}
+
+// MarshalJSON writes the family and its parameters, as summary.json holds them.
+func (s Spec) MarshalJSON() ([]byte, error) {
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var generic map[string]any
+	if err := yaml.Unmarshal(b, &generic); err != nil {
+		return nil, err
+	}
+	return json.Marshal(generic)
+}

@@ -1,0 +1,50 @@
+package families
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/env"
+)
+
+// VaryingActions is the family of the paper's Appendix F.4: online mazes whose first source_tasks
+// tasks have the 4 moves and the rest 8 actions (moves and diagonals).
+const VaryingActions = "varying-actions"
+
+// VaryingActionsParams are online-maze's parameters and the number of 4-action tasks.
+type VaryingActionsParams struct {
+	env.OnlineConfig `yaml:",inline"`
+	SourceTasks      int `yaml:"source_tasks" doc:"number of 4-action tasks before the 8-action ones" range:"0 <= source_tasks <= count"`
+}
+
+// defaultVaryingActions is Appendix F.4's setting: 5 tasks with 4 actions, then 5 with 8, 4×4
+// mazes drawn from a pool of 10.
+func defaultVaryingActions() Params {
+	return &VaryingActionsParams{SourceTasks: 5, OnlineConfig: env.OnlineConfig{Width: 4, Height: 4, Pool: 10, Tasks: 10,
+		Actions: 4, Landforms: paperLandforms(), Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
+		StepCost: 0.2, GoalReward: 1, LavaCost: 1}}
+}
+
+func (p *VaryingActionsParams) Validate() error {
+	if err := p.OnlineConfig.Validate(); err != nil {
+		return err
+	}
+	if p.SourceTasks < 0 || p.SourceTasks > p.Tasks {
+		return fmt.Errorf("source_tasks = %d, want 0 <= source_tasks <= count (%d)", p.SourceTasks, p.Tasks)
+	}
+	return nil
+}
+
+func (p *VaryingActionsParams) Sequence(_ int, rng *rand.Rand) (env.Sequence, error) {
+	seq, err := env.OnlineMazes(rng, p.OnlineConfig)
+	if err != nil {
+		return nil, err
+	}
+	for k := p.SourceTasks; k < len(seq); k++ {
+		seq[k].Actions = 8
+	}
+	return env.Mazes(seq...), nil
+}
+
+// DrawBytes is the pool's landforms, as online-maze's.
+func (p *VaryingActionsParams) DrawBytes() int64 { return poolBytes(p.OnlineConfig) }

@@ -1,0 +1,139 @@
+package results
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
+)
+
+// CellKinds are the directories of an experiment directory that hold a file per cell: cells/
+// (WriteCell), episodes/ (CreateEpisodes) and templates/ (CreateTemplates). Merge gathers them.
+var CellKinds = []string{"cells", "episodes", "templates"}
+
+// MakeCellDirs creates dir's cells/ and, when they are written, its episodes/ and templates/.
+func MakeCellDirs(dir string, episodes, templates bool) error {
+	for _, kind := range CellKinds {
+		if kind == "episodes" && !episodes || kind == "templates" && !templates {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(dir, kind), 0o755); err != nil {
+			return fmt.Errorf("results: %w", err)
+		}
+	}
+	return nil
+}
+
+// CellPath is the file of the cell of run and agentName in dir: cells/<CellName>.json.
+func CellPath(dir string, run int, agentName string) string {
+	return filepath.Join(dir, "cells", CellName(run, agentName)+".json")
+}
+
+// WriteCell writes the finished cell c to dir/cells (CellPath) atomically, so an interrupted
+// write never looks like a finished cell (ReadCell reads it back).
+func WriteCell(dir string, c CellResult) error {
+	path := CellPath(dir, c.Run, c.Agent)
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("results: encoding cell %s: %w", path, err)
+	}
+	if err := atomicfile.Write(path, b); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+// WriteTasks writes the task sequences of an experiment, as encoded by the task package
+// (env.EncodeSequences), to dir/tasks.json atomically.
+func WriteTasks(dir string, encoded []byte) error {
+	if err := atomicfile.Write(filepath.Join(dir, "tasks.json"), encoded); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+// EpisodeWriter streams one cell's episode returns to episodes/<CellName>.csv as they happen —
+// a line per task: the task number, then the return of every episode — so no run holds them in
+// memory.
+type EpisodeWriter struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	line []byte
+}
+
+// CreateEpisodes creates the episodes/ file of the cell of run and agentName in dir, for tasks
+// of the given number of episodes, and writes its header.
+func CreateEpisodes(dir string, run int, agentName string, episodes int) (*EpisodeWriter, error) {
+	path := filepath.Join(dir, "episodes", CellName(run, agentName)+".csv")
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	w := &EpisodeWriter{path: path, f: f, w: bufio.NewWriterSize(f, 1<<16)}
+	w.w.WriteString("task")
+	for e := 1; e <= episodes; e++ {
+		w.w.WriteString(",e" + strconv.Itoa(e))
+	}
+	w.w.WriteByte('\n')
+	return w, nil
+}
+
+// Add adds the return of the task's next episode.
+func (w *EpisodeWriter) Add(ret float64) {
+	w.line = append(w.line, ',')
+	w.line = strconv.AppendFloat(w.line, ret, 'g', -1, 64)
+}
+
+// EndTask writes the line of task, the returns added since the last line.
+func (w *EpisodeWriter) EndTask(task int) error {
+	w.w.WriteString(strconv.Itoa(task))
+	w.w.Write(w.line)
+	w.line = w.line[:0]
+	if err := w.w.WriteByte('\n'); err != nil {
+		return fmt.Errorf("results: writing %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Close flushes and closes the file.
+func (w *EpisodeWriter) Close() error {
+	if err := w.w.Flush(); err != nil {
+		w.f.Close()
+		return fmt.Errorf("results: writing %s: %w", w.path, err)
+	}
+	return w.f.Close()
+}
+
+// TemplateWriter writes one cell's templates/<CellName>.jsonl: a TaskSnapshot a line, after every
+// task (ReadSnapshots reads it back).
+type TemplateWriter struct {
+	path string
+	f    *os.File
+	enc  *json.Encoder
+}
+
+// CreateTemplates creates the templates/ file of the cell of run and agentName in dir.
+func CreateTemplates(dir string, run int, agentName string) (*TemplateWriter, error) {
+	path := filepath.Join(dir, "templates", CellName(run, agentName)+".jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return &TemplateWriter{path: path, f: f, enc: json.NewEncoder(f)}, nil
+}
+
+// Write writes the snapshot of one task as a line.
+func (w *TemplateWriter) Write(s TaskSnapshot) error {
+	if err := w.enc.Encode(s); err != nil {
+		return fmt.Errorf("results: writing %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (w *TemplateWriter) Close() error { return w.f.Close() }

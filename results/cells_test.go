@@ -1,0 +1,66 @@
+package results
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/temple-rl/temple/template"
+)
+
+// The files of a cell read back as written: the cell (and nothing beside it), its episode
+// returns line by line, its template snapshots.
+func TestCellFilesRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	if err := MakeCellDirs(dir, true, true); err != nil {
+		t.Fatal(err)
+	}
+	cell := CellResult{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: []TaskRecord{{Task: 0, Reward: 1.5, Steps: 7}}, EpisodeSums: []float64{0.5, 1}}
+	if err := WriteCell(dir, cell); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := ReadCell(CellPath(dir, 2, "O-TempLe+x"), "f"); !ok || !reflect.DeepEqual(got, cell) {
+		t.Fatalf("ReadCell = %+v, %v; want %+v", got, ok, cell)
+	}
+	if names, _ := os.ReadDir(filepath.Join(dir, "cells")); len(names) != 1 || names[0].Name() != "run-002--O-TempLe_x.json" {
+		t.Fatalf("cells/ holds %v, want the cell alone", names)
+	}
+
+	ep, err := CreateEpisodes(dir, 2, "O-TempLe+x", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, rets := range [][]float64{{0.5, 1}, {-0.25, 3}} {
+		for _, r := range rets {
+			ep.Add(r)
+		}
+		if err := ep.EndTask(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ep.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "episodes", "run-002--O-TempLe_x.csv"))
+	if want := "task,e1,e2\n0,0.5,1\n1,-0.25,3\n"; err != nil || string(b) != want {
+		t.Fatalf("episodes file %q (%v), want %q", b, err, want)
+	}
+
+	tw, err := CreateTemplates(dir, 2, "O-TempLe+x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snaps := []TaskSnapshot{{Task: 0}, {Task: 1, Snapshot: template.Snapshot{}}}
+	for _, s := range snaps {
+		if err := tw.Write(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadSnapshots(dir, 2, "O-TempLe+x"); err != nil || !reflect.DeepEqual(got, snaps) {
+		t.Fatalf("ReadSnapshots = %+v, %v; want %+v", got, err, snaps)
+	}
+}
