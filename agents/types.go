@@ -10,7 +10,8 @@ import (
 // learners, in bases.go); the learners' own parameter structs carry the yaml keys. PairBytes are
 // measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every outcome
 // has been seen, for RMax, O-TempLe, FM-TempLe, FMRL and the model-free learners; MBIE-EB, E3 and
-// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays; PSRL and
+// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays, C-UCRL
+// (not measured) UCRL2's with room for its sorted profiles and classes; PSRL and
 // LRMax count what grows beyond that (their memory methods).
 var types = []Type{
 	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
