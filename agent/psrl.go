@@ -24,6 +24,19 @@ const (
 	TSDE PSRLSchedule = "tsde"
 )
 
+// PriorSupport is which next states PSRL's Dirichlet prior puts its α₀ on.
+type PriorSupport string
+
+const (
+	// AllStates is the Dirichlet(α₀, …, α₀) prior over all S next states (Osband et al.).
+	AllStates PriorSupport = "all"
+	// ObservedStates puts α₀ only on the next states the pair has been seen to reach, the usual
+	// practical prior when S is large and each pair reaches few states: the posterior is
+	// Dirichlet(α₀ + n(s,a,s′)) over the observed s′ alone. A pair without a sample keeps the
+	// prior over all S states.
+	ObservedStates PriorSupport = "observed"
+)
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
@@ -42,6 +55,8 @@ type PSRLParams struct {
 	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// Schedule is per runner episode or TSDE.
 	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
+	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
+	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
 }
 
 // DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,
@@ -65,6 +80,8 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: m = %d, want at least 1", p.M)
 	case p.Schedule != PerEpisode && p.Schedule != TSDE:
 		return fmt.Errorf("psrl: schedule %q, want %q or %q", p.Schedule, PerEpisode, TSDE)
+	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
+		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
 	}
 	return nil
 }
@@ -177,6 +194,10 @@ func (l *PSRL) sample() {
 		mean := (p.RewardMean*prior + l.stats.counts.R(i)*noise) / precision
 		l.r[i] = mean + l.rng.NormFloat64()/math.Sqrt(precision)
 		row := l.p[i*l.S : i*l.S+l.S]
+		if p.PriorSupport == ObservedStates && l.stats.counts.N(i) > 0 {
+			l.sampleObserved(i, row)
+			continue
+		}
 		for s := range row {
 			row[s] = p.Prior
 		}
@@ -184,6 +205,23 @@ func (l *PSRL) sample() {
 			row[x.State] += float64(x.N)
 		}
 		dirichlet(l.rng, row, p.Prior < 1)
+	}
+}
+
+// sampleObserved draws pair i's next-state distribution from Dirichlet(α₀ + n(s,a,s′)) over the
+// states it has reached (prior_support: observed); every other state gets probability 0. Each
+// parameter is at least 1, so no draw underflows.
+func (l *PSRL) sampleObserved(i int, row []float64) {
+	clear(row)
+	total := 0.0
+	for _, x := range l.stats.counts.Successors(i) {
+		if x.N > 0 {
+			row[x.State] = gammaVariate(l.rng, l.P.Prior+float64(x.N))
+			total += row[x.State]
+		}
+	}
+	for _, x := range l.stats.counts.Successors(i) {
+		row[x.State] /= total
 	}
 }
 

@@ -327,3 +327,42 @@ func TestPSRLPolicy(t *testing.T) {
 		}
 	}
 }
+
+// The sparse prior (prior_support: observed), by hand on 4 states: a pair that reached states 0
+// (2 times) and 2 (5 times) draws from Dirichlet(α₀ + 2, α₀ + 5) over {0, 2} alone, mean
+// ((α₀ + 2)/(2α₀ + 7), (α₀ + 5)/(2α₀ + 7)) and nothing on states 1 and 3; a pair without a sample
+// keeps the prior over all 4 states.
+func TestPSRLObservedPriorSupport(t *testing.T) {
+	const prior = 0.5
+	p := DefaultPSRL()
+	p.Prior, p.PriorSupport = prior, ObservedStates
+	l := &PSRL{P: p}
+	l.Begin(task(4, 2, 3))
+	l.Augment(0, []mdp.Succ{{State: 0, N: 2}, {State: 2, N: 5}}, 0)
+	want := []float64{(prior + 2) / (2*prior + 7), 0, (prior + 5) / (2*prior + 7), 0}
+	const draws = 20_000
+	mean := make([]float64, 4)
+	unvisited := 0
+	for k := 0; k < draws; k++ {
+		l.sample()
+		for s := range mean {
+			mean[s] += l.p[s] / draws
+		}
+		if l.p[4+1] > 0 && l.p[4+3] > 0 { // pair 1 has no sample: all four states possible
+			unvisited++
+		}
+	}
+	for s, m := range want {
+		se := math.Sqrt(m * (1 - m) / (2*prior + 8) / draws)
+		if math.Abs(mean[s]-m) > 5*se || (m == 0 && mean[s] != 0) {
+			t.Errorf("mean p̃(%d) = %v, want %v", s, mean[s], m)
+		}
+	}
+	if unvisited != draws {
+		t.Errorf("the unvisited pair put mass on states 1 and 3 in %d of %d draws, want all", unvisited, draws)
+	}
+	p.PriorSupport = "sparse"
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "prior_support") {
+		t.Errorf("prior_support sparse: error %v, want one naming prior_support", err)
+	}
+}

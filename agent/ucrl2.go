@@ -91,6 +91,10 @@ type UCRL2 struct {
 	version uint64 // changes whenever the policy may have changed
 
 	scratch ucrl2Scratch // Policy's plan of an episode not begun yet
+
+	// pool, when set, makes this C-UCRL: it builds the model from pooled class profiles and may
+	// leave part of a pair's mass unplaced (cucrl.go). nil for UCRL2.
+	pool *equivalence
 }
 
 // ucrl2Scratch is a plan made for Policy only.
@@ -149,6 +153,9 @@ func (l *UCRL2) beginEpisode() {
 // build writes p̂_k and the optimistic rewards r̃ into m and returns the L1 widths, at
 // t_k = samples + 1, the step about to be taken.
 func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
+	if l.pool != nil {
+		return l.pool.build(l, m, width)
+	}
 	S, A := float64(l.S), float64(l.A)
 	tk := float64(l.stats.samples + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
@@ -200,7 +207,12 @@ func (l *UCRL2) extendedVI(m *mdp.Sparse, width, q, v []float64) {
 			bestQ := math.Inf(-1)
 			for i := s * A; i < s*A+A; i++ {
 				lo, hi := m.Start[i], m.Start[i+1]
-				x := m.R[i] + l.gamma*optimisticNext(m.Next[lo:hi], m.Prob[lo:hi], width[i], best, v)
+				var x float64
+				if l.pool == nil {
+					x = m.R[i] + l.gamma*optimisticNext(m.Next[lo:hi], m.Prob[lo:hi], width[i], best, v)
+				} else {
+					x = m.R[i] + l.gamma*optimisticNextFree(m.Next[lo:hi], m.Prob[lo:hi], l.pool.free[i], width[i], best, v)
+				}
 				q[i] = x
 				if x > bestQ {
 					bestQ = x

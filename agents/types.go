@@ -10,7 +10,8 @@ import (
 // learners, in bases.go); the learners' own parameter structs carry the yaml keys. PairBytes are
 // measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every outcome
 // has been seen, for RMax, O-TempLe, FM-TempLe, FMRL and the model-free learners; MBIE-EB, E3 and
-// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays; PSRL and
+// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays, C-UCRL
+// (not measured) UCRL2's with room for its sorted profiles and classes; PSRL and
 // LRMax count what grows beyond that (their memory methods).
 var types = []Type{
 	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
@@ -23,6 +24,8 @@ var types = []Type{
 		Defaults: func() Params { return &E3{agent.DefaultE3()} }, PairBytes: 200},
 	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
 		Defaults: func() Params { return &UCRL2{agent.DefaultUCRL2()} }, PairBytes: 200},
+	{Name: "c-ucrl", Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
+		Defaults: func() Params { return &CUCRL{agent.DefaultCUCRL()} }, PairBytes: 240},
 	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
 		Defaults: func() Params { return &PSRL{agent.DefaultPSRL()} }, PairBytes: 160},
 	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",

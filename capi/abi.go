@@ -1,12 +1,14 @@
 // Command capi is temple's C ABI: every learner of the agent registry (package agents) that can be
-// driven step by step, behind integer handles, for callers in other languages — the Python
-// package python/temple loads it with ctypes. Build it as a shared library:
+// driven step by step, and every task family of the registry (package families) as environments
+// stepped as the runner steps them, behind integer handles, for callers in other languages — the
+// Python package python/temple loads it with ctypes. Build it as a shared library:
 //
 //	go build -buildmode=c-shared -o libtemple.so ./capi
 //
-// which also writes libtemple.h. It imports the learners (agent, agents, template) and the seeded
-// streams (stream), nothing of the runner: not experiment, results, report or the plotting, so the
-// library stays small (TestNoRunnerInTheLibrary). The functions:
+// which also writes libtemple.h. It imports the learners (agent, agents, template), the seeded
+// streams (stream, episode.StreamsOf), the task families (families, and the tasks they make:
+// env, mdp, the simulators), nothing of the runner: not experiment, results, report or the
+// plotting, so the library stays small (TestNoRunnerInTheLibrary). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
 //	int     temple_begin_task(int64_t h, int64_t index, int64_t n_states, int64_t n_actions, double gamma,
@@ -21,7 +23,20 @@
 //	char   *temple_error(int64_t h)        // the message of h's last failed call
 //	int     temple_close(int64_t h)
 //	char   *temple_agent_types(void)       // JSON list of the registered types
+//
+// and temple's task families as environments: a run's task sequence drawn as the runner draws it,
+// each task stepped as the runner steps it for a named agent:
+//
+//	int64_t temple_tasks_new(char *family, char *params_json, char *settings_json, uint64_t seed, int64_t run,
+//	                         char *agent, char **err)          // a run's task sequence
+//	char   *temple_tasks_info(int64_t h)                       // JSON: settings, and per task its name, sizes, terminal states
+//	int     temple_optimal_value(int64_t h, int64_t k, int64_t s, double *value) // V_T(s) of task k
+//	int64_t temple_env_new(int64_t h, int64_t k, uint64_t seed) // an environment of task k
+//	int64_t temple_env_reset(int64_t e)                        // the start state of a new episode
+//	int64_t temple_env_step(int64_t e, int64_t a, double *reward) // next state | TEMPLE_TERMINATED | TEMPLE_TRUNCATED
 //	void    temple_free(char *p)           // frees every char * returned above
+//
+// temple_close and temple_error take every kind of handle.
 //
 // temple_agent_new returns a handle > 0, or 0 with *err set to the message (free it with
 // temple_free). The other calls return >= 0 on success, TEMPLE_ERROR (−1) when the call was
@@ -45,10 +60,13 @@ package main
 
 #define TEMPLE_ERROR (-1)    // the call was refused: temple_error(h) says why
 #define TEMPLE_NO_AGENT (-2) // h is not an open handle
+#define TEMPLE_TERMINATED (INT64_C(1) << 32) // temple_env_step: the step reached a terminal state
+#define TEMPLE_TRUNCATED (INT64_C(1) << 33)  // temple_env_step: the episode was cut at its length
 */
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -67,29 +85,35 @@ func callString(h C.int64_t, f func(s *session) (string, error)) *C.char {
 }
 
 //export temple_agent_new
-func temple_agent_new(typ, params *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) (h C.int64_t) {
+func temple_agent_new(typ, params *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) C.int64_t {
+	return open(errOut, func() (handled, error) {
+		if typ == nil {
+			return nil, errors.New("agent type is NULL")
+		}
+		return newSession(C.GoString(typ), goString(params), uint64(seed), int(run), goString(name))
+	})
+}
+
+// open registers the object that build makes and returns its handle, or 0 with *errOut set to
+// why it could not be made (a panic included).
+func open(errOut **C.char, build func() (handled, error)) (h C.int64_t) {
+	fail := func(msg string) {
+		if errOut != nil {
+			*errOut = C.CString(msg)
+		}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			h = 0
-			if errOut != nil {
-				*errOut = C.CString(describe(r))
-			}
+			fail(describe(r))
 		}
 	}()
-	if typ == nil {
-		if errOut != nil {
-			*errOut = C.CString("agent type is NULL")
-		}
-		return 0
-	}
-	s, err := newSession(C.GoString(typ), goString(params), uint64(seed), int(run), goString(name))
+	x, err := build()
 	if err != nil {
-		if errOut != nil {
-			*errOut = C.CString(err.Error())
-		}
+		fail(err.Error())
 		return 0
 	}
-	return C.int64_t(register(s))
+	return C.int64_t(register(x))
 }
 
 // goString is C.GoString with NULL read as "".
@@ -162,13 +186,14 @@ func temple_templates(h C.int64_t) *C.char {
 
 //export temple_error
 func temple_error(h C.int64_t) *C.char {
-	s := lookup(int64(h))
-	if s == nil {
-		return C.CString(fmt.Sprintf("no agent with handle %d: it was closed or never opened", int64(h)))
+	x := lookupAny(int64(h))
+	if x == nil {
+		return C.CString(fmt.Sprintf("no agent, task sequence or environment with handle %d: it was closed or never opened", int64(h)))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return C.CString(s.err)
+	g := x.guarded()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return C.CString(g.err)
 }
 
 //export temple_close
@@ -177,6 +202,73 @@ func temple_close(h C.int64_t) C.int {
 		return codeNoAgent
 	}
 	return 0
+}
+
+//export temple_tasks_new
+func temple_tasks_new(family, params, set *C.char, seed C.uint64_t, run C.int64_t, name *C.char, errOut **C.char) C.int64_t {
+	return open(errOut, func() (handled, error) {
+		if family == nil {
+			return nil, errors.New("family is NULL")
+		}
+		return newTasks(C.GoString(family), goString(params), goString(set), uint64(seed), int(run), goString(name))
+	})
+}
+
+//export temple_tasks_info
+func temple_tasks_info(h C.int64_t) *C.char {
+	var out string
+	if callOn(int64(h), func(ts *tasks) (int64, error) {
+		v, err := ts.info()
+		out = v
+		return 0, err
+	}) < 0 {
+		return nil
+	}
+	return C.CString(out)
+}
+
+//export temple_optimal_value
+func temple_optimal_value(h, k, st C.int64_t, value *C.double) C.int {
+	return C.int(callOn(int64(h), func(ts *tasks) (int64, error) {
+		v, err := ts.optimalValue(int(k), int64(st))
+		if err == nil && value != nil {
+			*value = C.double(v)
+		}
+		return 0, err
+	}))
+}
+
+// temple_env_new opens the environment of task k of the sequence h, its streams those of an
+// experiment with seed seed: a handle > 0, or TEMPLE_ERROR with temple_error(h) saying why.
+//
+//export temple_env_new
+func temple_env_new(h, k C.int64_t, seed C.uint64_t) C.int64_t {
+	return C.int64_t(callOn(int64(h), func(ts *tasks) (int64, error) {
+		e, err := ts.newEnv(int(k), uint64(seed))
+		if err != nil {
+			return 0, err
+		}
+		return register(e), nil
+	}))
+}
+
+//export temple_env_reset
+func temple_env_reset(h C.int64_t) C.int64_t {
+	return C.int64_t(callOn(int64(h), (*taskEnv).reset))
+}
+
+// temple_env_step takes action a: the next state | TEMPLE_TERMINATED | TEMPLE_TRUNCATED, and the
+// reward in *reward.
+//
+//export temple_env_step
+func temple_env_step(h, a C.int64_t, reward *C.double) C.int64_t {
+	return C.int64_t(callOn(int64(h), func(e *taskEnv) (int64, error) {
+		x, r, err := e.step(int64(a))
+		if reward != nil {
+			*reward = C.double(r)
+		}
+		return x, err
+	}))
 }
 
 //export temple_agent_types

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
@@ -32,7 +29,7 @@ type snapshotter interface {
 // methods are called with mu held; they check every argument before the learner sees it, so a
 // refused call leaves the learner as it was.
 type session struct {
-	mu sync.Mutex
+	guard
 
 	typ  string
 	name string // the agent's name in the runner, which names its random streams
@@ -49,8 +46,6 @@ type session struct {
 	terminal  []bool // states known terminal in the current task, declared or learned from a step
 	inEpisode bool   // a step was observed since the last EndEpisode
 
-	err    string // the message of the last refused call
-	broken string // set when the learner panicked: its state is unknown, every later call fails
 }
 
 // newSession builds an agent of type typ with the parameters of params (a JSON object of config
@@ -120,22 +115,11 @@ func drivableList() string {
 	return b.String()
 }
 
-// usable fails when the learner panicked earlier.
-func (s *session) usable() error {
-	if s.broken != "" {
-		return fmt.Errorf("the agent is unusable: it failed earlier (%s)", s.broken)
-	}
-	return nil
-}
-
 // beginTask begins task index with S states, A actions and discount γ; terminal lists the states
 // declared terminal up front (as the Go runner declares a tabular task's), the others are learned
 // from the steps that report terminated. The learner's random stream is the one the runner gives
 // it (stream.ForAgent).
 func (s *session) beginTask(index, S, A int, gamma float64, terminal []int64) error {
-	if err := s.usable(); err != nil {
-		return err
-	}
 	switch {
 	case s.inTask:
 		return fmt.Errorf("begin_task: task %d has not ended: call end_task first", s.began-1)
@@ -177,9 +161,6 @@ var errNoTask = errors.New("no task in progress: call begin_task first")
 
 // act is the learner's action in state st.
 func (s *session) act(st int64) (int, error) {
-	if err := s.usable(); err != nil {
-		return 0, err
-	}
 	if !s.inTask {
 		return 0, fmt.Errorf("act: %w", errNoTask)
 	}
@@ -196,9 +177,6 @@ func (s *session) act(st int64) (int, error) {
 // observe reports the step (st, a, r, next); terminated says that next is terminal, which the
 // learner is told (ObserveTerminal) before the step the first time.
 func (s *session) observe(st, a int64, r float64, next int64, terminated bool) error {
-	if err := s.usable(); err != nil {
-		return err
-	}
 	switch {
 	case !s.inTask:
 		return fmt.Errorf("observe: %w", errNoTask)
@@ -230,9 +208,6 @@ func (s *session) observeAct(st, a int64, r float64, next int64) (int, error) {
 }
 
 func (s *session) endEpisode() error {
-	if err := s.usable(); err != nil {
-		return err
-	}
 	if !s.inTask {
 		return fmt.Errorf("end_episode: %w", errNoTask)
 	}
@@ -242,9 +217,6 @@ func (s *session) endEpisode() error {
 }
 
 func (s *session) endTask() error {
-	if err := s.usable(); err != nil {
-		return err
-	}
 	switch {
 	case !s.inTask:
 		return fmt.Errorf("end_task: %w", errNoTask)
@@ -261,9 +233,6 @@ func (s *session) endTask() error {
 // object in the learner's order; {} for learners without any. Non-finite values are written as
 // NaN, Infinity and -Infinity, which Python's json reads.
 func (s *session) metrics() (string, error) {
-	if err := s.usable(); err != nil {
-		return "", err
-	}
 	if s.ended == 0 {
 		return "", errors.New("metrics: no task has ended yet: they are the diagnostics of the last ended task")
 	}
@@ -298,9 +267,6 @@ func (s *session) metrics() (string, error) {
 // templates is the template snapshot (template.Snapshot: the library and each pair's template)
 // as JSON, or null for learners without templates.
 func (s *session) templates() (string, error) {
-	if err := s.usable(); err != nil {
-		return "", err
-	}
 	sn, ok := s.ag.(snapshotter)
 	if !ok {
 		return "null", nil
@@ -310,54 +276,6 @@ func (s *session) templates() (string, error) {
 		return "", fmt.Errorf("templates: %w", err)
 	}
 	return string(b), nil
-}
-
-// registry maps handles to sessions: handles, never Go pointers, cross the boundary. Handles
-// count up from 1 and are never reused, so a closed handle stays invalid. Every call looks its
-// handle up, and agents are opened and closed rarely: lookups read an immutable map without a
-// lock, and opening or closing one copies the map.
-var registry struct {
-	mu       sync.Mutex // serializes the writers
-	sessions atomic.Pointer[map[int64]*session]
-	next     int64
-}
-
-// update replaces the map by a copy changed by f.
-func update(f func(m map[int64]*session)) {
-	m := map[int64]*session{}
-	if old := registry.sessions.Load(); old != nil {
-		maps.Copy(m, *old)
-	}
-	f(m)
-	registry.sessions.Store(&m)
-}
-
-func register(s *session) int64 {
-	registry.mu.Lock()
-	defer registry.mu.Unlock()
-	registry.next++
-	h := registry.next
-	update(func(m map[int64]*session) { m[h] = s })
-	return h
-}
-
-func lookup(h int64) *session {
-	m := registry.sessions.Load()
-	if m == nil {
-		return nil
-	}
-	return (*m)[h]
-}
-
-// unregister removes handle h and reports whether it was open.
-func unregister(h int64) bool {
-	registry.mu.Lock()
-	defer registry.mu.Unlock()
-	if lookup(h) == nil {
-		return false
-	}
-	update(func(m map[int64]*session) { delete(m, h) })
-	return true
 }
 
 // typeInfo describes one registered agent type for agent_types.

@@ -240,7 +240,7 @@ func BenchmarkLargeMaze(b *testing.B) {
 			}
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/experiment")
 			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/experiment")
-			b.ReportMetric(float64(estimateMemory(s, sizesKnown(s, seqs)).total())/(1<<20), "estimate-MB")
+			b.ReportMetric(float64(s.memory().Estimate(s.memory().Known(seqs)).Total())/(1<<20), "estimate-MB")
 			if peak := peakRSS(); peak > 0 {
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 			}

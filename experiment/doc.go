@@ -4,9 +4,10 @@
 //
 // It may import the learners and their registry (agent, agents), the tasks and their registry
 // (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
-// (episode), the oracle (oracle), report and results. It must not be imported by them, nor by
-// the commands that only read results (temple compare, temple report, temple merge): they need
-// package results alone.
+// (episode), the oracle (oracle), the memory estimate (memory), report, results and internal
+// packages. It must not be imported by them, nor by the commands that only read results (temple
+// compare, temple report, temple merge): they need package results alone. (internal/importrules
+// checks these rules.)
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
@@ -16,16 +17,17 @@
 //	       their points, the layout files of results they write, and the true template and
 //	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
-//	       OnDemandPairs on — and agent factories), memory.go (the estimate checked before
-//	       anything is built); the seeded random streams are package stream's
+//	       OnDemandPairs on — and agent factories, each step checked against package memory's
+//	       estimate before anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
 //	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
 //	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
 //	       (runCell: a cell's tasks through package episode, and what it writes as they end),
 //	       oracle.go (which solution of package oracle each task shares: whole, or around a
 //	       run's start states for a task computed on demand), simulated.go (checks of tasks given
-//	       as simulators), shard.go (shards; results.Merge joins them), estimate.go
-//	       (templates estimated from a simulator's samples, for inspect)
-//	out    results.go (the results package's types, and the Setup it writes from), pictures.go
-//	       (pictures of maze tasks)
+//	       as simulators), shard.go (shards; results.Merge joins them)
+//	out    results.go (the results package's types, and the Setup it writes from)
+//
+// What temple inspect shows of a plan's tasks is not the runner's: the pictures of maze tasks are
+// package mazepicture's, the templates estimated from a simulator's samples template.Estimate.
 package experiment

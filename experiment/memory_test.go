@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stream"
 )
 
@@ -54,35 +55,25 @@ func TestRunCountTooLargeIsRefusedBeforeDrawing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sizes := sizesKnown(s, seqs)
-	two, many := estimateRuns(s, sizes, 2), estimateRuns(s, sizes, 2000)
-	if two != estimateMemory(s, sizes) || many.models != 1000*two.models || many.agents != two.agents {
+	budget := s.memory()
+	sizes := budget.Known(seqs)
+	two, many := budget.EstimateRuns(sizes, 2), budget.EstimateRuns(sizes, 2000)
+	if two != budget.Estimate(sizes) || many.Models != 1000*two.Models || many.Agents != two.Agents {
 		t.Errorf("estimate of 2000 runs %+v from 2 runs %+v: want a thousand times the models, the same agents", many, two)
 	}
 }
 
-// TestMemoryEstimateCoversTheAgents: the estimate grows with the agents' tables, phase-1 records
-// and the oracle.
-func TestMemoryEstimateCoversTheAgents(t *testing.T) {
+// The estimate of an experiment's tasks is checked on the sizes the drawn definitions know: a
+// 100×100 maze's model is its 40 000 pairs (memory.TestEstimateCoversTheAgents checks the rest).
+func TestMemoryEstimateReadsTheDrawnTasks(t *testing.T) {
 	s := scaleSpec(TypeRMax, 100, 1000)
 	p, err := s.Tasks.Params.Sequence(0, stream.New(1, 0, "", 0, stream.Sequence))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmax := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]}))
-	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
-	s.Oracle.Enabled = true
-	fm := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]}))
-	if rmax.models != 100*100*4*modelPairBytes || fm.agents <= rmax.agents || fm.agent != TypeFMTempLe {
-		t.Errorf("estimates rmax %+v, fm-temple %+v", rmax, fm)
-	}
-	s.Oracle.Enabled = false
-	if off := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]})); off.total() >= fm.total() || off.oracles != 0 {
-		t.Errorf("the oracle adds nothing: %+v with it, %+v without", fm, off)
-	}
-	s.Oracle.Enabled, s.Oracle.PolicyMistakes = true, true
-	if pm := estimateMemory(s, sizesKnown(s, []env.Sequence{p[:1]})); pm.agents <= fm.agents {
-		t.Errorf("policy mistakes add nothing: %+v with them, %+v without", pm, fm)
+	budget := s.memory()
+	if e := budget.Estimate(budget.Known([]env.Sequence{p[:1]})); e.Models != 100*100*4*memory.ModelPairBytes || e.Agent != TypeRMax {
+		t.Errorf("estimate of a 100x100 maze %+v", e)
 	}
 }
 
@@ -110,9 +101,8 @@ func TestEveryFamilyIsEstimated(t *testing.T) {
 	}
 }
 
-// TestSimulatorsAreEstimatedAsAgentsOnly: a simulator has no table and no oracle, but its agents'
-// tables are as large as its grid; a grid too large for the machine is refused before anything
-// runs, naming the bins, and validating it costs nothing.
+// TestSimulatorsAreEstimatedAsAgentsOnly: a simulator grid too large for the machine is refused
+// before anything runs, naming the bins, and validating it costs nothing.
 func TestSimulatorsAreEstimatedAsAgentsOnly(t *testing.T) {
 	s, err := Parse([]byte("tasks:\n  family: mountaincar\n  bins: [40000, 40000]\n"))
 	if err != nil {
@@ -123,15 +113,7 @@ func TestSimulatorsAreEstimatedAsAgentsOnly(t *testing.T) {
 		strings.Contains(err.Error(), "oracle solutions") {
 		t.Fatalf("a 40000x40000 MountainCar: %v, want a refusal of the agents' memory naming bins", err)
 	}
-	small, err := Parse([]byte("tasks:\n  family: mountaincar\n  bins: [20, 20]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := estimateMemory(small, [][]taskSize{{{S: 401, A: 3, simulated: true}}})
-	if e.models != 0 || e.oracles != 0 || e.agents < 401*3*100 {
-		t.Errorf("estimate of a 20x20 simulator: models %d, oracles %d, agents %d; want 0, 0 and the agents' tables",
-			e.models, e.oracles, e.agents)
-	}
+	// memory.TestSimulatorsAreEstimatedAsAgentsOnly checks the estimate of a small one.
 }
 
 // On a task of more than lazy.FlatMax pairs, what RMax, O-TempLe (with every option) and

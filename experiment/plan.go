@@ -12,7 +12,9 @@ import (
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/stream"
 )
@@ -38,76 +40,115 @@ func Build(s Spec) (*Plan, error) {
 }
 
 // BuildTasks is Build without the agents: the plan's task sequences only (for inspecting them).
+// The memory estimate (package memory) is checked before the sequences are drawn, once they are
+// drawn and once their models are built, so that an experiment the machine cannot hold is
+// refused before it takes the memory.
 func BuildTasks(s Spec) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	specYAML, err := yaml.Marshal(s)
+	p, err := newPlan(s)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
-	p := &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
-		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: results.Fingerprint(specYAML)}
-	if err := checkMemory(s, nil); err != nil { // drawing the sequences alone
+	budget := s.memory()
+	if err := budget.Check(nil); err != nil { // drawing the sequences alone
 		return nil, err
 	}
 	seqs, err := drawSequences(s)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(s, sizesKnown(s, seqs)); err != nil {
+	if err := budget.Check(budget.Known(seqs)); err != nil {
 		return nil, err
 	}
-	// Equal task definitions — a task drawn twice from a pool, or runs of one fixed task — share one
-	// model, and so one oracle solution (oracle.Cache). Models are immutable.
-	type builtTask struct {
-		def env.Task
-		m   *mdp.Model
-		d   mdp.Dynamics
-	}
-	built := map[[sha256.Size]byte]builtTask{}
+	built := modelCache{}
 	for run, seq := range seqs {
-		var tasks []Task
-		for k, def := range seq {
-			if sim, ok := def.(env.Simulated); ok {
-				task, err := simulatorTask(s, sim)
-				if err != nil {
-					return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
-				}
-				tasks = append(tasks, task)
-				continue
-			}
-			key, keyed := taskKey(def)
-			b, ok := built[key]
-			if !keyed || !ok || !reflect.DeepEqual(b.def, def) {
-				b = builtTask{def: def}
-				if od, ok := onDemand(s, def); ok {
-					b.d, err = od.Dynamics()
-				} else if b.m, err = def.Model(); err == nil {
-					b.d = b.m
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
-				}
-				if keyed && !ok {
-					built[key] = b
-				}
-			}
-			task := Task{Def: def, Truth: b.d, Model: b.m, Start: -1}
-			if s.Start == StartFixed {
-				if task.Start, err = fixedStart(s, task); err != nil {
-					return nil, fmt.Errorf("run %d, task %d (%s): %w", run, k, def.Name(), err)
-				}
-			}
-			tasks = append(tasks, task)
+		tasks, err := built.run(s, run, seq)
+		if err != nil {
+			return nil, err
 		}
 		p.Runs = append(p.Runs, tasks)
 	}
-	if err := checkMemory(s, sizesBuilt(s, p.Runs)); err != nil {
+	if err := budget.Check(memory.BuiltSizes(budget, p.Runs)); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// newPlan is the plan of s without tasks or agents: its settings and the spec's fingerprint.
+func newPlan(s Spec) (*Plan, error) {
+	specYAML, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	return &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
+		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
+		Fingerprint: results.Fingerprint(specYAML)}, nil
+}
+
+// modelCache holds the task models built so far, by taskKey. Equal task definitions — a task drawn
+// twice from a pool, or runs of one fixed task — share one model, and so one oracle solution
+// (oracle.Cache). Models are immutable.
+type modelCache map[[sha256.Size]byte]builtTask
+
+// builtTask is a task definition with its model: stored (m), or computed on demand (d alone).
+type builtTask struct {
+	def env.Task
+	m   *mdp.Model
+	d   mdp.Dynamics
+}
+
+// run builds the tasks of run's sequence seq: their models, or their simulators, and under
+// start: fixed their start states.
+func (built modelCache) run(s Spec, run int, seq env.Sequence) ([]Task, error) {
+	var tasks []Task
+	for k, def := range seq {
+		if sim, ok := def.(env.Simulated); ok {
+			task, err := simulatorTask(s, sim)
+			if err != nil {
+				return nil, fmt.Errorf("tasks: run %d, task %d (%s): %w", run, k, def.Name(), err)
+			}
+			tasks = append(tasks, task)
+			continue
+		}
+		b, err := built.model(s, def)
+		if err != nil {
+			return nil, fmt.Errorf("tasks: run %d, task %d: %w", run, k, err)
+		}
+		task := Task{Def: def, Truth: b.d, Model: b.m, Start: -1}
+		if s.Start == StartFixed {
+			if task.Start, err = fixedStart(s, task); err != nil {
+				return nil, fmt.Errorf("run %d, task %d (%s): %w", run, k, def.Name(), err)
+			}
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, nil
+}
+
+// model is the model of def: the one built for an equal definition, or a new one (stored unless
+// another definition holds its key).
+func (built modelCache) model(s Spec, def env.Task) (builtTask, error) {
+	key, keyed := taskKey(def)
+	b, ok := built[key]
+	if keyed && ok && reflect.DeepEqual(b.def, def) {
+		return b, nil
+	}
+	b = builtTask{def: def}
+	var err error
+	if od, isOnDemand := onDemand(s, def); isOnDemand {
+		b.d, err = od.Dynamics()
+	} else if b.m, err = def.Model(); err == nil {
+		b.d = b.m
+	}
+	if err != nil {
+		return builtTask{}, err
+	}
+	if keyed && !ok {
+		built[key] = b
+	}
+	return b, nil
 }
 
 // drawSequences draws every run's task sequence, runs side by side on the machine's cores: each
@@ -120,7 +161,8 @@ func drawSequences(s Spec) ([]env.Sequence, error) {
 	if err != nil || len(first) == s.Runs {
 		return first, err
 	}
-	if err := checkEstimate(s, estimateRuns(s, sizesKnown(s, first), s.Runs)); err != nil {
+	budget := s.memory()
+	if err := budget.CheckRuns(budget.Known(first), s.Runs); err != nil {
 		return nil, err
 	}
 	rest, err := drawRuns(s, len(first), s.Runs)
@@ -213,6 +255,20 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 	}
 	return od, true
 }
+
+// memory is what the memory estimate (package memory) reads of s.
+func (s Spec) memory() memory.Experiment {
+	x := memory.Experiment{Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, StartPerEpisode: s.Start == StartPerEpisode,
+		Oracle: s.Oracle.Enabled, PolicyMistakes: s.Oracle.PolicyMistakes, DrawBytes: families.DrawBytes(s.Tasks.Params),
+		Generators: generators(s), MaxMemory: s.MaxMemory, OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
+	for _, a := range s.Agents {
+		x.Agents = append(x.Agents, memory.Agent{Type: a.Type, Params: a.Params})
+	}
+	return x
+}
+
+// Definition is the task's definition (memory.BuiltTask).
+func (t Task) Definition() env.Task { return t.Def }
 
 // Table is the task's stored model, built from its definition when it is computed on demand (a
 // large task's model takes about 80 bytes per pair: what only reads rows takes Dynamics instead).

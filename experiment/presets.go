@@ -191,6 +191,12 @@ var presets = []Preset{
 		Spec: scaling,
 	},
 	{
+		Name: "regime-map",
+		Description: "Not in the paper: where templates pay against tuned single-task learners; online mazes of width 4 to 32 " +
+			"and height 8 (128 to 1024 pairs, G fixed), tuned MBIE-EB, PSRL and RMax, C-UCRL, O-TempLe over MBIE-EB and RMax, 5 runs",
+		Spec: regimeMap,
+	},
+	{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",

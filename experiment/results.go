@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
@@ -28,13 +27,13 @@ type (
 
 // setup is what package results needs of the spec to write a results directory.
 func (s Spec) setup() (results.Setup, error) {
-	asJSON, err := json.Marshal(s)
-	if err != nil {
-		return results.Setup{}, fmt.Errorf("experiment: encoding the spec: %w", err)
-	}
 	asYAML, err := yaml.Marshal(s)
 	if err != nil {
 		return results.Setup{}, fmt.Errorf("experiment: %w", err)
+	}
+	asJSON, err := results.SpecJSON(asYAML) // in the config's names, as spec.yaml
+	if err != nil {
+		return results.Setup{}, err
 	}
 	return results.Setup{
 		Name: s.Name, Seed: s.Seed, Runs: s.Runs, Episodes: s.Episodes,

@@ -2,6 +2,9 @@ package experiment
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -171,13 +174,16 @@ func (p *Plan) shardTasks() int {
 	return total
 }
 
-// cell is the cell of fac in run: read back from dir/cells when a cell of this spec is there
-// (resumed), otherwise run and stored there.
+// cell is the cell of fac in run: read back from dir/cells when a finished cell of this spec is
+// there (resumed), otherwise run and stored there; a damaged one is run again, with a note that
+// says which and why.
 func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
 	if err := ctx.Err(); err != nil {
 		return CellResult{}, err
 	}
-	if res, ok := results.ReadCell(results.CellPath(dir, run, fac.Name), p.Fingerprint); ok {
+	res, err := results.ReadCell(results.CellPath(dir, run, fac.Name), results.CellWant{Fingerprint: p.Fingerprint, Run: run,
+		Agent: fac.Name, Tasks: len(p.Runs[run]), Episodes: p.Episodes, Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes})
+	if err == nil {
 		for k, t := range p.Runs[run] {
 			p.oracles.Release(solutionKey(run, k, t))
 		}
@@ -187,7 +193,10 @@ func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, 
 		}
 		return res, nil
 	}
-	res, err := runCell(ctx, p, dir, run, fac, progress)
+	if n, ok := progress.(Noter); ok && !errors.Is(err, fs.ErrNotExist) {
+		n.Note(fmt.Sprintf("%v: running the cell again", err))
+	}
+	res, err = runCell(ctx, p, dir, run, fac, progress)
 	if err != nil {
 		return CellResult{}, err
 	}

@@ -88,14 +88,7 @@ scaling:
 		}
 	}
 	// Two shards merged give the same bytes.
-	var shardDirs []string
-	for i := range 2 {
-		d := t.TempDir()
-		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
-			t.Fatal(err)
-		}
-		shardDirs = append(shardDirs, d)
-	}
+	shardDirs := twoShards(t, s)
 	merged := t.TempDir()
 	if err := results.Merge(merged, shardDirs); err != nil {
 		t.Fatal(err)

@@ -35,7 +35,9 @@ func ParseShard(text string) (Shard, error) {
 // ShardFromEnv reads the shard of a Slurm array job (SLURM_ARRAY_TASK_ID, less
 // SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT) or of a Kubernetes Indexed Job
 // (JOB_COMPLETION_INDEX of TEMPLE_SHARDS, which the Job sets to its completions); ok is false
-// when neither is set.
+// when neither is set. In a Slurm job TEMPLE_SHARDS, when set, is the count and
+// SLURM_ARRAY_TASK_ID itself the index: a task resubmitted alone (sbatch --array=1) is an array
+// of one, whose own count and minimum would make it shard 0 of 1.
 func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 	atoi := func(name string) (int, error) {
 		v, err := strconv.Atoi(getenv(name))
@@ -49,6 +51,16 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 		id, err := atoi("SLURM_ARRAY_TASK_ID")
 		if err != nil {
 			return Shard{}, false, err
+		}
+		if getenv("TEMPLE_SHARDS") != "" {
+			count, err := atoi("TEMPLE_SHARDS")
+			if err != nil {
+				return Shard{}, false, err
+			}
+			if sh, err = ParseShard(fmt.Sprintf("%d/%d", id, count)); err != nil {
+				return Shard{}, false, fmt.Errorf("SLURM_ARRAY_TASK_ID = %d with TEMPLE_SHARDS = %d: %w; the array's indices must be 0 to TEMPLE_SHARDS-1", id, count, err)
+			}
+			return sh, true, nil
 		}
 		count, err := atoi("SLURM_ARRAY_TASK_COUNT")
 		if err != nil {

@@ -84,6 +84,9 @@ func TestShardParsingAndEnvironment(t *testing.T) {
 		{map[string]string{}, "0/0", false, ""},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"}, "1/3", true, ""},
 		{map[string]string{"JOB_COMPLETION_INDEX": "2", "TEMPLE_SHARDS": "4"}, "2/4", true, ""},
+		// A Slurm array task resubmitted alone (sbatch --array=1) is told the count by TEMPLE_SHARDS.
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "1", "TEMPLE_SHARDS": "3"}, "1/3", true, ""},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "TEMPLE_SHARDS": "3"}, "", false, "indices must be 0 to TEMPLE_SHARDS-1"},
 		{map[string]string{"JOB_COMPLETION_INDEX": "2"}, "", false, "TEMPLE_SHARDS is not"},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, "", false, `SLURM_ARRAY_TASK_ID = "x"`},
 	} {
@@ -103,15 +106,7 @@ func TestShardParsingAndEnvironment(t *testing.T) {
 // A shard directory written before setup.json existed, or of another spec, is refused with a
 // message that says what to do; nothing is merged.
 func TestMergeRefusesOldAndForeignShards(t *testing.T) {
-	s := small(2, 2, 20)
-	var shards []string
-	for i := range 2 {
-		d := t.TempDir()
-		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, d)
-	}
+	shards := twoShards(t, small(2, 2, 20))
 	if err := os.Remove(filepath.Join(shards[0], "setup.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -132,4 +127,18 @@ func TestMergeRefusesOldAndForeignShards(t *testing.T) {
 	if err := results.Merge(t.TempDir(), []string{shards[1], d}); err == nil || !strings.Contains(err.Error(), "ran different specs") {
 		t.Errorf("merging shards of two specs: %v", err)
 	}
+}
+
+// twoShards runs shards 0/2 and 1/2 of s, each into a directory of its own, and returns them.
+func twoShards(t *testing.T, s Spec) []string {
+	t.Helper()
+	var shards []string
+	for i := range 2 {
+		d := t.TempDir()
+		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	return shards
 }

@@ -1,11 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // Series is one curve of a figure: its mean and 95% band at the points X.
@@ -143,17 +145,14 @@ func (f Figure) Save(pathWithoutExt string) error {
 	return writeFile(pathWithoutExt+".svg", svg)
 }
 
+// writeFile writes the figure's file atomically: a figure is never seen half-written.
 func writeFile(name string, w io.WriterTo) error {
-	fd, err := os.Create(name)
+	err := atomicfile.WriteWith(name, func(f *bufio.Writer) error {
+		_, err := w.WriteTo(f)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("report: saving figure: %w", err)
-	}
-	if _, err := w.WriteTo(fd); err != nil {
-		fd.Close()
-		return fmt.Errorf("report: saving figure: write %s: %w", name, err)
-	}
-	if err := fd.Close(); err != nil {
-		return fmt.Errorf("report: saving figure: close %s: %w", name, err)
+		return fmt.Errorf("report: saving figure %s: %w", name, err)
 	}
 	return nil
 }

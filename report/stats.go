@@ -3,8 +3,13 @@
 //
 // It deliberately knows nothing about the rest of the repository: callers
 // hand it plain slices (one row per independent run) and get back means,
-// confidence bands and PNG/SVG figures. It imports no other package of temple; results and
+// confidence bands and PNG/SVG figures. It imports no other package of temple but the
+// standard-library helper internal/atomicfile (a figure is never seen half-written); results and
 // experiment build on it.
+//
+// It does not write report.html: the page of a results directory is package results'
+// (results.WriteReport), built from the directory's files with the statistics and figures of
+// this package.
 package report
 
 import (

@@ -33,13 +33,14 @@ func CellPath(dir string, run int, agentName string) string {
 	return filepath.Join(dir, "cells", CellName(run, agentName)+".json")
 }
 
-// WriteCell writes the finished cell c to dir/cells (CellPath) atomically, so an interrupted
-// write never looks like a finished cell (ReadCell reads it back).
+// WriteCell writes the finished cell c to dir/cells (CellPath) atomically, with its checksum
+// (EncodeCell), so an interrupted write never looks like a finished cell (ReadCell reads it back
+// and checks it).
 func WriteCell(dir string, c CellResult) error {
 	path := CellPath(dir, c.Run, c.Agent)
-	b, err := json.Marshal(c)
+	b, err := EncodeCell(c)
 	if err != nil {
-		return fmt.Errorf("results: encoding cell %s: %w", path, err)
+		return err
 	}
 	if err := atomicfile.Write(path, b); err != nil {
 		return fmt.Errorf("results: %w", err)

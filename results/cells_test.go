@@ -16,12 +16,17 @@ func TestCellFilesRoundTrip(t *testing.T) {
 	if err := MakeCellDirs(dir, true, true); err != nil {
 		t.Fatal(err)
 	}
-	cell := CellResult{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: []TaskRecord{{Task: 0, Reward: 1.5, Steps: 7}}, EpisodeSums: []float64{0.5, 1}}
+	cell := CellResult{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: []TaskRecord{{Task: 0, Reward: 1.5, Steps: 7, States: 3, Actions: 2}},
+		EpisodeSums: []float64{0.5, 1}}
 	if err := WriteCell(dir, cell); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := ReadCell(CellPath(dir, 2, "O-TempLe+x"), "f"); !ok || !reflect.DeepEqual(got, cell) {
-		t.Fatalf("ReadCell = %+v, %v; want %+v", got, ok, cell)
+	got, err := ReadCell(CellPath(dir, 2, "O-TempLe+x"), CellWant{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: 1, Episodes: 2})
+	if err != nil || got.Checksum == "" {
+		t.Fatalf("ReadCell: %v, checksum %q", err, got.Checksum)
+	}
+	if got.Checksum = ""; !reflect.DeepEqual(got, cell) {
+		t.Fatalf("ReadCell = %+v; want %+v", got, cell)
 	}
 	if names, _ := os.ReadDir(filepath.Join(dir, "cells")); len(names) != 1 || names[0].Name() != "run-002--O-TempLe_x.json" {
 		t.Fatalf("cells/ holds %v, want the cell alone", names)

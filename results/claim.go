@@ -76,7 +76,7 @@ type lockInfo struct {
 // nil, is told of a stale lock taken over. The caller calls release when done.
 func Claim(dir, name string, specYAML []byte, note func(string)) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return nil, fmt.Errorf("results: %w", atomicfile.NotWritable(dir, err))
 	}
 	unlock, err := lock(dir, name, note)
 	if err != nil {
@@ -86,9 +86,13 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		unlock()
 		return nil, err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
+	if err := atomicfile.RemoveTemporaries(dir); err != nil { // of a process killed while writing
 		unlock()
 		return nil, fmt.Errorf("results: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
+		unlock()
+		return nil, fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err)
 	}
 	return unlock, nil
 }
@@ -111,7 +115,7 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("results: writing the lock %s: %w", path, err)
+		return nil, fmt.Errorf("results: writing the lock %s: %w", path, atomicfile.NotWritable(dir, err))
 	}
 	mine := f.Name()
 	defer os.Remove(mine)

@@ -12,22 +12,53 @@ import (
 )
 
 // ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
-// numbers compare and report use; the seed and spec are left zero).
+// numbers compare and report use; the seed and spec are left zero). A summary of a newer results
+// format is refused; an older one is read (these fields have not changed). A damaged one is
+// refused with a *DamagedError.
 func ReadSummary(dir string) (Summary, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	path := filepath.Join(dir, "summary.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
 	}
+	return ParseSummary(path, b)
+}
+
+// ParseSummary is ReadSummary of the content b of the summary.json at path.
+func ParseSummary(path string, b []byte) (Summary, error) {
 	var raw struct {
-		Name    string          `json:"name"`
-		Runs    int             `json:"runs"`
-		Agents  []AgentSummary  `json:"agents"`
-		Optimal *OptimalSummary `json:"optimal"`
+		FormatVersion int             `json:"format_version"`
+		Name          string          `json:"name"`
+		Runs          *int            `json:"runs"`
+		Agents        []AgentSummary  `json:"agents"`
+		Optimal       *OptimalSummary `json:"optimal"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return Summary{}, fmt.Errorf("results: %s: %w", filepath.Join(dir, "summary.json"), err)
+		return Summary{}, &DamagedError{Path: path, Problem: fmt.Sprintf("not a summary's JSON (%v)", err)}
 	}
-	return Summary{Name: raw.Name, Runs: raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
+	if err := checkFormat(path, raw.FormatVersion); err != nil {
+		return Summary{}, err
+	}
+	bad := func(format string, a ...any) (Summary, error) {
+		return Summary{}, &DamagedError{Path: path, Problem: fmt.Sprintf(format, a...)}
+	}
+	if raw.Runs == nil || *raw.Runs < 1 {
+		return bad("it has no runs, or fewer than 1")
+	}
+	if len(raw.Agents) == 0 {
+		return bad("it has no agents")
+	}
+	seen := map[string]bool{}
+	for _, a := range raw.Agents {
+		switch {
+		case a.Name == "" || seen[a.Name]:
+			return bad("agent %q: each agent must have a name, once", a.Name)
+		case len(a.PerRun) != *raw.Runs:
+			return bad("agent %q has %d per-run values for %d runs", a.Name, len(a.PerRun), *raw.Runs)
+		}
+		seen[a.Name] = true
+	}
+	return Summary{FormatVersion: raw.FormatVersion, Name: raw.Name, Runs: *raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
 }
 
 // Compare runs paired comparisons of the agents of one results directory, run by run, on their

@@ -1,6 +1,7 @@
 // Package results owns the results directory of an experiment: the records and the summary it
 // stores, the files that hold them, how they are written and read back, the paired comparison of
-// its agents, its figures and its report.html.
+// its agents, its figures and its report.html (with package report's statistics and figures:
+// despite its name, package report holds no part of report.html).
 //
 // It also owns what belongs to the directory rather than to the run: the claim and lock that keep
 // two experiments out of one directory (Claim, Discard), the top-level files of sweeps and
@@ -24,11 +25,13 @@
 //
 //	.temple.lock    the lock of the process running in the directory, gone when it ends (Claim, LockFile)
 //	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML); written first (Claim)
-//	setup.json      Setup but SpecYAML: what Write needs of the spec, written before any cell (WriteSetup)
+//	setup.json      Setup but SpecYAML: format_version and what Write needs of the spec, written before
+//	                any cell (WriteSetup; read by ReadSetup)
 //	tasks.json      every run's task sequence, as the task package encodes it (env.EncodeSequences),
 //	                before any cell (WriteTasks)
-//	cells/<CellName>.json       a CellResult, written when the cell ends (WriteCell; read by ReadCell,
-//	                            which resumes an interrupted experiment)
+//	cells/<CellName>.json       a CellResult with its checksum, written when the cell ends (WriteCell,
+//	                            EncodeCell; read and checked by ReadCell, which resumes an
+//	                            interrupted experiment)
 //	episodes/<CellName>.csv     task,e1,…,eE: a line per task, every episode's return (CreateEpisodes;
 //	                            with output.episodes)
 //	templates/<CellName>.jsonl  a TaskSnapshot a line, after every task (CreateTemplates; with
@@ -38,7 +41,8 @@
 //	oracle.csv      run,task,start,optimal_reward,optimal_discounted_start_value (Write, with the oracle)
 //	regret.csv      run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes,
 //	                regret_<phase> for every agent.Phase, [policy_mistakes] (Write, with the oracle)
-//	summary.json    Summary: name, tool_version, seed, runs, spec (Setup.Spec), agents, optimal, note (Write)
+//	summary.json    Summary: name, tool_version, format_version, seed, runs, spec (the resolved spec in
+//	                the config's names, SpecJSON), agents, optimal, note (Write; read by ReadSummary)
 //	timings.json    cell_seconds (per cell name) and total_cell_seconds of this invocation (Write)
 //	figures/        the figures as PNG and SVG (report.Figure; Write)
 //	report.html     the page built from the files above (WriteReport, by Write and temple report)
@@ -46,9 +50,11 @@
 //
 // cells/, episodes/ and templates/ (CellKinds; MakeCellDirs makes them) hold a file per
 // (run, agent) cell, named by CellName; Merge gathers them from the directories of shards.
-// spec.yaml, setup.json, tasks.json and the cells are written atomically (a temporary file
-// renamed), so an interrupted experiment never leaves a partial one; episodes/ and templates/
-// are streamed as the cell's tasks end and written again when the cell runs again.
+// Every file but episodes/ and templates/ is written atomically (a temporary file renamed, which
+// the next Claim removes if its process was killed), so an interrupted experiment, or a full
+// disk, never leaves a partial one; episodes/ and templates/ are streamed as the cell's tasks
+// end and written again when the cell runs again. Every reader checks what it reads and refuses
+// a damaged file with a DamagedError that names it and what is wrong.
 //
 // A sweep's or scaling study's directory holds one such directory per point and, at its top,
 // spec.yaml, and sweep.json (SweepSetup), sweep.csv (SweepPoint rows: the swept values, agent,
@@ -56,10 +62,17 @@
 // scaling.csv (ScalingRow), scaling_fit.csv (ScalingFit) and figures/scaling.
 //
 // setup.json, sweep.json and scaling.json came with no change to the other files: a reader of
-// version 1 that does not know them reads the rest as before, so the version stays 1; Merge needs
-// them and says so when a directory lacks them. Numbers are written by Num (the shortest decimal
-// that reads back exactly), text fields by CSVField.
+// version 1 that does not know them reads the rest as before; Merge needs them and says so when
+// a directory lacks them. Numbers are written by Num (the shortest decimal that reads back
+// exactly), text fields by CSVField.
+//
+// Version 2: summary.json's spec is in the config's names (name, agents with type and m_s, as
+// spec.yaml) instead of the runner's Go names (Name, Agents); summary.json and setup.json record
+// format_version; cells carry a checksum. Readers refuse a newer version with a message;
+// summary.json of version 1 (no format_version) is read as before, setup.json of version 1 is
+// refused with the command that writes the directory again (its merge would not give the bytes
+// of an unsharded run), and a cell without a checksum is run again on resume.
 package results
 
 // FormatVersion is the version of the results directory's layout described above.
-const FormatVersion = 1
+const FormatVersion = 2

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -96,21 +97,14 @@ func WriteReport(dir string) error {
 		Total float64 `json:"total_cell_seconds"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
-		json.Unmarshal(b, &timings)
+		if err := json.Unmarshal(b, &timings); err != nil {
+			return &DamagedError{Path: filepath.Join(dir, "timings.json"), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
+		}
 	}
 	page.Seconds = timings.Total
-	f, err := os.Create(filepath.Join(dir, "report.html"))
-	if err != nil {
-		return fmt.Errorf("results: report: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	err = reportTemplate.Execute(w, page)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
+		return reportTemplate.Execute(w, page)
+	})
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}
@@ -179,7 +173,8 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 }
 
 // readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
-// metric, a column per agent (so that no metric's name is cut at the page's edge).
+// metric, a column per agent (so that no metric's name is cut at the page's edge). A line that is
+// not run,agent,task,metric,value with a number for value is refused (*DamagedError).
 func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -191,18 +186,18 @@ func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
 	var names []string
 	sc := bufio.NewScanner(f)
 	sc.Scan() // header
-	for sc.Scan() {
+	for line := 2; sc.Scan(); line++ {
 		fields := strings.Split(sc.Text(), ",")
-		if len(fields) < 5 {
-			continue
-		}
 		// run,agent,task,metric,value — an agent name may hold a quoted comma.
-		metric, value := fields[len(fields)-2], fields[len(fields)-1]
-		agent := strings.Trim(strings.Join(fields[1:len(fields)-3], ","), `"`)
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			continue
+		var v float64
+		if len(fields) >= 5 {
+			v, err = strconv.ParseFloat(fields[len(fields)-1], 64)
 		}
+		if len(fields) < 5 || err != nil {
+			return nil, &DamagedError{Path: path, Problem: fmt.Sprintf("line %d is not run,agent,task,metric,value with a number for value: %.80q", line, sc.Text())}
+		}
+		metric := fields[len(fields)-2]
+		agent := strings.Trim(strings.Join(fields[1:len(fields)-3], ","), `"`)
 		if !slices.Contains(names, metric) {
 			names = append(names, metric)
 		}

@@ -1,78 +1,156 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // Merge joins the results directories of the shards of one experiment (a plain one, a sweep or a
 // scaling study) into out: it checks that they ran the same spec, gathers their cells (and
-// episode and template files), checks that every cell is there and is of that spec, and writes
-// the results — byte for byte those of an unsharded run but timings.json. It needs nothing of the
-// runner: each experiment directory's setup.json, and a sweep's sweep.json or a scaling study's
-// scaling.json, say what to write.
+// episode and template files), checks that every cell is there, whole and of that spec, and
+// writes the results — byte for byte those of an unsharded run but timings.json. It needs
+// nothing of the runner: each experiment directory's setup.json and tasks.json, and a sweep's
+// sweep.json or a scaling study's scaling.json, say what to write. Everything is read and checked
+// before anything is written: a missing or damaged file is refused, named, and out is left as it
+// was (removed if the merge made it).
 func Merge(out string, shards []string) error {
-	if len(shards) == 0 {
-		return errors.New("results: merge: no shard directories given")
-	}
-	spec, err := os.ReadFile(filepath.Join(shards[0], "spec.yaml"))
+	m, err := readShards(shards)
 	if err != nil {
-		return fmt.Errorf("results: merge: %w", err)
+		return err
+	}
+	return m.write(out, shards)
+}
+
+// merger is what Merge has read and checked of the shards: the layout, and every point's setup
+// and cells.
+type merger struct {
+	spec    []byte
+	sweep   *SweepSetup
+	scaling *ScalingSetup
+	subdirs []string // the points' directories ("" for a plain experiment)
+	setups  []Setup
+	cells   [][]CellResult
+}
+
+// readShards reads and checks every file of the shards that the merge uses.
+func readShards(shards []string) (*merger, error) {
+	if len(shards) == 0 {
+		return nil, errors.New("results: merge: no shard directories given")
+	}
+	m := &merger{subdirs: []string{""}}
+	var err error
+	if m.spec, err = os.ReadFile(filepath.Join(shards[0], "spec.yaml")); err != nil {
+		return nil, fmt.Errorf("results: merge: %w", err)
 	}
 	for _, d := range shards[1:] {
 		other, err := os.ReadFile(filepath.Join(d, "spec.yaml"))
 		if err != nil {
-			return fmt.Errorf("results: merge: %w", err)
+			return nil, fmt.Errorf("results: merge: %w", err)
 		}
-		if !bytes.Equal(other, spec) {
-			return fmt.Errorf("results: merge: %s and %s ran different specs (their spec.yaml differ)", shards[0], d)
+		if !bytes.Equal(other, m.spec) {
+			return nil, fmt.Errorf("results: merge: %s and %s ran different specs (their spec.yaml differ)", shards[0], d)
 		}
 	}
-	release, err := Claim(out, specName(spec), spec, nil)
+	switch {
+	case exists(filepath.Join(shards[0], sweepFile)):
+		m.sweep = new(SweepSetup)
+		if err := readLayout(shards[0], sweepFile, m.sweep); err != nil {
+			return nil, err
+		}
+		m.subdirs = m.subdirs[:0]
+		for _, pt := range m.sweep.Points {
+			m.subdirs = append(m.subdirs, pt.Dir)
+		}
+		if err := checkSweep(filepath.Join(shards[0], sweepFile), *m.sweep); err != nil {
+			return nil, err
+		}
+	case exists(filepath.Join(shards[0], scalingFile)):
+		m.scaling = new(ScalingSetup)
+		if err := readLayout(shards[0], scalingFile, m.scaling); err != nil {
+			return nil, err
+		}
+		m.subdirs = m.subdirs[:0]
+		for _, pt := range m.scaling.Points {
+			m.subdirs = append(m.subdirs, pt.Dir)
+		}
+		if err := checkScaling(filepath.Join(shards[0], scalingFile), *m.scaling); err != nil {
+			return nil, err
+		}
+	}
+
+	m.setups = make([]Setup, len(m.subdirs))
+	m.cells = make([][]CellResult, len(m.subdirs))
+	var missing []string
+	for k, sub := range m.subdirs {
+		dir := filepath.Join(shards[0], sub)
+		if m.setups[k], err = ReadSetup(dir); err != nil {
+			return nil, err
+		}
+		tasks, err := readTaskCounts(filepath.Join(dir, "tasks.json"), m.setups[k].Runs)
+		if err != nil {
+			return nil, err
+		}
+		s := m.setups[k]
+		want := CellWant{Fingerprint: Fingerprint(s.SpecYAML), Episodes: s.Episodes, Oracle: s.Oracle, PolicyMistakes: s.PolicyMistakes}
+		for run := range s.Runs {
+			for _, agent := range s.Agents {
+				want.Run, want.Agent, want.Tasks = run, agent, tasks[run]
+				name := CellPath(sub, run, agent)
+				var found *CellResult
+				for _, d := range shards {
+					c, err := ReadCell(filepath.Join(d, name), want)
+					if isNotExist(err) {
+						continue
+					}
+					if err != nil {
+						return nil, fmt.Errorf("results: merge: %w; run that shard again (it runs the cell again), or remove the file", err)
+					}
+					c.Resumed = true // run elsewhere: no seconds of this invocation
+					found = &c
+				}
+				if found == nil {
+					missing = append(missing, name)
+					continue
+				}
+				m.cells[k] = append(m.cells[k], *found)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("results: merge: %d cells are missing (%s…); merge the directories of every shard, after each has finished",
+			len(missing), missing[0])
+	}
+	return m, nil
+}
+
+// write writes the merged results into out; when it fails after it has claimed out, it removes
+// out if out did not exist before (a refused claim leaves out to the process that holds it).
+func (m *merger) write(out string, shards []string) (err error) {
+	_, statErr := os.Stat(out)
+	made := isNotExist(statErr)
+	release, err := Claim(out, specName(m.spec), m.spec, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
-
-	var sweep *SweepSetup
-	var scaling *ScalingSetup
-	subdirs := []string{""}
-	switch {
-	case exists(filepath.Join(shards[0], sweepFile)):
-		sweep = new(SweepSetup)
-		if err := readLayout(shards[0], sweepFile, sweep); err != nil {
-			return err
+	defer func() {
+		if err != nil && made {
+			os.RemoveAll(out)
 		}
-		subdirs = subdirs[:0]
-		for _, pt := range sweep.Points {
-			subdirs = append(subdirs, pt.Dir)
-		}
-	case exists(filepath.Join(shards[0], scalingFile)):
-		scaling = new(ScalingSetup)
-		if err := readLayout(shards[0], scalingFile, scaling); err != nil {
-			return err
-		}
-		subdirs = subdirs[:0]
-		for _, pt := range scaling.Points {
-			subdirs = append(subdirs, pt.Dir)
-		}
-	}
-
-	// Every point's cells first, so that nothing is written when one is missing.
-	setups := make([]Setup, len(subdirs))
-	cells := make([][]CellResult, len(subdirs))
-	var missing []string
-	for k, sub := range subdirs {
-		if setups[k], err = ReadSetup(filepath.Join(shards[0], sub)); err != nil {
-			return err
-		}
+		release()
+	}()
+	sums := make([]Summary, len(m.subdirs))
+	for k, sub := range m.subdirs {
 		dir := filepath.Join(out, sub)
 		if sub != "" {
-			releasePoint, err := Claim(dir, setups[k].Name, setups[k].SpecYAML, nil)
+			releasePoint, err := Claim(dir, m.setups[k].Name, m.setups[k].SpecYAML, nil)
 			if err != nil {
 				return err
 			}
@@ -90,46 +168,27 @@ func Merge(out string, shards []string) error {
 				}
 			}
 		}
-		fp := Fingerprint(setups[k].SpecYAML)
-		for run := range setups[k].Runs {
-			for _, agent := range setups[k].Agents {
-				path := CellPath(sub, run, agent)
-				c, ok := ReadCell(filepath.Join(out, path), fp)
-				if !ok {
-					missing = append(missing, path)
-					continue
-				}
-				c.Resumed = true // run elsewhere: no seconds of this invocation
-				cells[k] = append(cells[k], c)
-			}
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("results: merge: %d cells are missing or of another spec (%s…); merge the directories of every shard, after each has finished",
-			len(missing), missing[0])
-	}
-
-	sums := make([]Summary, len(subdirs))
-	for k, sub := range subdirs {
-		if sums[k], err = Write(filepath.Join(out, sub), setups[k], cells[k]); err != nil {
+		if sums[k], err = Write(dir, m.setups[k], m.cells[k]); err != nil {
 			return err
 		}
 	}
 	switch {
-	case sweep != nil:
-		if err := WriteSweepSetup(out, *sweep); err != nil {
+	case m.sweep != nil:
+		if err := WriteSweepSetup(out, *m.sweep); err != nil {
 			return err
 		}
-		return WriteSweep(out, *sweep, SweepPoints(*sweep, sums))
-	case scaling != nil:
-		if err := WriteScalingSetup(out, *scaling); err != nil {
+		return WriteSweep(out, *m.sweep, SweepPoints(*m.sweep, sums))
+	case m.scaling != nil:
+		if err := WriteScalingSetup(out, *m.scaling); err != nil {
 			return err
 		}
-		rows, fits := Scaling(*scaling, cells)
-		return WriteScaling(out, *scaling, rows, fits)
+		rows, fits := Scaling(*m.scaling, m.cells)
+		return WriteScaling(out, *m.scaling, rows, fits)
 	}
 	return nil
 }
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
@@ -159,20 +218,15 @@ func copyFiles(from, to string) error {
 	return nil
 }
 
-// copyFile copies the file from to the file to.
+// copyFile copies the file from to the file to, atomically.
 func copyFile(from, to string) error {
 	src, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := os.Create(to)
-	if err != nil {
+	return atomicfile.WriteWith(to, func(w *bufio.Writer) error {
+		_, err := io.Copy(w, src)
 		return err
-	}
-	_, err = io.Copy(dst, src)
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	})
 }

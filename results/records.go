@@ -31,6 +31,8 @@ type CellResult struct {
 	// EpisodeSums[e] is the return of episode e summed over all tasks; the cumulative-reward
 	// curve is its running sum divided by the number of tasks.
 	EpisodeSums []float64 `json:"episode_sums"`
+	// Checksum is the SHA-256 of the cell's JSON without it (EncodeCell), checked by ReadCell.
+	Checksum string `json:"checksum,omitempty"`
 	// Seconds is the cell's wall time; it is stored apart from the results (timings.csv).
 	Seconds float64 `json:"-"`
 	Resumed bool    `json:"-"`

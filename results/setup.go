@@ -18,56 +18,93 @@ const (
 	scalingFile = "scaling.json"
 )
 
-// WriteSetup writes s as dir/setup.json (its spec.yaml is written by Claim).
+// WriteSetup writes s as dir/setup.json, of this FormatVersion (its spec.yaml is written by
+// Claim).
 func WriteSetup(dir string, s Setup) error {
+	s.FormatVersion = FormatVersion
 	return writeJSON(filepath.Join(dir, setupFile), s)
 }
 
-// ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup.
+// ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup. It refuses a setup.json of
+// another results format (a newer one it cannot know, an older one would merge into results
+// that differ from an unsharded run's) and a damaged one (*DamagedError): values out of their
+// range, or a spec that is not spec.yaml's.
 func ReadSetup(dir string) (Setup, error) {
-	var s Setup
-	if err := readLayout(dir, setupFile, &s); err != nil {
+	b, err := readLayoutFile(dir, setupFile)
+	if err != nil {
 		return Setup{}, err
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, s.Spec); err != nil {
-		return Setup{}, fmt.Errorf("results: %s: spec: %w", filepath.Join(dir, setupFile), err)
-	}
-	s.Spec = compact.Bytes()
-	var err error
-	if s.SpecYAML, err = os.ReadFile(filepath.Join(dir, "spec.yaml")); err != nil {
+	specYAML, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+	if err != nil {
 		return Setup{}, fmt.Errorf("results: %w", err)
 	}
+	return parseSetup(dir, b, specYAML)
+}
+
+// parseSetup is ReadSetup of the contents of dir's setup.json, b, and spec.yaml.
+func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
+	path := filepath.Join(dir, setupFile)
+	var s Setup
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Setup{}, &DamagedError{Path: path, Problem: fmt.Sprintf("not the JSON of %s (%v)", setupFile, err)}
+	}
+	if err := checkFormat(path, s.FormatVersion); err != nil {
+		return Setup{}, err
+	}
+	if s.FormatVersion < FormatVersion {
+		return Setup{}, fmt.Errorf("results: %s is of results format %d, written by an older temple than this one (%s, format %d); "+
+			"run the experiment (or this shard) again with this temple: temple run %s --out %s (with its --shard i/n for a shard)",
+			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, "spec.yaml"), dir)
+	}
+	if err := checkSetup(path, s); err != nil {
+		return Setup{}, err
+	}
+	s.SpecYAML = specYAML
+	fromYAML, err := SpecJSON(s.SpecYAML)
+	if err != nil {
+		return Setup{}, &DamagedError{Path: filepath.Join(dir, "spec.yaml"), Problem: err.Error()}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, s.Spec); err != nil || !bytes.Equal(compact.Bytes(), fromYAML) {
+		return Setup{}, &DamagedError{Path: path, Problem: "its spec is not the one of spec.yaml beside it"}
+	}
+	s.Spec = compact.Bytes()
 	return s, nil
 }
 
-// readLayout decodes the layout file name of dir into v; a missing file is an error that says
-// the directory was written by an older temple (or is not a results directory).
-func readLayout(dir, name string, v any) error {
-	path := filepath.Join(dir, name)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
-			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
-	}
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
+// checkFormat refuses the file path of results format version when it is newer than this
+// temple's (FormatVersion). A version of 0 is a file written before the version was recorded
+// (format 1).
+func checkFormat(path string, version int) error {
+	if version > FormatVersion {
+		return fmt.Errorf("results: %s is of results format %d, written by a newer temple than this one (%s, format %d); "+
+			"read it with that temple, or run the experiment again with this one", path, version, Version, FormatVersion)
 	}
 	return nil
 }
 
-// ReadCell reads the cell stored at path; ok is false when there is none, or it is unreadable or
-// has another fingerprint than the spec's (a cell of another spec is never reused).
-func ReadCell(path, fingerprint string) (c CellResult, ok bool) {
-	b, err := os.ReadFile(path)
+// readLayout decodes the layout file name of dir into v (readLayoutFile).
+func readLayout(dir, name string, v any) error {
+	b, err := readLayoutFile(dir, name)
 	if err != nil {
-		return CellResult{}, false
+		return err
 	}
-	if json.Unmarshal(b, &c) != nil || c.Fingerprint != fingerprint {
-		return CellResult{}, false
+	if err := json.Unmarshal(b, v); err != nil {
+		return &DamagedError{Path: filepath.Join(dir, name), Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
 	}
-	return c, true
+	return nil
+}
+
+// readLayoutFile reads the layout file name of dir; a missing file is an error that says the
+// directory was written by an older temple (or is not a results directory).
+func readLayoutFile(dir, name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
+			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return b, nil
 }

@@ -13,12 +13,14 @@ const Version = "0.1.0"
 
 // Summary is summary.json: what was run and each agent's mean per-task reward.
 type Summary struct {
-	Name        string          `json:"name"`
-	ToolVersion string          `json:"tool_version"`
-	Seed        uint64          `json:"seed"`
-	Runs        int             `json:"runs"`
-	Spec        json.RawMessage `json:"spec"`
-	Agents      []AgentSummary  `json:"agents"`
+	Name        string `json:"name"`
+	ToolVersion string `json:"tool_version"`
+	// FormatVersion is the results format's version (FormatVersion); a reader refuses a newer one.
+	FormatVersion int             `json:"format_version"`
+	Seed          uint64          `json:"seed"`
+	Runs          int             `json:"runs"`
+	Spec          json.RawMessage `json:"spec"` // the resolved spec in the config's names (SpecJSON)
+	Agents        []AgentSummary  `json:"agents"`
 	// Optimal is the optimal policy's expected per-task reward (with oracle.enabled).
 	Optimal *OptimalSummary `json:"optimal,omitempty"`
 	// Note says what the numbers are when some tasks were simulators (NoteSimulated).
@@ -93,10 +95,12 @@ type AgentSummary struct {
 // runner stores it as setup.json before any cell, so that Merge can write the results of shards
 // without the runner.
 type Setup struct {
-	Name     string `json:"name"`
-	Seed     uint64 `json:"seed"`
-	Runs     int    `json:"runs"`
-	Episodes int    `json:"episodes"` // episodes per task
+	// FormatVersion is the results format's version (FormatVersion), set by WriteSetup.
+	FormatVersion int    `json:"format_version"`
+	Name          string `json:"name"`
+	Seed          uint64 `json:"seed"`
+	Runs          int    `json:"runs"`
+	Episodes      int    `json:"episodes"` // episodes per task
 	// Agents are the agents' names in spec order; the cells of Agents[0] carry the oracle's
 	// optimum of every run (all agents of a run share its tasks and start states).
 	Agents []string `json:"agents"`
@@ -109,15 +113,16 @@ type Setup struct {
 	Oracle         bool    `json:"oracle"`
 	Epsilon        float64 `json:"epsilon"`
 	PolicyMistakes bool    `json:"policy_mistakes"`
-	// Spec is the resolved spec as JSON, written as summary.json's "spec"; SpecYAML is the same
-	// spec as spec.yaml holds it (setup.json does not repeat it).
+	// Spec is the resolved spec as JSON in the config's names (SpecJSON), written as
+	// summary.json's "spec"; SpecYAML is the same spec as spec.yaml holds it (setup.json does not
+	// repeat it).
 	Spec     json.RawMessage `json:"spec"`
 	SpecYAML []byte          `json:"-"`
 }
 
 // Summarize computes the summary of the cells (in (run, agent) order).
 func Summarize(s Setup, cells []CellResult) Summary {
-	sum := Summary{Name: s.Name, ToolVersion: Version, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec}
+	sum := Summary{Name: s.Name, ToolVersion: Version, FormatVersion: FormatVersion, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec}
 	for _, c := range cells {
 		if slices.ContainsFunc(c.Tasks, func(t TaskRecord) bool { return t.Simulated }) {
 			sum.Note = NoteSimulated

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/report"
 )
 
@@ -168,14 +169,9 @@ func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
 	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "report.html"))
-	if err != nil {
-		return fmt.Errorf("results: report: %w", err)
-	}
-	err = sweepTemplate.Execute(f, page)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
+		return sweepTemplate.Execute(w, page)
+	})
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}

@@ -83,20 +83,17 @@ func CSVField(s string) string {
 	return s
 }
 
-// WriteCSV writes the CSV file path: its header line, then the rows.
+// WriteCSV writes the CSV file path, atomically: its header line, then the rows.
 func WriteCSV(path, header string, rows func(*bufio.Writer)) error {
-	f, err := os.Create(path)
+	err := atomicfile.WriteWith(path, func(w *bufio.Writer) error {
+		w.WriteString(header + "\n")
+		rows(w)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	w.WriteString(header + "\n")
-	rows(w)
-	if err := w.Flush(); err != nil {
-		f.Close()
 		return fmt.Errorf("results: writing %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
 
 func writeJSON(path string, v any) error {
@@ -105,7 +102,7 @@ func writeJSON(path string, v any) error {
 		return fmt.Errorf("results: encoding %s: %w", path, err)
 	}
 	if err := atomicfile.Write(path, append(b, '\n')); err != nil {
-		return fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,11 +1,15 @@
 // Package template implements transition templates (TempLe, paper Definitions 2, 5 and 7):
 // the ranking permutation σ of a pair's next-state vector, the template distance ρ, learned
 // templates with their accumulated visits, the template library with TT-update, augmentation
-// through σ⁻¹ and end-of-task consolidation, and the ground-truth templates of a known model.
+// through σ⁻¹ and end-of-task consolidation, the ground-truth templates of a known model, and the
+// templates estimated from a simulator's samples (Estimate, for temple inspect).
 //
 // Everything is stored by its support: a permutation keeps only the states a pair has seen, a
 // template only its non-zero ranks, and zero-padding is implicit. Work per pair grows with the k
 // outcomes it has seen (O(k log k)), never with the number of states S.
+//
+// It imports the tabular model (mdp) and its lazy tables (internal/lazy) only: the learners,
+// the runner and the C ABI build on it.
 package template
 
 import (

@@ -16,16 +16,22 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/template"
 )
 
 // cell is the trajectory of one agent in one run.
 type cell struct {
-	Seed  uint64               `json:"seed"`
-	Run   int                  `json:"run"`
-	Gamma float64              `json:"gamma"`
-	Agent experiment.AgentSpec `json:"agent"` // type, name and parameters under their config keys
-	Tasks []*task              `json:"tasks"`
+	Seed  uint64  `json:"seed"`
+	Run   int     `json:"run"`
+	Gamma float64 `json:"gamma"`
+	Steps int     `json:"steps"` // T, the episodes' length
+	Start string  `json:"start"` // the start rule
+	// Family is the spec's tasks: block (the family and its parameters), which draws the run's
+	// task sequence: temple.make replays the steps on it.
+	Family families.Spec        `json:"family"`
+	Agent  experiment.AgentSpec `json:"agent"` // type, name and parameters under their config keys
+	Tasks  []*task              `json:"tasks"`
 }
 
 // task is what one task of a cell showed the agent and what it answered.
@@ -57,6 +63,10 @@ func (r *recorder) BeginTask(t agent.Task) error {
 	r.cell.Tasks = append(r.cell.Tasks, tk)
 	return r.Agent.BeginTask(t)
 }
+
+// ObserveTerminal passes on what a simulator's step taught the agent (the runner requires
+// agent.TerminalObserver on simulators whose episodes terminate).
+func (r *recorder) ObserveTerminal(s int) { r.Agent.(agent.TerminalObserver).ObserveTerminal(s) }
 
 func (r *recorder) Observe(s, a int, rew float64, next int) {
 	r.episode = append(r.episode, [4]float64{float64(s), float64(a), rew, float64(next)})
@@ -110,7 +120,8 @@ func run() error {
 	var cells []*cell // in (run, agent) order
 	for run := range plan.Runs {
 		for _, a := range spec.Agents {
-			cells = append(cells, &cell{Seed: plan.Seed, Run: run, Gamma: plan.Gamma, Agent: a})
+			cells = append(cells, &cell{Seed: plan.Seed, Run: run, Gamma: plan.Gamma, Steps: plan.Steps,
+				Start: string(plan.Start), Family: spec.Tasks, Agent: a})
 		}
 	}
 	for k := range plan.Agents {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,8 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/mazepicture"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -77,7 +81,11 @@ func inspectCmd() *cobra.Command {
 			simulated := 0
 			for k, t := range p.Runs[run] {
 				if t.Sim != nil {
-					est, err := experiment.EstimateTemplates(t, samples, minCount, tau, uint64(k))
+					sim, err := t.Sim.Simulator()
+					var est template.Estimated
+					if err == nil {
+						est, err = template.Estimate(sim, samples, minCount, tau, uint64(k))
+					}
 					if err != nil {
 						return fmt.Errorf("task %d (%s): %w", k, t.Def.Name(), err)
 					}
@@ -106,7 +114,7 @@ func inspectCmd() *cobra.Command {
 					"the random policy's cell-to-cell kernel. Per pair ‖p̂ − p‖₁ ≤ √(2(k ln 2 + ln 20)/n) with probability 0.95 (k outcomes,\n"+
 					"n samples); the ν column holds its largest value over the task's pairs.\n", simulated, samples, minCount, tau)
 				if simulated == len(p.Runs[run]) {
-					leaders := experiment.Leaders(all, tau)
+					leaders := template.Leaders(all, tau)
 					fmt.Fprintf(out, "\nwhole sequence: %d groups at τ̂ = %g of the tasks' %d estimated templates\n", len(leaders), tau, len(all))
 					return nil
 				}
@@ -124,18 +132,19 @@ func inspectCmd() *cobra.Command {
 			}
 			drawn := 0
 			for k, t := range p.Runs[run] {
-				land, tmpl, ok := experiment.MazePictures(t)
+				mz, ok := t.Def.(env.Maze)
 				if !ok {
 					continue
 				}
-				for name, g := range map[string]report.Grid{"landforms": land, "templates": tmpl} {
+				pictures := map[string]report.Grid{"landforms": mazepicture.Landforms(mz), "templates": mazepicture.Templates(mz, t.Dynamics())}
+				for name, g := range pictures {
 					if err := g.Save(filepath.Join(drawDir, fmt.Sprintf("task-%03d-%s", k, name))); err != nil {
 						return err
 					}
 				}
 				drawn++
 				if results != "" {
-					if err := drawLearned(drawDir, results, agentName, s, run, k, t); err != nil {
+					if err := drawLearned(drawDir, results, agentName, s, run, k, mz, t.Dynamics()); err != nil {
 						return err
 					}
 				}
@@ -172,7 +181,7 @@ func rounded(p []float64) []float64 {
 }
 
 // drawLearned draws the templates the agent learned on task k of run, from the results directory.
-func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, k int, t experiment.Task) error {
+func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, k int, mz env.Maze, d mdp.Dynamics) error {
 	var tau float64
 	for _, a := range s.Agents {
 		if agentName != "" && a.Name != agentName {
@@ -180,10 +189,11 @@ func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, 
 		}
 		snaps, err := results.ReadSnapshots(resultsDir, run, a.Name)
 		if err != nil {
-			if agentName != "" {
+			var damaged *results.DamagedError
+			if agentName != "" || errors.As(err, &damaged) {
 				return err
 			}
-			continue
+			continue // an agent without templates
 		}
 		switch p := a.Params.(type) {
 		case *agents.OTempLe:
@@ -195,7 +205,7 @@ func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, 
 			if snap.Task != k {
 				continue
 			}
-			pairs, library, ok := experiment.LearnedPictures(t, snap.Snapshot, tau)
+			pairs, library, ok := mazepicture.Learned(mz, d, snap.Snapshot, tau)
 			if !ok {
 				return nil
 			}

@@ -27,6 +27,7 @@ import (
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
 )
@@ -105,6 +106,7 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 
 func runCmd() *cobra.Command {
 	var o overrides
+	var printSpec bool
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
@@ -113,7 +115,7 @@ func runCmd() *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
-			if len(args) == 0 {
+			if len(args) == 0 && !printSpec {
 				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
 			}
 			if len(args) == 1 {
@@ -125,10 +127,14 @@ func runCmd() *cobra.Command {
 			if err := o.apply(cmd, &s); err != nil {
 				return err
 			}
+			if printSpec {
+				return writeSpec(cmd, s)
+			}
 			return execute(cmd, s, o)
 		},
 	}
 	o.register(cmd, false)
+	cmd.Flags().BoolVar(&printSpec, "print", false, "print the resolved spec (the config with every default and flag applied) as YAML instead of running it")
 	return cmd
 }
 
@@ -173,12 +179,7 @@ func reproduceCmd() *cobra.Command {
 				return err
 			}
 			if printSpec {
-				b, err := yaml.Marshal(s)
-				if err != nil {
-					return err
-				}
-				_, err = cmd.OutOrStdout().Write(b)
-				return err
+				return writeSpec(cmd, s)
 			}
 			return execute(cmd, s, o)
 		},
@@ -187,6 +188,16 @@ func reproduceCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&printSpec, "print", false, "print the preset's full spec as YAML, a config to start one's own from (temple run CONFIG.yaml), instead of running it")
 	o.register(cmd, true)
 	return cmd
+}
+
+// writeSpec prints the resolved spec s as YAML, a config that reads back as s.
+func writeSpec(cmd *cobra.Command, s experiment.Spec) error {
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = cmd.OutOrStdout().Write(b)
+	return err
 }
 
 // lookupPreset is the preset of that name; an unknown name fails with every preset's name (deep
@@ -325,7 +336,7 @@ func limitHeap(s experiment.Spec) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
-	if limit := experiment.MemoryLimit(s); limit > 0 {
+	if limit := memory.Limit(s.MaxMemory); limit > 0 {
 		debug.SetMemoryLimit(int64(float64(limit) * heapShare))
 	}
 }

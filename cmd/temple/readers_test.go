@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +22,53 @@ func TestReadersImportOnlyResults(t *testing.T) {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if rest, ok := strings.CutPrefix(path, "github.com/temple-rl/temple/"); ok && rest != "results" && rest != "report" {
 			t.Errorf("readers.go imports %s; compare, report and merge may use only results and report", path)
+		}
+	}
+}
+
+// compare, report and inspect --results refuse a damaged file, naming it and what is wrong, and
+// write nothing: compare.csv is not written, report.html is left as it was.
+func TestReadersRefuseDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 3\noutput:\n  templates: true\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	report, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	damage := func(name, from, to string) (restore func()) {
+		path := filepath.Join(out, name)
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(b, []byte(from)) {
+			t.Fatalf("%s: %v, or no %q in it", name, err, from)
+		}
+		os.WriteFile(path, bytes.Replace(b, []byte(from), []byte(to), 1), 0o644)
+		return func() { os.WriteFile(path, b, 0o644) }
+	}
+	for _, c := range []struct {
+		file, from, to string
+		args           []string
+		want           string
+	}{
+		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"compare", out}, "has 2 per-run values for 3 runs"},
+		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"report", out}, "has 2 per-run values for 3 runs"},
+		{"summary.json", `"format_version": 2`, `"format_version": 9`, []string{"report", out}, "is of results format 9, written by a newer temple"},
+		{"metrics.csv", "\n0,", "\n0;", []string{"report", out}, "line 2 is not run,agent,task,metric,value"},
+		{"templates/run-000--O-TempLe.jsonl", `"task":1`, `"task":0`, []string{"inspect", "--results", out, "--draw", filepath.Join(dir, "draw")},
+			"snapshot 2: task 0, want tasks numbered from 0 in increasing order"},
+	} {
+		restore := damage(c.file, c.from, c.to)
+		_, err := temple(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(out, c.file)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("temple %s with %s damaged: %v, want an error naming it and %q", c.args[0], c.file, err, c.want)
+		}
+		restore()
+		if _, err := os.Stat(filepath.Join(out, "compare.csv")); err == nil {
+			t.Errorf("temple %s with %s damaged wrote compare.csv", c.args[0], c.file)
+		}
+		if b, _ := os.ReadFile(filepath.Join(out, "report.html")); !bytes.Equal(b, report) {
+			t.Errorf("temple %s with %s damaged changed report.html", c.args[0], c.file)
 		}
 	}
 }

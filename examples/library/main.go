@@ -26,7 +26,7 @@ type Corridor struct {
 }
 
 func (c Corridor) Kind() string { return "corridor" }
-func (c Corridor) Name() string   { return fmt.Sprintf("corridor of %d, slip %g", c.N, c.Slip) }
+func (c Corridor) Name() string { return fmt.Sprintf("corridor of %d, slip %g", c.N, c.Slip) }
 
 // Model builds the corridor's MDP: states 0..N−1, actions 0 (left) and 1 (right).
 func (c Corridor) Model() (*mdp.Model, error) {

@@ -3,8 +3,7 @@ written in Python: the learners come from temple's Go library, the environment a
 loop are ours. Any environment with Gymnasium's API and Discrete spaces works the same way (a
 gymnasium.make("FrozenLake-v1") too).
 
-    make python                                   # once: builds python/temple/libtemple.so
-    PYTHONPATH=python python3 examples/python/frozenlake_sequence.py
+    python3 examples/python/frozenlake_sequence.py   # with temple's wheel installed (make wheel)
 
 prints, per agent, the mean return of each task's episodes (the share of episodes that reached the
 goal) and the metrics of the last task. O-TempLe carries the transition templates it learned in

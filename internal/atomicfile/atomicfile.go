@@ -2,23 +2,41 @@
 package atomicfile
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // Write writes data to a temporary file next to path, creating the parent directories, and
 // renames it to path: a failed write leaves no file behind and an old file intact.
 func Write(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	return WriteWith(path, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
 		return err
+	})
+}
+
+// WriteWith is Write of what write writes into w (which it flushes), for a file written as a
+// stream (a CSV file, a page, a figure) without holding it whole, into a directory that exists.
+func WriteWith(path string, write func(w *bufio.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMark+"*")
+	if err != nil {
+		return NotWritable(filepath.Dir(path), err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	w := bufio.NewWriter(f)
+	err = write(w)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -30,6 +48,33 @@ func Write(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	return err
+}
+
+// tempMark is in the name of every temporary file of Write, after a dot that starts it.
+const tempMark = ".tmp-"
+
+// RemoveTemporaries removes the temporary files that writes into dir and its subdirectories left
+// when their process was killed. The caller must know that no write is under way there (it
+// holds the directory's lock).
+func RemoveTemporaries(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), tempMark) {
+			return os.Remove(path)
+		}
+		return nil
+	})
+}
+
+// NotWritable is err, of writing into dir, with what to do when dir cannot be written (a
+// read-only file system, or no permission); other errors it returns as they are.
+func NotWritable(dir string, err error) error {
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%s is not writable (%w): use a writable directory, or copy the results to one", dir, err)
 	}
 	return err
 }

@@ -1,35 +1,58 @@
-"""temple from Python: every learner of temple (RMax, Q-learning, O-TempLe, FM-TempLe, ...) in a
-training loop of your own, through temple's C ABI (the Go library built from capi/).
+"""temple from Python: its learners in your loop, its task families as environments, its
+experiments and their results (temple's Go library through its C ABI, and its command, both
+shipped in this package).
 
     import temple
+
+    # temple's learners (RMax, Q-learning, O-TempLe, FM-TempLe, ...) in a loop of your own
     with temple.Agent("o-temple", seed=1, tau=0.15) as agent:
         agent.begin_task(n_states=16, n_actions=4, gamma=0.95)
         a = agent.act(s)
         agent.observe(s, a, r, s2, terminated)
         agent.end_episode()
         agent.end_task()
-        agent.metrics()        # the task's diagnostics as a dict
+        agent.metrics()                    # the task's diagnostics as a dict
+
+    # temple's task families as Gymnasium-style environments, as the runner draws and steps them
+    for task in temple.make("online-maze", seed=1, run=0):
+        s, info = task.reset()
+        s, r, terminated, truncated, info = task.step(0)
+        task.optimal_value()               # V_T(start): the runner's yardstick of optimal
+
+    # experiments through the bundled temple command, results as Python objects
+    res = temple.run({"tasks": {"family": "online-maze"}, "agents": [{"type": "o-temple"}]}, out="runs/x")
+    res = temple.results.load("runs/x")
 
 temple.gym.run drives an agent through any environment with Gymnasium's reset/step API and
-Discrete spaces. Standard library only: NumPy integers and floats are accepted, never needed.
+Discrete spaces. Standard library only: NumPy numbers are accepted, never needed; pandas is used
+by to_pandas() when installed. The guide: docs/guides/python.md of the temple repository.
 """
+
+from __future__ import annotations
 
 import ctypes
 import json
 import operator
+from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from . import _lib
+from ._command import command_path
 from ._lib import TempleError
 
-__all__ = ["Agent", "TempleError", "agent_types", "gym"]
+try:
+    from ._version import __version__  # written by make python (and in the wheel) from results.Version
+except ImportError:  # a source tree where make python has not run
+    __version__ = "unknown"
+
+__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym", "make", "results", "run"]
 
 
-def agent_types():
+def agent_types() -> List[Dict[str, Any]]:
     """The registered agent types, in name order: dicts with the type's name (what Agent takes),
     display name, summary, config keys (its parameters) and drivable (False for the types built
     from the tasks' true models, which Agent refuses)."""
     lib = _lib.library()
-    return json.loads(_lib.take_string(lib.temple_agent_types()))
+    return json.loads(_lib.take_string(lib.temple_agent_types()) or "[]")
 
 
 class Agent:
@@ -48,7 +71,8 @@ class Agent:
     agent for parallel work. Not usable in a process forked after the agent was created.
     """
 
-    def __init__(self, agent_type, seed=0, *, run=0, name=None, params=None, **kwargs):
+    def __init__(self, agent_type: str, seed: int = 0, *, run: int = 0, name: Optional[str] = None,
+                 params: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
         lib = _lib.library()
         p = dict(params or {})
         p.update(kwargs)
@@ -66,7 +90,8 @@ class Agent:
             raise TempleError(_lib.take_string(err.value))
         self._lib, self._h = lib, h
         self.type, self.seed, self.run, self.name = agent_type, seed, run, name
-        self.n_states = self.n_actions = None
+        self.n_states: Optional[int] = None
+        self.n_actions: Optional[int] = None
         self._in_task, self._tasks = False, 0
         # The per-step calls, bound once: a step is one or two foreign calls and nothing else.
         self._act, self._observe = lib.steps.temple_act, lib.steps.temple_observe
@@ -75,7 +100,7 @@ class Agent:
 
     # -- the per-step calls --------------------------------------------------------------------
 
-    def act(self, s):
+    def act(self, s: int) -> int:
         """The learner's action in state s (an int in [0, n_actions))."""
         try:
             a = self._act(self._h, s)
@@ -85,19 +110,19 @@ class Agent:
             raise self._failure(a)
         return a
 
-    def observe(self, s, a, r, s2, terminated=False):
+    def observe(self, s: int, a: int, r: float, s2: int, terminated: bool = False) -> None:
         """Reports the step (s, a, r, s2) that followed act(s). terminated is Gymnasium's: s2 is a
         terminal state (the learner bootstraps nothing past it from then on); a truncated step is
         an ordinary step."""
         try:
-            c = self._observe(self._h, s, a, r, s2, terminated)
+            c = self._observe(self._h, s, a, r, s2, 1 if terminated else 0)
         except ctypes.ArgumentError:
             c = self._observe(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2),
                               bool(terminated))
         if c < 0:
             raise self._failure(c)
 
-    def observe_act(self, s, a, r, s2):
+    def observe_act(self, s: int, a: int, r: float, s2: int) -> int:
         """observe(s, a, r, s2) of a step that did not terminate, then act(s2): the learner's
         action in s2. The same two calls in one crossing of the boundary, for the steps of an
         episode that goes on (temple.gym.run uses it)."""
@@ -111,7 +136,8 @@ class Agent:
 
     # -- tasks and episodes --------------------------------------------------------------------
 
-    def begin_task(self, n_states, n_actions, gamma, index=None, terminal_states=None):
+    def begin_task(self, n_states: int, n_actions: int, gamma: float, index: Optional[int] = None,
+                   terminal_states: Optional[Iterable[int]] = None) -> None:
         """Begins a task of n_states states and n_actions actions with discount gamma. index is
         the task's position in the sequence (default: the number of tasks begun before).
         terminal_states optionally declares the terminal states up front, as temple's runner
@@ -119,53 +145,54 @@ class Agent:
         terminated=True."""
         if index is None:
             index = self._tasks
-        term = [operator.index(x) for x in (terminal_states or ())]
+        term = [operator.index(x) for x in (() if terminal_states is None else terminal_states)]
         arr = (ctypes.c_int64 * len(term))(*term) if term else None
         self._check(self._lib.temple_begin_task(self._h, operator.index(index), operator.index(n_states),
                                                 operator.index(n_actions), float(gamma), arr, len(term)))
         self.n_states, self.n_actions = operator.index(n_states), operator.index(n_actions)
         self._in_task, self._tasks = True, self._tasks + 1
 
-    def end_episode(self):
+    def end_episode(self) -> None:
         """Ends the episode (at a terminal state or truncated); the task goes on."""
         self._check(self._lib.temple_end_episode(self._h))
 
-    def end_task(self):
+    def end_task(self) -> None:
         """Ends the task: multi-task learners (O-TempLe, FM-TempLe, FMRL) keep what they learned."""
         self._check(self._lib.temple_end_task(self._h))
         self._in_task = False
 
     @property
-    def in_task(self):
+    def in_task(self) -> bool:
         """Whether a task has begun and not ended."""
         return self._in_task
 
-    def metrics(self):
+    def metrics(self) -> Dict[str, float]:
         """The learner's diagnostics of the task that ended last, as a dict (empty for learners
         without any)."""
         return json.loads(self._text(self._lib.temple_metrics(self._h)))
 
-    def templates(self):
+    def templates(self) -> Optional[Dict[str, Any]]:
         """The template library and each pair's template (O-TempLe, FM-TempLe) as a dict with
         "library" and "pairs", or None for learners without templates."""
         return json.loads(self._text(self._lib.temple_templates(self._h)))
 
     # -- closing -------------------------------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Frees the learner; later calls raise TempleError. Closing twice is harmless."""
         if self._h:
             self._lib.temple_close(self._h)
             self._h = 0  # never a handle: every call now fails as closed
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
+        """Whether close() was called."""
         return not self._h
 
-    def __enter__(self):
+    def __enter__(self) -> "Agent":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self):
@@ -177,7 +204,7 @@ class Agent:
         except Exception:  # interpreter shutdown: nothing left to free into
             pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "closed" if self.closed else ("in task %d" % (self._tasks - 1) if self._in_task else "open")
         return "temple.Agent(%r, seed=%d, run=%d, %s)" % (self.type, self.seed, self.run, state)
 
@@ -229,4 +256,6 @@ class _Forked:
         raise _lib.forked_error()
 
 
-from . import gym  # noqa: E402  (gym uses Agent)
+from . import gym, results  # noqa: E402  (gym uses Agent)
+from ._experiment import run  # noqa: E402
+from .envs import make  # noqa: E402

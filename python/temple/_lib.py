@@ -6,9 +6,12 @@ does not survive fork, so a child forked after the library was loaded must not c
 call there raises TempleError instead of hanging.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 import threading
+from typing import Any, Optional
 
 __all__ = ["TempleError", "library", "take_string"]
 
@@ -21,8 +24,8 @@ class TempleError(Exception):
 
 
 _lock = threading.Lock()
-_lib = None
-_pid = None  # the process that loaded the library
+_lib: Any = None
+_pid: Optional[int] = None  # the process that loaded the library
 
 
 def _path():
@@ -48,13 +51,20 @@ def _declare(lib):
         ("temple_error", p, [i64]),
         ("temple_close", c_int, [i64]),
         ("temple_agent_types", p, []),
+        ("temple_tasks_new", i64, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, i64,
+                                   ctypes.c_char_p, ctypes.POINTER(p)]),
+        ("temple_tasks_info", p, [i64]),
+        ("temple_optimal_value", c_int, [i64, i64, i64, ctypes.POINTER(dbl)]),
+        ("temple_env_new", i64, [i64, i64, ctypes.c_uint64]),
+        ("temple_env_reset", i64, [i64]),
+        ("temple_env_step", i64, [i64, i64, ctypes.POINTER(dbl)]),
         ("temple_free", None, [p]),
     ]:
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
 
 
-def library():
+def library() -> Any:
     """The loaded library (loading it on first use)."""
     global _lib, _pid
     with _lock:
@@ -70,20 +80,21 @@ def library():
             _declare(lib)
             # The per-step calls keep the GIL: they take a few hundred nanoseconds, and releasing
             # and taking back the GIL would cost as much again. The other calls release it.
-            lib.steps = ctypes.PyDLL(path)
+            lib.steps = ctypes.PyDLL(path)  # type: ignore[attr-defined]
             _declare(lib.steps)
             _lib, _pid = lib, os.getpid()
         return _lib
 
 
-def forked_error():
+def forked_error() -> "TempleError":
+    """The error of a call into the library from a process forked after it was loaded."""
     return TempleError(
         "temple's Go library was loaded in process %d before this process (%d) was forked from it; "
         "the Go runtime does not survive fork: create agents only in the child (multiprocessing "
-        "start method 'spawn' or 'forkserver', or load temple after the fork)" % (_pid, os.getpid()))
+        "start method 'spawn' or 'forkserver', or load temple after the fork)" % (_pid or 0, os.getpid()))
 
 
-def take_string(p):
+def take_string(p: Optional[int]) -> Optional[str]:
     """The text of a char * the library returned, which is then freed."""
     if not p:
         return None
@@ -94,10 +105,11 @@ def take_string(p):
 
 
 # Agents opened in this process; a forked child disables them (see _after_fork_in_child).
-_live = None
+_live: Any = None
 
 
-def track(agent):
+def track(agent: Any) -> None:
+    """Remembers agent, to disable it in a child forked later."""
     global _live
     if _live is None:
         import weakref

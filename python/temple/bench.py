@@ -1,13 +1,15 @@
-"""The cost of driving a temple agent from Python: act + observe pairs per second from a plain
-Python loop, with a no-op environment (the next state is the state after s, reward 0, never
-terminated), so that the figure is the boundary's cost plus the learner's.
+"""The cost of temple from Python: act + observe pairs per second of a temple agent, and
+environment steps per second of a temple task (temple.make), each from a plain Python loop.
 
-    PYTHONPATH=python python3 -m temple.bench [--type o-temple] [--steps 1000000]
+    python3 -m temple.bench [--type o-temple] [--steps 1000000]
 
 prints, per agent type, the pairs per second with act() and observe() (two calls into the library
-per step) and with observe_act() (one, as temple.gym.run makes them) and, last, the latter for the
-first type (of wall time; per second of CPU time too, the figure that holds when other processes
-share the cores).
+per step) and with observe_act() (one, as temple.gym.run makes them), on a no-op environment (the
+next state is the state after s, reward 0, never terminated), so that the figure is the
+boundary's cost plus the learner's; then two summary lines: the latter figure for the first type,
+and the step() calls per second of the first task of temple.make("online-maze", seed=1) (a 4x4
+maze, actions in turn, reset at the end of every 30-step episode). Both per second of wall time
+and per second of CPU time (the figure that holds when other processes share the cores).
 """
 
 import argparse
@@ -45,10 +47,31 @@ def pairs_per_second(agent_type, steps, combined, n_states=64, n_actions=4):
     return steps / wall, steps / cpu
 
 
+def env_steps_per_second(steps, family="online-maze"):
+    """step() calls per second on the first task of temple.make(family, seed=1), actions in turn,
+    reset after every episode: per second of wall time and of the process's CPU time."""
+    with temple.make(family, seed=1) as seq:
+        task = seq[0]
+        step, reset, n_actions = task.step, task.reset, task.action_space.n
+        n = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while n < steps:
+            reset()
+            a = 0
+            while True:
+                _, _, terminated, truncated, _ = step(a)
+                n += 1
+                a = a + 1 if a + 1 < n_actions else 0
+                if terminated or truncated:
+                    break
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return n / wall, n / cpu
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--type", action="append", help="agent type (repeatable; default: o-temple, rmax, q-learning)")
-    ap.add_argument("--steps", type=int, default=1_000_000, help="act + observe pairs per type")
+    ap.add_argument("--steps", type=int, default=1_000_000, help="act + observe pairs per type, and environment steps")
     args = ap.parse_args()
     types = args.type or ["o-temple", "rmax", "q-learning"]
     first = None
@@ -61,6 +84,9 @@ def main():
                 first = (wall, cpu)
     print("%.0f act+observe pairs per second (%s, observe_act as temple.gym.run calls it, wall time; %.0f per CPU second)"
           % (first[0], types[0], first[1]))
+    wall, cpu = env_steps_per_second(args.steps)
+    print("%.0f environment steps per second (temple.make(\"online-maze\") task 0, step() from Python, wall time; "
+          "%.0f per CPU second)" % (wall, cpu))
 
 
 if __name__ == "__main__":

@@ -6,12 +6,15 @@ truncated, info), and Discrete observation_space and action_space (attributes n 
 start).
 """
 
+from __future__ import annotations
+
 import operator
+from typing import Any, Iterable, List, Optional, Tuple
 
 __all__ = ["run", "space_size"]
 
 
-def space_size(space, what):
+def space_size(space: Any, what: str) -> Tuple[int, int]:
     """(n, start) of a Discrete space: its number of elements and its first element."""
     n = getattr(space, "n", None)
     if n is None:
@@ -20,7 +23,8 @@ def space_size(space, what):
     return operator.index(n), operator.index(getattr(space, "start", 0))
 
 
-def run(agent, env, episodes, max_steps=None, gamma=None, seed=None, terminal_states=None):
+def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, gamma: Optional[float] = None,
+        seed: Optional[int] = None, terminal_states: Optional[Iterable[int]] = None) -> List[float]:
     """Runs episodes of env with agent and returns the return (undiscounted sum of rewards) of
     each episode, as a list.
 
@@ -32,6 +36,9 @@ def run(agent, env, episodes, max_steps=None, gamma=None, seed=None, terminal_st
     the agent is told, and bootstraps nothing past it) or truncated (a time limit: an ordinary
     step for the agent), or after max_steps steps (a truncation of run's own; None: no limit).
     seed seeds the first reset only, as Gymnasium's convention is.
+
+    On a task of temple.make, gamma and terminal_states default to the task's (its gamma and
+    the terminal states the runner declares), so that the agent begins the task as in the runner.
     """
     episodes = operator.index(episodes)
     if episodes < 0:
@@ -40,6 +47,10 @@ def run(agent, env, episodes, max_steps=None, gamma=None, seed=None, terminal_st
         max_steps = operator.index(max_steps)
         if max_steps < 1:
             raise ValueError("max_steps = %d, want >= 1 (or None: no limit)" % max_steps)
+    from .envs import Task
+    if isinstance(env, Task):
+        gamma = env.gamma if gamma is None else gamma
+        terminal_states = env.terminal_states if terminal_states is None else terminal_states
     n_states, s0 = space_size(env.observation_space, "observation_space")
     n_actions, a0 = space_size(env.action_space, "action_space")
     began = False

@@ -234,7 +234,7 @@ class TestCABI(unittest.TestCase):
                      lib.temple_end_task(h), lib.temple_begin_task(h, 0, 3, 2, 0.9, None, 0)]:
             self.assertEqual(code, _lib.NO_AGENT)
         self.assertIsNone(lib.temple_metrics(h))
-        self.assertIn("no agent with handle", _lib.take_string(lib.temple_error(h)))
+        self.assertIn("with handle %d: it was closed or never opened" % h, _lib.take_string(lib.temple_error(h)))
         self.assertEqual(lib.temple_act(12345678, 0), _lib.NO_AGENT)
 
 

@@ -1,16 +1,28 @@
-"""examples/python runs as its README says, with the package on PYTHONPATH."""
+"""examples/python runs as its README says, with the package that this test imports (the installed
+wheel, or the source tree through PYTHONPATH)."""
 
 import os
 import subprocess
 import sys
 import unittest
 
+import temple
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def package_env():
+    """The environment in which a child Python imports the temple this test imported."""
+    env = dict(os.environ)
+    home = os.path.dirname(os.path.dirname(os.path.abspath(temple.__file__)))
+    if home == os.path.join(ROOT, "python"):  # the source tree
+        env["PYTHONPATH"] = home
+    return env
 
 
 class TestExample(unittest.TestCase):
     def test_frozenlake_sequence(self):
-        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+        env = package_env()
         out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "frozenlake_sequence.py"),
                               "--episodes", "20"], env=env, check=True, capture_output=True, text=True).stdout
         lines = out.splitlines()

@@ -16,24 +16,25 @@ import temple
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-_cells = None
+_cells = {}
 
 
-def cells():
-    global _cells
-    if _cells is None:
-        path = os.environ.get("TEMPLE_TRAJECTORIES")
+def cells(config="trajectory.yaml", variable="TEMPLE_TRAJECTORIES"):
+    """The trajectories of the runner on config (a file of tests/): from the file named by the
+    environment variable, else from go run ./capi/trajectory."""
+    if config not in _cells:
+        path = os.environ.get(variable)
         if path:
             with open(path) as f:
                 text = f.read()
         else:
             if shutil.which("go") is None:
-                raise unittest.SkipTest("go is not on PATH: set TEMPLE_TRAJECTORIES to the output of "
-                                        "go run ./capi/trajectory python/tests/trajectory.yaml")
-            text = subprocess.run(["go", "run", "./capi/trajectory", os.path.join(HERE, "trajectory.yaml")],
+                raise unittest.SkipTest("go is not on PATH: set %s to the output of "
+                                        "go run ./capi/trajectory python/tests/%s" % (variable, config))
+            text = subprocess.run(["go", "run", "./capi/trajectory", os.path.join(HERE, config)],
                                   cwd=ROOT, check=True, capture_output=True, text=True).stdout
-        _cells = [json.loads(line) for line in text.splitlines()]
-    return _cells
+        _cells[config] = [json.loads(line) for line in text.splitlines()]
+    return _cells[config]
 
 
 def replay(test, cell, declare_terminal=True, name=True, combined=False):

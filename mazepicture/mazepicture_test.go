@@ -1,4 +1,4 @@
-package experiment
+package mazepicture
 
 import (
 	"fmt"
@@ -50,9 +50,9 @@ func TestTemplateMapGolden(t *testing.T) {
 	if g := tr.Templates[1].P; len(g) != 2 || g[0] < 0.79 || g[0] > 0.81 {
 		t.Errorf("template 2 = %v, want (0.8, 0.2)", g)
 	}
-	land, tmpl, ok := MazePictures(Task{Def: mz, Model: m})
-	if !ok || len(land.Panels) != 1 || len(tmpl.Panels) != 4 || len(tmpl.Legend) != 2 {
-		t.Fatalf("pictures: %v, %d and %d panels, legend %v", ok, len(land.Panels), len(tmpl.Panels), tmpl.Legend)
+	land, tmpl := Landforms(mz), Templates(mz, m)
+	if len(land.Panels) != 1 || len(tmpl.Panels) != 4 || len(tmpl.Legend) != 2 {
+		t.Fatalf("pictures: %d and %d panels, legend %v", len(land.Panels), len(tmpl.Panels), tmpl.Legend)
 	}
 	dir := t.TempDir()
 	for name, g := range map[string]interface{ Save(string) error }{"landforms": land, "templates": tmpl} {
@@ -84,7 +84,7 @@ func TestLearnedPicturesMarkWrongIdentifications(t *testing.T) {
 	}
 	snap.Pairs[mz.Index(env.Cell{X: 1, Y: 1})*4+env.Up] = 9
 	snap.Pairs[mz.Index(env.Cell{X: 2, Y: 1})*4+env.Up] = -1
-	grid, library, ok := LearnedPictures(Task{Def: mz, Model: m}, snap, 0.15)
+	grid, library, ok := Learned(mz, m, snap, 0.15)
 	if !ok || len(grid.Panels) != 4 || len(library.Series) != 2 {
 		t.Fatalf("ok %v, %d panels, %d library series", ok, len(grid.Panels), len(library.Series))
 	}
@@ -131,9 +131,9 @@ func TestTemplatesOfOnDemandMazeEqualStored(t *testing.T) {
 		if got, want := template.OfModel(d), template.OfModel(m); !reflect.DeepEqual(got, want) {
 			t.Fatalf("maze %d: templates on demand %+v, stored %+v", trial, got, want)
 		}
-		land, tmpl, ok := MazePictures(Task{Def: mz, Truth: d})
-		wantLand, wantTmpl, wantOK := MazePictures(Task{Def: mz, Model: m})
-		if ok != wantOK || !reflect.DeepEqual(land, wantLand) || !reflect.DeepEqual(tmpl, wantTmpl) {
+		land, tmpl := Landforms(mz), Templates(mz, d)
+		wantLand, wantTmpl := Landforms(mz), Templates(mz, m)
+		if !reflect.DeepEqual(land, wantLand) || !reflect.DeepEqual(tmpl, wantTmpl) {
 			t.Fatalf("maze %d: the pictures on demand differ from the stored model's", trial)
 		}
 	}
@@ -152,10 +152,7 @@ func TestLargeMazePicturesMarkGoalsAndLavaByClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	land, tmpl, ok := MazePictures(Task{Def: mz, Truth: d})
-	if !ok {
-		t.Fatal("not drawn")
-	}
+	land, tmpl := Landforms(mz), Templates(mz, d)
 	p := land.Panels[0]
 	goal, lava, wall := mz.Index(env.Cell{X: n, Y: n}), mz.Index(env.Cell{X: 2, Y: 2}), mz.Index(env.Cell{X: 3, Y: 3})
 	if p.Label != nil || p.Class[lava] != 3 || p.Class[goal] != 4 || p.Class[wall] != -1 {

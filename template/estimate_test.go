@@ -1,27 +1,16 @@
-package experiment
+package template
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/mdp"
 )
 
-// cycleTask is a simulator of three states and one action whose counts are known by hand: state
+// cycleSim is a simulator of three states and one action whose counts are known by hand: state
 // 0 moves to 1 and to 0 in turn, state 1 moves to the terminal state 2 paying 1; resets land in 0.
-type cycleTask struct{}
-
-func (cycleTask) Kind() string                      { return "cycle" }
-func (cycleTask) Name() string                      { return "cycle" }
-func (cycleTask) Model() (*mdp.Model, error)        { return nil, env.ErrNoTable }
-func (cycleTask) Simulator() (env.Simulator, error) { return &cycleSim{}, nil }
-
 type cycleSim struct{ s, toggle int }
 
 func (*cycleSim) Size() (int, int)                { return 3, 1 }
-func (*cycleSim) Terminates() bool                { return true }
 func (c *cycleSim) Reset(*rand.Rand) (int, error) { c.s = 0; return 0, nil }
 func (c *cycleSim) Step(int) (int, float64, bool, bool, error) {
 	if c.s == 1 {
@@ -33,12 +22,11 @@ func (c *cycleSim) Step(int) (int, float64, bool, bool, error) {
 	return c.s, 0, false, false, nil
 }
 
-// TestEstimateTemplatesHandCounted: 299 samples are the episode 0→1→2, then 99 episodes
+// TestEstimateHandCounted: 299 samples are the episode 0→1→2, then 99 episodes
 // 0→0→1→2: pair (0) has 199 samples, 100 to state 1 and 99 to state 0; pair (1) has 100, all to
 // the terminal state, paying 1. The terminal state's pairs have no template.
-func TestEstimateTemplatesHandCounted(t *testing.T) {
-	task := Task{Def: cycleTask{}, Sim: cycleTask{}, Start: -1}
-	e, err := EstimateTemplates(task, 299, 10, 0.15, 1)
+func TestEstimateHandCounted(t *testing.T) {
+	e, err := Estimate(&cycleSim{}, 299, 10, 0.15, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,17 +45,17 @@ func TestEstimateTemplatesHandCounted(t *testing.T) {
 		t.Errorf("bound %v, want %v", e.Bound, want)
 	}
 	// With MinCount above pair 1's 100 samples only pair 0 counts; with τ = 2 both are one group.
-	if e, _ := EstimateTemplates(task, 299, 101, 0.15, 1); e.Pairs != 1 {
+	if e, _ := Estimate(&cycleSim{}, 299, 101, 0.15, 1); e.Pairs != 1 {
 		t.Errorf("min_count 101: %d pairs, want 1", e.Pairs)
 	}
-	if e, _ := EstimateTemplates(task, 299, 10, 2, 1); len(e.Leaders) != 1 {
+	if e, _ := Estimate(&cycleSim{}, 299, 10, 2, 1); len(e.Leaders) != 1 {
 		t.Errorf("tau 2: %d leaders, want 1", len(e.Leaders))
 	}
 	for _, bad := range []struct {
 		samples, min int
 		tau          float64
 	}{{0, 1, 0.1}, {10, 0, 0.1}, {10, 1, math.NaN()}} {
-		if _, err := EstimateTemplates(task, bad.samples, bad.min, bad.tau, 1); err == nil {
+		if _, err := Estimate(&cycleSim{}, bad.samples, bad.min, bad.tau, 1); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}

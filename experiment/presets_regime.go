@@ -1,0 +1,66 @@
+package experiment
+
+// The regime map (docs/experiments/regime-map.md): where templates pay against the strongest
+// single-task learners, tuned, as the number of state-action pairs grows.
+
+import (
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
+)
+
+// Regime-map settings chosen at the design seed 101 on 10×10 online mazes (examples/tuned-baselines,
+// docs/experiments/regime-map.md); the preset reports seed 1 and the judgement uses seed 2026.
+const (
+	regimeBeta     = 0.4 // MBIE-EB's β, best of 0.05 … 0.8 with no cap
+	regimeRMaxM    = 5   // RMax's m, best of 2 … 50
+	regimeTempleM  = 20  // O-TempLe over RMax: the base's m …
+	regimeTempleMs = 5   // … and m_s (the O-TempLe setting that matched RMax m = 5)
+)
+
+// regimeMap runs online mazes of width 4 to 128 and height 8 (128 to 4096 pairs, the pairs of
+// 32×32) with the same landforms {0, 0.2, 0.4} (G fixed), the goal at (4,8) and lava at (2,4):
+// a wider maze only adds cells to explore, and every task starts at (1,1), so the optimal path
+// is the same at every width and the points differ in the number of pairs alone. At
+// every width the tuned single-task learners MBIE-EB and RMax run beside C-UCRL and O-TempLe
+// over each, 8 tasks of 150 episodes × 60 steps, 5 runs. PSRL, tuned (prior_support observed,
+// TSDE), stayed far below MBIE-EB on the design sweeps and in a first run of this map at widths
+// 4 to 32, and its dense solve (O(S³) a draw) is what would not fit 15 minutes: it is left out.
+func regimeMap() Spec {
+	s := Default()
+	s.Name = "regime-map"
+	s.Runs, s.Episodes, s.Steps = 5, 150, 60
+	s.Start, s.StartCell = StartFixed, [2]int{1, 1} // the optimal path is the same at every width
+	c := s.Tasks.Params.(*families.OnlineMazeParams)
+	c.Width, c.Height, c.Tasks, c.Pool = 4, 8, 8, 8
+	c.Goals = []env.Cell{{X: 4, Y: 8}}
+	c.Lava = []env.Cell{{X: 2, Y: 4}}
+
+	mbie := defaultAgent("mbie-eb")
+	mbie.mustSet("beta", regimeBeta)
+	rmax := defaultAgent(TypeRMax)
+	rmax.mustSet("m", regimeRMaxM)
+	rmax.mustSet("planning", agent.PlanFull)
+	rmax.Name = "RMax(m5)"
+
+	cucrl := defaultAgent("c-ucrl")
+	cucrl.mustSet("r_max", 2) // the mazes' rewards span [−1, 1]
+
+	overMBIE := overBase("mbie-eb")
+	overMBIE.mustSet("beta", regimeBeta)
+	overMBIE.mustSet("m_s", regimeTempleMs)
+	overMBIEEarly := overMBIE
+	overMBIEEarly.Name += "+retry+early"
+	overMBIEEarly.mustSet("retry", true)
+	overMBIEEarly.mustSet("early_match", 2)
+	overRMax := overBase(TypeRMax)
+	overRMax.mustSet("m", regimeTempleM)
+	overRMax.mustSet("m_s", regimeTempleMs)
+	overRMax.mustSet("retry", true)
+	overRMax.mustSet("early_match", 2) // as the scaling preset's, below m_s
+	overRMax.Name = "O-TempLe-RMax(m20 m_s5)+retry+early"
+	s.Agents = []AgentSpec{mbie, rmax, cucrl, overMBIE, overMBIEEarly, overRMax}
+	s.Output.Baseline = mbie.Name
+	s.Sweep = []SweepParam{{Param: "tasks.width", Values: Values(4, 8, 16, 32, 64, 128)}}
+	return s
+}

@@ -1,0 +1,149 @@
+package importrules
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/temple-rl/temple"
+
+// rules are the import rules of the package docs. Paths are the module's packages (a path names
+// the package and those below it) or, with a dot in their first element, another module's.
+var rules = []struct {
+	pkg string
+	// mayImport are the module's packages pkg may import itself; nil leaves them unchecked.
+	mayImport []string
+	// mustNotDepend are packages that must not be among pkg's dependencies, however reached.
+	mustNotDepend []string
+}{
+	// The readers of a results directory (temple compare, report, merge) need results alone.
+	{"results", []string{"agent", "template", "report", "internal/atomicfile"},
+		[]string{"experiment", "episode", "oracle", "families", "agents", "env", "stream", "memory"}},
+	{"report", []string{"internal/atomicfile"}, nil},
+	// The task families are what the C library's environment suite builds on: no runner, no plots.
+	{"families", []string{"env", "continuous", "mdp", "internal"},
+		[]string{"experiment", "results", "report", "gonum.org/v1/plot"}},
+	{"episode", []string{"agent", "mdp", "stream"}, []string{"experiment", "results", "env", "families", "oracle"}},
+	{"stream", []string{}, nil},
+	{"agent", []string{"mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
+	{"agents", []string{"agent", "temple", "baseline", "mdp", "internal"},
+		[]string{"experiment", "results", "episode", "oracle", "families"}},
+	{"template", []string{"mdp", "internal/lazy"}, nil},
+	{"oracle", []string{"agent", "mdp", "results", "internal"}, []string{"experiment", "episode", "families", "agents"}},
+	{"memory", []string{"agents", "env", "mdp", "oracle"}, []string{"experiment"}},
+	{"mazepicture", []string{"env", "mdp", "template", "report"}, []string{"experiment", "results"}},
+	{"experiment", []string{"agent", "agents", "env", "continuous", "mdp", "template", "families", "stream", "episode",
+		"oracle", "memory", "report", "results", "internal"}, []string{"cmd", "capi"}},
+}
+
+// TestPackagesImportOnlyWhatTheirDocsAllow checks every rule against the module's imports.
+func TestPackagesImportOnlyWhatTheirDocsAllow(t *testing.T) {
+	imports, deps := listPackages(t)
+	for _, r := range rules {
+		path := full(r.pkg)
+		if _, ok := imports[path]; !ok {
+			t.Errorf("%s: no such package in the module", r.pkg)
+			continue
+		}
+		if r.mayImport != nil {
+			for _, imp := range imports[path] {
+				if strings.HasPrefix(imp, module+"/") && !slices.ContainsFunc(r.mayImport, within(imp)) {
+					t.Errorf("%s imports %s; it may import only %v of the module", r.pkg, imp, r.mayImport)
+				}
+			}
+		}
+		for _, banned := range r.mustNotDepend {
+			if i := slices.IndexFunc(deps[path], func(dep string) bool { return within(dep)(banned) }); i >= 0 {
+				t.Errorf("%s depends on %s, which it must not (%v)", r.pkg, deps[path][i], r.mustNotDepend)
+			}
+		}
+	}
+}
+
+// listPackages are the direct imports and the dependencies of every package of the module, read
+// from its Go files other than tests (whatever their build constraints: a rule holds on every
+// platform). The files are read here rather than through go list so that go test's cache sees
+// them: a change of imports runs the test again. A dependency is a package of the module reached
+// through the module's imports, or another module's package that one of those imports.
+func listPackages(t *testing.T) (imports, deps map[string][]string) {
+	t.Helper()
+	imports = map[string][]string{}
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := module + "/" + filepath.ToSlash(rel)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !slices.Contains(imports[pkg], p) {
+				imports[pkg] = append(imports[pkg], p)
+			}
+		}
+		if _, ok := imports[pkg]; !ok {
+			imports[pkg] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps = map[string][]string{}
+	for pkg := range imports {
+		deps[pkg] = closure(imports, pkg)
+	}
+	return imports, deps
+}
+
+// closure is every package pkg depends on, in sorted order.
+func closure(imports map[string][]string, pkg string) []string {
+	seen := map[string]bool{}
+	var visit func(string)
+	visit = func(p string) {
+		for _, imp := range imports[p] {
+			if !seen[imp] {
+				seen[imp] = true
+				visit(imp)
+			}
+		}
+	}
+	visit(pkg)
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// full is the import path of a rule's path.
+func full(path string) string {
+	if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+		return path
+	}
+	return module + "/" + path
+}
+
+// within reports whether a rule's path names import path p: the package itself or one below it.
+func within(p string) func(string) bool {
+	return func(rule string) bool {
+		f := full(rule)
+		return p == f || strings.HasPrefix(p, f+"/")
+	}
+}
