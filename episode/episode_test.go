@@ -183,7 +183,10 @@ func TestEpisodeAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { w.episode(silent{}, 0, nil, Hooks{}) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() {
+		s, _ := w.reset()
+		w.episode(silent{}, s, nil, Hooks{})
+	}); n != 0 {
 		t.Fatalf("%v allocations per episode", n)
 	}
 }

@@ -49,3 +49,33 @@ func ExampleRun() {
 	// 2000 steps from state 0, reward 3595
 	// first 100 episodes 1795, last 100 1800 (18 each at best)
 }
+
+// A learner outside Go's loop steps a task's episodes itself: here always action 1 on the chain of
+// ExampleRun, so every episode of T = 3 steps moves to state 1 and is truncated after its third step.
+func ExampleEnv() {
+	chain, err := mdp.New(2, 2, [][]mdp.Transition{
+		{{Next: 0, Prob: 1, Reward: 1}}, {{Next: 1, Prob: 1}},
+		{{Next: 1, Prob: 1, Reward: 2}}, {{Next: 1, Prob: 1, Reward: 2}},
+	}, []float64{1, 0})
+	if err != nil {
+		panic(err)
+	}
+	e, err := episode.NewEnv(episode.Task{Table: chain},
+		episode.Config{Episodes: 2, Steps: 3, Starts: episode.StartPerTask}, episode.StreamsOf(1, 0, "learner", 0))
+	if err != nil {
+		panic(err)
+	}
+	s, _ := e.Reset()
+	for ended := false; !ended; {
+		next, r, terminated, truncated, err := e.Step(1)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%d -> %d, reward %v, terminated %v, truncated %v\n", s, next, r, terminated, truncated)
+		s, ended = next, terminated || truncated
+	}
+	// Output:
+	// 0 -> 1, reward 0, terminated false, truncated false
+	// 1 -> 1, reward 2, terminated false, truncated false
+	// 1 -> 1, reward 2, terminated false, truncated true
+}
