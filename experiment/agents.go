@@ -37,9 +37,6 @@ type AgentSpec struct {
 	Params agents.Params
 }
 
-// AgentTypes lists the agent types in name order.
-func AgentTypes() []string { return agents.Names() }
-
 // defaultAgent is an agent of the given type with its default name and parameters.
 func defaultAgent(typ string) AgentSpec {
 	t, err := agents.Lookup(typ)
