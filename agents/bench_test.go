@@ -13,7 +13,7 @@ import (
 // BenchmarkBases runs every base learner alone and under O-TempLe through a stream of random
 // 4×4 mazes of the online setting — one whole task (3000 episodes × 30 steps) per iteration,
 // planning and template work included — and reports steps per second: the cost templates add
-// to each base (the README's base-learner table). E3 takes m = 500, as in the base-learners
+// to each base (the BenchmarkBases rows of docs/performance.md). E3 takes m = 500, as in the base-learners
 // preset (its default 16 is below O-TempLe's m_s); PSRL also runs with the TSDE schedule.
 func BenchmarkBases(b *testing.B) {
 	models := benchmaze.Mazes(b, 16, rand.New(rand.NewPCG(1, 2)))

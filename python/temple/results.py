@@ -7,8 +7,8 @@
     res.comparisons                                   # compare.csv: each agent against the baseline
     res.to_pandas()["regret"]                         # DataFrames, where pandas is installed
 
-The files and the meaning of every column are those of the README's "Results directory" (and the
-Go package results, whose layout version 1 this reads). Numbers are written there as the shortest
+The files and the meaning of every column are those of docs/reference/results-format.md (and the
+Go package results, whose layout versions 1 and 2 this reads). Numbers are written there as the shortest
 decimal that reads back exactly, so the floats here are the runner's bit for bit.
 """
 
