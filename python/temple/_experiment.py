@@ -32,8 +32,9 @@ def run(config: Config = None, *, out: Optional[Union[str, "os.PathLike[str]"]] 
       - a path to a YAML (or JSON) config file (`temple run FILE`);
       - a preset's name, an experiment of the paper (`temple reproduce NAME`; `temple reproduce
         --list` lists them);
-      - a dict: a config as Python data, the keys of a YAML config (README's configuration
-        reference), e.g. {"name": "mine", "runs": 3, "tasks": {"family": "online-maze"},
+      - a dict: a config as Python data, the keys of a YAML config
+        (docs/reference/configuration.md), e.g. {"name": "mine", "runs": 3,
+        "tasks": {"family": "online-maze"},
         "agents": [{"type": "o-temple"}, {"type": "rmax"}]}.
     out, runs, seed, jobs, tasks and force are the command's flags (--out, ...); without out the
     command's default directory is used. The command's output, its progress lines included, is
