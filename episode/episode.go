@@ -56,10 +56,11 @@ type Streams struct {
 }
 
 // StreamsOf are the streams of agent name on task k of run in an experiment of seed seed, as the
-// runner draws them.
+// runner draws them. The agent's is stream.ForAgent, the one the C library's begin_task gives a
+// learner, so the two cannot drift apart.
 func StreamsOf(seed uint64, run int, name string, k int) Streams {
 	return Streams{
-		Agent: stream.New(seed, run, name, k, stream.Agent),
+		Agent: stream.ForAgent(seed, run, name, k),
 		Env:   stream.New(seed, run, name, k, stream.Env),
 		Start: stream.New(seed, run, "", k, stream.Start),
 	}
