@@ -103,7 +103,7 @@ func (p *Plan) episodes() episode.Config {
 }
 
 // cellReturns records every episode's return of a cell: summed over tasks per episode
-// (CellResult.EpisodeSums) and, with episode_returns, in episodes/.
+// (CellResult.EpisodeSums) and, with output.episodes, in episodes/.
 type cellReturns struct {
 	sums     []float64
 	episodes *results.EpisodeWriter
@@ -121,8 +121,8 @@ type snapshotter interface {
 	TemplateSnapshot() template.Snapshot
 }
 
-// cellFiles are the files a cell writes as its tasks end: episodes/ (with episode_returns) and
-// templates/ (with template_snapshots, for an agent with templates); nil when not written.
+// cellFiles are the files a cell writes as its tasks end: episodes/ (with output.episodes) and
+// templates/ (with output.templates, for an agent with templates); nil when not written.
 type cellFiles struct {
 	episodes  *results.EpisodeWriter
 	templates *results.TemplateWriter

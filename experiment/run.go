@@ -78,9 +78,10 @@ type Plan struct {
 	Start    StartRule
 	Runs     [][]Task // the task sequence of every run
 	Agents   []AgentFactory
-	// Episodes output: write every episode's return to episodes/run-RRR--AGENT.csv.
+	// EpisodeReturns (output.episodes) writes every episode's return to
+	// episodes/run-RRR--AGENT.csv.
 	EpisodeReturns bool
-	// TemplateSnapshots writes the template snapshot of agents that have one after every task to
+	// TemplateSnapshots (output.templates) writes the template snapshot of agents that have one after every task to
 	// templates/run-RRR--AGENT.jsonl.
 	TemplateSnapshots bool
 	// Oracle measures every cell against the optimal policy of each task's true model; Epsilon
