@@ -8,8 +8,7 @@
 // template only its non-zero ranks, and zero-padding is implicit. Work per pair grows with the k
 // outcomes it has seen (O(k log k)), never with the number of states S.
 //
-// It imports the tabular model (mdp) and its lazy tables (internal/lazy) only: the learners,
-// the runner and the C ABI build on it.
+// It imports the tabular model (mdp) only: the learners, the runner and the C ABI build on it.
 package template
 
 import (

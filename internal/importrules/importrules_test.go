@@ -35,7 +35,7 @@ var rules = []struct {
 	{"agent", []string{"mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
 	{"agents", []string{"agent", "temple", "baseline", "mdp", "internal"},
 		[]string{"experiment", "results", "episode", "oracle", "families"}},
-	{"template", []string{"mdp", "internal/lazy"}, nil},
+	{"template", []string{"mdp"}, nil},
 	{"oracle", []string{"agent", "mdp", "results", "internal"}, []string{"experiment", "episode", "families", "agents"}},
 	{"memory", []string{"agents", "env", "mdp", "oracle"}, []string{"experiment"}},
 	{"mazepicture", []string{"env", "mdp", "template", "report"}, []string{"experiment", "results"}},
