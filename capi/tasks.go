@@ -41,7 +41,8 @@ var linePrefix = regexp.MustCompile(`^line \d+: `)
 
 // onDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
 // when they are read (env.OnDemand) is stepped that way instead of from a stored model, as the
-// runner does (experiment.OnDemandPairs): the same transitions, a few bytes per cell.
+// runner does (experiment.OnDemandPairs, which TestOnDemandPairsIsTheRunners keeps it equal to):
+// the same transitions, a few bytes per cell.
 const onDemandPairs = 1 << 18
 
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
