@@ -140,11 +140,8 @@ func (ts *tasks) info() (string, error) {
 			def = []byte("null")
 		}
 		ti := taskInfo{Index: k, Family: t.def.Kind(), Name: t.def.Name(), Params: def, Simulator: t.sim != nil,
-			Terminal: []int{}}
-		if t.sim != nil {
-			ti.States, ti.Actions = t.simSize()
-		} else {
-			ti.States, ti.Actions = t.table.Size()
+			States: t.S, Actions: t.A, Terminal: []int{}}
+		if t.sim == nil {
 			for s, term := range t.table.TerminalStates() {
 				if term {
 					ti.Terminal = append(ti.Terminal, s)

@@ -23,10 +23,8 @@ type runTask struct {
 	table mdp.Dynamics  // a table task's true MDP (a stored model, or computed on demand); nil for a simulator
 	sim   env.Simulated // a simulator task; nil for a table
 	fixed int           // the start state under start: fixed
-	S, A  int
+	S, A  int           // the task's states and actions, of the table or the simulator
 }
-
-func (t runTask) simSize() (int, int) { return t.S, t.A }
 
 // model is the table task's stored model, built from its definition when it is computed on demand.
 func (t runTask) model() (*mdp.Model, error) {
