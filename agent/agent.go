@@ -1,7 +1,8 @@
 // Package agent defines how a learner meets a sequence of tasks, the base-learner seam (Base, with
 // the statistics every base keeps, Stats) that TempLe's agents build on, and the single-task
-// learners: RMax (the paper's base learner), MBIE-EB, E3, UCRL2 and PSRL — each a Base, made by
-// NewRMax, NewMBIEEB, …, and the single-task agent of NewSingle — and Q-learning. It imports mdp
+// learners: RMax (the paper's base learner), MBIE-EB, E3, UCRL2, C-UCRL and PSRL — each a Base,
+// made by NewRMax, NewMBIEEB, …, NewCUCRL, and the single-task agent of NewSingle — and
+// Q-learning. It imports mdp
 // and must not import the template learners, the baselines or the runner.
 package agent
 
