@@ -6,8 +6,8 @@ import "github.com/temple-rl/temple/mdp"
 // agents build on. The paper uses RMax and says "it can be replaced by other model-based methods
 // such as E3 and MBIE"; O-TempLe and FM-TempLe are written against this interface, so any
 // implementation can sit underneath them. A base is made by its constructor (NewRMax, NewMBIEEB,
-// NewE3, NewUCRL2, NewPSRL: validated parameters in, the base out); NewSingle makes it the
-// single-task agent.
+// NewE3, NewUCRL2, NewCUCRL, NewPSRL: validated parameters in, the base out); NewSingle makes it
+// the single-task agent.
 //
 // A base keeps its statistics in a Stats: every pair's own samples plus counts added from
 // elsewhere (Augment: a template's visits through σ⁻¹, or an identified model's counts), and the
