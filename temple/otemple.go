@@ -65,6 +65,9 @@ type Params struct {
 	SeqDelta float64 `yaml:"seq_delta,omitempty" doc:"not in the paper (0: off): sequential identification at confidence δ: a pair is identified before m_s once a likelihood-ratio test on its own samples singles out one library template" range:"0 or 0 < seq_delta < 1"`
 	// SeqMin is the fewest own samples a sequential identification may use (with SeqDelta).
 	SeqMin int64 `yaml:"seq_min,omitempty" doc:"with seq_delta: the fewest own samples a pair is identified by sequentially" range:"1 <= seq_min < m_s with seq_delta, else 0"`
+	// SeqRewardRange is the span R of one step's reward (largest minus smallest) that the
+	// sequential test's reward part assumes (with SeqDelta; 0: rewards are not used).
+	SeqRewardRange float64 `yaml:"seq_reward_range,omitempty" doc:"with seq_delta: the span R of one step's reward (max − min) for the test's reward part; 0: rewards not used" range:">= 0"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
@@ -102,6 +105,9 @@ func (p Params) Validate(m int64) error {
 	}
 	if p.SeqDelta == 0 && p.SeqMin != 0 {
 		return fmt.Errorf("o-temple: seq_min = %d without seq_delta, want seq_min 0 or seq_delta > 0", p.SeqMin)
+	}
+	if !(p.SeqRewardRange >= 0) || math.IsInf(p.SeqRewardRange, 0) {
+		return fmt.Errorf("o-temple: seq_reward_range = %v, want a finite number >= 0", p.SeqRewardRange)
 	}
 	if p.SeqDelta > 0 && (p.SeqMin < 1 || p.SeqMin >= p.Ms) {
 		return fmt.Errorf("o-temple: seq_min = %d, want 1 <= seq_min < m_s (m_s = %d) with seq_delta", p.SeqMin, p.Ms)

@@ -13,12 +13,17 @@ import (
 // Algorithm 1 ranks them at m_s. For each library template g, with visits V_r at its K_g ranks
 // and N_g visits in all, the pair's samples have the log-likelihood
 //
-//	ℓ_g = Σ_r c_r · ln q_g(r),  q_g(r) = V_r/(N_g+1) at a rank of g, 1/((N_g+1)(S−K_g)) elsewhere:
+//	ℓ_g = Σ_r c_r · ln q_g(r) − Σ_i (x_i − r_g)²/(2σ²),
+//	q_g(r) = V_r/(N_g+1) at a rank of g, 1/((N_g+1)(S−K_g)) elsewhere:
 //
 // Laplace's rule of succession, which gives an outcome g has never shown the probability
 // 1/(N_g+1), spread evenly over the S−K_g other ranks, so that one unexpected step weighs
-// heavily but does not exclude g for good. Template j is singled out, and the pair identified
-// with it, when
+// heavily but does not exclude g for good; and for the rewards x_i, with g's mean reward r_g, a
+// Gaussian log-likelihood of variance σ² = R²/4 (R = SeqRewardRange; no reward term when R = 0):
+// by Hoeffding's lemma a reward within a span R is sub-Gaussian with that variance, so the
+// ratio of these Gaussian likelihoods is a supermartingale of mean at most 1 as well. Without
+// it, templates that differ in reward only (a deterministic move, and one onto lava) could not
+// be told apart. Template j is singled out, and the pair identified with it, when
 //
 //	(a) ℓ_j − ℓ_g ≥ ln((G−1)/δ) for every other template g of the G in the library, and
 //	(b) ρ(ĝ, g_j) ≤ τ̂ + β(n), β(n) = (1 + √ln(1/δ))/√n, ĝ the pair's own estimate:
@@ -54,7 +59,7 @@ func (o *OTempLe) seqAttempt(i int) bool {
 func (o *OTempLe) identifySequentially(i int) bool {
 	sigma, ranked := template.Ranking(o.pending.Successors(i), o.S)
 	reward := o.pending.R(i)
-	t := singledOut(o.lib, ranked, reward, o.S, o.p.SeqDelta)
+	t := singledOut(o.lib, ranked, reward, o.S, o.p.SeqDelta, o.p.SeqRewardRange)
 	if t == nil {
 		return false
 	}
@@ -63,16 +68,27 @@ func (o *OTempLe) identifySequentially(i int) bool {
 }
 
 // singledOut is the library template that a pair's own counts, ranked by its σ over S states
-// with their reward sum, single out at confidence δ by tests (a) and (b) above; nil if none.
-func singledOut(lib *template.Library, ranked []template.Count, reward float64, S int, delta float64) *template.Template {
+// with their reward sum, single out at confidence δ by tests (a) and (b) above, rewards spanning
+// R; nil if none.
+func singledOut(lib *template.Library, ranked []template.Count, reward float64, S int, delta, R float64) *template.Template {
 	ts := lib.Templates()
 	if len(ts) < 2 {
 		return nil
 	}
+	n := 0.0
+	for _, c := range ranked {
+		n += float64(c.N)
+	}
 	var best *template.Template
 	first, second := math.Inf(-1), math.Inf(-1)
 	for _, t := range ts {
-		switch l := logLikelihood(t, ranked, S); {
+		l := logLikelihood(t, ranked, S)
+		if R > 0 {
+			// −Σ(x_i − r_g)²/(2σ²) without Σx_i², the same for every template.
+			r := t.Reward / float64(t.N())
+			l -= (n*r*r - 2*reward*r) / (2 * R * R / 4)
+		}
+		switch {
 		case l > first:
 			best, first, second = t, l, first
 		case l > second:
@@ -83,10 +99,6 @@ func singledOut(lib *template.Library, ranked []template.Count, reward float64, 
 		return nil
 	}
 	g := pointOf(ranked, reward)
-	n := 0.0
-	for _, c := range ranked {
-		n += float64(c.N)
-	}
 	if template.Distance(g, best.Mean()) > lib.Tau+(1+math.Sqrt(math.Log(1/delta)))/math.Sqrt(n) {
 		return nil
 	}

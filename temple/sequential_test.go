@@ -126,3 +126,29 @@ func TestSequentialParamsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialRewardSeparates: two deterministic templates that differ in reward only (−0.2
+// and −1 a step) tie on transitions. With rewards spanning R = 1.8 (σ² = 0.81) each reward of
+// −0.2 adds (0.8² − 0)/(2·0.81) = 0.395 to the log-ratio, so at δ = 0.05 (ln 20 = 3.0) the 8th
+// sample decides; with R = 0 the rewards are not used and the pair waits for m_s.
+func TestSequentialRewardSeparates(t *testing.T) {
+	for _, c := range []struct {
+		R    float64
+		want int
+	}{{1.8, 8}, {0, 0}} {
+		o, ids := seqAgent(t, 0.05, deterministic, []template.Count{{Rank: 0, N: 1000}})
+		o.lib.Get(ids[1]).Reward = -1000
+		o.p.SeqRewardRange = c.R
+		if n, id := identifiedAt(o, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}); n != c.want || c.want > 0 && id != ids[0] {
+			t.Errorf("R = %v: identified at sample %d as template %d, want %d, %d", c.R, n, id, c.want, ids[0])
+		}
+	}
+}
+
+func TestSequentialRewardRangeValidate(t *testing.T) {
+	p := smallParams()
+	p.SeqDelta, p.SeqMin, p.SeqRewardRange = 0.05, 1, -1
+	if err := p.Validate(100); err == nil || !strings.Contains(err.Error(), "seq_reward_range") {
+		t.Errorf("seq_reward_range −1: %v, want an error naming it", err)
+	}
+}
