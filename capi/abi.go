@@ -6,9 +6,10 @@
 //	go build -buildmode=c-shared -o libtemple.so ./capi
 //
 // which also writes libtemple.h. It imports the learners (agent, agents, template), the seeded
-// streams (stream, episode.StreamsOf), the task families (families, and the tasks they make:
-// env, mdp, the simulators), nothing of the runner: not experiment, results, report or the
-// plotting, so the library stays small (TestNoRunnerInTheLibrary). The functions:
+// streams (stream), the episodes as the runner steps them (episode.Env), the task families
+// (families, and the tasks they make: env, mdp, the simulators), nothing of the runner: not
+// experiment, results, report, memory, mazepicture or the plotting, so the library stays small
+// (the import rules' test, internal/importrules). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
 //	int     temple_begin_task(int64_t h, int64_t index, int64_t n_states, int64_t n_actions, double gamma,

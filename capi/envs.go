@@ -3,12 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
-	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/episode"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
@@ -32,6 +29,13 @@ const (
 	startPerEpisode = "random-per-episode"
 	startFixed      = "fixed"
 )
+
+// episodes is how the episodes of the settings run (episode.Config).
+func (s settings) episodes() episode.Config {
+	starts := map[string]episode.Starts{startPerTask: episode.StartPerTask, startPerEpisode: episode.StartPerEpisode,
+		startFixed: episode.StartFixed}
+	return episode.Config{Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Starts: starts[s.Start]}
+}
 
 func defaultSettings() settings {
 	return settings{Episodes: 3000, Steps: 30, Gamma: 0.95, Start: startPerTask, StartCell: [2]int{1, 1}}
@@ -203,34 +207,12 @@ const (
 )
 
 // taskEnv is one task of a sequence stepped from outside, as the runner steps it for the agent
-// the sequence names: reset starts an episode (its start drawn from the run's start stream by the
-// start rule), step takes one action (a table task draws its transition from the agent's
-// environment stream; a simulator steps). An episode ends when it reaches a terminal state
-// (terminated), or after T steps or at a simulator's own time limit (truncated).
+// the sequence names (episode.Env: the runner's rules and streams): reset starts an episode, step
+// takes one action. An episode ends when it reaches a terminal state (terminated), or after T
+// steps or at a simulator's own time limit (truncated).
 type taskEnv struct {
 	guard
-	k     int
-	t     runTask
-	steps int // T
-	start string
-	S, A  int
-	// A table task: its model (m, or d computed on demand), terminal flags and streams.
-	m        *mdp.Model
-	d        mdp.Dynamics
-	terminal []bool
-	envRand  *rand.Rand
-	starts   *rand.Rand
-	first    int // the start under random-per-task, −1 before the first reset
-	// A simulator, with the stream of its resets: under random-per-task re-seeded with taskSeed
-	// before every reset, so every episode starts with the same draw.
-	sim      env.Simulator
-	resets   *rand.Rand
-	perTask  *rand.PCG
-	taskSeed uint64
-
-	s         int
-	t0        int  // steps taken in the episode
-	inEpisode bool // reset was called and the episode has not ended
+	env *episode.Env
 }
 
 // newEnv is task k's environment with its streams at their beginning, for an experiment of seed
@@ -240,97 +222,42 @@ func (ts *tasks) newEnv(k int, seed uint64) (*taskEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &taskEnv{k: k, t: t, steps: ts.set.Steps, start: ts.set.Start, first: -1}
-	str := episode.StreamsOf(seed, ts.run, ts.agent, k) // the runner's, for agent ts.agent
+	task := episode.Task{Index: k, Name: t.def.Name(), Table: t.table, Fixed: t.fixed}
 	if t.sim != nil {
-		if e.start == startFixed {
-			return nil, fmt.Errorf("start = %s needs a table task: task %d (%s) is a simulator, whose episodes start where its reset lands", startFixed, k, t.def.Name())
-		}
-		if e.sim, err = t.sim.Simulator(); err != nil {
+		if task.Sim, err = t.sim.Simulator(); err != nil {
 			return nil, err
 		}
-		e.S, e.A = e.sim.Size()
-		e.resets = str.Start
-		if e.start == startPerTask {
-			e.taskSeed = str.Start.Uint64()
-			e.perTask = rand.NewPCG(e.taskSeed, 0)
-			e.resets = rand.New(e.perTask)
-		}
-		return e, nil
 	}
-	e.d = t.table
-	e.m, _ = t.table.(*mdp.Model)
-	e.S, e.A = t.table.Size()
-	e.terminal = t.table.TerminalStates()
-	e.envRand, e.starts = str.Env, str.Start
-	if e.start == startFixed {
-		e.first = t.fixed
+	// The runner's streams for agent ts.agent.
+	e, err := episode.NewEnv(task, ts.set.episodes(), episode.StreamsOf(seed, ts.run, ts.agent, k))
+	if err != nil {
+		return nil, err
 	}
-	return e, nil
+	return &taskEnv{env: e}, nil
 }
 
 // reset starts an episode and returns its start state.
 func (e *taskEnv) reset() (int64, error) {
-	var s int
-	switch {
-	case e.sim != nil:
-		if e.perTask != nil {
-			e.perTask.Seed(e.taskSeed, 0)
-		}
-		var err error
-		if s, err = e.sim.Reset(e.resets); err != nil {
-			return 0, fmt.Errorf("reset: %w", err)
-		}
-	case e.first >= 0 && e.start != startPerEpisode:
-		s = e.first
-	default:
-		s = e.d.SampleStart(e.starts)
-		if e.start == startPerTask {
-			e.first = s
-		}
+	s, err := e.env.Reset()
+	if err != nil {
+		return 0, fmt.Errorf("reset: %w", err)
 	}
-	e.s, e.t0, e.inEpisode = s, 0, true
 	return int64(s), nil
 }
-
-var errEpisodeOver = errors.New("step: the episode has ended (terminated or truncated): call reset")
 
 // step takes action a and returns the next state with the flags stepTerminated and
 // stepTruncated, and the reward.
 func (e *taskEnv) step(a int64) (int64, float64, error) {
-	switch {
-	case !e.inEpisode && e.t0 == 0:
-		return 0, 0, errors.New("step: no episode in progress: call reset first")
-	case !e.inEpisode:
-		return 0, 0, errEpisodeOver
-	case a < 0 || a >= int64(e.A):
-		return 0, 0, fmt.Errorf("step: action %d out of range [0, %d)", a, e.A)
+	next, r, terminated, truncated, err := e.env.Step(int(a))
+	if err != nil {
+		return 0, 0, fmt.Errorf("step: %w", err)
 	}
-	var next int
-	var r float64
-	var terminated, truncated bool
-	switch {
-	case e.m != nil:
-		next, r = e.m.Step(e.s, int(a), e.envRand)
-		terminated = e.terminal != nil && e.terminal[next]
-	case e.sim != nil:
-		var err error
-		if next, r, terminated, truncated, err = e.sim.Step(int(a)); err != nil {
-			return 0, 0, fmt.Errorf("step: %w", err)
-		}
-	default:
-		next, r = e.d.Step(e.s, int(a), e.envRand)
-		terminated = e.terminal != nil && e.terminal[next]
-	}
-	e.s = next
-	e.t0++
 	out := int64(next)
 	if terminated {
 		out |= stepTerminated
 	}
-	if truncated || !terminated && e.t0 >= e.steps {
+	if truncated {
 		out |= stepTruncated
 	}
-	e.inEpisode = out&(stepTerminated|stepTruncated) == 0
 	return out, r, nil
 }

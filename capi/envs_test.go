@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/episode"
 )
 
 func mustTasks(t testing.TB, family, params, set string) *tasks {
@@ -62,7 +65,7 @@ func TestEnvEpisodes(t *testing.T) {
 			t.Fatalf("step %d: truncated %v, want %v", i, got, want)
 		}
 	}
-	if _, _, err := e.step(0); err != errEpisodeOver {
+	if _, _, err := e.step(0); !errors.Is(err, episode.ErrEpisodeOver) {
 		t.Fatalf("step after the end: %v", err)
 	}
 	if s2, _ := e.reset(); s2 != s {

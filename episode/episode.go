@@ -2,7 +2,10 @@
 // most T steps, the agent acting in every state and observing every transition, on a task given
 // by its true MDP (a stored mdp.Model, read directly, or any mdp.Dynamics computed on demand) or
 // as a simulator. The runner (experiment) runs every cell of an experiment through it, task by
-// task.
+// task. Env is the same episodes stepped one action at a time by a learner outside the loop (the
+// C library's environments, driven from Python): the rules of an episode — where it starts, a
+// simulator's resets, which stream draws what and in which order, terminal states, truncation
+// at T — are stated once, in world.go, for both.
 //
 // What observes the episodes comes in through narrow hooks (Hooks): a Watcher sees every step
 // (the oracle), a Returns recorder every episode's return. The loop draws only from the streams
@@ -148,7 +151,7 @@ func Run(ag agent.Agent, t Task, c Config, st Streams, h Hooks) (Record, error) 
 	}
 	terminated := 0 // episodes that reached a terminal state; the others were truncated
 	for e := 0; e < c.Episodes; e++ {
-		s, err := w.reset(e)
+		s, err := w.reset()
 		if err != nil {
 			return Record{}, fmt.Errorf("episode %d: %w", e, err)
 		}

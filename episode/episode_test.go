@@ -176,14 +176,30 @@ func (silent) Observe(int, int, float64, int) {}
 func (silent) EndEpisode()                    {}
 func (silent) EndTask()                       {}
 
-// The loop allocates nothing per step.
+// The loop allocates nothing per step, and neither does an Env.
 func TestEpisodeAllocatesNothing(t *testing.T) {
 	c := Config{Episodes: 1, Steps: 1000, Gamma: 0.9}
 	w, err := begin(silent{}, Task{Table: corridor(t)}, c, StreamsOf(1, 0, "", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { w.episode(silent{}, 0, nil, Hooks{}) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() {
+		s, _ := w.reset()
+		w.episode(silent{}, s, nil, Hooks{})
+	}); n != 0 {
 		t.Fatalf("%v allocations per episode", n)
+	}
+	e, err := NewEnv(Task{Table: corridor(t)}, c, StreamsOf(1, 0, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		e.Reset()
+		for ended := false; !ended; {
+			_, _, terminated, truncated, _ := e.Step(1)
+			ended = terminated || truncated
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per episode of an Env", n)
 	}
 }

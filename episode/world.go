@@ -1,7 +1,6 @@
 package episode
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -9,8 +8,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// world is one task as the loop steps it: exactly one of m (a stored model), d (a table computed
-// on demand) and sim is read per step.
+// world is one task's episodes as Run and Env step them: every rule of the environment's side
+// of an episode (its start, the resets, a transition, terminal states, truncation at T) is
+// stated once here. Exactly one of m (a stored model), d (a table computed on demand) and sim
+// is read per step.
 type world struct {
 	c    Config
 	t    Task
@@ -23,76 +24,116 @@ type world struct {
 	env      *rand.Rand
 	starts   *rand.Rand
 	start    int
-	// A simulator: the agent learning its terminal states, the states already reported
-	// terminal, and the stream of its resets — re-seeded with taskSeed before every reset under
-	// StartPerTask, so every episode starts with the same draw.
+	// A simulator, and the stream of its resets: re-seeded with taskSeed before every reset
+	// under StartPerTask, so every episode starts with the same draw.
 	sim      Simulator
-	observer agent.TerminalObserver
-	seen     []bool
 	resets   *rand.Rand
 	perTask  *rand.PCG
 	taskSeed uint64
+	// The agent of Run learning a simulator's terminal states, and the states already reported
+	// terminal to it; nil under Env, whose learner is told terminated by each step.
+	observer agent.TerminalObserver
+	seen     []bool
+
+	episodes int // episodes started
 }
 
-// begin makes the world of task t and begins the task for ag.
-func begin(ag agent.Agent, t Task, c Config, st Streams) (*world, error) {
+// newWorld makes the world of task t, its streams at their beginning. Under StartPerTask a
+// simulator's task seed is drawn here, the first draw of st.Start.
+func newWorld(t Task, c Config, st Streams) (*world, error) {
 	w := &world{c: c, t: t}
-	if t.Sim != nil {
-		return w, w.beginSimulator(ag, st)
+	switch {
+	case c.Steps < 1:
+		return nil, fmt.Errorf("steps = %d, want at least 1", c.Steps)
+	case (t.Table == nil) == (t.Sim == nil):
+		return nil, fmt.Errorf("task %d (%s): give exactly one of a table and a simulator", t.Index, t.Name)
+	case t.Sim != nil && c.Starts == StartFixed:
+		return nil, fmt.Errorf("task %d (%s) is a simulator, whose episodes start where its reset lands: a fixed start needs a table task", t.Index, t.Name)
+	case t.Sim != nil:
+		w.sim = t.Sim
+		w.S, w.A = w.sim.Size()
+		w.resets = st.Start
+		if c.Starts == StartPerTask {
+			w.taskSeed = st.Start.Uint64()
+			w.perTask = rand.NewPCG(w.taskSeed, 0)
+			w.resets = rand.New(w.perTask)
+		}
+		return w, nil
 	}
 	w.d, w.env, w.starts = t.Table, st.Env, st.Start
 	w.m, _ = t.Table.(*mdp.Model)
 	w.S, w.A = t.Table.Size()
 	w.terminal = t.Table.TerminalStates()
-	return w, ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent,
-		Terminal: t.Table.TerminalStates(), Truth: w.m})
+	return w, nil
 }
 
-// beginSimulator begins a simulator task: the agent is told no terminal states and no model.
-func (w *world) beginSimulator(ag agent.Agent, st Streams) error {
-	if w.c.Starts == StartFixed {
-		return errors.New("a simulator's episodes start where its reset lands: a fixed start needs a table task")
+// begin makes the world of task t and begins the task for ag: a table task's agent is told its
+// terminal states and its true model, a simulator's neither.
+func begin(ag agent.Agent, t Task, c Config, st Streams) (*world, error) {
+	w, err := newWorld(t, c, st)
+	if err != nil {
+		return nil, err
 	}
-	w.sim = w.t.Sim
-	w.S, w.A = w.sim.Size()
-	if err := ag.BeginTask(agent.Task{Index: w.t.Index, S: w.S, A: w.A, Gamma: w.c.Gamma, Rand: st.Agent}); err != nil {
-		return err
+	if w.sim == nil {
+		return w, ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent,
+			Terminal: t.Table.TerminalStates(), Truth: w.m})
+	}
+	if err := ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent}); err != nil {
+		return nil, err
 	}
 	if w.sim.Terminates() {
 		var ok bool
 		if w.observer, ok = ag.(agent.TerminalObserver); !ok {
-			return fmt.Errorf("agent type %T: %w, but task %d (%s) is a simulator whose episodes terminate", ag, ErrNoTerminalObserver, w.t.Index, w.t.Name)
+			return nil, fmt.Errorf("agent type %T: %w, but task %d (%s) is a simulator whose episodes terminate", ag, ErrNoTerminalObserver, t.Index, t.Name)
 		}
 		w.seen = make([]bool, w.S)
 	}
-	w.resets = st.Start
-	if w.c.Starts == StartPerTask {
-		w.taskSeed = st.Start.Uint64()
-		w.perTask = rand.NewPCG(w.taskSeed, 0)
-		w.resets = rand.New(w.perTask)
-	}
-	return nil
+	return w, nil
 }
 
-// reset starts episode e and returns its start state.
-func (w *world) reset(e int) (int, error) {
+// reset starts the next episode and returns its start state: a simulator's reset; a table
+// task's start drawn for the first episode and, under StartPerEpisode, for every episode.
+func (w *world) reset() (int, error) {
+	first := w.episodes == 0
+	w.episodes++
 	if w.sim != nil {
 		if w.perTask != nil {
 			w.perTask.Seed(w.taskSeed, 0)
 		}
 		return w.sim.Reset(w.resets)
 	}
-	if e == 0 || w.c.Starts == StartPerEpisode {
+	if first || w.c.Starts == StartPerEpisode {
 		w.start = startState(w.t, w.c, w.starts)
 	}
 	return w.start, nil
 }
 
-// episode runs one episode from s until it terminates, is truncated or has taken T steps, and
-// returns its return, its steps and whether it terminated.
+// terminates reports whether a table task's step into next ends the episode there.
+func (w *world) terminates(next int) bool { return w.terminal != nil && w.terminal[next] }
+
+// truncates reports whether the steps-th step of an episode truncates it: a simulator's own time
+// limit did (simTruncated), or it is the T-th step and did not terminate.
+func (w *world) truncates(steps int, terminated, simTruncated bool) bool {
+	return simTruncated || !terminated && steps >= w.c.Steps
+}
+
+// transition is the outcome of action a in state s: a table task's next state and reward drawn
+// from the environment stream, and whether next is terminal; or the simulator's step. Env steps
+// through it; Run's loop writes it out.
+func (w *world) transition(s, a int) (next int, r float64, terminated, simTruncated bool, err error) {
+	if w.sim != nil {
+		return w.sim.Step(a)
+	}
+	next, r = w.d.Step(s, a, w.env)
+	return next, r, w.terminates(next), false, nil
+}
+
+// episode runs one episode of ag from s until it terminates or is truncated, and returns its
+// return, its steps and whether it terminated. On a simulator the first step that terminates
+// into a state tells the agent (ObserveTerminal) before it observes the step.
 func (w *world) episode(ag agent.Agent, s int, phases agent.StepInfo, h Hooks) (ret float64, steps int, terminated bool, err error) {
 	watch, acting := h.Steps, h.Acting
-	for t := 0; t < w.c.Steps; t++ {
+	for t := 1; ; t++ {
 		if acting != nil {
 			acting.Acting(s)
 		}
@@ -101,36 +142,37 @@ func (w *world) episode(ag agent.Agent, s int, phases agent.StepInfo, h Hooks) (
 		if phases != nil {
 			ph = phases.Phase(s)
 		}
+		// transition, written out: a stored model is read without an interface call, and the
+		// call of transition itself costs a simulator's step here about 40% (BenchmarkSimulatorRunner).
 		var next int
 		var r float64
 		var truncated bool
 		switch {
 		case w.m != nil:
 			next, r = w.m.Step(s, a, w.env)
-			terminated = w.terminal != nil && w.terminal[next]
+			terminated = w.terminates(next)
 		case w.sim != nil:
 			if next, r, terminated, truncated, err = w.sim.Step(a); err != nil {
-				return ret, t, false, err
-			}
-			if terminated && !w.seen[next] {
-				w.seen[next] = true
-				w.observer.ObserveTerminal(next)
+				return ret, t - 1, false, err
 			}
 		default:
 			next, r = w.d.Step(s, a, w.env)
-			terminated = w.terminal != nil && w.terminal[next]
+			terminated = w.terminates(next)
+		}
+		if terminated && w.observer != nil && !w.seen[next] {
+			w.seen[next] = true
+			w.observer.ObserveTerminal(next)
 		}
 		ag.Observe(s, a, r, next)
 		if watch != nil {
-			watch.Stepped(s, a, r, next, w.c.Steps-t, ph)
+			watch.Stepped(s, a, r, next, w.c.Steps-t+1, ph)
 		}
 		ret += r
 		s = next
-		if terminated || truncated {
-			return ret, t + 1, terminated, nil
+		if terminated || w.truncates(t, terminated, truncated) {
+			return ret, t, terminated, nil
 		}
 	}
-	return ret, w.c.Steps, false, nil
 }
 
 // unvisited is a simulator that counts its grid cells never visited (discretize.Sim).

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,8 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// report.html holds every figure, the summary, the comparison, the diagnostics and the spec.
+// report.html holds every figure, the summary, every verdict temple run prints, the diagnostics
+// (a row per metric, so that no name is cut at the page's edge) and the spec.
 func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 	dir := t.TempDir()
 	s := small(3, 3, 40)
@@ -32,10 +34,26 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 			t.Errorf("the report lacks figure %s inline", name)
 		}
 	}
-	for _, want := range []string{"<h2>Summary</h2>", "<td>O-TempLe</td>", "Paired comparison with RMax", "Holm",
-		"<th>library_size</th>", "<h2>Distance to optimal</h2>", "<th>share of optimal</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + Version} {
+	for _, want := range []string{"<h2>Summary</h2>", "<td>O-TempLe</td>", "Paired comparisons: every pair of agents", "Holm",
+		"<td>library_size</td>", "<td>samples_until_all_known</td>", "<h2>Distance to optimal</h2>", "<th>share of optimal</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + Version} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
+		}
+	}
+	sum, err := results.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts, _, err := results.Verdicts(sum, s.Output.Baseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(verdicts) != 3 { // every pair of the 3 agents
+		t.Errorf("%d verdicts, want 3", len(verdicts))
+	}
+	for _, c := range verdicts {
+		if !strings.Contains(page, "<td>"+html.EscapeString(c.Verdict())+"</td>") {
+			t.Errorf("the report lacks the verdict %q", c.Verdict())
 		}
 	}
 	// temple report rebuilds the same page.

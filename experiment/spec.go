@@ -17,7 +17,7 @@ import (
 )
 
 // Spec is an experiment as written in a config file. Every field has a default (see Default and
-// the README's configuration reference); a file states only what it changes.
+// docs/reference/configuration.md); a file states only what it changes.
 type Spec struct {
 	Name      string    `yaml:"name"`
 	Seed      uint64    `yaml:"seed"`

@@ -19,8 +19,8 @@
 //
 // FormatVersion names the layout below; change it, and say so here, when a file changes in a way
 // an older reader would misread. The same spec and seed give the same bytes in every file but
-// timings.json and report.html (the meaning of every column is in the README's "Results
-// directory"). Every file of the directory is written by this package; a name in parentheses is
+// timings.json and report.html (the meaning of every column is in docs/reference/results-format.md).
+// Every file of the directory is written by this package; a name in parentheses is
 // its writer:
 //
 //	.temple.lock    the lock of the process running in the directory, gone when it ends (Claim, LockFile)

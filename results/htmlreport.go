@@ -28,10 +28,11 @@ type reportPage struct {
 	Tasks         string
 	Summary       Summary
 	Baseline      string
-	Comparisons   []report.Comparison
+	Comparisons   []report.Comparison // the verdicts of Verdicts: what temple run prints
+	AllPairs      bool                // Comparisons holds every pair, not every agent against Baseline
 	Figures       []SVGFigure
-	Metrics       []string // diagnostic names, in order of first appearance
-	Diagnostics   []diagnosticRow
+	Agents        []string        // the columns of Diagnostics
+	Diagnostics   []diagnosticRow // a row per metric, in order of first appearance
 	Seconds       float64
 	Spec          string
 }
@@ -43,8 +44,23 @@ type SVGFigure struct {
 }
 
 type diagnosticRow struct {
-	Agent  string
-	Values []string // mean over runs and tasks of each metric, "" when the agent has none
+	Metric string
+	Values []string // per agent, the mean over runs and tasks of the metric, "" when the agent has none
+}
+
+// VerdictPairs is the largest number of agents whose every pair is tested (Verdicts); with more,
+// each agent is tested against the baseline only.
+const VerdictPairs = 4
+
+// Verdicts are the paired comparisons that temple run prints and report.html shows, Holm-adjusted
+// together: every pair of up to VerdictPairs agents, otherwise every agent against the baseline
+// (every pair when there is none). The bool says whether they are every pair.
+func Verdicts(sum Summary, baseline string) ([]report.Comparison, bool, error) {
+	if len(sum.Agents) <= VerdictPairs {
+		baseline = ""
+	}
+	cs, err := Compare(sum, baseline)
+	return cs, baseline == "", err
 }
 
 // WriteReport writes report.html into a results directory from the files it holds: one
@@ -65,15 +81,16 @@ func WriteReport(dir string) error {
 	}
 	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
 		Spec: string(specYAML), Tasks: s.Tasks.Family}
-	if page.Baseline != "" && s.Runs >= 2 {
-		if page.Comparisons, err = Compare(sum, page.Baseline); err != nil {
+	if len(agents) >= 2 && s.Runs >= 2 {
+		if page.Comparisons, page.AllPairs, err = Verdicts(sum, page.Baseline); err != nil {
 			return err
 		}
 	}
 	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
 		return err
 	}
-	if page.Metrics, page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), agents); err != nil {
+	page.Agents = agents
+	if page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), agents); err != nil {
 		return err
 	}
 	var timings struct {
@@ -155,12 +172,13 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 	return out, nil
 }
 
-// readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks; a line that
-// is not run,agent,task,metric,value with a number for value is refused (*DamagedError).
-func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, error) {
+// readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
+// metric, a column per agent (so that no metric's name is cut at the page's edge). A line that is
+// not run,agent,task,metric,value with a number for value is refused (*DamagedError).
+func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("results: report: %w", err)
+		return nil, fmt.Errorf("results: report: %w", err)
 	}
 	defer f.Close()
 	type acc struct{ sum, n float64 }
@@ -176,7 +194,7 @@ func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, e
 			v, err = strconv.ParseFloat(fields[len(fields)-1], 64)
 		}
 		if len(fields) < 5 || err != nil {
-			return nil, nil, &DamagedError{Path: path, Problem: fmt.Sprintf("line %d is not run,agent,task,metric,value with a number for value: %.80q", line, sc.Text())}
+			return nil, &DamagedError{Path: path, Problem: fmt.Sprintf("line %d is not run,agent,task,metric,value with a number for value: %.80q", line, sc.Text())}
 		}
 		metric := fields[len(fields)-2]
 		agent := strings.Trim(strings.Join(fields[1:len(fields)-3], ","), `"`)
@@ -191,12 +209,12 @@ func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, e
 		sums[k].n++
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("results: report: %w", err)
+		return nil, fmt.Errorf("results: report: %w", err)
 	}
 	var rows []diagnosticRow
-	for _, a := range agents {
-		row := diagnosticRow{Agent: a}
-		for _, m := range names {
+	for _, m := range names {
+		row := diagnosticRow{Metric: m}
+		for _, a := range agents {
 			if x := sums[[2]string{a, m}]; x != nil {
 				row.Values = append(row.Values, strconv.FormatFloat(x.sum/x.n, 'g', 4, 64))
 			} else {
@@ -205,7 +223,7 @@ func readDiagnostics(path string, agents []string) ([]string, []diagnosticRow, e
 		}
 		rows = append(rows, row)
 	}
-	return names, rows, nil
+	return rows, nil
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -248,19 +266,19 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 {{range $a := $.Summary.Agents}}{{with $o := $a.Oracle}}<tr><td>{{$a.Name}}</td><td>{{with $o.ShareOfOptimal}}{{printf "%.3f ± %.3f" .Mean .CI95}}{{end}}</td><td>{{f2 $o.MeanRegret.Mean}} ± {{f2 $o.MeanRegret.CI95}}</td><td>{{f2 $o.MeanEpsMistakes.Mean}} ± {{f2 $o.MeanEpsMistakes.CI95}}</td>{{range $p := phases}}<td>{{with index $o.RegretByPhase $p}}{{f2 .Mean}}{{end}}</td>{{end}}</tr>{{end}}
 {{end}}</table>{{end}}
 
-{{if .Comparisons}}<h2>Paired comparison with {{.Baseline}}</h2>
-<p class="note">Two-sided paired t-test on the runs' mean per-task rewards; Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method.</p>
-<table><tr><th>agent</th><th>− {{.Baseline}}</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs won</th><th>verdict (5%, Holm)</th></tr>
-{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td>{{.Verdict}}</td></tr>
+{{if .Comparisons}}<h2>Paired comparison{{if .AllPairs}}s: every pair of agents{{else}} with {{.Baseline}}{{end}}</h2>
+<p class="note">Two-sided paired t-test on the runs' mean per-task rewards (A − B, run by run); Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method; a verdict is significant below p (Holm) = 0.05, otherwise the agents are not distinguishable. These are the verdicts temple run prints.</p>
+<table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
+{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td>{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 
 <h2>Figures</h2>
 <div class="figures">{{range .Figures}}<div class="figure" id="{{.Name}}">{{.SVG}}</div>{{end}}</div>
 
-{{if .Metrics}}<h2>Diagnostics</h2>
-<p class="note">Each agent's per-task diagnostics (metrics.csv), averaged over runs and tasks.</p>
-<div class="scroll"><table><tr><th>agent</th>{{range .Metrics}}<th>{{.}}</th>{{end}}</tr>
-{{range .Diagnostics}}<tr><td>{{.Agent}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+{{if .Diagnostics}}<h2>Diagnostics</h2>
+<p class="note">Each agent's per-task diagnostics (metrics.csv), averaged over runs and tasks; docs/reference/results-format.md says what each one counts.</p>
+<div class="scroll"><table><tr><th>metric</th>{{range .Agents}}<th>{{.}}</th>{{end}}</tr>
+{{range .Diagnostics}}<tr><td>{{.Metric}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}
 
 <h2>Resolved spec</h2>

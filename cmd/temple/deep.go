@@ -82,7 +82,7 @@ func deepCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", filepath.Join("results", "deep"), "results directory")
+	f.StringVar(&out, "out", filepath.Join(runsDir, "deep"), "results directory")
 	f.StringVar(&envs, "envs", "", "comma-separated environments (default: all built in: "+envNames()+")")
 	f.Uint64Var(&s.Seed, "seed", s.Seed, "seed of every random stream")
 	f.IntVar(&s.Seeds, "seeds", s.Seeds, "independent runs (seeds) per environment")

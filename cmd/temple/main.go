@@ -21,10 +21,12 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
@@ -49,9 +51,14 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd())
 	return cmd
 }
+
+// runsDir is the directory under which an experiment's results go unless --out names another:
+// runs/NAME, outside the repository's packages (results/ is one) and ignored by git. The
+// directory's name is no part of any result.
+const runsDir = "runs"
 
 // overrides are the flags that change a spec or where and how much of it runs.
 type overrides struct {
@@ -65,7 +72,7 @@ type overrides struct {
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", "", "results directory (default results/NAME)")
+	f.StringVar(&o.out, "out", "", "results directory (default "+runsDir+"/NAME)")
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
@@ -92,22 +99,23 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
 	}
 	if o.out == "" {
-		o.out = filepath.Join("results", s.Name)
+		o.out = filepath.Join(runsDir, s.Name)
 	}
 	return s.Validate()
 }
 
 func runCmd() *cobra.Command {
 	var o overrides
+	var printSpec bool
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
-		Long: "run runs the experiment of a YAML config (README.md, \"Configuration reference\"), or without\n" +
+		Long: "run runs the experiment of a YAML config (docs/reference/configuration.md), or without\n" +
 			"one the default experiment: " + experiment.DemoDescription + ".",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
-			if len(args) == 0 {
+			if len(args) == 0 && !printSpec {
 				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
 			}
 			if len(args) == 1 {
@@ -119,16 +127,20 @@ func runCmd() *cobra.Command {
 			if err := o.apply(cmd, &s); err != nil {
 				return err
 			}
+			if printSpec {
+				return writeSpec(cmd, s)
+			}
 			return execute(cmd, s, o)
 		},
 	}
 	o.register(cmd, false)
+	cmd.Flags().BoolVar(&printSpec, "print", false, "print the resolved spec (the config with every default and flag applied) as YAML instead of running it")
 	return cmd
 }
 
 func reproduceCmd() *cobra.Command {
 	var o overrides
-	var list bool
+	var list, printSpec bool
 	cmd := &cobra.Command{
 		Use:   "reproduce NAME",
 		Short: "Reproduce an experiment of the paper (see --list)",
@@ -153,9 +165,12 @@ func reproduceCmd() *cobra.Command {
 				return nil
 			}
 			if args[0] == "deep" {
+				if printSpec {
+					return fmt.Errorf("reproduce deep --print: the deep study has no experiment spec; temple deep --help lists its settings")
+				}
 				return reproduceDeep(cmd, o)
 			}
-			p, err := experiment.LookupPreset(args[0])
+			p, err := lookupPreset(args[0])
 			if err != nil {
 				return err
 			}
@@ -163,12 +178,42 @@ func reproduceCmd() *cobra.Command {
 			if err := o.apply(cmd, &s); err != nil {
 				return err
 			}
+			if printSpec {
+				return writeSpec(cmd, s)
+			}
 			return execute(cmd, s, o)
 		},
 	}
 	cmd.Flags().BoolVar(&list, "list", false, "list the presets")
+	cmd.Flags().BoolVar(&printSpec, "print", false, "print the preset's full spec as YAML, a config to start one's own from (temple run CONFIG.yaml), instead of running it")
 	o.register(cmd, true)
 	return cmd
+}
+
+// writeSpec prints the resolved spec s as YAML, a config that reads back as s.
+func writeSpec(cmd *cobra.Command, s experiment.Spec) error {
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = cmd.OutOrStdout().Write(b)
+	return err
+}
+
+// lookupPreset is the preset of that name; an unknown name fails with every preset's name (deep
+// too) and the closest one.
+func lookupPreset(name string) (experiment.Preset, error) {
+	p, err := experiment.LookupPreset(name)
+	if err == nil {
+		return p, nil
+	}
+	var names []string
+	for _, p := range experiment.Presets() {
+		names = append(names, p.Name)
+	}
+	names = append(names, "deep")
+	return p, fmt.Errorf("no preset %q (the presets are %s; temple reproduce --list says what each runs)%s",
+		name, strings.Join(names, ", "), suggest.DidYouMean(name, names))
 }
 
 func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
@@ -211,6 +256,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
+	printFlags(out, s, sum, o.out)
 	if err := printVerdicts(out, s, sum); err != nil {
 		return err
 	}
@@ -232,18 +278,17 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			fmt.Fprintf(out, " per task (ε = %g·V_max)\n", opt.Epsilon)
 		}
 	}
+	printLearned(out, o.out, width)
+	printLegend(out, s, sum)
+	printReused(out, o.out, s.Runs*len(s.Agents))
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
 		filepath.Join(o.out, "report.html"))
 	return nil
 }
 
-// verdictPairs is the largest number of agents whose every pair the terminal summary tests;
-// with more, each agent is tested against the baseline only.
-const verdictPairs = 4
-
 // printVerdicts says for the agents of the summary whether their paired differences in mean
-// per-task reward are significant (report.Comparison.Verdict): every pair of up to verdictPairs
-// agents, otherwise every agent against the baseline, with Holm's correction over those tested.
+// per-task reward are significant (report.Comparison.Verdict): the comparisons of
+// results.Verdicts, which report.html shows too, with Holm's correction over those tested.
 func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error {
 	if len(sum.Agents) < 2 {
 		return nil
@@ -252,11 +297,7 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error 
 		fmt.Fprintln(out, "\nOne run: no paired test, so no verdict on the differences (give --runs 2 or more).")
 		return nil
 	}
-	baseline := s.Output.Baseline
-	if len(sum.Agents) <= verdictPairs {
-		baseline = ""
-	}
-	cs, err := results.Compare(sum, baseline)
+	cs, _, err := results.Verdicts(sum, s.Output.Baseline)
 	if err != nil {
 		return err
 	}

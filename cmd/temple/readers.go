@@ -86,7 +86,7 @@ func reportCmd() *cobra.Command {
 		Use:   "report DIR",
 		Short: "Rebuild report.html of a results directory",
 		Long: "report rebuilds the self-contained report.html of a results directory from its files: the\n" +
-			"summary with 95% CIs, the paired comparison with the baseline, every figure, each agent's\n" +
+			"summary with 95% CIs, every paired verdict temple run prints, every figure, each agent's\n" +
 			"diagnostics, the timings and the resolved spec.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

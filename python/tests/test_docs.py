@@ -1,4 +1,4 @@
-"""Every Python code block of python/README.md and docs/guides/python.md runs as written (in a
+"""Every Python code block of python/README.md, docs/guides/python.md and README.md runs as written (in a
 fresh interpreter, with the temple this test imports; from a scratch directory, so that what the
 blocks write stays out of the repository). The guide's shell block of its Install section runs in
 python/test_wheel.sh, which has the wheel to install."""
@@ -12,7 +12,7 @@ import unittest
 
 from test_example import ROOT, package_env
 
-PAGES = [os.path.join("python", "README.md"), os.path.join("docs", "guides", "python.md")]
+PAGES = [os.path.join("python", "README.md"), os.path.join("docs", "guides", "python.md"), "README.md"]
 
 
 def blocks(page, lang):

@@ -127,7 +127,7 @@ class TestNumPyNumbers(unittest.TestCase):
                    "tasks": {"family": "online-maze", "count": np.int8(2)}, "agents": [{"type": "rmax", "m": np.int16(4)}]}
             r = temple.run(cfg, out=os.path.join(tmp, "r"), runs=np.int64(2), seed=np.uint32(6), progress=io.StringIO())
             self.assertEqual((r.summary["runs"], r.summary["seed"]), (2, 6))
-            self.assertEqual(r.summary["spec"]["Gamma"], 0.5)
+            self.assertEqual(r.summary["spec"]["gamma"], 0.5)
         finally:
             shutil.rmtree(tmp)
 

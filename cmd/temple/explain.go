@@ -1,0 +1,168 @@
+package main
+
+// The parts of temple run's summary that explain it: what the template learners learned, a
+// legend of its terms, warnings about results that say less than they seem to, and whether the
+// cells were reused from an earlier run.
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
+)
+
+// agentMetrics are the per-task diagnostics of metrics.csv of one agent.
+type agentMetrics struct {
+	// sums and counts of every metric over runs and tasks
+	sum, n map[string]float64
+	// last is each run's value of every metric on its last task, by metric and run
+	last     map[string]map[int]float64
+	lastTask map[int]int
+}
+
+// readMetrics reads a results directory's metrics.csv (run,agent,task,metric,value) by agent, in
+// the order of first appearance.
+func readMetrics(dir string) ([]string, map[string]*agentMetrics, error) {
+	f, err := os.Open(filepath.Join(dir, "metrics.csv"))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	var order []string
+	by := map[string]*agentMetrics{}
+	for _, r := range rows[min(1, len(rows)):] {
+		if len(r) != 5 {
+			continue
+		}
+		run, err1 := strconv.Atoi(r[0])
+		task, err2 := strconv.Atoi(r[2])
+		v, err3 := strconv.ParseFloat(r[4], 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue
+		}
+		m := by[r[1]]
+		if m == nil {
+			m = &agentMetrics{sum: map[string]float64{}, n: map[string]float64{}, last: map[string]map[int]float64{}, lastTask: map[int]int{}}
+			by[r[1]] = m
+			order = append(order, r[1])
+		}
+		m.sum[r[3]] += v
+		m.n[r[3]]++
+		if task > m.lastTask[run] {
+			m.lastTask[run] = task
+		}
+		if task == m.lastTask[run] {
+			if m.last[r[3]] == nil {
+				m.last[r[3]] = map[int]float64{}
+			}
+			m.last[r[3]][run] = v
+		}
+	}
+	return order, by, nil
+}
+
+// mean is the metric's mean over runs and tasks, and whether the agent reports it.
+func (m *agentMetrics) mean(name string) (float64, bool) {
+	if m.n[name] == 0 {
+		return 0, false
+	}
+	return m.sum[name] / m.n[name], true
+}
+
+// meanLast is the metric's mean over runs of its value on each run's last task.
+func (m *agentMetrics) meanLast(name string) float64 {
+	s := 0.0
+	for _, v := range m.last[name] {
+		s += v
+	}
+	return s / float64(max(1, len(m.last[name])))
+}
+
+// printLearned says what the template learners (the agents that report library_size: O-TempLe,
+// FM-TempLe) learned: their library after the last task, and the pairs they identified with a
+// library template and augmented with its visits per task.
+func printLearned(out io.Writer, dir string, width int) {
+	order, by, err := readMetrics(dir)
+	if err != nil {
+		return
+	}
+	header := false
+	for _, a := range order {
+		m := by[a]
+		if _, ok := m.mean("library_size"); !ok {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(out, "\nWhat the template learners learned (mean over runs; metrics.csv):")
+			header = true
+		}
+		identified, _ := m.mean("identified_pairs")
+		augmented, _ := m.mean("augmented_pairs")
+		fmt.Fprintf(out, "  %-*s %.1f templates in the library after the last task; per task %.1f pairs identified with a template, %.1f augmented with its visits\n",
+			width, a, m.meanLast("library_size"), identified, augmented)
+	}
+}
+
+// printLegend explains the terms of the summary in one line each.
+func printLegend(out io.Writer, s experiment.Spec, sum results.Summary) {
+	fmt.Fprintln(out, "\nTerms: per-task reward = total reward of a task's episodes; ± = half-width of the 95% CI across runs;")
+	fmt.Fprintln(out, "  Holm-adjusted p = the paired test's p-value corrected for the several pairs tested together;")
+	if sum.Optimal != nil {
+		fmt.Fprintln(out, "  share of optimal = reward / the expected reward of the optimal policy; regret = their difference;")
+		fmt.Fprintln(out, "  ε-mistakes = steps whose action's Q* is more than ε below V*, the optimum's value;")
+	}
+	fmt.Fprintln(out, "  more in docs/concepts.md.")
+}
+
+// printFlags warns about results that say less than they seem to: an agent whose every run
+// earned the same per-task reward (often: no episode ever reached the goal), and an agent none of
+// whose episodes reached a terminal state on tasks that have them (metrics.csv's
+// terminated_episodes).
+func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir string) {
+	_, by, _ := readMetrics(dir)
+	for _, a := range sum.Agents {
+		var notes []string
+		if m := by[a.Name]; m != nil {
+			if t, ok := m.mean("terminated_episodes"); ok && t == 0 {
+				notes = append(notes, "no episode of any run reached a terminal state (the goal, on tasks where reaching it ends the episode)")
+			}
+		}
+		if s.Runs >= 2 && a.CI95 == 0 {
+			notes = append(notes, fmt.Sprintf("every run earned the same, %.2f per task", a.MeanPerTaskReward))
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(out, "  note: %s: %s\n", a.Name, strings.Join(notes, "; "))
+		}
+	}
+}
+
+// printReused says how many of the experiment's cells were read back from an earlier run into
+// the same directory rather than run now (those absent from timings.json, which lists the cells
+// run in this invocation).
+func printReused(out io.Writer, dir string, cells int) {
+	b, err := os.ReadFile(filepath.Join(dir, "timings.json"))
+	if err != nil {
+		return
+	}
+	var timings struct {
+		Cells map[string]float64 `json:"cell_seconds"`
+	}
+	if json.Unmarshal(b, &timings) != nil {
+		return
+	}
+	if reused := cells - len(timings.Cells); reused > 0 {
+		fmt.Fprintf(out, "\nReused %d of %d cells stored in %s by an earlier run of the same spec; --force to run them again.\n",
+			reused, cells, dir)
+	}
+}

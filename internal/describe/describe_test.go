@@ -1,0 +1,117 @@
+package describe
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/families"
+)
+
+// The checked-in configuration reference is what the registries give today.
+func TestReferenceIsCurrent(t *testing.T) {
+	var b bytes.Buffer
+	if err := Reference(&b); err != nil {
+		t.Fatal(err)
+	}
+	const page = "../../docs/reference/configuration.md"
+	old, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(old, b.Bytes()) {
+		t.Errorf("%s is stale: run go generate ./internal/describe and commit it", page)
+	}
+}
+
+// Every agent type's entry lists its config keys: its own, and base: with the keys of its base.
+func TestAgentTypesListEveryKey(t *testing.T) {
+	rmax := keysOf(t, "rmax")
+	for _, e := range AgentTypes() {
+		typ, err := agents.Lookup(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := agents.Keys(typ.Defaults())
+		var got []string
+		for _, p := range e.Params {
+			got = append(got, p.Key)
+		}
+		if e.Note != "" { // a template learner: its base's keys (rmax by default) apply too
+			got = append(got, rmax...)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: described keys %v, the registry's %v", e.Name, got, want)
+		}
+	}
+}
+
+// Every task family's entry lists its config keys, in order.
+func TestTaskFamiliesListEveryKey(t *testing.T) {
+	for _, e := range TaskFamilies() {
+		f, err := families.Lookup(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range e.Params {
+			got = append(got, p.Key)
+		}
+		if want := families.Keys(f.Defaults()); !slices.Equal(got, want) {
+			t.Errorf("%s: described keys %v, the registry's %v", e.Name, got, want)
+		}
+	}
+}
+
+func keysOf(t *testing.T, typ string) []string {
+	tp, err := agents.Lookup(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agents.Keys(tp.Defaults())
+}
+
+// Every key of every agent type and task family has a doc tag, and every entry a summary.
+func TestEveryKeyIsDocumented(t *testing.T) {
+	if missing := Missing(append(AgentTypes(), TaskFamilies()...)); len(missing) > 0 {
+		t.Errorf("undocumented (give each a doc:\"...\" tag beside its yaml tag): %s", strings.Join(missing, ", "))
+	}
+}
+
+// Of reads keys, defaults, bounds and docs from the tags, descending into embedded and inline
+// structs.
+func TestOf(t *testing.T) {
+	type inner struct {
+		Tau float64 `yaml:"tau" doc:"template gap τ̂" range:"> 0"`
+	}
+	type params struct {
+		M      int64    `yaml:"m" doc:"known threshold m" range:">= 1"`
+		Order  string   `yaml:"order" doc:"how tasks follow" range:"cycle | random"`
+		Bins   []int    `yaml:"bins" doc:"bins per dimension"`
+		Hidden int      `yaml:"-"`
+		Base   struct{} // read by its own decoder
+		inner
+		Extra struct {
+			On bool `yaml:"on"`
+		} `yaml:",inline"`
+	}
+	got := Of(&params{M: 500, Order: "cycle", Bins: []int{10, 10}, inner: inner{Tau: 0.15}})
+	want := []Param{
+		{Key: "m", Type: "integer", Default: "500", Range: ">= 1", Doc: "known threshold m"},
+		{Key: "order", Type: "string", Default: "cycle", Range: "cycle | random", Doc: "how tasks follow"},
+		{Key: "bins", Type: "list", Default: "[10, 10]", Doc: "bins per dimension"},
+		{Key: "tau", Type: "number", Default: "0.15", Range: "> 0", Doc: "template gap τ̂"},
+		{Key: "on", Type: "boolean", Default: "false"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Of =\n%v, want\n%v", got, want)
+	}
+	if m := Missing([]Entry{{Name: "x", Summary: "s", Params: got}}); !slices.Equal(m, []string{"x: on"}) {
+		t.Errorf("Missing = %v, want [x: on]", m)
+	}
+}

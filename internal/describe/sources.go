@@ -1,0 +1,33 @@
+package describe
+
+import (
+	"fmt"
+
+	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/families"
+)
+
+// AgentTypes describes every agent type of the registry (package agents), in name order. A
+// template learner's entry lists base: and its own keys, and says that the keys of its base
+// learner apply too.
+func AgentTypes() []Entry {
+	var out []Entry
+	for _, t := range agents.Types() {
+		p := t.Defaults()
+		e := Entry{Name: t.Name, Summary: t.Summary, Params: Of(p)}
+		if keys := agents.Keys(p); len(keys) > 0 && keys[0] == "base" {
+			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named", agents.BaseNames()[0])
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TaskFamilies describes every task family of the registry (package families), in name order.
+func TaskFamilies() []Entry {
+	var out []Entry
+	for _, f := range families.All() {
+		out = append(out, Entry{Name: f.Name, Summary: f.Summary, Params: Of(f.Defaults())})
+	}
+	return out
+}
