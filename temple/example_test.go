@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -35,22 +36,7 @@ func ExampleOTempLe() {
 	}
 	envRand := rand.New(rand.NewPCG(1, 2))
 	for k := range 3 {
-		ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
-		for range 500 { // episodes of 30 steps from (1,1)
-			s := 0
-			for range 30 {
-				a := ot.Act(s)
-				next, r := m.Step(s, a, envRand)
-				ot.Observe(s, a, r, next)
-				s = next
-			}
-			ot.EndEpisode()
-		}
-		ot.EndTask()
-		metrics := map[string]float64{}
-		for _, x := range ot.TaskMetrics() {
-			metrics[x.Name] = x.Value
-		}
+		metrics := runTask(ot, m, k, 500, envRand)
 		fmt.Printf("task %d: %v templates, %v of 100 pairs augmented from the library\n", k, metrics["library_size"], metrics["augmented_pairs"])
 	}
 	// Output:
@@ -84,27 +70,33 @@ func ExampleParams_sequential() {
 		envRand := rand.New(rand.NewPCG(1, 2))
 		var recorded []float64
 		for k := range 3 {
-			ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
-			for range 300 {
-				s := 0
-				for range 30 {
-					a := ot.Act(s)
-					next, r := m.Step(s, a, envRand)
-					ot.Observe(s, a, r, next)
-					s = next
-				}
-				ot.EndEpisode()
-			}
-			ot.EndTask()
-			for _, x := range ot.TaskMetrics() {
-				if x.Name == "samples_recorded" {
-					recorded = append(recorded, x.Value)
-				}
-			}
+			recorded = append(recorded, runTask(ot, m, k, 300, envRand)["samples_recorded"])
 		}
 		fmt.Printf("seq_delta %g: own samples recorded in tasks 0, 1, 2: %v\n", delta, recorded)
 	}
 	// Output:
 	// seq_delta 0: own samples recorded in tasks 0, 1, 2: [4100 2000 2000]
 	// seq_delta 0.05: own samples recorded in tasks 0, 1, 2: [3532 984 984]
+}
+
+// runTask runs task k of model m with ot for the given number of episodes of 30 steps from state
+// 0 ((1,1)), drawing the environment from envRand, and returns the task's metrics by name.
+func runTask(ot *temple.OTempLe, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
+	ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
+	for range episodes {
+		s := 0
+		for range 30 {
+			a := ot.Act(s)
+			next, r := m.Step(s, a, envRand)
+			ot.Observe(s, a, r, next)
+			s = next
+		}
+		ot.EndEpisode()
+	}
+	ot.EndTask()
+	metrics := map[string]float64{}
+	for _, x := range ot.TaskMetrics() {
+		metrics[x.Name] = x.Value
+	}
+	return metrics
 }
