@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -35,26 +36,67 @@ func ExampleOTempLe() {
 	}
 	envRand := rand.New(rand.NewPCG(1, 2))
 	for k := range 3 {
-		ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
-		for range 500 { // episodes of 30 steps from (1,1)
-			s := 0
-			for range 30 {
-				a := ot.Act(s)
-				next, r := m.Step(s, a, envRand)
-				ot.Observe(s, a, r, next)
-				s = next
-			}
-			ot.EndEpisode()
-		}
-		ot.EndTask()
-		metrics := map[string]float64{}
-		for _, x := range ot.TaskMetrics() {
-			metrics[x.Name] = x.Value
-		}
+		metrics := runTask(ot, m, k, 500, envRand)
 		fmt.Printf("task %d: %v templates, %v of 100 pairs augmented from the library\n", k, metrics["library_size"], metrics["augmented_pairs"])
 	}
 	// Output:
 	// task 0: 7 templates, 88 of 100 pairs augmented from the library
 	// task 1: 8 templates, 93 of 100 pairs augmented from the library
 	// task 2: 9 templates, 93 of 100 pairs augmented from the library
+}
+
+// Sequential identification (not in the paper) on three tasks of a deterministic 5×5 maze: once
+// the library holds the maze's templates — deterministic moves that differ in reward: a step,
+// onto lava, onto the goal — a pair is identified as soon as its rewards single one out at
+// δ = 0.05 (about 10 own samples) instead of at m_s = 20, so the learner records half as many.
+func ExampleParams_sequential() {
+	mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{{X: 5, Y: 5}},
+		Lava: []env.Cell{{X: 3, Y: 3}}, StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4}
+	m, _ := mz.Model()
+	for _, delta := range []float64{0, 0.05} {
+		p := temple.DefaultParams()
+		p.Ms = 20
+		if delta > 0 {
+			p.SeqDelta, p.SeqMin, p.SeqRewardRange = delta, 2, 1.8 // rewards span [−1, 0.8]
+		}
+		rmax := agent.DefaultRMax()
+		rmax.M = 200
+		base, _ := agent.NewRMax(rmax)
+		ot, err := temple.NewOTempLe(p, base)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		envRand := rand.New(rand.NewPCG(1, 2))
+		var recorded []float64
+		for k := range 3 {
+			recorded = append(recorded, runTask(ot, m, k, 300, envRand)["samples_recorded"])
+		}
+		fmt.Printf("seq_delta %g: own samples recorded in tasks 0, 1, 2: %v\n", delta, recorded)
+	}
+	// Output:
+	// seq_delta 0: own samples recorded in tasks 0, 1, 2: [4100 2000 2000]
+	// seq_delta 0.05: own samples recorded in tasks 0, 1, 2: [3532 984 984]
+}
+
+// runTask runs task k of model m with ot for the given number of episodes of 30 steps from state
+// 0 ((1,1)), drawing the environment from envRand, and returns the task's metrics by name.
+func runTask(ot *temple.OTempLe, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
+	ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
+	for range episodes {
+		s := 0
+		for range 30 {
+			a := ot.Act(s)
+			next, r := m.Step(s, a, envRand)
+			ot.Observe(s, a, r, next)
+			s = next
+		}
+		ot.EndEpisode()
+	}
+	ot.EndTask()
+	metrics := map[string]float64{}
+	for _, x := range ot.TaskMetrics() {
+		metrics[x.Name] = x.Value
+	}
+	return metrics
 }

@@ -57,6 +57,17 @@ type Params struct {
 	// as impossible for good; refuting the match lets the pair be explored again. Only template
 	// matches are refuted, not FM-TempLe's augmentation from an identified model.
 	Refute bool `yaml:"refute,omitempty" doc:"not in the paper: a step to a state the pair's augmented estimate gives probability zero withdraws its template match (the pair keeps its own steps)"`
+	// SeqDelta (not in the paper; 0, off, in the paper presets) is the confidence δ of
+	// sequential identification: from SeqMin own samples on, and before m_s, a pair is
+	// identified with a library template as soon as its own samples single that template out
+	// (singledOut, which states the test and its guarantee); at m_s Algorithm 1's rule decides
+	// for the pairs that were not.
+	SeqDelta float64 `yaml:"seq_delta,omitempty" doc:"not in the paper (0: off): sequential identification at confidence δ: a pair is identified before m_s once a likelihood-ratio test on its own samples singles out one library template" range:"0 or 0 < seq_delta < 1"`
+	// SeqMin is the fewest own samples a sequential identification may use (with SeqDelta).
+	SeqMin int64 `yaml:"seq_min,omitempty" doc:"with seq_delta: the fewest own samples a pair is identified by sequentially" range:"1 <= seq_min < m_s with seq_delta, else 0"`
+	// SeqRewardRange is the span R of one step's reward (largest minus smallest) that the
+	// sequential test's reward part assumes (with SeqDelta; 0: rewards are not used).
+	SeqRewardRange float64 `yaml:"seq_reward_range,omitempty" doc:"with seq_delta: the span R of one step's reward (max − min) for the test's reward part; 0: rewards not used" range:">= 0"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
@@ -88,6 +99,18 @@ func (p Params) Validate(m int64) error {
 	}
 	if !(p.Tau >= 0) || math.IsInf(p.Tau, 0) {
 		return fmt.Errorf("o-temple: tau = %v, want a finite number >= 0", p.Tau)
+	}
+	if !(p.SeqDelta >= 0 && p.SeqDelta < 1) {
+		return fmt.Errorf("o-temple: seq_delta = %v, want 0 (off) or 0 < seq_delta < 1", p.SeqDelta)
+	}
+	if p.SeqDelta == 0 && p.SeqMin != 0 {
+		return fmt.Errorf("o-temple: seq_min = %d without seq_delta, want seq_min 0 or seq_delta > 0", p.SeqMin)
+	}
+	if !(p.SeqRewardRange >= 0) || math.IsInf(p.SeqRewardRange, 0) {
+		return fmt.Errorf("o-temple: seq_reward_range = %v, want a finite number >= 0", p.SeqRewardRange)
+	}
+	if p.SeqDelta > 0 && (p.SeqMin < 1 || p.SeqMin >= p.Ms) {
+		return fmt.Errorf("o-temple: seq_min = %d, want 1 <= seq_min < m_s (m_s = %d) with seq_delta", p.SeqMin, p.Ms)
 	}
 	return nil
 }
@@ -158,6 +181,7 @@ type taskStats struct {
 	deferred                                                int // with Retry: attempts without a match
 	early, withdrawn                                        int // with EarlyMatch: provisional matches, and those withdrawn at m_s
 	refuted                                                 int // with Refute: matches a step refuted
+	sequential                                              int // with SeqDelta: pairs identified before m_s
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
@@ -230,6 +254,8 @@ func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 	*o.own.Ptr(i)++
 	switch {
 	case o.ident.At(i) >= 0:
+	case o.seqAttempt(i) && o.identifySequentially(i):
+		identified = true
 	case o.earlyAttempt(i):
 		o.matchEarly(i)
 	case o.attempt(i):
@@ -344,6 +370,12 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 	sigma, ranked := template.Ranking(o.pending.Successors(i), o.S)
 	reward := o.pending.R(i) // of the pair's own samples: m_s without Retry
 	t, _ := o.lib.Match(pointOf(ranked, reward))
+	return o.identifyAs(i, t, sigma, ranked, reward, endOfTask)
+}
+
+// identifyAs matches pair i, whose own samples are ranked by σ with their reward sum, to
+// template t, or adds them as a new template when t is nil (identify).
+func (o *OTempLe) identifyAs(i int, t *template.Template, sigma template.Sigma, ranked []template.Count, reward float64, endOfTask bool) bool {
 	if o.provisional(i) {
 		o.settleEarly(i, t, sigma)
 	}
@@ -480,6 +512,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	}
 	if o.p.Refute {
 		m = append(m, agent.Metric{Name: "refuted_matches", Value: float64(o.stats.refuted)})
+	}
+	if o.p.SeqDelta > 0 {
+		m = append(m, agent.Metric{Name: "sequential_identifications", Value: float64(o.stats.sequential)})
 	}
 	if o.truth == nil {
 		return m
