@@ -9,6 +9,7 @@
 // every built model (BuiltSizes).
 //
 // It may import the task model and the tasks (mdp, env), the agents registry (agents.Memory, an
-// agent type's own memory) and the oracle's constants (oracle.DenseStates, oracle.Tolerance). It
-// must not import experiment, results or report.
+// agent type's own memory) and the oracle's constants (oracle.DenseStates, oracle.Tolerance),
+// and through oracle what oracle imports (results, for its records). It must not import
+// experiment, nor results or report directly.
 package memory

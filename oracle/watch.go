@@ -34,6 +34,9 @@ func (o *Measure) Acting(s int) {
 		pe.evaluate()
 		pe.version, pe.fresh = v, true
 	}
+	// vStar is indexed by the task's state s, not by a local region's (o.local): policy mistakes
+	// are counted on stored models only, which the runner keeps whole (experiment's plan turns
+	// tasks computed on demand off when oracle.policy_mistakes is on).
 	if pe.v[s] < o.vStar[s]-o.eps-2*pe.tol {
 		*o.rec.PolicyMistakes++
 	}
