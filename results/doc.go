@@ -37,7 +37,7 @@
 //	templates/<CellName>.jsonl  a TaskSnapshot a line, after every task (CreateTemplates; with
 //	                            output.templates, for agents with templates; read by ReadSnapshots)
 //	per_task.csv    run,agent,task,reward,steps,states,actions,start — a row per task of a cell (Write)
-//	metrics.csv     run,agent,task,metric,value — every agent.Metric of every task (Write)
+//	metrics.csv     run,agent,task,metric,value — every agent.Metric of every task (Write; ReadMetrics)
 //	oracle.csv      run,task,start,optimal_reward,optimal_discounted_start_value (Write, with the oracle)
 //	regret.csv      run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes,
 //	                regret_<phase> for every agent.Phase, [policy_mistakes] (Write, with the oracle)

@@ -173,43 +173,26 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 }
 
 // readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
-// metric, a column per agent (so that no metric's name is cut at the page's edge). A line that is
-// not run,agent,task,metric,value with a number for value is refused (*DamagedError).
+// metric, a column per agent (so that no metric's name is cut at the page's edge). A damaged
+// metrics.csv is refused (ReadMetrics).
 func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
-	f, err := os.Open(path)
+	metrics, err := ReadMetrics(path)
 	if err != nil {
-		return nil, fmt.Errorf("results: report: %w", err)
+		return nil, err
 	}
-	defer f.Close()
 	type acc struct{ sum, n float64 }
 	sums := map[[2]string]*acc{}
 	var names []string
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header
-	for line := 2; sc.Scan(); line++ {
-		fields := strings.Split(sc.Text(), ",")
-		// run,agent,task,metric,value — an agent name may hold a quoted comma.
-		var v float64
-		if len(fields) >= 5 {
-			v, err = strconv.ParseFloat(fields[len(fields)-1], 64)
+	for _, m := range metrics {
+		if !slices.Contains(names, m.Metric) {
+			names = append(names, m.Metric)
 		}
-		if len(fields) < 5 || err != nil {
-			return nil, &DamagedError{Path: path, Problem: fmt.Sprintf("line %d is not run,agent,task,metric,value with a number for value: %.80q", line, sc.Text())}
-		}
-		metric := fields[len(fields)-2]
-		agent := strings.Trim(strings.Join(fields[1:len(fields)-3], ","), `"`)
-		if !slices.Contains(names, metric) {
-			names = append(names, metric)
-		}
-		k := [2]string{agent, metric}
+		k := [2]string{m.Agent, m.Metric}
 		if sums[k] == nil {
 			sums[k] = &acc{}
 		}
-		sums[k].sum += v
+		sums[k].sum += m.Value
 		sums[k].n++
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("results: report: %w", err)
 	}
 	var rows []diagnosticRow
 	for _, m := range names {

@@ -5,13 +5,11 @@ package main
 // cells were reused from an earlier run.
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/temple-rl/temple/experiment"
@@ -27,46 +25,31 @@ type agentMetrics struct {
 	lastTask map[int]int
 }
 
-// readMetrics reads a results directory's metrics.csv (run,agent,task,metric,value) by agent, in
-// the order of first appearance.
+// readMetrics reads a results directory's metrics.csv by agent, in the order of first appearance.
 func readMetrics(dir string) ([]string, map[string]*agentMetrics, error) {
-	f, err := os.Open(filepath.Join(dir, "metrics.csv"))
+	rows, err := results.ReadMetrics(filepath.Join(dir, "metrics.csv"))
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
 	var order []string
 	by := map[string]*agentMetrics{}
-	for _, r := range rows[min(1, len(rows)):] {
-		if len(r) != 5 {
-			continue
-		}
-		run, err1 := strconv.Atoi(r[0])
-		task, err2 := strconv.Atoi(r[2])
-		v, err3 := strconv.ParseFloat(r[4], 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			continue
-		}
-		m := by[r[1]]
+	for _, r := range rows {
+		m := by[r.Agent]
 		if m == nil {
 			m = &agentMetrics{sum: map[string]float64{}, n: map[string]float64{}, last: map[string]map[int]float64{}, lastTask: map[int]int{}}
-			by[r[1]] = m
-			order = append(order, r[1])
+			by[r.Agent] = m
+			order = append(order, r.Agent)
 		}
-		m.sum[r[3]] += v
-		m.n[r[3]]++
-		if task > m.lastTask[run] {
-			m.lastTask[run] = task
+		m.sum[r.Metric] += r.Value
+		m.n[r.Metric]++
+		if r.Task > m.lastTask[r.Run] {
+			m.lastTask[r.Run] = r.Task
 		}
-		if task == m.lastTask[run] {
-			if m.last[r[3]] == nil {
-				m.last[r[3]] = map[int]float64{}
+		if r.Task == m.lastTask[r.Run] {
+			if m.last[r.Metric] == nil {
+				m.last[r.Metric] = map[int]float64{}
 			}
-			m.last[r[3]][run] = v
+			m.last[r.Metric][r.Run] = r.Value
 		}
 	}
 	return order, by, nil
