@@ -38,11 +38,13 @@ import (
 // its visits — MBIE-EB's PAC bound is not claimed with the option on, nor Theorem 1's.
 
 // placeOptimistic plans pair i, not identified, with the most optimistic library template its
-// own samples do not exclude, or with its own samples alone when every template is excluded.
+// own samples do not exclude, or with its own samples alone when every template is excluded or
+// the most optimistic one has more ranks than the pair has seen states (σ⁻¹ would place the
+// rest on arbitrary unseen states).
 func (o *OTempLe) placeOptimistic(i int) {
 	sigma, ranked := template.Ranking(o.pending.Successors(i), o.S)
 	best := o.mostOptimistic(consistentTemplates(o.lib, ranked, o.pending.R(i), o.S, o.p.OptDelta, o.p.SeqRewardRange), sigma)
-	if best == nil {
+	if best == nil || int(best.Visits[len(best.Visits)-1].Rank) >= len(sigma.Top) {
 		o.withdrawOptimistic(i)
 		return
 	}
@@ -93,7 +95,7 @@ func (o *OTempLe) mostOptimistic(ts []*template.Template, sigma template.Sigma) 
 // states with their reward sum, do not exclude at confidence δ, rewards spanning R: template g
 // is excluded when another template explains the samples better by ln(max(G−1, 1)/δ) in
 // log-likelihood (test (a) of sequential.go, turned around), or when an unknown distribution
-// does by ln(1/δ) (test (c)).
+// does by ln(1/δ) (test (c), with a reward part here: newRewardTerm).
 func consistentTemplates(lib *template.Library, ranked []template.Count, reward float64, S int, delta, R float64) []*template.Template {
 	ts := lib.Templates()
 	n := 0.0
@@ -109,12 +111,32 @@ func consistentTemplates(lib *template.Library, ranked []template.Count, reward 
 		best = math.Max(best, total[k])
 	}
 	others := math.Log(float64(max(len(ts)-1, 1)) / delta)
-	unknown := newTemplateLogLikelihood(ranked, n, S) - math.Log(1/delta)
+	unknown := newTemplateLogLikelihood(ranked, n, S) + newRewardTerm(n, reward, R) - math.Log(1/delta)
 	var out []*template.Template
 	for k, t := range ts {
-		if best-total[k] < others && transition[k] >= unknown {
+		if best-total[k] < others && total[k] >= unknown {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// rewardPriorVariance is the variance of newRewardTerm's prior over an unknown mean reward: N(0, 1),
+// the scale of the mazes' rewards (−1 to 0.8 a step).
+const rewardPriorVariance = 1
+
+// newRewardTerm is the reward part of the "new template" alternative for n rewards summing to
+// reward, rewards spanning R: the log of the Gaussian mixture ∫ Π N(x_i; μ, σ²) N(μ; 0, 1) dμ,
+// σ² = R²/4, without the terms rewardTerm also leaves out — b²/(2a) − ½ ln a with a = n/σ² + 1
+// and b = reward/σ². A Bayes mixture, so under a template's true mean reward its ratio to that
+// template's term is a supermartingale of mean at most 1 (the method of mixtures); without it a
+// pair whose reward no library template has (the goal, in a library of steps) stayed consistent
+// with a single template, which (a) alone cannot exclude. 0 when R = 0.
+func newRewardTerm(n, reward, R float64) float64 {
+	if R == 0 {
+		return 0
+	}
+	v := R * R / 4
+	a, b := n/v+1/rewardPriorVariance, reward/v
+	return b*b/(2*a) - 0.5*math.Log(a*rewardPriorVariance)
 }
