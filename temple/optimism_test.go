@@ -161,3 +161,38 @@ func TestOptimismParamsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimismNewRewardExcludesTheOnlyTemplate: with one template of −0.2 a step and R = 0.2
+// (σ² = 0.01), a first step that pays +0.8 — the goal, in a library of steps — leaves the
+// template's log-likelihood at −18 against the "new template" mixture's 27.1 (transitions ln 0.1,
+// rewards b²/(2a) − ½ ln a = 31.7 − 2.3 with a = 101, b = 80), beyond ln 20: the template is
+// excluded and the pair keeps its own sample. A first step that pays −0.2 keeps it (2 against
+// −2.6 − 3.0) and the pair is planned with it.
+func TestOptimismNewRewardExcludesTheOnlyTemplate(t *testing.T) {
+	for _, tc := range []struct {
+		reward float64
+		want   int64
+	}{{0.8, 1}, {-0.2, 1001}} {
+		o, _ := optAgent(t, 0.05, [][]template.Count{deterministic}, []float64{-200})
+		o.p.SeqRewardRange = 0.2
+		o.Observe(0, 0, tc.reward, 1)
+		if n, _ := pairCounts(o); n != tc.want {
+			t.Errorf("reward %v: pair counts %d, want %d", tc.reward, n, tc.want)
+		}
+	}
+}
+
+// TestOptimismWaitsForTheTemplatesSupport: a two-way template is consistent with one sample, but
+// the pair has seen one state and σ⁻¹ would put the template's second rank on an arbitrary unseen
+// state, so the pair keeps its own sample; once it has seen two states the template is placed.
+func TestOptimismWaitsForTheTemplatesSupport(t *testing.T) {
+	o, ids := optAgent(t, 0.05, [][]template.Count{twoWay}, []float64{800})
+	o.Observe(0, 0, -0.2, 1)
+	if n, _ := pairCounts(o); n != 1 || o.optTmpl.At(0) != -1 {
+		t.Fatalf("after one state: pair counts %d, template %d; want its own 1 and none", n, o.optTmpl.At(0))
+	}
+	o.Observe(0, 0, -0.2, 2)
+	if n, _ := pairCounts(o); n != 1002 || o.optTmpl.At(0) != int32(ids[0]) {
+		t.Errorf("after two states: pair counts %d, template %d; want 1002 and %d", n, o.optTmpl.At(0), ids[0])
+	}
+}
