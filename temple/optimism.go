@@ -20,8 +20,10 @@ import (
 // visits on top of the pair's own samples, so the base plans with essentially g and a bonus
 // shrunk by g's visits) and withdrawn (agent.Base.Replace with the own samples) when a later
 // sample excludes it, σ moves its support, or another consistent template becomes the most
-// optimistic. When no library template is consistent — the "new template" alternative wins — the
-// pair keeps its own samples only, and the base's own optimism (MBIE-EB's β/√n) applies. At m_s
+// optimistic. When no library template is consistent — the "new template" alternative, with a
+// reward part here (newRewardTerm), wins — or the most optimistic one has more ranks than the
+// pair has seen states (σ⁻¹ would put the rest on arbitrary unseen states), the pair keeps its
+// own samples only, and the base's own optimism (MBIE-EB's β/√n) applies. At m_s
 // (or at a sequential identification) the optimistic placement is withdrawn and Algorithm 1's
 // identification decides as without the option; the placement never gives the library anything.
 //
@@ -29,10 +31,10 @@ import (
 // template g's, the likelihood ratio of any template to g is a supermartingale of mean at most
 // 1 (sequential.go), so by Ville's inequality g is ever excluded with probability at most δ, and
 // the "new template" test excludes it with probability at most δ as well; with probability at
-// least 1 − 2δ, then, the planned template is worth at least g's backup under the values V the
-// learner plans with — the optimism MBIE-EB's bonus gives, over a finite set rather than over
-// every distribution near the estimate. Lost against MBIE-EB: σ from few samples places the
-// template's unseen ranks on the lowest-numbered unseen states, not the true ones; the library
+// least 1 − 2δ, then, the pair is left to the base's own optimism or planned with a template
+// worth at least g's backup under the values V the learner plans with — the optimism MBIE-EB's
+// bonus gives, over a finite set rather than over every distribution near the estimate. Lost
+// against MBIE-EB: σ from few samples is the pair's empirical ranking, not its true one; the library
 // holds estimates, not true templates; and a pair whose true template is not in the library but
 // is close to one that stays consistent is planned with that template, with a bonus shrunk by
 // its visits — MBIE-EB's PAC bound is not claimed with the option on, nor Theorem 1's.
