@@ -85,3 +85,13 @@ func uniformGreedy(q, dst []float64) {
 		}
 	}
 }
+
+// Valued is a base whose current plan's state values can be read: O-TempLe's optimism over
+// library templates (temple.Params.OptDelta) ranks a pair's candidate templates by their backup
+// against these values. The seam's counts (Augment, Replace) say what a pair's model is; this
+// says what its successors are worth, which no count can.
+type Valued interface {
+	// Values are V(s) of the last plan, one per state, without planning anew (zeros before the
+	// first plan); the caller only reads them.
+	Values() []float64
+}

@@ -115,7 +115,10 @@ type MBIEEB struct {
 	scratch      scratchPlan
 }
 
-var _ Base = (*MBIEEB)(nil)
+var (
+	_ Base   = (*MBIEEB)(nil)
+	_ Valued = (*MBIEEB)(nil)
+)
 
 // NewMBIEEB validates p and returns MBIE-EB as a base learner (Base).
 func NewMBIEEB(p MBIEEBParams) (*MBIEEB, error) {
@@ -230,6 +233,9 @@ func (l *MBIEEB) build(m *mdp.Sparse) {
 		m.EndPair()
 	}
 }
+
+// Values are V(s) of the last plan, without planning anew (Valued).
+func (l *MBIEEB) Values() []float64 { return l.v }
 
 // PolicyVersion changes whenever the policy may have changed (PolicyInfo).
 func (l *MBIEEB) PolicyVersion() uint64 { return l.version }

@@ -67,7 +67,13 @@ type Params struct {
 	SeqMin int64 `yaml:"seq_min,omitempty" doc:"with seq_delta: the fewest own samples a pair is identified by sequentially" range:"1 <= seq_min < m_s with seq_delta, else 0"`
 	// SeqRewardRange is the span R of one step's reward (largest minus smallest) that the
 	// sequential test's reward part assumes (with SeqDelta; 0: rewards are not used).
-	SeqRewardRange float64 `yaml:"seq_reward_range,omitempty" doc:"with seq_delta: the span R of one step's reward (max − min) for the test's reward part; 0: rewards not used" range:">= 0"`
+	SeqRewardRange float64 `yaml:"seq_reward_range,omitempty" doc:"with seq_delta or opt_delta: the span R of one step's reward (max − min) for the likelihood test's reward part; 0: rewards not used" range:">= 0"`
+	// OptDelta (not in the paper; 0, off, in the paper presets) is the confidence δ of optimism
+	// over library templates: a pair not yet identified is planned with the most optimistic
+	// library template its own samples do not exclude at δ, and with its own samples alone (the
+	// base's own optimism) when every template is excluded (optimism.go states the rule and its
+	// guarantee). It needs a base whose plan's values can be read (agent.Valued: MBIE-EB).
+	OptDelta float64 `yaml:"opt_delta,omitempty" doc:"not in the paper (0: off): a pair not yet identified is planned with the most optimistic library template its samples do not exclude at confidence δ (MBIE-EB base only)" range:"0 or 0 < opt_delta < 1, without early_match and refute"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
@@ -105,6 +111,15 @@ func (p Params) Validate(m int64) error {
 	}
 	if p.SeqDelta == 0 && p.SeqMin != 0 {
 		return fmt.Errorf("o-temple: seq_min = %d without seq_delta, want seq_min 0 or seq_delta > 0", p.SeqMin)
+	}
+	if !(p.OptDelta >= 0 && p.OptDelta < 1) {
+		return fmt.Errorf("o-temple: opt_delta = %v, want 0 (off) or 0 < opt_delta < 1", p.OptDelta)
+	}
+	if p.OptDelta > 0 && m != math.MaxInt64 {
+		return fmt.Errorf("o-temple: opt_delta = %v over a base with known threshold m = %d, want a base without one (mbie-eb with m 0): an optimistic template's counts would make the pair known and end its own samples", p.OptDelta, m)
+	}
+	if p.OptDelta > 0 && (p.EarlyMatch > 0 || p.Refute) {
+		return fmt.Errorf("o-temple: opt_delta = %v with early_match = %d and refute = %v, want early_match 0 and refute false with opt_delta (both also augment pairs before identification)", p.OptDelta, p.EarlyMatch, p.Refute)
 	}
 	if !(p.SeqRewardRange >= 0) || math.IsInf(p.SeqRewardRange, 0) {
 		return fmt.Errorf("o-temple: seq_reward_range = %v, want a finite number >= 0", p.SeqRewardRange)
@@ -145,6 +160,12 @@ type OTempLe struct {
 	// otherwise; earlySigma[i] is the σ it was placed by.
 	early      lazy.Table[int32]
 	earlySigma lazy.Table[template.Sigma]
+	// optTmpl[i] is the ID of the library template pair i is planned with (OptDelta), −1 for
+	// none; optSigma[i] the σ it was placed by; values reads the base's plan, gamma its γ.
+	optTmpl  lazy.Table[int32]
+	optSigma lazy.Table[template.Sigma]
+	values   agent.Valued
+	gamma    float64
 	// fromTemplate[i]: pair i's estimate holds the visits of its matched template (Refute).
 	// steps holds every step of each pair in this task, own samples or not (Refute).
 	fromTemplate []bool
@@ -182,6 +203,7 @@ type taskStats struct {
 	early, withdrawn                                        int // with EarlyMatch: provisional matches, and those withdrawn at m_s
 	refuted                                                 int // with Refute: matches a step refuted
 	sequential                                              int // with SeqDelta: pairs identified before m_s
+	optimistic                                              int // with OptDelta: optimistic templates placed
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
@@ -194,7 +216,15 @@ func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &OTempLe{p: p, lib: lib, l: base, st: base.Stats()}, nil
+	o := &OTempLe{p: p, lib: lib, l: base, st: base.Stats()}
+	if p.OptDelta > 0 {
+		v, ok := base.(agent.Valued)
+		if !ok {
+			return nil, fmt.Errorf("o-temple: opt_delta = %v needs a base learner whose plan's values can be read (mbie-eb); this base has none", p.OptDelta)
+		}
+		o.values = v
+	}
+	return o, nil
 }
 
 // Library is the agent's template library.
@@ -219,6 +249,11 @@ func (o *OTempLe) BeginTask(t agent.Task) error {
 	if o.p.Refute {
 		o.fromTemplate = buf.Zeroed(o.fromTemplate, t.S*t.A)
 		o.steps.Reset(t.S, t.A)
+	}
+	if o.p.OptDelta > 0 {
+		o.gamma = t.Gamma
+		o.optTmpl.Reset(t.S*t.A, -1)
+		o.optSigma.Reset(t.S*t.A, template.Sigma{})
 	}
 	o.wrong = buf.Zeroed(o.wrong, t.S)
 	o.wrongPair = buf.Zeroed(o.wrongPair, t.S*t.A)
@@ -260,6 +295,9 @@ func (o *OTempLe) observe(i, next int, r float64) (own, identified bool) {
 		o.matchEarly(i)
 	case o.attempt(i):
 		identified = o.identify(i, false)
+	}
+	if o.p.OptDelta > 0 && o.ident.At(i) < 0 {
+		o.placeOptimistic(i)
 	}
 	return true, identified
 }
@@ -376,6 +414,7 @@ func (o *OTempLe) identify(i int, endOfTask bool) bool {
 // identifyAs matches pair i, whose own samples are ranked by σ with their reward sum, to
 // template t, or adds them as a new template when t is nil (identify).
 func (o *OTempLe) identifyAs(i int, t *template.Template, sigma template.Sigma, ranked []template.Count, reward float64, endOfTask bool) bool {
+	o.withdrawOptimistic(i)
 	if o.provisional(i) {
 		o.settleEarly(i, t, sigma)
 	}
@@ -512,6 +551,9 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 	}
 	if o.p.Refute {
 		m = append(m, agent.Metric{Name: "refuted_matches", Value: float64(o.stats.refuted)})
+	}
+	if o.p.OptDelta > 0 {
+		m = append(m, agent.Metric{Name: "optimistic_placements", Value: float64(o.stats.optimistic)})
 	}
 	if o.p.SeqDelta > 0 {
 		m = append(m, agent.Metric{Name: "sequential_identifications", Value: float64(o.stats.sequential)})
