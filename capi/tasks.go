@@ -14,7 +14,6 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/stream"
 )
 
 // runTask is one task of a run as the environments step it.
@@ -37,16 +36,10 @@ func (t runTask) model() (*mdp.Model, error) {
 // linePrefix is the line number of an error about the one-line JSON tasks block.
 var linePrefix = regexp.MustCompile(`^line \d+: `)
 
-// onDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
-// when they are read (env.OnDemand) is stepped that way instead of from a stored model, as the
-// runner does (experiment.OnDemandPairs, which TestOnDemandPairsIsTheRunners keeps it equal to):
-// the same transitions, a few bytes per cell.
-const onDemandPairs = 1 << 18
-
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
 // tasks: block is spec, with the settings set.
 func drawRun(spec families.Spec, set settings, seed uint64, run int) ([]runTask, error) {
-	seq, err := spec.Params.Sequence(run, stream.New(seed, run, "", 0, stream.Sequence))
+	seq, err := spec.Draw(seed, run)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
@@ -100,7 +93,7 @@ func buildTask(def env.Task, set settings) (runTask, error) {
 		return t, nil
 	}
 	var err error
-	if od, ok := def.(env.OnDemand); ok && pairs(od) >= onDemandPairs {
+	if od, ok := env.LargeOnDemand(def); ok {
 		t.table, err = od.Dynamics()
 	} else {
 		t.table, err = def.Model()
@@ -110,32 +103,7 @@ func buildTask(def env.Task, set settings) (runTask, error) {
 	}
 	t.S, t.A = t.table.Size()
 	if set.Start == startFixed {
-		t.fixed, err = fixedStart(set, def, t.table)
+		t.fixed, err = env.FixedStart(def, t.table, set.StartState, env.Cell{X: set.StartCell[0], Y: set.StartCell[1]})
 	}
 	return t, err
-}
-
-func pairs(t env.Sized) int64 {
-	S, A := t.Size()
-	return int64(S) * int64(A)
-}
-
-// fixedStart is a table task's start under start: fixed: start_state when given, else the state
-// of start_cell in a grid task; not a terminal state.
-func fixedStart(set settings, def env.Task, d mdp.Dynamics) (int, error) {
-	S, _ := d.Size()
-	s := 0
-	if set.StartState != nil {
-		if s = *set.StartState; s < 0 || s >= S {
-			return 0, fmt.Errorf("start_state = %d, want a state of the task's %d", s, S)
-		}
-	} else if grid, ok := def.(env.CellTask); !ok {
-		return 0, fmt.Errorf("start_cell = %v needs a grid task; give start_state instead", set.StartCell)
-	} else if s, ok = grid.StateOfCell(env.Cell{X: set.StartCell[0], Y: set.StartCell[1]}); !ok {
-		return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", set.StartCell)
-	}
-	if d.Terminal(s) {
-		return 0, fmt.Errorf("the fixed start state %d is terminal", s)
-	}
-	return s, nil
 }

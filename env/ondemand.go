@@ -1,6 +1,7 @@
 package env
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,8 +12,8 @@ import (
 
 // OnDemand is a task that can compute its model's rows when they are read instead of storing
 // them (mdp.Dynamics): a large maze is a few bytes per cell this way, against about 80 bytes per
-// state-action pair as a Model. The runner uses it for tasks too large to store
-// (experiment.OnDemandPairs).
+// state-action pair as a Model. The runner and the C ABI step such a task on demand from
+// OnDemandPairs pairs on (LargeOnDemand).
 type OnDemand interface {
 	Task
 	Sized
@@ -21,6 +22,50 @@ type OnDemand interface {
 	Reach(r int) int
 	// RewardBound is at least every |r| of the task's transitions, for memory estimates.
 	RewardBound() float64
+}
+
+// OnDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
+// when they are read (OnDemand: a maze, from 256×256 cells on) is stepped that way instead of from
+// a stored model: a stored model costs about 80 bytes per pair and minutes to solve whole, while
+// an experiment reads only the pairs its episodes meet.
+const OnDemandPairs = 1 << 18
+
+// LargeOnDemand returns def as a task to compute on demand: one that can be (OnDemand) with at
+// least OnDemandPairs pairs.
+func LargeOnDemand(def Task) (OnDemand, bool) {
+	od, ok := def.(OnDemand)
+	if !ok {
+		return nil, false
+	}
+	if S, A := od.Size(); int64(S)*int64(A) < OnDemandPairs {
+		return nil, false
+	}
+	return od, true
+}
+
+// FixedStart is the start state of task def, whose MDP is d, under a fixed start: state when it is
+// given, otherwise the state of cell in a grid task (CellTask). It must be a state of the task and
+// not terminal.
+func FixedStart(def Task, d mdp.Dynamics, state *int, cell Cell) (int, error) {
+	var s int
+	if state != nil {
+		s = *state
+		if S, _ := d.Size(); s < 0 || s >= S {
+			return 0, fmt.Errorf("start_state = %d, but the task has %d states", s, S)
+		}
+	} else {
+		grid, ok := def.(CellTask)
+		if !ok {
+			return 0, fmt.Errorf("start_cell = %v needs a grid task; give start_state instead", cell)
+		}
+		if s, ok = grid.StateOfCell(cell); !ok {
+			return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", cell)
+		}
+	}
+	if d.Terminal(s) {
+		return 0, fmt.Errorf("the fixed start state %d is terminal", s)
+	}
+	return s, nil
 }
 
 // MazeDynamics is a maze's model computed on demand: each pair's outcomes are worked out from the

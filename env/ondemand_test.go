@@ -1,9 +1,11 @@
 package env
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/mdp"
@@ -112,5 +114,53 @@ func TestMazeReach(t *testing.T) {
 	}
 	if got := m.Reach(1 << 40); got != 10000 {
 		t.Errorf("a huge radius: %d cells, want the maze's 10000", got)
+	}
+}
+
+// TestFixedStart: a given start state within the task, else a grid task's open cell, and never a
+// terminal state; LargeOnDemand takes a maze from OnDemandPairs pairs on.
+func TestFixedStart(t *testing.T) {
+	maze := Maze{Width: 3, Height: 2, Slip: make([]float64, 6), Actions: 4, Goals: []Cell{{X: 3, Y: 2}},
+		TerminalGoals: true, GoalReward: 1}
+	m, err := maze.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goal, _ := maze.StateOfCell(Cell{X: 3, Y: 2})
+	state := func(s int) *int { return &s }
+	for _, c := range []struct {
+		def   Task
+		state *int
+		cell  Cell
+		want  int
+		err   string
+	}{
+		{maze, state(1), Cell{}, 1, ""},
+		{maze, nil, Cell{X: 2, Y: 1}, 1, ""},
+		{maze, state(6), Cell{}, 0, "start_state = 6, but the task has 6 states"},
+		{maze, state(-1), Cell{}, 0, "start_state = -1, but the task has 6 states"},
+		{maze, nil, Cell{X: 9, Y: 9}, 0, "start_cell = (9,9) is not an open cell of the task"},
+		{maze, state(goal), Cell{}, 0, fmt.Sprintf("the fixed start state %d is terminal", goal)},
+		{Named{kind: KindRiverSwim}, nil, Cell{X: 1, Y: 1}, 0, "start_cell = (1,1) needs a grid task"},
+	} {
+		d := mdp.Dynamics(m)
+		if _, isMaze := c.def.(Maze); !isMaze {
+			if d, err = c.def.Model(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := FixedStart(c.def, d, c.state, c.cell)
+		switch {
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("FixedStart(%v, %v) = %d, %v; want %d", c.state, c.cell, got, err, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("FixedStart(%v, %v): error %v, want %q", c.state, c.cell, err, c.err)
+		}
+	}
+	if _, ok := LargeOnDemand(Maze{Width: 256, Height: 255, Actions: 4}); ok {
+		t.Error("a maze of fewer than OnDemandPairs pairs is computed on demand")
+	}
+	if _, ok := LargeOnDemand(Maze{Width: 256, Height: 256, Actions: 4}); !ok {
+		t.Error("a maze of OnDemandPairs pairs is not computed on demand")
 	}
 }

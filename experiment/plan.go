@@ -16,7 +16,6 @@ import (
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/results"
-	"github.com/temple-rl/temple/stream"
 )
 
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
@@ -177,7 +176,7 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 	g.SetLimit(generators(s))
 	for k := range seqs {
 		g.Go(func() error {
-			seqs[k], errs[k] = s.Tasks.Params.Sequence(from+k, stream.New(s.Seed, from+k, "", 0, stream.Sequence))
+			seqs[k], errs[k] = s.Tasks.Draw(s.Seed, from+k)
 			return nil
 		})
 	}
@@ -204,48 +203,23 @@ func taskKey(def env.Task) (key [sha256.Size]byte, ok bool) {
 	return sha256.Sum256(fmt.Appendf(nil, "%T\n%s\n%s\n%s", def, def.Kind(), def.Name(), b)), true
 }
 
-// fixedStart is the start state of t under start: fixed — start_state when given, otherwise the
-// state of start_cell in a grid task. It must be a state of the task and not terminal.
+// fixedStart is the start state of t under start: fixed (env.FixedStart).
 func fixedStart(s Spec, t Task) (int, error) {
-	var state int
-	switch cell := (env.Cell{X: s.StartCell[0], Y: s.StartCell[1]}); {
-	case s.StartState != nil:
-		state = *s.StartState
-		if S, _ := t.Dynamics().Size(); state >= S {
-			return 0, fmt.Errorf("start_state = %d, but the task has %d states", state, S)
-		}
-	default:
-		grid, ok := t.Def.(env.CellTask)
-		if !ok {
-			return 0, fmt.Errorf("start_cell = %v needs a grid task; give start_state instead", cell)
-		}
-		if state, ok = grid.StateOfCell(cell); !ok {
-			return 0, fmt.Errorf("start_cell = %v is not an open cell of the task", cell)
-		}
-	}
-	if t.Dynamics().Terminal(state) {
-		return 0, fmt.Errorf("the fixed start state %d is terminal", state)
-	}
-	return state, nil
+	return env.FixedStart(t.Def, t.Dynamics(), s.StartState, env.Cell{X: s.StartCell[0], Y: s.StartCell[1]})
 }
 
 // OnDemandPairs is the size, in state-action pairs, from which a task that can compute its rows
-// when they are read (env.OnDemand: a maze, from 256×256 cells on) is not stored as a model: a
-// stored model costs about 80 bytes per pair and minutes to solve whole, while the runner reads
-// only the pairs its cells meet, and the oracle solves such a task only around its start states
-// (oracle.SolveLocal). Its agents get no true model (agent.Task.Truth), so template learners report no
-// ground-truth diagnostics on it.
-const OnDemandPairs = 1 << 18
+// when they are read is not stored as a model (env.OnDemandPairs); the oracle solves such a task
+// only around its start states (oracle.SolveLocal), and its agents get no true model
+// (agent.Task.Truth), so template learners report no ground-truth diagnostics on it.
+const OnDemandPairs = env.OnDemandPairs
 
 // onDemand returns def as a task computed on demand in the experiment of s: one that can be
 // (env.OnDemand) with at least OnDemandPairs pairs, unless an agent is built from the true models
 // (Abs-RL, MaxQInit) or the oracle evaluates policies on them.
 func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
-	od, ok := def.(env.OnDemand)
+	od, ok := env.LargeOnDemand(def)
 	if !ok || s.Oracle.Enabled && s.Oracle.PolicyMistakes {
-		return nil, false
-	}
-	if S, A := od.Size(); int64(S)*int64(A) < OnDemandPairs {
 		return nil, false
 	}
 	for _, a := range s.Agents {

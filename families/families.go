@@ -13,8 +13,8 @@
 // (env.Task.Kind: a maze, Taxi, a discretized MountainCar), a family one way of drawing a sequence
 // of tasks; the families online-maze, finite-model, grid and fourroom all make mazes.
 //
-// It imports the tasks (env and its subpackages, continuous/…, mdp) and internal packages; it
-// must not import experiment, results, report or anything that runs experiments.
+// It imports the tasks (env and its subpackages, continuous/…, mdp), the seeded streams (stream)
+// and internal packages; it must not import experiment, results, report or anything that runs experiments.
 package families
 
 import (
@@ -30,6 +30,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/stream"
 )
 
 // Params are one family's parameters: a pointer to a struct whose yaml tags are its config keys.
@@ -115,6 +116,13 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("family %q has no parameters", s.Family)
 	}
 	return s.Params.Validate()
+}
+
+// Draw is the task sequence of run number run of an experiment with seed seed: the family's
+// Sequence drawn from that run's sequence stream. The runner and the C ABI's task sequences both
+// draw through it, so Python's temple.make faces the runner's tasks.
+func (s Spec) Draw(seed uint64, run int) (env.Sequence, error) {
+	return s.Params.Sequence(run, stream.New(seed, run, "", 0, stream.Sequence))
 }
 
 // UnmarshalYAML reads a tasks: block. With a family key it starts from that family's defaults;

@@ -28,7 +28,7 @@ var rules = []struct {
 		[]string{"experiment", "episode", "oracle", "families", "agents", "env", "stream", "memory"}},
 	{"report", []string{"internal/atomicfile"}, nil},
 	// The task families are what the C library's environment suite builds on: no runner, no plots.
-	{"families", []string{"env", "continuous", "mdp", "internal"},
+	{"families", []string{"env", "continuous", "mdp", "stream", "internal"},
 		[]string{"experiment", "results", "report", "gonum.org/v1/plot"}},
 	{"episode", []string{"agent", "mdp", "stream"}, []string{"experiment", "results", "env", "families", "oracle"}},
 	{"stream", []string{}, nil},

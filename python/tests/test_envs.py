@@ -220,7 +220,7 @@ class TestEpisodes(unittest.TestCase):
         self.assertIn("start_state = 16", str(cm.exception))
         with self.assertRaises(temple.TempleError) as cm:
             temple.make("online-maze", count=1, start="fixed", start_cell=[9, 9])
-        self.assertIn("start_cell = [9 9] is not an open cell", str(cm.exception))
+        self.assertIn("start_cell = (9,9) is not an open cell", str(cm.exception))  # the runner's message
 
     def test_same_arguments_same_everything(self):
         def trace():
