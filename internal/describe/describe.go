@@ -117,20 +117,3 @@ func setFlow(n *yaml.Node) {
 		setFlow(c)
 	}
 }
-
-// Missing lists, as "NAME: key", every key of the entries without a doc tag, and as "NAME" every
-// entry without a summary.
-func Missing(entries []Entry) []string {
-	var out []string
-	for _, e := range entries {
-		if e.Summary == "" {
-			out = append(out, e.Name+" (no summary)")
-		}
-		for _, p := range e.Params {
-			if p.Doc == "" {
-				out = append(out, e.Name+": "+p.Key)
-			}
-		}
-	}
-	return out
-}

@@ -78,7 +78,7 @@ func keysOf(t *testing.T, typ string) []string {
 
 // Every key of every agent type and task family has a doc tag, and every entry a summary.
 func TestEveryKeyIsDocumented(t *testing.T) {
-	if missing := Missing(append(AgentTypes(), TaskFamilies()...)); len(missing) > 0 {
+	if missing := missing(append(AgentTypes(), TaskFamilies()...)); len(missing) > 0 {
 		t.Errorf("undocumented (give each a doc:\"...\" tag beside its yaml tag): %s", strings.Join(missing, ", "))
 	}
 }
@@ -111,7 +111,24 @@ func TestOf(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Of =\n%v, want\n%v", got, want)
 	}
-	if m := Missing([]Entry{{Name: "x", Summary: "s", Params: got}}); !slices.Equal(m, []string{"x: on"}) {
+	if m := missing([]Entry{{Name: "x", Summary: "s", Params: got}}); !slices.Equal(m, []string{"x: on"}) {
 		t.Errorf("Missing = %v, want [x: on]", m)
 	}
+}
+
+// missing lists, as "NAME: key", every key of the entries without a doc tag, and as "NAME" every
+// entry without a summary.
+func missing(entries []Entry) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Summary == "" {
+			out = append(out, e.Name+" (no summary)")
+		}
+		for _, p := range e.Params {
+			if p.Doc == "" {
+				out = append(out, e.Name+": "+p.Key)
+			}
+		}
+	}
+	return out
 }
