@@ -74,6 +74,15 @@ type Params struct {
 	// base's own optimism) when every template is excluded (optimism.go states the rule and its
 	// guarantee). It needs a base whose plan's values can be read (agent.Valued: MBIE-EB).
 	OptDelta float64 `yaml:"opt_delta,omitempty" doc:"not in the paper (0: off): a pair not yet identified is planned with the most optimistic library template its samples do not exclude at confidence δ (MBIE-EB base only)" range:"0 or 0 < opt_delta < 1, without early_match and refute"`
+	// TemplateWeight (not in the paper; 0, off, in the paper presets) caps the counts a pair is
+	// augmented with: a template's visits (or FM-TempLe's identified model's counts) enter the
+	// pair's estimate scaled down to about TemplateWeight in all (weighted), a prior of that
+	// strength instead of the library's thousands of visits. The pair's own samples then
+	// outweigh a wrong match as they accumulate — with MBIE-EB, whose pairs keep their own
+	// samples after identification, its estimate tends to the pair's truth — at the price of a
+	// bonus shrunk less by a right one. Over a base with a known threshold m, an augmented pair
+	// still needs m − TemplateWeight own samples to be known.
+	TemplateWeight int64 `yaml:"template_weight,omitempty" doc:"not in the paper (0: off): a pair is augmented with at most about this many counts (its template's visits scaled down in proportion), so its own samples outweigh a wrong match as they accumulate" range:">= 0"`
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
@@ -120,6 +129,9 @@ func (p Params) Validate(m int64) error {
 	}
 	if p.OptDelta > 0 && (p.EarlyMatch > 0 || p.Refute) {
 		return fmt.Errorf("o-temple: opt_delta = %v with early_match = %d and refute = %v, want early_match 0 and refute false with opt_delta (both also augment pairs before identification)", p.OptDelta, p.EarlyMatch, p.Refute)
+	}
+	if p.TemplateWeight < 0 {
+		return fmt.Errorf("o-temple: template_weight = %d, want 0 (off) or a number of counts >= 1", p.TemplateWeight)
 	}
 	if !(p.SeqRewardRange >= 0) || math.IsInf(p.SeqRewardRange, 0) {
 		return fmt.Errorf("o-temple: seq_reward_range = %v, want a finite number >= 0", p.SeqRewardRange)
@@ -470,8 +482,12 @@ func pointOf(ranked []template.Count, reward float64) template.Point {
 	return g
 }
 
-// augment adds counts that are not pair i's own samples to its estimate, once per task.
+// augment adds counts that are not pair i's own samples to its estimate, once per task, scaled
+// down to TemplateWeight when it is set.
 func (o *OTempLe) augment(i int, add []mdp.Succ, reward float64) {
+	if o.p.TemplateWeight > 0 {
+		add, reward = weighted(add, reward, o.p.TemplateWeight)
+	}
 	o.l.Augment(i, add, reward)
 	o.augmented[i] = true
 	if o.st.Known(i) {

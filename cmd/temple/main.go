@@ -426,12 +426,19 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return interrupted(cmd, err, o.out)
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
-	for _, p := range points {
+	labels := make([]string, len(points))
+	labelWidth, agentWidth := 0, 0 // columns as wide as the longest label and agent name
+	for i, p := range points {
 		var at []string
 		for k, v := range p.Values {
 			at = append(at, s.Sweep[k].Param+" = "+v)
 		}
-		fmt.Fprintf(out, "  %-24s %-16s %10.2f ± %.2f\n", strings.Join(at, ", "), p.Agent, p.MeanPerTaskReward, p.CI95)
+		labels[i] = strings.Join(at, ", ")
+		labelWidth = max(labelWidth, len(labels[i]))
+		agentWidth = max(agentWidth, len(p.Agent))
+	}
+	for i, p := range points {
+		fmt.Fprintf(out, "  %-*s  %-*s %10.2f ± %.2f\n", labelWidth, labels[i], agentWidth, p.Agent, p.MeanPerTaskReward, p.CI95)
 	}
 	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per point)\n", o.out)
 	if fig := filepath.Join(o.out, "figures", "sweep.png"); fileExists(fig) {
