@@ -7,14 +7,20 @@ import (
 )
 
 // weighted scales counts add, whose reward sum is reward, down to about w in all (Params.
-// TemplateWeight): each count becomes round(N·w/total), at least 1 so that no outcome the counts
-// hold is dropped (a rare outcome's probability is then a little above its share, the total a
-// little above w), and the reward sum keeps its mean. Counts of w or fewer in all are returned as
+// TemplateWeight): each count becomes round(N·w/total), and the reward sum keeps its mean. A count
+// that rounds to 0 is dropped — its outcome is left to the pair's own samples — except that the
+// largest count is kept at 1 at least, so that something is added. (Rounding every outcome up to
+// 1 was tried: it inflates a rare outcome to 1/w, and at w = 20 it made O-TempLe lose whole tasks;
+// docs/experiments/regime-map.md, "Template weight".) Counts of w or fewer in all are returned as
 // they are. add is not modified.
 func weighted(add []mdp.Succ, reward float64, w int64) ([]mdp.Succ, float64) {
 	var total int64
-	for _, x := range add {
+	largest := -1
+	for k, x := range add {
 		total += x.N
+		if largest < 0 || x.N > add[largest].N {
+			largest = k
+		}
 	}
 	if total <= w {
 		return add, reward
@@ -22,11 +28,14 @@ func weighted(add []mdp.Succ, reward float64, w int64) ([]mdp.Succ, float64) {
 	scale := float64(w) / float64(total)
 	out := make([]mdp.Succ, 0, len(add))
 	var kept int64
-	for _, x := range add {
-		if x.N == 0 {
+	for k, x := range add {
+		n := int64(math.Round(float64(x.N) * scale))
+		if k == largest {
+			n = max(n, 1)
+		}
+		if n == 0 {
 			continue
 		}
-		n := max(1, int64(math.Round(float64(x.N)*scale)))
 		out = append(out, mdp.Succ{State: x.State, N: n})
 		kept += n
 	}

@@ -24,12 +24,22 @@ func TestWeightedScalesDown(t *testing.T) {
 	}
 }
 
-// TestWeightedKeepsRareOutcomes: 995 and 5 visits at weight 50 would round to 50 and 0; the rare
-// outcome keeps 1 count (the total is 51) and the reward sum keeps its mean, −0.2 over 51 counts.
-func TestWeightedKeepsRareOutcomes(t *testing.T) {
+// TestWeightedDropsWhatRoundsToZero: 995 and 5 visits at weight 50 round to 50 and 0; the rare
+// outcome is dropped (left to the pair's own samples), and the reward sum keeps its mean, −0.2
+// over 50 counts.
+func TestWeightedDropsWhatRoundsToZero(t *testing.T) {
 	got, r := weighted([]mdp.Succ{{State: 1, N: 995}, {State: 2, N: 5}}, -200, 50)
-	if want := []mdp.Succ{{State: 1, N: 50}, {State: 2, N: 1}}; !slices.Equal(got, want) || math.Abs(r-(-10.2)) > 1e-12 {
-		t.Errorf("weighted = %v, %v; want %v, -10.2", got, r, want)
+	if want := []mdp.Succ{{State: 1, N: 50}}; !slices.Equal(got, want) || math.Abs(r-(-10)) > 1e-12 {
+		t.Errorf("weighted = %v, %v; want %v, -10", got, r, want)
+	}
+}
+
+// TestWeightedKeepsTheLargest: three equal counts at weight 1 all round to 0; the first of the
+// largest is kept at 1, with the mean reward.
+func TestWeightedKeepsTheLargest(t *testing.T) {
+	got, r := weighted([]mdp.Succ{{State: 4, N: 10}, {State: 5, N: 10}, {State: 6, N: 10}}, 6, 1)
+	if want := []mdp.Succ{{State: 4, N: 1}}; !slices.Equal(got, want) || math.Abs(r-0.2) > 1e-12 {
+		t.Errorf("weighted = %v, %v; want %v, 0.2", got, r, want)
 	}
 }
 
