@@ -40,7 +40,7 @@ func (s Spec) setup() (results.Setup, error) {
 		Agents:   s.AgentNames(),
 		Baseline: s.Output.Baseline, Smoothing: s.Output.Smoothing,
 		Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Spec: asJSON, SpecYAML: asYAML,
+		Spec: asJSON, SpecYAML: asYAML, Tuning: s.Tuning,
 	}, nil
 }
 

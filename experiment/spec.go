@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 )
 
 // Spec is an experiment as written in a config file. Every field has a default (see Default and
@@ -43,6 +44,11 @@ type Spec struct {
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
 	MaxMemory int64 `yaml:"max_memory,omitempty"`
+	// Search narrows or fixes, by agent name and key, what temple tune searches (package tune).
+	Search map[string]map[string]any `yaml:"search,omitempty"`
+	// Tuning, in a config temple tune wrote, records how its agents were tuned; its seeds are
+	// refused (results.Tuning.CheckSeed).
+	Tuning *results.Tuning `yaml:"tuning,omitempty"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -216,6 +222,12 @@ func (s *Spec) Validate() error {
 			return fmt.Errorf("agents[%d]: name %q used twice; give each agent its own name", k, a.Name)
 		}
 		names[a.Name] = true
+	}
+	if err := s.validateSearch(); err != nil {
+		return err
+	}
+	if err := s.Tuning.CheckSeed(s.Seed); err != nil {
+		return err
 	}
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))

@@ -25,6 +25,8 @@ type Summary struct {
 	Optimal *OptimalSummary `json:"optimal,omitempty"`
 	// Note says what the numbers are when some tasks were simulators (NoteSimulated).
 	Note string `json:"note,omitempty"`
+	// Tuning says how temple tune tuned the agents, for a tuned config (Tuning).
+	Tuning *Tuning `json:"tuning,omitempty"`
 }
 
 // NoteSimulated is the summary's note on experiments with simulator tasks.
@@ -118,11 +120,13 @@ type Setup struct {
 	// repeat it).
 	Spec     json.RawMessage `json:"spec"`
 	SpecYAML []byte          `json:"-"`
+	// Tuning is the spec's tuning: record (a config temple tune wrote), nil otherwise.
+	Tuning *Tuning `json:"tuning,omitempty"`
 }
 
 // Summarize computes the summary of the cells (in (run, agent) order).
 func Summarize(s Setup, cells []CellResult) Summary {
-	sum := Summary{Name: s.Name, ToolVersion: Version, FormatVersion: FormatVersion, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec}
+	sum := Summary{Name: s.Name, ToolVersion: Version, FormatVersion: FormatVersion, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec, Tuning: s.Tuning}
 	for _, c := range cells {
 		if slices.ContainsFunc(c.Tasks, func(t TaskRecord) bool { return t.Simulated }) {
 			sum.Note = NoteSimulated

@@ -51,7 +51,7 @@ func root() *cobra.Command {
 		SilenceErrors: true,
 		Version:       experiment.Version,
 	}
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd(), tuneCmd())
 	return cmd
 }
 
@@ -106,7 +106,7 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 
 func runCmd() *cobra.Command {
 	var o overrides
-	var printSpec bool
+	var printSpec, allowSeeds bool
 	cmd := &cobra.Command{
 		Use:   "run [CONFIG.yaml]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
@@ -124,6 +124,7 @@ func runCmd() *cobra.Command {
 					return err
 				}
 			}
+			allowDesignSeeds(&s, allowSeeds)
 			if err := o.apply(cmd, &s); err != nil {
 				return err
 			}
@@ -135,6 +136,7 @@ func runCmd() *cobra.Command {
 	}
 	o.register(cmd, false)
 	cmd.Flags().BoolVar(&printSpec, "print", false, "print the resolved spec (the config with every default and flag applied) as YAML instead of running it")
+	cmd.Flags().BoolVar(&allowSeeds, "allow-design-seeds", false, "run a tuned config (temple tune) on a seed used to tune it; its results are then no verdict")
 	return cmd
 }
 
@@ -238,6 +240,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
+	printTuning(out, s)
 	prog := newProgress(out, s)
 	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()

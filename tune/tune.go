@@ -1,0 +1,284 @@
+package tune
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/results"
+)
+
+// The files of a tuning directory.
+const (
+	// TunedFile is the tuned config: a config for temple run, with the chosen settings, a
+	// judging seed and the tuning: record.
+	TunedFile = "tuned.yaml"
+	// RecordFile is the record of the search (Record).
+	RecordFile = "search.json"
+)
+
+// Record is search.json: every setting every agent tried, its runs and score, and the budget.
+type Record struct {
+	Seed        uint64  `json:"seed"`
+	DesignSeed  uint64  `json:"design_seed"`
+	JudgingSeed uint64  `json:"judging_seed"`
+	Objective   string  `json:"objective"`
+	Budget      Budget  `json:"budget"`
+	Agents      []Agent `json:"agents"`
+}
+
+// Budget is what every agent got: Settings settings, successive halving over Stages, TrialRuns
+// cells (setting × run) in all.
+type Budget struct {
+	Settings  int     `json:"settings"`
+	Stages    []stage `json:"stages"`
+	TrialRuns int     `json:"trial_runs"`
+}
+
+// Agent is one agent's search.
+type Agent struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Space []Dim  `json:"space"`
+	// Fixed are the parameters the config's search: block fixed.
+	Fixed []param `json:"fixed,omitempty"`
+	// Trials are its settings in order: setting 0 is the agent as the config gives it.
+	Trials    []Trial `json:"trials"`
+	Chosen    int     `json:"chosen"`
+	Score     float64 `json:"score"`
+	TrialRuns int     `json:"trial_runs"`
+}
+
+// Dim is one searched parameter as the record shows it.
+type Dim struct {
+	Key     string   `json:"key"`
+	Low     float64  `json:"low,omitempty"`
+	High    float64  `json:"high,omitempty"`
+	Log     bool     `json:"log,omitempty"`
+	Int     bool     `json:"integer,omitempty"`
+	Choices []string `json:"choices,omitempty"`
+}
+
+// Trial is one setting: its parameters, its objective on each of its runs (runs 0 to Runs − 1
+// of the design seed) and their mean, and the last stage it reached (0 first).
+type Trial struct {
+	Setting int       `json:"setting"`
+	Params  []param   `json:"params"`
+	Runs    int       `json:"runs"`
+	PerRun  []float64 `json:"per_run"`
+	Score   float64   `json:"score"`
+	Stage   int       `json:"stage"`
+}
+
+// Tune searches every agent's parameters of config s with the same budget on design seeds, the
+// trials being cells under dir/trials (reused when there, so an interrupted search resumes),
+// and writes dir/search.json and dir/tuned.yaml. It returns the tuned spec. Everything is checked
+// before anything is written. The tuned config and record depend on s and o but not on o.Jobs.
+func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experiment.Spec, *Record, error) {
+	if s.Tuning != nil {
+		return s, nil, fmt.Errorf("the config is already tuned (it has a tuning: block, tuned with seed %d); tune the config it was made from", s.Tuning.Seed)
+	}
+	searches, objective, err := prepare(s, dir, o)
+	if err != nil {
+		return s, nil, err
+	}
+	st := schedule(o.Settings, o.Runs)
+	claimed, err := claimYAML(s, o, objective)
+	if err != nil {
+		return s, nil, err
+	}
+	prog := newStageProgress(o.Progress)
+	release, err := results.Claim(dir, s.Name+" (tuning)", claimed, prog.note)
+	if err != nil {
+		return s, nil, err
+	}
+	defer release()
+	tasks := 0 // every stage's cells, those read back from earlier stages too
+	for _, sr := range searches {
+		for _, stg := range st {
+			tasks += stg.Settings * stg.Runs * len(sr.plan.Runs[0])
+		}
+	}
+	prog.start(tasks)
+	rec := &Record{Seed: o.Seed, DesignSeed: DesignSeed(o.Seed), JudgingSeed: JudgingSeed(o.Seed), Objective: objective,
+		Budget: Budget{Settings: o.Settings, Stages: st, TrialRuns: trialRuns(st)}}
+	tuned := s
+	tuned.Agents = slices.Clone(s.Agents)
+	tuned.Name, tuned.Seed = s.Name+"-tuned", rec.JudgingSeed
+	tuning := &results.Tuning{Seed: o.Seed, DesignSeeds: []uint64{rec.DesignSeed}, Objective: objective, Settings: o.Settings}
+	for _, stg := range st {
+		tuning.Runs = append(tuning.Runs, stg.Runs)
+	}
+	for k, sr := range searches {
+		trials, chosen, err := sr.run(ctx, st, objective, o, prog)
+		if err != nil {
+			return s, nil, err
+		}
+		ar := Agent{Name: sr.agent.Name, Type: sr.agent.Type, Fixed: sr.space.fixed, Chosen: chosen, Score: trials[chosen].score,
+			TrialRuns: trialRuns(st)}
+		for _, d := range sr.space.dims {
+			ar.Space = append(ar.Space, Dim(d))
+		}
+		for i, t := range trials {
+			ar.Trials = append(ar.Trials, Trial{Setting: i, Params: sr.params[i], Runs: len(t.perRun), PerRun: t.perRun, Score: t.score, Stage: t.stage})
+		}
+		rec.Agents = append(rec.Agents, ar)
+		best := sr.settings[chosen]
+		best.Name = sr.agent.Name
+		tuned.Agents[k] = best
+		ta := results.TunedAgent{Name: sr.agent.Name, Settings: o.Settings, TrialRuns: trialRuns(st), Score: ar.Score}
+		for _, d := range sr.space.dims {
+			ta.Searched = append(ta.Searched, d.Key)
+		}
+		tuning.Agents = append(tuning.Agents, ta)
+	}
+	tuned.Tuning = tuning
+	if err := tuned.Validate(); err != nil {
+		return s, nil, fmt.Errorf("tune: the tuned config does not validate: %w", err)
+	}
+	if err := write(dir, tuned, rec); err != nil {
+		return s, nil, err
+	}
+	return tuned, rec, nil
+}
+
+// write writes the record and the tuned config, each atomically.
+func write(dir string, tuned experiment.Spec, rec *Record) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(dir, RecordFile), append(b, '\n')); err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	y, err := yaml.Marshal(tuned)
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	head := fmt.Sprintf("# Tuned by temple tune (record: %s). Judge it on a seed never used to tune:\n# this seed, or any but %d and %d.\n",
+		RecordFile, rec.Seed, rec.DesignSeed)
+	if err := atomicfile.Write(filepath.Join(dir, TunedFile), append([]byte(head), y...)); err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	return nil
+}
+
+// claimYAML is what owns a tuning directory: the config and the search's options (a directory
+// tuned with others is refused, the same resumes).
+func claimYAML(s experiment.Spec, o Options, objective string) ([]byte, error) {
+	b, err := specYAML(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, fmt.Sprintf("# temple tune --seed %d --budget %d --runs %d --objective %s\n", o.Seed, o.Settings, o.Runs, objective)...), nil
+}
+
+// Load reads a config for temple tune: as temple run does (experiment.Load), but a config must
+// list its agents (the default experiment's would be tuned otherwise).
+func Load(path string) (experiment.Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("config: %w", err)
+	}
+	var top map[string]yaml.Node
+	if yaml.Unmarshal(b, &top) == nil {
+		if _, ok := top["agents"]; !ok {
+			return experiment.Spec{}, fmt.Errorf("config %s: no agents: list; temple tune tunes the agents a config lists", path)
+		}
+	}
+	return experiment.Load(path)
+}
+
+// stageProgress adapts a Progress to the stages' runs: Start once for the whole search, notes
+// passed on.
+type stageProgress struct {
+	mu sync.Mutex
+	p  Progress
+}
+
+func newStageProgress(p Progress) *stageProgress { return &stageProgress{p: p} }
+
+func (sp *stageProgress) start(tasks int) {
+	if sp.p != nil {
+		sp.p.Start(tasks)
+	}
+}
+
+func (sp *stageProgress) stage(agent string, k, stages, settings, runs int) {
+	if sp.p != nil {
+		sp.p.Stage(agent, k, stages, settings, runs)
+	}
+}
+
+// Start is the start of one stage's run: the whole search's was given.
+func (sp *stageProgress) Start(int) {}
+
+func (sp *stageProgress) TaskDone(run int, agent string, task int) {
+	if sp.p != nil {
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		sp.p.TaskDone(run, agent, task)
+	}
+}
+
+// Note passes the runner's notes on (a damaged cell run again).
+func (sp *stageProgress) Note(text string) { sp.note(text) }
+
+func (sp *stageProgress) note(text string) {
+	if n, ok := sp.p.(experiment.Noter); ok {
+		n.Note(text)
+	}
+}
+
+// Lines is a Progress that writes a line to w at most every interval: the agent, the stage,
+// the tasks done and an estimate of the time left (from the pace so far).
+type Lines struct {
+	W        interface{ Write([]byte) (int, error) }
+	Interval time.Duration
+	total    int
+	done     int
+	began    time.Time
+	last     time.Time
+	where    string
+}
+
+func (l *Lines) Start(total int) { l.total, l.began = total, time.Now() }
+
+func (l *Lines) Stage(agent string, stage, stages, settings, runs int) {
+	l.where = fmt.Sprintf("%s, stage %d/%d (%d settings x %d runs)", agent, stage+1, stages, settings, runs)
+	l.print()
+}
+
+// TaskDone counts a finished task (a cell read back from disk counts its tasks too).
+func (l *Lines) TaskDone(int, string, int) {
+	l.done++
+	if time.Since(l.last) >= l.Interval {
+		l.print()
+	}
+}
+
+// Note writes a note of the runner on its own line.
+func (l *Lines) Note(text string) { fmt.Fprintf(l.W, "tune: note: %s\n", text) }
+
+func (l *Lines) print() {
+	l.last = time.Now()
+	left := "time left unknown yet"
+	if l.done > 0 && l.total > l.done {
+		perTask := time.Since(l.began) / time.Duration(l.done)
+		left = fmt.Sprintf("about %s left", (perTask * time.Duration(l.total-l.done)).Round(time.Second))
+	}
+	pct := 0
+	if l.total > 0 {
+		pct = 100 * l.done / l.total
+	}
+	fmt.Fprintf(l.W, "tune: %s: %d%% of the search, %s\n", l.where, pct, left)
+}
