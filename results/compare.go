@@ -32,6 +32,7 @@ func ParseSummary(path string, b []byte) (Summary, error) {
 		Runs          *int            `json:"runs"`
 		Agents        []AgentSummary  `json:"agents"`
 		Optimal       *OptimalSummary `json:"optimal"`
+		Tuning        *Tuning         `json:"tuning"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return Summary{}, &DamagedError{Path: path, Problem: fmt.Sprintf("not a summary's JSON (%v)", err)}
@@ -58,7 +59,7 @@ func ParseSummary(path string, b []byte) (Summary, error) {
 		}
 		seen[a.Name] = true
 	}
-	return Summary{FormatVersion: raw.FormatVersion, Name: raw.Name, Runs: *raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal}, nil
+	return Summary{FormatVersion: raw.FormatVersion, Name: raw.Name, Runs: *raw.Runs, Agents: raw.Agents, Optimal: raw.Optimal, Tuning: raw.Tuning}, nil
 }
 
 // Compare runs paired comparisons of the agents of one results directory, run by run, on their

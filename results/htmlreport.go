@@ -213,6 +213,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"f2":     func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
 	"g3":     func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) },
 	"phases": func() []string { return []string{"exploring", "misidentified", "known_model", "unclassified"} },
+	"join":   func(xs []string) string { return strings.Join(xs, ", ") },
 	"deref": func(x *float64) string {
 		if x == nil {
 			return ""
@@ -242,6 +243,7 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 <table><tr><th>agent</th><th>mean per-task reward</th><th>95% CI</th>{{if .Baseline}}<th>advantage over {{.Baseline}}</th><th>95% CI</th>{{end}}</tr>
 {{range .Summary.Agents}}<tr><td>{{.Name}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td>{{if $.Baseline}}<td>{{deref .Advantage}}</td><td>{{if .AdvantageCI95}}± {{deref .AdvantageCI95}}{{end}}</td>{{end}}</tr>
 {{end}}</table>
+{{with .Summary.Tuning}}<p class="note">Tuning: {{.Describe}}{{if .AllowDesignSeeds}}; run with --allow-design-seeds, so no verdict{{end}}. Design score ({{.Objective}}) of each agent's chosen setting: {{range $i, $a := .Agents}}{{if $i}}, {{end}}{{$a.Name}} {{f2 $a.Score}} (searched {{join $a.Searched}}){{end}}.</p>{{end}}
 
 {{with .Summary.Optimal}}<h2>Distance to optimal</h2>
 <p class="note">The optimal policy of each task's true model earns {{f2 .MeanPerTaskReward.Mean}} ± {{f2 .MeanPerTaskReward.CI95}} per task (finite-horizon optimum from the episodes' start states). Regret is optimal − obtained per task; an ε-mistake is a step whose action's Q* is more than ε = {{g3 .Epsilon}}·V_max below V*; the regret is split by the agent's phase at each step (oracle.csv, regret.csv).</p>

@@ -112,8 +112,6 @@ func allowDesignSeeds(s *experiment.Spec, allow bool) {
 	}
 }
 
-
-
 // tuneInterrupted says, of an interrupted search, what was kept and how to resume; of a refused
 // directory, which flags to change.
 func tuneInterrupted(err error, out string) error {
