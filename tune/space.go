@@ -119,6 +119,16 @@ func dimOf(a experiment.AgentSpec, key string, v any) (*agents.Dim, error) {
 	case d.Log && d.Low <= 0:
 		return nil, fmt.Errorf("range [%v, %v]: %s is searched on a log scale, so low must be above 0", d.Low, d.High, key)
 	}
+	// Both ends must be valid values (m's with m_s at 1, since tune clamps m_s to m).
+	check := space{dims: []agents.Dim{d}}
+	if key == "m" && slices.Contains(agents.Keys(a.Params), "m_s") {
+		check.fixed = []param{{"m_s", 1}}
+	}
+	for _, end := range []float64{0, 1 - 1e-12} {
+		if _, _, err := check.setting(a, []any{value(d, end)}); err != nil {
+			return nil, fmt.Errorf("range [%v, %v] goes out of bounds: %w", d.Low, d.High, err)
+		}
+	}
 	return &d, nil
 }
 

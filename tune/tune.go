@@ -234,6 +234,8 @@ func (sp *stageProgress) TaskDone(run int, agent string, task int) {
 func (sp *stageProgress) Note(text string) { sp.note(text) }
 
 func (sp *stageProgress) note(text string) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
 	if n, ok := sp.p.(experiment.Noter); ok {
 		n.Note(text)
 	}

@@ -1,0 +1,278 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/temple-rl/temple/experiment"
+)
+
+// small is a 3-agent config (a template learner over its base among them) that a search of a
+// few settings runs in seconds.
+const small = `name: small
+runs: 2
+episodes: 150
+tasks:
+  family: online-maze
+  count: 4
+agents:
+  - type: o-temple
+  - type: rmax
+  - type: q-learning
+`
+
+func parse(t *testing.T, text string) experiment.Spec {
+	t.Helper()
+	s, err := experiment.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestScheduleHalvesSettingsAndDoublesRuns(t *testing.T) {
+	cases := []struct {
+		settings, runs int
+		want           []stage
+		trialRuns      int
+	}{
+		{16, 2, []stage{{16, 2}, {8, 4}, {4, 8}, {2, 16}}, 16*2 + 8*2 + 4*4 + 2*8},
+		{5, 1, []stage{{5, 1}, {3, 2}, {2, 4}}, 5 + 3 + 2*2},
+		{2, 3, []stage{{2, 3}}, 6},
+		{1, 3, []stage{{1, 3}}, 3},
+	}
+	for _, c := range cases {
+		got := schedule(c.settings, c.runs)
+		if !slices.Equal(got, c.want) || trialRuns(got) != c.trialRuns {
+			t.Errorf("schedule(%d, %d) = %v (%d trial runs), want %v (%d)", c.settings, c.runs, got, trialRuns(got), c.want, c.trialRuns)
+		}
+	}
+}
+
+// The first b points of a coordinate in base b fall one in each interval [d/b, (d+1)/b): the
+// scrambling permutes digits, so the stratification of Halton points holds.
+func TestScrambledHaltonStratifies(t *testing.T) {
+	h := newHalton(4, rand.New(rand.NewPCG(7, 0)))
+	for j, b := range h.bases {
+		seen := make([]bool, b)
+		for i := 1; i <= b; i++ {
+			u := h.point(i)[j]
+			if u < 0 || u >= 1 {
+				t.Fatalf("point %d, coordinate %d = %v, outside [0, 1)", i, j, u)
+			}
+			d := int(u * float64(b))
+			if seen[d] {
+				t.Errorf("base %d: two of the first %d points in [%d/%d, %d/%d)", b, b, d, b, d+1, b)
+			}
+			seen[d] = true
+		}
+	}
+	other := newHalton(4, rand.New(rand.NewPCG(8, 0)))
+	if slices.Equal(h.point(3), other.point(3)) {
+		t.Error("two scrambling seeds give the same point")
+	}
+}
+
+func TestValueStaysInItsRange(t *testing.T) {
+	s := parse(t, small)
+	sp, err := spaceOf(s.Agents[0], map[string]any{"tau": []any{0.05, 0.5}, "m": []any{2, 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		u := float64(i) / 200
+		for _, d := range sp.dims {
+			switch v := value(d, u).(type) {
+			case int64:
+				if !d.Int || float64(v) < d.Low || float64(v) > d.High {
+					t.Errorf("%s at u = %v: %v outside [%v, %v]", d.Key, u, v, d.Low, d.High)
+				}
+			case float64:
+				if d.Int || v < d.Low || v > d.High {
+					t.Errorf("%s at u = %v: %v outside [%v, %v]", d.Key, u, v, d.Low, d.High)
+				}
+			}
+		}
+	}
+	// m_s is clamped to the setting's m.
+	set, ps, err := sp.setting(s.Agents[0], []any{int64(5), 0.1, int64(40)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, _ := intParam(set, "m_s"); ms != 5 || describe(ps) != "m=5 tau=0.1 m_s=5" {
+		t.Errorf("m 5, m_s 40: got m_s %d (%s), want m_s clamped to 5", ms, describe(ps))
+	}
+}
+
+// Every bad input is a clear error, and nothing is written.
+func TestBadInputIsRefusedWithNothingWritten(t *testing.T) {
+	good := Options{Seed: 1, Settings: 4, Runs: 1}
+	cases := []struct {
+		name, config string
+		o            Options
+		want         string
+	}{
+		{"budget 0", small, Options{Seed: 1, Runs: 1}, "budget = 0 settings per agent"},
+		{"runs 0", small, Options{Seed: 1, Settings: 4}, "runs = 0"},
+		{"objective", small, Options{Seed: 1, Settings: 4, Runs: 1, Objective: "speed"}, `objective = "speed"`},
+		{"regret without oracle", small + "oracle: {enabled: false}\n", Options{Seed: 1, Settings: 4, Runs: 1, Objective: Regret}, "objective regret needs the oracle"},
+		{"empty range", small + "search:\n  RMax:\n    m: []\n", good, "search: RMax: m: the range is empty"},
+		{"reversed range", small + "search:\n  RMax:\n    m: [50, 5]\n", good, "search: RMax: m: range [50, 5] is empty"},
+		{"log from 0", small + "search:\n  Q-learning:\n    alpha: [0, 1]\n", good, "log scale, so low must be above 0"},
+		{"three numbers", small + "search:\n  RMax:\n    m: [1, 2, 3]\n", good, "a range is two numbers"},
+		{"one choice", small + "search:\n  RMax:\n    action_rule: [optimistic]\n", good, "one choice (optimistic)"},
+		{"base", small + "search:\n  O-TempLe:\n    base: [rmax, psrl]\n", good, "the base is not searched"},
+		{"everything fixed", small + "search:\n  RMax:\n    m: 10\n", good, "nothing left to search"},
+		{"out of bounds", small + "search:\n  Q-learning:\n    alpha: [0.5, 3]\n", good, "range [0.5, 3] goes out of bounds: setting alpha=3: q-learning: alpha = 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			_, _, err := Tune(context.Background(), parse(t, c.config), dir, c.o)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error with %q", err, c.want)
+			}
+			t.Log(err)
+			if _, statErr := os.Stat(dir); !os.IsNotExist(statErr) {
+				t.Errorf("%s was written", dir)
+			}
+		})
+	}
+}
+
+// Unknown agents and parameters in a search: block fail when the config is read, naming them.
+func TestUnknownSearchKeysFailWhenRead(t *testing.T) {
+	for text, want := range map[string]string{
+		small + "search:\n  RMax:\n    tua: [0.1, 0.2]\n":   `agent RMax (type rmax) has no parameter "tua"`,
+		small + "search:\n  O-TempLe:\n    tua: [0.1, 0.2]\n": `has no parameter "tua"`,
+		small + "search:\n  Rmax:\n    m: [1, 2]\n":         `search: "Rmax" is not the name of an agent`,
+	} {
+		if _, err := experiment.Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want an error with %q", err, want)
+		}
+	}
+}
+
+func TestLoadWantsAgents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(path, []byte("runs: 2\n"), 0o644)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "no agents: list") {
+		t.Errorf("a config without agents: %v", err)
+	}
+	os.WriteFile(path, []byte("runs: 2\nagents: []\n"), 0o644)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "agents: none listed") {
+		t.Errorf("a config with an empty agents list: %v", err)
+	}
+}
+
+// files reads the tuned config and the record of a tuning directory.
+func files(t *testing.T, dir string) (tuned, record []byte) {
+	t.Helper()
+	tuned, err := os.ReadFile(filepath.Join(dir, TunedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	record, err = os.ReadFile(filepath.Join(dir, RecordFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tuned, record
+}
+
+// The same search at 1 and 2 workers, and after an interruption, writes the same bytes; every
+// agent's record shows the same budget; the tuned config reads back as a config for temple run
+// whose design seeds are refused.
+func TestTuneIsReproducibleAndResumes(t *testing.T) {
+	s := parse(t, small)
+	o := Options{Seed: 3, Settings: 5, Runs: 1}
+	one, two, resumed := t.TempDir(), t.TempDir(), t.TempDir()
+	o.Jobs = 1
+	tuned, rec, err := Tune(context.Background(), s, one, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Jobs = 2
+	if _, _, err := Tune(context.Background(), s, two, o); err != nil {
+		t.Fatal(err)
+	}
+	t1, r1 := files(t, one)
+	t2, r2 := files(t, two)
+	if !bytes.Equal(t1, t2) || !bytes.Equal(r1, r2) {
+		t.Error("--jobs 1 and --jobs 2 wrote different tuned configs or records")
+	}
+
+	// Interrupted after a few tasks, then run again.
+	ctx, cancel := context.WithCancel(context.Background())
+	o.Progress = &cancelAfter{n: 40, cancel: cancel}
+	if _, _, err := Tune(ctx, s, resumed, o); err == nil {
+		t.Fatal("the interrupted search did not fail")
+	}
+	if _, err := os.Stat(filepath.Join(resumed, TunedFile)); !os.IsNotExist(err) {
+		t.Fatal("an interrupted search wrote a tuned config")
+	}
+	o.Progress = nil
+	if _, _, err := Tune(context.Background(), s, resumed, o); err != nil {
+		t.Fatal(err)
+	}
+	t3, r3 := files(t, resumed)
+	if !bytes.Equal(t1, t3) || !bytes.Equal(r1, r3) {
+		t.Error("the search interrupted and resumed wrote a different tuned config or record")
+	}
+
+	for _, a := range rec.Agents {
+		if len(a.Trials) != 5 || a.TrialRuns != rec.Budget.TrialRuns || a.TrialRuns != 5+3+2*2 {
+			t.Errorf("%s: %d settings, %d trial runs; want every agent 5 settings, %d trial runs", a.Name, len(a.Trials), a.TrialRuns, 5+3+2*2)
+		}
+		if a.Trials[a.Chosen].Runs != 4 {
+			t.Errorf("%s: the chosen setting has %d runs, want the last stage's 4", a.Name, a.Trials[a.Chosen].Runs)
+		}
+	}
+	back, err := experiment.Parse(t1)
+	if err != nil {
+		t.Fatalf("tuned.yaml does not read back: %v", err)
+	}
+	if back.Seed != JudgingSeed(3) || back.Tuning == nil || len(back.Tuning.Agents) != 3 || back.Agents[0].Name != "O-TempLe" {
+		t.Errorf("tuned.yaml read back: seed %d, tuning %+v", back.Seed, back.Tuning)
+	}
+	if tuned.Seed != back.Seed {
+		t.Errorf("returned seed %d, written %d", tuned.Seed, back.Seed)
+	}
+	for _, seed := range []uint64{3, DesignSeed(3)} {
+		back.Seed = seed
+		if err := back.Validate(); err == nil || !strings.Contains(err.Error(), "seed "+strconvU(seed)+" was used to tune") {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+	}
+	back.Tuning.AllowDesignSeeds = true
+	if err := back.Validate(); err != nil {
+		t.Errorf("with allow_design_seeds: %v", err)
+	}
+	if _, _, err := Tune(context.Background(), tuned, t.TempDir(), o); err == nil || !strings.Contains(err.Error(), "already tuned") {
+		t.Errorf("tuning a tuned config: %v", err)
+	}
+}
+
+// cancelAfter cancels the search after n finished tasks.
+type cancelAfter struct {
+	n      int64
+	done   atomic.Int64
+	cancel func()
+}
+
+func (c *cancelAfter) Start(int)                        {}
+func (c *cancelAfter) Stage(string, int, int, int, int) {}
+func (c *cancelAfter) TaskDone(int, string, int) {
+	if c.done.Add(1) == c.n {
+		c.cancel()
+	}
+}
+
+func strconvU(x uint64) string { return strconv.FormatUint(x, 10) }
