@@ -151,9 +151,9 @@ func TestBadInputIsRefusedWithNothingWritten(t *testing.T) {
 // Unknown agents and parameters in a search: block fail when the config is read, naming them.
 func TestUnknownSearchKeysFailWhenRead(t *testing.T) {
 	for text, want := range map[string]string{
-		small + "search:\n  RMax:\n    tua: [0.1, 0.2]\n":   `agent RMax (type rmax) has no parameter "tua"`,
+		small + "search:\n  RMax:\n    tua: [0.1, 0.2]\n":     `agent RMax (type rmax) has no parameter "tua"`,
 		small + "search:\n  O-TempLe:\n    tua: [0.1, 0.2]\n": `has no parameter "tua"`,
-		small + "search:\n  Rmax:\n    m: [1, 2]\n":         `search: "Rmax" is not the name of an agent`,
+		small + "search:\n  Rmax:\n    m: [1, 2]\n":           `search: "Rmax" is not the name of an agent`,
 	} {
 		if _, err := experiment.Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want an error with %q", err, want)

@@ -1,0 +1,118 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/tune"
+)
+
+// tuneConfig is three agents, a template learner over its base among them, on small mazes.
+const tuneConfig = "name: tiny\nruns: 2\nepisodes: 120\ntasks:\n  family: online-maze\n  count: 4\n" +
+	"agents:\n  - type: o-temple\n  - type: rmax\n  - type: q-learning\n"
+
+// temple tune killed (SIGKILL) mid-search and run again writes the same bytes as a search never
+// interrupted: trials, record and tuned config.
+func TestTuneKilledAndRunAgainGivesTheSameBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and tunes twice")
+	}
+	bin := buildTemple(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte(tuneConfig), 0o644)
+	args := func(out string) []string {
+		return []string{"tune", config, "--out", out, "--budget", "6", "--runs", "1", "--seed", "5"}
+	}
+	whole, killed := filepath.Join(dir, "whole"), filepath.Join(dir, "killed")
+	if out, err := exec.Command(bin, args(whole)...).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// Killed once the second agent's trials have begun, and again run to the end.
+	killWhen(t, exec.Command(bin, args(killed)...), "the RMax trials", exists(filepath.Join(killed, "trials", "RMax", "cells", "*.json")))
+	if _, err := os.Stat(filepath.Join(killed, tune.TunedFile)); !os.IsNotExist(err) {
+		t.Fatal("the killed search had written its tuned config")
+	}
+	if out, err := exec.Command(bin, args(killed)...).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	sameResults(t, killed, whole)
+}
+
+// A tuned config is refused on the seeds of its tuning, naming the seed; on a fresh seed its
+// summary.json, output and report.html say how each agent was tuned.
+func TestTunedConfigIsJudgedOnFreshSeeds(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte(tuneConfig), 0o644)
+	tuning := filepath.Join(dir, "tuning")
+	text, err := temple(t, "tune", config, "--out", tuning, "--budget", "4", "--runs", "1", "--seed", "9")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for _, want := range []string{"O-TempLe", "Q-learning", "4 settings", "Tuned config: " + filepath.Join(tuning, "tuned.yaml")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("temple tune's output lacks %q:\n%s", want, text)
+		}
+	}
+	tuned := filepath.Join(tuning, tune.TunedFile)
+	for _, seed := range []uint64{9, tune.DesignSeed(9)} {
+		s := strconv.FormatUint(seed, 10)
+		_, err := temple(t, "run", tuned, "--seed", s, "--out", filepath.Join(dir, "refused"))
+		if err == nil || !strings.Contains(err.Error(), "seed "+s+" was used to tune") {
+			t.Errorf("temple run on seed %s: %v", s, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "refused")); !os.IsNotExist(err) {
+			t.Errorf("a refused run wrote %s", filepath.Join(dir, "refused"))
+		}
+	}
+	judged := filepath.Join(dir, "judged")
+	if text, err = temple(t, "run", tuned, "--runs", "2", "--seed", "77", "--out", judged); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if !strings.Contains(text, "Tuning: every agent tuned by temple tune --seed 9 with the same budget: 4 settings") {
+		t.Errorf("temple run's output does not say how the agents were tuned:\n%s", text)
+	}
+	b, err := os.ReadFile(filepath.Join(judged, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Tuning struct {
+			Seed        uint64   `json:"seed"`
+			DesignSeeds []uint64 `json:"design_seeds"`
+			Agents      []struct {
+				Name      string `json:"name"`
+				Settings  int    `json:"settings"`
+				TrialRuns int    `json:"trial_runs"`
+			} `json:"agents"`
+		} `json:"tuning"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Tuning.Seed != 9 || len(sum.Tuning.DesignSeeds) != 1 || sum.Tuning.DesignSeeds[0] != tune.DesignSeed(9) || len(sum.Tuning.Agents) != 3 {
+		t.Fatalf("summary.json's tuning: %+v", sum.Tuning)
+	}
+	for _, a := range sum.Tuning.Agents {
+		if a.Settings != 4 || a.TrialRuns != 4+2*1 {
+			t.Errorf("summary.json: %s tuned with %d settings, %d trial runs; want 4 and 6", a.Name, a.Settings, a.TrialRuns)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(judged, "report.html"))
+	if !strings.Contains(string(html), "Tuning: every agent tuned by temple tune --seed 9") {
+		t.Error("report.html does not say how the agents were tuned")
+	}
+	// --allow-design-seeds runs it, and says so.
+	if text, err = temple(t, "run", tuned, "--runs", "2", "--seed", "9", "--allow-design-seeds", "--out", filepath.Join(dir, "allowed")); err != nil ||
+		!strings.Contains(text, "--allow-design-seeds") {
+		t.Errorf("--allow-design-seeds: %v\n%s", err, text)
+	}
+}
