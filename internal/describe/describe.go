@@ -28,6 +28,9 @@ type Param struct {
 	Default string // the default value, as YAML in flow style
 	Range   string // the range:"..." tag ("" when the key has no bound)
 	Doc     string // the doc:"..." tag ("" when missing)
+	// Search is how temple tune searches an agent's key (agents.SearchSpace): its range and
+	// scale, "on request" when only a config's search: block searches it; "" when it is not.
+	Search string
 }
 
 // Entry is one agent type or task family with its keys.

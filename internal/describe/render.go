@@ -14,11 +14,18 @@ func Text(w io.Writer, entries []Entry) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\n", e.Name, e.Summary)
-		if len(e.Params) > 0 {
+		searched := searches(e)
+		if len(e.Params) > 0 && searched {
+			fmt.Fprintf(tw, "  key\tdefault\trange\ttemple tune\tmeaning\n")
+		} else if len(e.Params) > 0 {
 			fmt.Fprintf(tw, "  key\tdefault\trange\tmeaning\n")
 		}
 		for _, p := range e.Params {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Default, orDash(p.Range), orDash(p.Doc))
+			if searched {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", p.Key, p.Default, orDash(p.Range), orDash(p.Search), orDash(p.Doc))
+			} else {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Default, orDash(p.Range), orDash(p.Doc))
+			}
 		}
 		if e.Note != "" {
 			fmt.Fprintf(tw, "  %s\n", e.Note)
@@ -40,9 +47,16 @@ func Markdown(w io.Writer, entries []Entry) error {
 			fmt.Fprintf(w, "No keys.\n\n")
 			continue
 		}
-		fmt.Fprintf(w, "| key | default | range | meaning |\n|---|---|---|---|\n")
-		for _, p := range e.Params {
-			fmt.Fprintf(w, "| `%s` | `%s` | %s | %s |\n", p.Key, cell(p.Default), cell(orDash(p.Range)), cell(orDash(p.Doc)))
+		if searches(e) {
+			fmt.Fprintf(w, "| key | default | range | temple tune | meaning |\n|---|---|---|---|---|\n")
+			for _, p := range e.Params {
+				fmt.Fprintf(w, "| `%s` | `%s` | %s | %s | %s |\n", p.Key, cell(p.Default), cell(orDash(p.Range)), cell(orDash(p.Search)), cell(orDash(p.Doc)))
+			}
+		} else {
+			fmt.Fprintf(w, "| key | default | range | meaning |\n|---|---|---|---|\n")
+			for _, p := range e.Params {
+				fmt.Fprintf(w, "| `%s` | `%s` | %s | %s |\n", p.Key, cell(p.Default), cell(orDash(p.Range)), cell(orDash(p.Doc)))
+			}
 		}
 		fmt.Fprintln(w)
 		if e.Note != "" {
@@ -50,6 +64,16 @@ func Markdown(w io.Writer, entries []Entry) error {
 		}
 	}
 	return nil
+}
+
+// searches reports whether temple tune searches some key of the entry (agent types only).
+func searches(e Entry) bool {
+	for _, p := range e.Params {
+		if p.Search != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func orDash(s string) string {

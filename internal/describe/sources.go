@@ -2,6 +2,8 @@ package describe
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/temple-rl/temple/agents"
 	"github.com/temple-rl/temple/families"
@@ -15,8 +17,12 @@ func AgentTypes() []Entry {
 	for _, t := range agents.Types() {
 		p := t.Defaults()
 		e := Entry{Name: t.Name, Summary: t.Summary, Params: Of(p)}
+		for k := range e.Params {
+			e.Params[k].Search = searchOf(t.Name, p, e.Params[k].Key)
+		}
 		if keys := agents.Keys(p); len(keys) > 0 && keys[0] == "base" {
-			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named", agents.BaseNames()[0])
+			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named; "+
+				"temple tune searches the base's with its own", agents.BaseNames()[0])
 		}
 		out = append(out, e)
 	}
@@ -30,4 +36,24 @@ func TaskFamilies() []Entry {
 		out = append(out, Entry{Name: f.Name, Summary: f.Summary, Params: Of(f.Defaults())})
 	}
 	return out
+}
+
+// searchOf says how temple tune searches key of type typ: its range and scale, "on request" when
+// only a config's search: block gives it a range, "" when it is never searched.
+func searchOf(typ string, p agents.Params, key string) string {
+	d, ok := agents.Scale(typ, p, key)
+	if !ok {
+		return ""
+	}
+	text := strings.Join(d.Choices, " | ")
+	if len(d.Choices) == 0 {
+		text = fmt.Sprintf("%g – %g", d.Low, d.High)
+		if d.Log {
+			text += ", log"
+		}
+	}
+	if !slices.ContainsFunc(agents.SearchSpace(typ, p), func(s agents.Dim) bool { return s.Key == key }) {
+		text = "on request: " + text
+	}
+	return text
 }
