@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/internal/suggest"
 )
 
@@ -24,7 +24,7 @@ func (s *Spec) validateSearch() error {
 			return fmt.Errorf("search: %q is not the name of an agent (have %s)%s", name, strings.Join(s.AgentNames(), ", "),
 				suggest.DidYouMean(name, s.AgentNames()))
 		}
-		keys := agents.Keys(s.Agents[k].Params)
+		keys := agenttypes.Keys(s.Agents[k].Params)
 		for _, key := range sortedKeys(s.Search[name]) {
 			if !slices.Contains(keys, key) {
 				return fmt.Errorf("search: %s: agent %s (type %s) has no parameter %q (it has %s)%s", name, name, s.Agents[k].Type,

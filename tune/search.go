@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 )
@@ -184,7 +184,7 @@ func settingName(i int) string { return fmt.Sprintf("setting-%03d", i) }
 
 // current is the values of the searched parameters in a (the config's own setting).
 func (sp space) current(a experiment.AgentSpec) []param {
-	n, _ := agents.Encode(a.Params)
+	n, _ := agenttypes.Encode(a.Params)
 	var out []param
 	for _, d := range sp.dims {
 		for i := 0; n != nil && i+1 < len(n.Content); i += 2 {

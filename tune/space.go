@@ -10,14 +10,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 )
 
-// space is what the search varies of one agent: the searched parameters (agents.Dim), in the
+// space is what the search varies of one agent: the searched parameters (agenttypes.Dim), in the
 // order they are set, and the parameters a config's search: block fixes.
 type space struct {
-	dims  []agents.Dim
+	dims  []agenttypes.Dim
 	fixed []param
 }
 
@@ -27,12 +27,12 @@ type param struct {
 	Value any    `json:"value"`
 }
 
-// spaceOf is the search space of agent a: its type's (agents.SearchSpace), narrowed or fixed by
+// spaceOf is the search space of agent a: its type's (agenttypes.SearchSpace), narrowed or fixed by
 // block, the agent's entry of the config's search: block. A value fixes the key, a pair of
 // numbers [low, high] is a range (on the registry's scale for the key, else linear), a list of
 // words is a list of choices.
 func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
-	sp := space{dims: agents.SearchSpace(a.Type, a.Params)}
+	sp := space{dims: agenttypes.SearchSpace(a.Type, a.Params)}
 	keys := make([]string, 0, len(block))
 	for k := range block {
 		keys = append(keys, k)
@@ -43,7 +43,7 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 		if key == "base" {
 			return space{}, fmt.Errorf("%s: the base is not searched; give base: in the agent's own block", where)
 		}
-		sp.dims = slices.DeleteFunc(sp.dims, func(d agents.Dim) bool { return d.Key == key })
+		sp.dims = slices.DeleteFunc(sp.dims, func(d agenttypes.Dim) bool { return d.Key == key })
 		d, err := dimOf(a, key, block[key])
 		if err != nil {
 			return space{}, fmt.Errorf("%s: %w", where, err)
@@ -55,7 +55,7 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 		sp.dims = append(sp.dims, *d)
 	}
 	// m_s is set after the base's m, so that it can be clamped to it.
-	slices.SortStableFunc(sp.dims, func(x, y agents.Dim) int { return boolInt(x.Key == "m_s") - boolInt(y.Key == "m_s") })
+	slices.SortStableFunc(sp.dims, func(x, y agenttypes.Dim) int { return boolInt(x.Key == "m_s") - boolInt(y.Key == "m_s") })
 	if len(sp.dims) == 0 {
 		return space{}, fmt.Errorf("search: %s: nothing left to search (every parameter of type %s is fixed); give one a range, "+
 			"or leave the agent out of the config", a.Name, a.Type)
@@ -71,7 +71,7 @@ func boolInt(b bool) int {
 }
 
 // dimOf reads one key's entry of a search: block: nil for a fixed value.
-func dimOf(a experiment.AgentSpec, key string, v any) (*agents.Dim, error) {
+func dimOf(a experiment.AgentSpec, key string, v any) (*agenttypes.Dim, error) {
 	list, ok := v.([]any)
 	if !ok {
 		if _, isMap := v.(map[string]any); isMap || v == nil {
@@ -100,13 +100,13 @@ func dimOf(a experiment.AgentSpec, key string, v any) (*agents.Dim, error) {
 		if len(cs) < 2 {
 			return nil, fmt.Errorf("one choice (%s) is not a search: give it as a value to fix it, or list two or more", cs[0])
 		}
-		return &agents.Dim{Key: key, Choices: cs}, nil
+		return &agenttypes.Dim{Key: key, Choices: cs}, nil
 	}
 	if len(nums) != 2 || len(list) != 2 {
 		return nil, fmt.Errorf("a range is two numbers [low, high], got %v", v)
 	}
-	d := agents.Dim{Key: key, Low: nums[0], High: nums[1]}
-	if scale, ok := agents.Scale(a.Type, a.Params, key); ok {
+	d := agenttypes.Dim{Key: key, Low: nums[0], High: nums[1]}
+	if scale, ok := agenttypes.Scale(a.Type, a.Params, key); ok {
 		d.Log, d.Int = scale.Log, scale.Int
 	} else {
 		d.Int = isWhole(a, key)
@@ -120,8 +120,8 @@ func dimOf(a experiment.AgentSpec, key string, v any) (*agents.Dim, error) {
 		return nil, fmt.Errorf("range [%v, %v]: %s is searched on a log scale, so low must be above 0", d.Low, d.High, key)
 	}
 	// Both ends must be valid values (m's with m_s at 1, since tune clamps m_s to m).
-	check := space{dims: []agents.Dim{d}}
-	if key == "m" && slices.Contains(agents.Keys(a.Params), "m_s") {
+	check := space{dims: []agenttypes.Dim{d}}
+	if key == "m" && slices.Contains(agenttypes.Keys(a.Params), "m_s") {
 		check.fixed = []param{{"m_s", 1}}
 	}
 	for _, end := range []float64{0, 1 - 1e-12} {
@@ -150,7 +150,7 @@ func number(x any) (float64, bool) {
 // isWhole reports whether the agent's parameter key holds whole numbers (its YAML value is an
 // integer).
 func isWhole(a experiment.AgentSpec, key string) bool {
-	n, err := agents.Encode(a.Params)
+	n, err := agenttypes.Encode(a.Params)
 	if err != nil {
 		return false
 	}
@@ -165,7 +165,7 @@ func isWhole(a experiment.AgentSpec, key string) bool {
 // value maps u in [0, 1) to the dimension: a choice, or a number on its scale (whole numbers
 // spread evenly over [low, high + 1) on that scale; others rounded to three significant digits,
 // so that a tuned config reads well).
-func value(d agents.Dim, u float64) any {
+func value(d agenttypes.Dim, u float64) any {
 	if len(d.Choices) > 0 {
 		return d.Choices[min(int(u*float64(len(d.Choices))), len(d.Choices)-1)]
 	}
@@ -210,7 +210,7 @@ func (sp space) setting(a experiment.AgentSpec, values []any) (experiment.AgentS
 		if err := n.Encode(v); err != nil {
 			return a, nil, err
 		}
-		q, err := agents.Set(a.Type, a.Params, p.Key, &n)
+		q, err := agenttypes.Set(a.Type, a.Params, p.Key, &n)
 		if err != nil {
 			return a, nil, fmt.Errorf("%s = %v: %w", p.Key, v, err)
 		}
@@ -227,7 +227,7 @@ func (sp space) setting(a experiment.AgentSpec, values []any) (experiment.AgentS
 
 // intParam is the agent's whole-number parameter key.
 func intParam(a experiment.AgentSpec, key string) (int64, bool) {
-	n, err := agents.Encode(a.Params)
+	n, err := agenttypes.Encode(a.Params)
 	if err != nil {
 		return 0, false
 	}
