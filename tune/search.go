@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -41,6 +43,15 @@ type Options struct {
 	Jobs int
 	// Progress is told of every stage and every finished task (nil: silent).
 	Progress Progress
+	// Shard runs only a share of each stage's trials (experiment.Shard); a stage whose other
+	// trials are not there yet ends the agent's search for this invocation (Pending).
+	Shard experiment.Shard
+	// From are directories of the same search (shards' or a merged one) whose finished trials
+	// are gathered into this one before each stage.
+	From []string
+	// Merge gathers trials from From and runs none: it joins the shards' trials, and writes the
+	// tuned config when every stage is complete.
+	Merge bool
 }
 
 // Progress follows a search: Stage when an agent's stage begins, then experiment.Progress's
@@ -227,9 +238,10 @@ type trial struct {
 }
 
 // run runs the search's schedule: every stage's settings on their runs (cells under sr.dir,
-// reused when there), scored, the better half kept. It returns every setting's trial and the
-// chosen one.
-func (sr *search) run(ctx context.Context, st []stage, objective string, o Options, prog *stageProgress) ([]trial, int, error) {
+// reused when there, gathered from o.From), scored, the better half kept. It returns every
+// setting's trial and the chosen one; or, when a stage's cells are not all there (a shard runs
+// its share, a merge gathers the shards'), the stage it waits for.
+func (sr *search) run(ctx context.Context, st []stage, objective string, o Options, prog *stageProgress) ([]trial, int, *Waiting, error) {
 	trials := make([]trial, len(sr.settings))
 	alive := make([]int, len(sr.settings))
 	for i := range alive {
@@ -244,9 +256,22 @@ func (sr *search) run(ctx context.Context, st []stage, objective string, o Optio
 		for _, i := range alive {
 			sub.Agents = append(sub.Agents, sr.plan.Agents[i])
 		}
-		cells, err := experiment.Run(ctx, &sub, sr.dir, o.Jobs, prog)
-		if err != nil {
-			return nil, 0, err
+		if err := sr.gather(&sub, o.From); err != nil {
+			return nil, 0, nil, err
+		}
+		var cells []results.CellResult
+		if !o.Merge {
+			sub.Shard = o.Shard
+			var err error
+			if cells, err = experiment.Run(ctx, &sub, sr.dir, o.Jobs, prog); err != nil {
+				return nil, 0, nil, err
+			}
+		}
+		if o.Merge || o.Shard.Count > 1 { // the stage's other cells are the other shards'
+			var missing int
+			if cells, missing = sr.read(&sub); missing > 0 {
+				return nil, 0, &Waiting{Agent: sr.agent.Name, Stage: k, Stages: len(st), Missing: missing}, nil
+			}
 		}
 		for _, i := range alive {
 			trials[i].perRun, trials[i].stage = nil, k
@@ -264,7 +289,73 @@ func (sr *search) run(ctx context.Context, st []stage, objective string, o Optio
 			slices.Sort(alive)
 		}
 	}
-	return trials, alive[0], nil
+	return trials, alive[0], nil, nil
+}
+
+// Waiting says which stage of an agent's search waits for trials of other shards.
+type Waiting struct {
+	Agent         string
+	Stage, Stages int
+	Missing       int // trials of the stage not yet there
+}
+
+// want is what the cell of setting fac in run of plan p must be.
+func want(p *experiment.Plan, run int, name string) results.CellWant {
+	return results.CellWant{Fingerprint: p.Fingerprint, Run: run, Agent: name, Tasks: len(p.Runs[run]), Episodes: p.Episodes,
+		Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes}
+}
+
+// gather copies into sr.dir the cells of plan p that it lacks and a directory of from holds,
+// whole and of this search (results.ReadCell checks them).
+func (sr *search) gather(p *experiment.Plan, from []string) error {
+	if len(from) == 0 {
+		return nil
+	}
+	if err := results.MakeCellDirs(sr.dir, false, false); err != nil {
+		return err
+	}
+	for run := range p.Runs {
+		for _, fac := range p.Agents {
+			w := want(p, run, fac.Name)
+			dst := results.CellPath(sr.dir, run, fac.Name)
+			if _, err := results.ReadCell(dst, w); err == nil {
+				continue
+			}
+			for _, d := range from {
+				src := results.CellPath(filepath.Join(d, "trials", filepath.Base(sr.dir)), run, fac.Name)
+				if _, err := results.ReadCell(src, w); err != nil {
+					continue
+				}
+				b, err := os.ReadFile(src)
+				if err == nil {
+					err = atomicfile.Write(dst, b)
+				}
+				if err != nil {
+					return fmt.Errorf("tune: gathering %s: %w", src, err)
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// read reads the cells of plan p from sr.dir, in (run, setting) order, and counts those missing
+// or damaged.
+func (sr *search) read(p *experiment.Plan) ([]results.CellResult, int) {
+	var cells []results.CellResult
+	missing := 0
+	for run := range p.Runs {
+		for _, fac := range p.Agents {
+			c, err := results.ReadCell(results.CellPath(sr.dir, run, fac.Name), want(p, run, fac.Name))
+			if err != nil {
+				missing++
+				continue
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells, missing
 }
 
 // compare orders two scores best first (ties keep the settings' order).

@@ -189,10 +189,7 @@ func value(d agenttypes.Dim, u float64) any {
 // setting is agent a with the fixed parameters of sp and the searched ones at values (in sp.dims
 // order; nil: the agent as the config gives it). m_s is clamped to the base's m.
 func (sp space) setting(a experiment.AgentSpec, values []any) (experiment.AgentSpec, []param, error) {
-	var set []param
-	for _, f := range sp.fixed {
-		set = append(set, f)
-	}
+	set := append([]param(nil), sp.fixed...)
 	for k, v := range values {
 		set = append(set, param{sp.dims[k].Key, v})
 	}

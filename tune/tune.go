@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,10 +119,15 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	for _, stg := range st {
 		tuning.Runs = append(tuning.Runs, stg.Runs)
 	}
+	var pending PendingError
 	for k, sr := range searches {
-		trials, chosen, err := sr.run(ctx, st, objective, o, prog)
+		trials, chosen, waiting, err := sr.run(ctx, st, objective, o, prog)
 		if err != nil {
 			return s, nil, err
+		}
+		if waiting != nil {
+			pending.Waiting = append(pending.Waiting, *waiting)
+			continue
 		}
 		ar := Agent{Name: sr.agent.Name, Type: sr.agent.Type, Fixed: sr.space.fixed, Chosen: chosen, Score: trials[chosen].score,
 			TrialRuns: trialRuns(st)}
@@ -141,6 +147,9 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		}
 		tuning.Agents = append(tuning.Agents, ta)
 	}
+	if len(pending.Waiting) > 0 {
+		return s, nil, &pending
+	}
 	tuned.Tuning = tuning
 	if err := tuned.Validate(); err != nil {
 		return s, nil, fmt.Errorf("tune: the tuned config does not validate: %w", err)
@@ -149,6 +158,18 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	return tuned, rec, nil
+}
+
+// PendingError is a sharded search, or a merge of shards, that cannot finish yet: a stage of
+// some agent's search waits for the trials of other shards. Nothing but trials was written.
+type PendingError struct{ Waiting []Waiting }
+
+func (e *PendingError) Error() string {
+	var parts []string
+	for _, w := range e.Waiting {
+		parts = append(parts, fmt.Sprintf("%s waits for stage %d/%d (%d trials not here)", w.Agent, w.Stage+1, w.Stages, w.Missing))
+	}
+	return "the search is not finished: " + strings.Join(parts, "; ")
 }
 
 // write writes the record and the tuned config, each atomically.

@@ -17,10 +17,11 @@ import (
 )
 
 func tuneCmd() *cobra.Command {
-	var out, objective string
+	var out, objective, shard string
 	var seed uint64
 	var budget, runs, jobs int
-	var force bool
+	var force, merge bool
+	var from []string
 	cmd := &cobra.Command{
 		Use:   "tune CONFIG.yaml",
 		Short: "Tune every agent of a config with the same budget on design seeds; write a tuned config",
@@ -50,12 +51,24 @@ func tuneCmd() *cobra.Command {
 					return err
 				}
 			}
+			sh, sharded, err := shardOf(overrides{shard: shard})
+			if err != nil {
+				return err
+			}
+			if merge && (sharded || len(from) == 0) {
+				return fmt.Errorf("--merge gathers the trials of the shards' directories, given with --from, and runs none: give --from and no --shard")
+			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "temple %s: tuning %s, seed %d: %d agents, %d settings each, %d runs each at the first stage\n",
 				experiment.Version, s.Name, seed, len(s.Agents), budget, runs)
 			prog := &tune.Lines{W: cmd.ErrOrStderr(), Interval: 2 * time.Second}
 			tuned, rec, err := tune.Tune(cmd.Context(), s, out, tune.Options{Seed: seed, Settings: budget, Runs: runs,
-				Objective: objective, Jobs: jobs, Progress: prog})
+				Objective: objective, Jobs: jobs, Progress: prog, Shard: sh, From: from, Merge: merge})
+			var pending *tune.PendingError
+			if errors.As(err, &pending) {
+				printPending(w, pending, sh, sharded, out)
+				return nil
+			}
 			if err != nil {
 				return tuneInterrupted(err, out)
 			}
@@ -71,6 +84,9 @@ func tuneCmd() *cobra.Command {
 	f.StringVar(&objective, "objective", "", "regret (per task, against the oracle) or reward (per task); default: regret when the config's oracle is on")
 	f.IntVar(&jobs, "jobs", 0, "parallel workers (default: one per core); the results do not depend on it")
 	f.BoolVar(&force, "force", false, "replace what the --out directory holds instead of resuming or refusing")
+	f.StringVar(&shard, "shard", "", "run only share i of n of each stage's trials, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); see --merge")
+	f.StringArrayVar(&from, "from", nil, "a directory of the same search (a shard's, or the merged one) whose finished trials are gathered first; repeat for several")
+	f.BoolVar(&merge, "merge", false, "gather the trials of the --from directories and run none: join the shards of a stage, and write the tuned config once every stage is complete")
 	return cmd
 }
 
@@ -125,4 +141,21 @@ func tuneInterrupted(err error, out string) error {
 			len(cells), filepath.Join(out, "trials"))
 	}
 	return err
+}
+
+// printPending says what a shard ran, or what a merge gathered, and what comes next.
+func printPending(w io.Writer, p *tune.PendingError, sh experiment.Shard, sharded bool, out string) {
+	what := "The merge"
+	if sharded {
+		what = fmt.Sprintf("Shard %v", sh)
+	}
+	fmt.Fprintf(w, "\n%s has gathered or run what it could into %s; the search is not finished:\n", what, out)
+	for _, wt := range p.Waiting {
+		fmt.Fprintf(w, "  %s: stage %d/%d waits for %d trials\n", wt.Agent, wt.Stage+1, wt.Stages, wt.Missing)
+	}
+	if sharded {
+		fmt.Fprintln(w, "When every shard has finished: temple tune CONFIG --merge --from SHARD_DIR... --out DIR (docs/guides/tuning.md).")
+	} else {
+		fmt.Fprintln(w, "Run the shards again with --from "+out+", then merge again (docs/guides/tuning.md).")
+	}
 }

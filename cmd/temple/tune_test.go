@@ -116,3 +116,46 @@ func TestTunedConfigIsJudgedOnFreshSeeds(t *testing.T) {
 		t.Errorf("--allow-design-seeds: %v\n%s", err, text)
 	}
 }
+
+// A search sharded in two, stage by stage (each round: both shards with --from the merged
+// directory, then the merge), ends with the same tuned config, record and trials as one machine.
+func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte(tuneConfig), 0o644)
+	flags := []string{"--budget", "5", "--runs", "1", "--seed", "4"}
+	tuneWith := func(args ...string) string {
+		t.Helper()
+		text, err := temple(t, append(append([]string{"tune", config}, flags...), args...)...)
+		if err != nil {
+			t.Fatalf("temple tune %v: %v\n%s", args, err, text)
+		}
+		return text
+	}
+	whole, merged := filepath.Join(dir, "whole"), filepath.Join(dir, "merged")
+	tuneWith("--out", whole)
+	shards := []string{filepath.Join(dir, "s0"), filepath.Join(dir, "s1")}
+	rounds := 0
+	for ; rounds < 5 && !fileExists(filepath.Join(merged, tune.TunedFile)); rounds++ {
+		for i, s := range shards {
+			if text := tuneWith("--shard", strconv.Itoa(i)+"/2", "--out", s, "--from", merged); !strings.Contains(text, "waits for") {
+				t.Fatalf("shard %d, round %d: %s", i, rounds, text)
+			}
+		}
+		tuneWith("--merge", "--from", shards[0], "--from", shards[1], "--out", merged)
+	}
+	if rounds != 3 { // stages of 5, 3 and 2 settings
+		t.Errorf("%d rounds, want one per stage, 3", rounds)
+	}
+	for _, name := range []string{tune.TunedFile, tune.RecordFile} {
+		a, _ := os.ReadFile(filepath.Join(whole, name))
+		b, _ := os.ReadFile(filepath.Join(merged, name))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s: the merged shards' differs from one machine's", name)
+		}
+	}
+	sameResults(t, filepath.Join(merged, "trials"), filepath.Join(whole, "trials"))
+	if _, err := temple(t, "tune", config, "--merge", "--out", merged); err == nil || !strings.Contains(err.Error(), "--from") {
+		t.Errorf("--merge without --from: %v", err)
+	}
+}
