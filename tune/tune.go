@@ -129,23 +129,11 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 			pending.Waiting = append(pending.Waiting, *waiting)
 			continue
 		}
-		ar := Agent{Name: sr.agent.Name, Type: sr.agent.Type, Fixed: sr.space.fixed, Chosen: chosen, Score: trials[chosen].score,
-			TrialRuns: trialRuns(st)}
-		for _, d := range sr.space.dims {
-			ar.Space = append(ar.Space, Dim(d))
-		}
-		for i, t := range trials {
-			ar.Trials = append(ar.Trials, Trial{Setting: i, Params: sr.params[i], Runs: len(t.perRun), PerRun: t.perRun, Score: t.score, Stage: t.stage})
-		}
+		ar, ta := sr.record(trials, chosen, trialRuns(st))
 		rec.Agents = append(rec.Agents, ar)
-		best := sr.settings[chosen]
-		best.Name = sr.agent.Name
-		tuned.Agents[k] = best
-		ta := results.TunedAgent{Name: sr.agent.Name, Settings: o.Settings, TrialRuns: trialRuns(st), Score: ar.Score}
-		for _, d := range sr.space.dims {
-			ta.Searched = append(ta.Searched, d.Key)
-		}
 		tuning.Agents = append(tuning.Agents, ta)
+		tuned.Agents[k] = sr.settings[chosen]
+		tuned.Agents[k].Name = sr.agent.Name
 	}
 	if len(pending.Waiting) > 0 {
 		return s, nil, &pending
@@ -158,6 +146,20 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	return tuned, rec, nil
+}
+
+// record is the search's record (search.json) and its line of the tuned config's tuning: block.
+func (sr *search) record(trials []trial, chosen, trialRuns int) (Agent, results.TunedAgent) {
+	ar := Agent{Name: sr.agent.Name, Type: sr.agent.Type, Fixed: sr.space.fixed, Chosen: chosen, Score: trials[chosen].score, TrialRuns: trialRuns}
+	ta := results.TunedAgent{Name: sr.agent.Name, Settings: len(trials), TrialRuns: trialRuns, Score: ar.Score}
+	for _, d := range sr.space.dims {
+		ar.Space = append(ar.Space, Dim(d))
+		ta.Searched = append(ta.Searched, d.Key)
+	}
+	for i, t := range trials {
+		ar.Trials = append(ar.Trials, Trial{Setting: i, Params: sr.params[i], Runs: len(t.perRun), PerRun: t.perRun, Score: t.score, Stage: t.stage})
+	}
+	return ar, ta
 }
 
 // PendingError is a sharded search, or a merge of shards, that cannot finish yet: a stage of
