@@ -44,7 +44,7 @@ type Options struct {
 	// Progress is told of every stage and every finished task (nil: silent).
 	Progress Progress
 	// Shard runs only a share of each stage's trials (experiment.Shard); a stage whose other
-	// trials are not there yet ends the agent's search for this invocation (Pending).
+	// trials are not there yet ends the agent's search for this invocation (PendingError).
 	Shard experiment.Shard
 	// From are directories of the same search (shards' or a merged one) whose finished trials
 	// are gathered into this one before each stage.
