@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"runtime"
 
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agents"
@@ -77,9 +76,9 @@ func BuildTasks(s Spec) (*Plan, error) {
 
 // newPlan is the plan of s without tasks or agents: its settings and the spec's fingerprint.
 func newPlan(s Spec) (*Plan, error) {
-	specYAML, err := yaml.Marshal(s)
+	specYAML, err := s.resolvedYAML()
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
 	return &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,

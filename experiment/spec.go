@@ -43,6 +43,9 @@ type Spec struct {
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
 	MaxMemory int64 `yaml:"max_memory,omitempty"`
+	// Inputs is written by temple (fingerprint.go): the SHA-256 of every file the tasks read, by
+	// path, so that results record the content they were made from; a config's own is replaced.
+	Inputs map[string]string `yaml:"inputs,omitempty"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.

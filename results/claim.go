@@ -35,13 +35,34 @@ type OccupiedError struct {
 	Held, Want string
 	// Differs lists the top-level keys of spec.yaml that differ when both have the same name.
 	Differs []string
+	// Inputs lists the files the tasks read whose content differs (spec.yaml's inputs:), each
+	// with its SHA-256 in the held spec and in the refused one ("" when it is not in one).
+	Inputs []InputChange
 }
+
+// InputChange is a file an experiment's tasks read whose content is not the one the results
+// were made from.
+type InputChange struct{ Path, Held, Want string }
 
 func (e *OccupiedError) Error() string {
 	switch {
 	case e.Held == "":
 		return fmt.Sprintf("%s holds cells of another spec (and no spec.yaml), not of experiment %q; "+
 			"use a fresh directory, or remove those results first", e.Dir, e.Want)
+	case e.Held == e.Want && len(e.Inputs) > 0:
+		var files []string
+		for _, c := range e.Inputs {
+			switch {
+			case c.Held == "":
+				files = append(files, fmt.Sprintf("%s (not read by those results)", c.Path))
+			case c.Want == "":
+				files = append(files, fmt.Sprintf("%s (read by those results, not by this spec)", c.Path))
+			default:
+				files = append(files, fmt.Sprintf("%s (SHA-256 %.12s… then, %.12s… now)", c.Path, c.Held, c.Want))
+			}
+		}
+		return fmt.Sprintf("%s holds the results of experiment %q made from other contents of the files its tasks read: %s changed "+
+			"since; restore the file, or use a fresh directory, or remove those results first", e.Dir, e.Want, strings.Join(files, ", "))
 	case e.Held == e.Want:
 		return fmt.Sprintf("%s holds the results of another spec of experiment %q (spec.yaml differs in %s); "+
 			"use a fresh directory, or remove those results first", e.Dir, e.Want, strings.Join(e.Differs, ", "))
@@ -162,7 +183,11 @@ func checkOwner(dir, name string, want []byte) error {
 		if bytes.Equal(held, want) || !holdsResults(dir) {
 			return nil // the same spec resumes; a spec that left no result (refused, or stopped early) is replaced
 		}
-		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differingKeys(held, want)}
+		differs := differingKeys(held, want)
+		if len(differs) == 0 {
+			return nil // the same spec, its spec.yaml edited in comments or layout only: rewritten
+		}
+		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differs, Inputs: changedInputs(held, want)}
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("results: %w", err)
 	}
@@ -222,6 +247,29 @@ func differingKeys(a, b []byte) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// changedInputs lists the files whose digests differ between the inputs: of two spec.yaml.
+func changedInputs(held, want []byte) []InputChange {
+	var a, b struct {
+		Inputs map[string]string `yaml:"inputs"`
+	}
+	if yaml.Unmarshal(held, &a) != nil || yaml.Unmarshal(want, &b) != nil {
+		return nil
+	}
+	var out []InputChange
+	for path, sum := range a.Inputs {
+		if b.Inputs[path] != sum {
+			out = append(out, InputChange{Path: path, Held: sum, Want: b.Inputs[path]})
+		}
+	}
+	for path, sum := range b.Inputs {
+		if _, ok := a.Inputs[path]; !ok {
+			out = append(out, InputChange{Path: path, Want: sum})
+		}
+	}
+	slices.SortFunc(out, func(x, y InputChange) int { return strings.Compare(x.Path, y.Path) })
 	return out
 }
 

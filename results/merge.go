@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
 )
@@ -56,7 +57,8 @@ func readShards(shards []string) (*merger, error) {
 			return nil, fmt.Errorf("results: merge: %w", err)
 		}
 		if !bytes.Equal(other, m.spec) {
-			return nil, fmt.Errorf("results: merge: %s and %s ran different specs (their spec.yaml differ)", shards[0], d)
+			return nil, fmt.Errorf("results: merge: shard %s ran another spec than shard %s: spec.yaml differs in %s%s",
+				d, shards[0], strings.Join(differingKeysOrText(m.spec, other), ", "), describeInputs(changedInputs(m.spec, other)))
 		}
 	}
 	switch {
@@ -91,6 +93,9 @@ func readShards(shards []string) (*merger, error) {
 	var missing []string
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(shards[0], sub)
+		if err := sameLayoutFiles(shards, sub); err != nil {
+			return nil, err
+		}
 		if m.setups[k], err = ReadSetup(dir); err != nil {
 			return nil, err
 		}
