@@ -118,62 +118,6 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 	return unlock, nil
 }
 
-// lock creates dir's lock file naming this process, taking over one whose process is gone.
-func lock(dir, name string, note func(string)) (unlock func(), err error) {
-	path := filepath.Join(dir, LockFile)
-	host, _ := os.Hostname()
-	me, err := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Experiment: name})
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	// The lock appears with its content at once: written to a file of this process, then linked
-	// to the lock's name, which fails if the lock exists.
-	f, err := os.CreateTemp(dir, LockFile+".*")
-	if err == nil {
-		_, err = f.Write(me)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("results: writing the lock %s: %w", path, atomicfile.NotWritable(dir, err))
-	}
-	mine := f.Name()
-	defer os.Remove(mine)
-	for attempt := 0; ; attempt++ {
-		err := os.Link(mine, path)
-		if err == nil {
-			return func() { os.Remove(path) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("results: locking %s: %w", dir, err)
-		}
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) && attempt == 0 {
-			continue // released in between
-		}
-		if err != nil {
-			return nil, fmt.Errorf("results: reading the lock %s: %w", path, err)
-		}
-		var held lockInfo
-		if err := json.Unmarshal(b, &held); err != nil || held.PID <= 0 {
-			return nil, fmt.Errorf("results: %s is locked by %s, which does not name a process (%q); "+
-				"remove it if no experiment is running there", dir, path, b)
-		}
-		if held.Host != host || processAlive(held.PID) || attempt > 0 {
-			return nil, &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
-		}
-		// The holder is gone (killed, or the machine stopped): take the lock over, once; a second
-		// process taking it over at the same moment finds it held at the next attempt.
-		if note != nil {
-			note(fmt.Sprintf("%s: taking over the lock of process %d (experiment %q), which is gone", dir, held.PID, held.Experiment))
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("results: removing the stale lock %s: %w", path, err)
-		}
-	}
-}
-
 // checkOwner refuses dir if it holds results of a spec other than want: a different spec.yaml
 // with results beside it, or, without one, cells with another fingerprint.
 func checkOwner(dir, name string, want []byte) error {
