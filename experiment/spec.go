@@ -213,6 +213,9 @@ func (s *Spec) Validate() error {
 	if err := s.Tasks.Validate(); err != nil {
 		return fmt.Errorf("tasks: %w", err)
 	}
+	if err := validateNames(s); err != nil { // names.go
+		return err
+	}
 	names := map[string]bool{}
 	for k, a := range s.Agents {
 		if names[a.Name] {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -17,14 +16,14 @@ import (
 // field (setup.json's key, tasks.json's run and task).
 func sameLayoutFiles(shards []string, sub string) error {
 	for _, name := range []string{setupFile, "tasks.json"} {
-		first, err := os.ReadFile(filepath.Join(shards[0], sub, name))
+		first, err := readLayoutFile(filepath.Join(shards[0], sub), name)
 		if err != nil {
-			return fmt.Errorf("results: merge: %w", err)
+			return err
 		}
 		for _, d := range shards[1:] {
-			other, err := os.ReadFile(filepath.Join(d, sub, name))
+			other, err := readLayoutFile(filepath.Join(d, sub), name)
 			if err != nil {
-				return fmt.Errorf("results: merge: %w", err)
+				return err
 			}
 			if bytes.Equal(first, other) {
 				continue

@@ -1,0 +1,173 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
+)
+
+// customMDP is a temple-mdp/v1 file of one two-state task whose rewards are r.
+func customMDP(r string) string {
+	return `format: temple-mdp/v1
+tasks:
+  - name: t
+    states: [a, b]
+    actions: [x, y]
+    start: {a: 1}
+    transitions:
+      - {state: a, action: x, outcomes: [{next: b, p: 1, r: ` + r + `}]}
+      - {state: a, action: y, outcomes: [{next: a, p: 1, r: 0}]}
+      - {state: b, action: x, outcomes: [{next: a, p: 1, r: 0}]}
+      - {state: b, action: y, outcomes: [{next: b, p: 1, r: ` + r + `}]}
+`
+}
+
+// customSpec is a small experiment on the custom MDP file at path.
+func customSpec(path string) Spec {
+	s := small(2, 1, 10)
+	s.Name = "custom"
+	s.Tasks = families.Spec{Family: families.Custom, Params: &families.CustomParams{File: path, Repeat: 2}}
+	s.Agents, s.Output.Baseline = []AgentSpec{defaultAgent(TypeQLearning), defaultAgent(TypeRMax)}, ""
+	s.Oracle.Enabled = false
+	return s
+}
+
+// Issue 37, case 1: a shard run on a custom MDP file, the file changed, and the experiment run
+// again into the same directory: refused, naming the file (it mixed old and new results before).
+// Shards run against the two versions do not merge, naming the file; so do shards whose
+// setup.json was edited, naming the field.
+func TestChangedTaskFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	mdpFile := filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(mdpFile, []byte(customMDP("1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := customSpec(mdpFile)
+	out := filepath.Join(dir, "D")
+	if _, err := ExecuteShard(context.Background(), s, out, 1, nil, Shard{Index: 0, Count: 2}); err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := os.ReadFile(filepath.Join(out, "spec.yaml"))
+	if !strings.Contains(string(spec), "inputs:") || !strings.Contains(string(spec), mdpFile) {
+		t.Errorf("spec.yaml records no digest of the task file:\n%s", spec)
+	}
+	before := dataFiles(t, out)
+	if err := os.WriteFile(mdpFile, []byte(customMDP("100")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Execute(context.Background(), s, out, 1, nil)
+	var occupied *OccupiedError
+	if !errors.As(err, &occupied) || len(occupied.Inputs) != 1 || !strings.Contains(err.Error(), mdpFile+" (SHA-256") {
+		t.Fatalf("resuming after the task file changed: %v, want a refusal naming %s", err, mdpFile)
+	}
+	if after := dataFiles(t, out); len(after) != len(before) {
+		t.Errorf("the refused run changed the directory: %d files, were %d", len(after), len(before))
+	}
+
+	other := filepath.Join(dir, "D2")
+	if _, err := ExecuteShard(context.Background(), s, other, 1, nil, Shard{Index: 1, Count: 2}); err != nil {
+		t.Fatal(err)
+	}
+	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
+	if err == nil || !strings.Contains(err.Error(), "inputs") || !strings.Contains(err.Error(), mdpFile) {
+		t.Errorf("merging shards of two versions of the task file: %v, want a refusal naming it", err)
+	}
+
+	// Both shards of one version, one's setup.json edited: refused naming the shard and field.
+	if err := os.WriteFile(mdpFile, []byte(customMDP("1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other = filepath.Join(dir, "D3")
+	if _, err := ExecuteShard(context.Background(), s, other, 1, nil, Shard{Index: 1, Count: 2}); err != nil {
+		t.Fatal(err)
+	}
+	setup := filepath.Join(other, "setup.json")
+	b, _ := os.ReadFile(setup)
+	os.WriteFile(setup, []byte(strings.Replace(string(b), `"epsilon": 0.1`, `"epsilon": 0.2`, 1)), 0o644)
+	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
+	if err == nil || !strings.Contains(err.Error(), "shard "+other+"'s setup.json") || !strings.Contains(err.Error(), "epsilon") {
+		t.Errorf("merging shards with an edited setup.json: %v, want a refusal naming the shard and epsilon", err)
+	}
+	os.WriteFile(setup, b, 0o644)
+	tasks := filepath.Join(other, "tasks.json")
+	b, _ = os.ReadFile(tasks)
+	os.WriteFile(tasks, []byte(strings.Replace(string(b), `"r":1`, `"r":2`, 1)), 0o644)
+	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
+	if err == nil || !strings.Contains(err.Error(), "tasks.json differs") || !strings.Contains(err.Error(), "run 0, task 0") {
+		t.Errorf("merging shards with an edited tasks.json: %v, want a refusal naming it", err)
+	}
+	os.WriteFile(tasks, b, 0o644)
+	if err := results.Merge(filepath.Join(dir, "M"), []string{out, other}); err != nil {
+		t.Errorf("merging the shards of one version: %v", err)
+	}
+}
+
+// A spec.yaml edited in comments only resumes (the message was "spec.yaml differs in ").
+func TestSpecCommentResumes(t *testing.T) {
+	dir := t.TempDir()
+	s := small(1, 2, 10)
+	if _, err := Execute(context.Background(), s, dir, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "spec.yaml")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, append([]byte("# my note\n"), b...), 0o644)
+	var n notes
+	sum, err := Execute(context.Background(), s, dir, 1, &n)
+	if err != nil {
+		t.Fatalf("resuming after a comment in spec.yaml: %v", err)
+	}
+	if len(n.text) != 0 || len(sum.Agents) == 0 {
+		t.Errorf("notes %q: a cell ran again", n.text)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(b) {
+		t.Errorf("spec.yaml was not rewritten")
+	}
+}
+
+// Issue 37, case 4 and 8: experiment and agent names that are paths, too long, or that collide
+// once sanitised are refused by Validate, before any work, with the rule.
+func TestNamesAreChecked(t *testing.T) {
+	long := strings.Repeat("a", 235)
+	for _, c := range []struct {
+		name   string
+		agents []string
+		want   string
+	}{
+		{"..", nil, "starts with a dot"},
+		{"../../x", nil, "a path"},
+		{"a/b", nil, "a path"},
+		{`a\b`, nil, "a path"},
+		{"", nil, "empty"},
+		{long, nil, "235 bytes"},
+		{"x\x00y", nil, "control character"},
+		{"ok", []string{"A/B", "A_B"}, "a path"},
+		{"ok", []string{"A B", "A_B"}, `both make the cell file name "A_B"`},
+		{"ok", []string{long}, "235 bytes"},
+	} {
+		s := small(1, 2, 10)
+		s.Name = c.name
+		for k, a := range c.agents {
+			if k >= len(s.Agents) {
+				break
+			}
+			s.Agents[k].Name = a
+		}
+		s.Output.Baseline = ""
+		err := s.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "without / or") && !strings.Contains(err.Error(), "cell file name") {
+			t.Errorf("name %q, agents %q: %v, want an error saying %q and the rule", c.name, c.agents, err, c.want)
+		}
+	}
+	s := small(1, 2, 10)
+	s.Name = "τ-sweep (retry, 2×)"
+	if err := s.Validate(); err != nil {
+		t.Errorf("a name with spaces and symbols: %v", err)
+	}
+}
