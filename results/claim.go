@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -107,7 +108,7 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		unlock()
 		return nil, err
 	}
-	if err := atomicfile.RemoveTemporaries(dir); err != nil { // of a process killed while writing
+	if err := removeTemporaries(dir); err != nil { // of a process killed while writing
 		unlock()
 		return nil, fmt.Errorf("results: %w", err)
 	}
@@ -224,10 +225,12 @@ func Fingerprint(specYAML []byte) string {
 	return hex.EncodeToString(digest[:8])
 }
 
-// Discard removes the results of whatever experiment dir holds — the files and directories an
-// experiment writes, and sweep points' directories — and leaves other files alone. It refuses a
-// directory in which an experiment is running.
-func Discard(dir string) error {
+// Discard removes the results of whatever experiment dir holds: the files and directories an
+// experiment writes at its top (resultFiles), and the points' directories that its own record
+// (sweep.json, scaling.json) lists. Everything else stays: other files, and a directory below
+// that holds another experiment, which note (if not nil) is told of. It refuses a directory in
+// which an experiment is running.
+func Discard(dir string, note func(string)) error {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -240,13 +243,92 @@ func Discard(dir string) error {
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
+	points := ownPoints(dir)
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
-		if !resultEntry(path, e) {
-			continue
+		switch {
+		case slices.Contains(resultFiles, e.Name()) || e.IsDir() && points[e.Name()]:
+			if err := os.RemoveAll(path); err != nil {
+				return fmt.Errorf("results: %w", err)
+			}
+		case e.IsDir() && holdsExperiment(path) && note != nil:
+			note(fmt.Sprintf("%s holds experiment %s, not a point of the one in %s: left as it is", path, experimentName(path), dir))
 		}
-		if err := os.RemoveAll(path); err != nil {
-			return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+// ownPoints are the points' directories that dir's sweep.json or scaling.json lists.
+func ownPoints(dir string) map[string]bool {
+	out := map[string]bool{}
+	var sw SweepSetup
+	if readLayout(dir, sweepFile, &sw) == nil {
+		for _, pt := range sw.Points {
+			out[pt.Dir] = true
+		}
+	}
+	var sc ScalingSetup
+	if readLayout(dir, scalingFile, &sc) == nil {
+		for _, pt := range sc.Points {
+			out[pt.Dir] = true
+		}
+	}
+	for d := range out {
+		if !filepath.IsLocal(d) || strings.ContainsAny(d, `/\`) {
+			delete(out, d) // a damaged record names no directory outside dir
+		}
+	}
+	return out
+}
+
+// holdsExperiment reports whether path holds an experiment's results: a spec.yaml or cells.
+func holdsExperiment(path string) bool {
+	for _, inner := range []string{"spec.yaml", "cells"} {
+		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// experimentName is the quoted name in path's spec.yaml, for a message.
+func experimentName(path string) string {
+	b, err := os.ReadFile(filepath.Join(path, "spec.yaml"))
+	if err != nil {
+		return "(no spec.yaml)"
+	}
+	return strconv.Quote(specName(b))
+}
+
+// removeTemporaries removes the temporary files that writes of an experiment into dir left when
+// their process was killed: those of its own files at the top of dir (resultFiles) and every
+// one in its own subdirectories of files (cells, episodes, templates, figures). A temporary of
+// another name, or below another directory (a point's, or another experiment's, whose process
+// may be writing it now), is not this experiment's.
+func removeTemporaries(dir string) error {
+	remove := func(sub string, ours func(target string) bool) error {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if target, ok := atomicfile.Temporary(e.Name()); ok && e.Type().IsRegular() && ours(target) {
+				if err := os.Remove(filepath.Join(dir, sub, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := remove("", func(target string) bool { return slices.Contains(resultFiles, target) || target == "compare.csv" }); err != nil {
+		return err
+	}
+	for _, sub := range append([]string{"figures"}, CellKinds...) {
+		if err := remove(sub, func(string) bool { return true }); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -256,20 +338,3 @@ func Discard(dir string) error {
 var resultFiles = []string{"spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv",
 	"summary.json", "timings.json", "report.html", "sweep.csv", "figures", "cells", "episodes", "templates",
 	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile}
-
-// resultEntry reports whether path is written by an experiment: a result file, or a directory
-// that holds a spec.yaml or cells (a sweep point).
-func resultEntry(path string, e os.DirEntry) bool {
-	if slices.Contains(resultFiles, e.Name()) {
-		return true
-	}
-	if !e.IsDir() {
-		return false
-	}
-	for _, inner := range []string{"spec.yaml", "cells"} {
-		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
-			return true
-		}
-	}
-	return false
-}

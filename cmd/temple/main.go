@@ -223,7 +223,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	limitHeap(s)
 	if o.force {
-		if err := results.Discard(o.out); err != nil {
+		if err := results.Discard(o.out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 			return err
 		}
 	}
