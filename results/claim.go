@@ -337,4 +337,4 @@ func removeTemporaries(dir string) error {
 // resultFiles are the files and directories an experiment writes at the top of its directory.
 var resultFiles = []string{"spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv",
 	"summary.json", "timings.json", "report.html", "sweep.csv", "figures", "cells", "episodes", "templates",
-	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile}
+	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile, ChecksumsFile}

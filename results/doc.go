@@ -75,4 +75,4 @@
 package results
 
 // FormatVersion is the version of the results directory's layout described above.
-const FormatVersion = 2
+const FormatVersion = 3

@@ -61,6 +61,15 @@ func readShards(shards []string) (*merger, error) {
 				d, shards[0], strings.Join(differingKeysOrText(m.spec, other), ", "), describeInputs(changedInputs(m.spec, other)))
 		}
 	}
+	for _, layout := range []string{sweepFile, scalingFile} {
+		for _, d := range shards {
+			if exists(filepath.Join(d, layout)) {
+				if err := verifyFile(d, layout); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	switch {
 	case exists(filepath.Join(shards[0], sweepFile)):
 		m.sweep = new(SweepSetup)
@@ -165,6 +174,9 @@ func (m *merger) write(out string, shards []string) (err error) {
 			if err := copyFile(filepath.Join(shards[0], sub, name), filepath.Join(dir, name)); err != nil {
 				return fmt.Errorf("results: merge: %w", err)
 			}
+		}
+		if err := record(dir, setupFile, "tasks.json"); err != nil {
+			return err
 		}
 		for _, d := range shards {
 			for _, kind := range CellKinds {
