@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
@@ -169,5 +170,55 @@ func TestNamesAreChecked(t *testing.T) {
 	s.Name = "τ-sweep (retry, 2×)"
 	if err := s.Validate(); err != nil {
 		t.Errorf("a name with spaces and symbols: %v", err)
+	}
+}
+
+// Issue 37, case 6: sizes no run can hold are refused before any work, with the fields named:
+// episodes of 10^18 (a makeslice panic before), a run of 10^9 tasks (out of memory in the maze
+// generator before), cells' records beyond the memory (with the estimate), rewards of 1e308 (a
+// -Inf in summary.json after the computation before).
+func TestSizesAreRefusedBeforeWork(t *testing.T) {
+	s := small(1, 2, 10)
+	s.Episodes = 1_000_000_000_000_000_000
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "episodes × steps = 1000000000000000000 × 30") {
+		t.Errorf("episodes 10^18: %v", err)
+	}
+	s = small(1, 1_000_000_000, 10)
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "a run would hold 1000000000 tasks") {
+		t.Errorf("count 10^9: %v", err)
+	}
+	s = small(2, 2, 10)
+	s.Episodes, s.Steps, s.MaxMemory = 1_000_000_000_000, 1, 1000
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "the finished cells' records") || !strings.Contains(err.Error(), "max_memory = 1000") {
+		t.Errorf("episodes 10^12: %v, want the memory estimate naming the cells' records", err)
+	}
+
+	dir := t.TempDir()
+	mdpFile := filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(mdpFile, []byte(customMDP("1e308")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Execute(context.Background(), customSpec(mdpFile), filepath.Join(dir, "out"), 1, nil)
+	if err == nil || !strings.Contains(err.Error(), "rewards up to 1e+308") {
+		t.Errorf("rewards of 1e308: %v, want a refusal before the run", err)
+	}
+	if cells, _ := filepath.Glob(filepath.Join(dir, "out", "cells", "*")); len(cells) > 0 {
+		t.Errorf("the refused experiment ran cells: %v", cells)
+	}
+}
+
+// EstimateWork counts cells × tasks × episodes × steps over every point of a sweep.
+func TestEstimateWork(t *testing.T) {
+	s := small(2, 3, 100) // 3 agents, 30 steps
+	w, err := EstimateWork(s, 2)
+	if err != nil || w.Cells != 6 || w.Steps != 6*3*100*30 || w.Workers != 2 {
+		t.Fatalf("EstimateWork = %+v, %v; want 6 cells, %d steps, 2 workers", w, err, 6*3*100*30)
+	}
+	if want := time.Duration(w.Steps / (2 * StepsPerCoreSecond) * 1e9); w.Time != want {
+		t.Errorf("time %v, want %v", w.Time, want)
+	}
+	sw := withSweep(small(2, 3, 100)) // one agent, two points
+	if w, _ := EstimateWork(sw, 2); w.Cells != 4 || w.Steps != 4*3*100*30 {
+		t.Errorf("a sweep's estimate %+v, want 4 cells", w)
 	}
 }

@@ -71,6 +71,9 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err := budget.Check(memory.BuiltSizes(budget, p.Runs)); err != nil {
 		return nil, err
 	}
+	if err := checkRewards(s, p.Runs); err != nil { // size.go
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -233,7 +236,7 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 func (s Spec) memory() memory.Experiment {
 	x := memory.Experiment{Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, StartPerEpisode: s.Start == StartPerEpisode,
 		Oracle: s.Oracle.Enabled, PolicyMistakes: s.Oracle.PolicyMistakes, DrawBytes: families.DrawBytes(s.Tasks.Params),
-		Generators: generators(s), MaxMemory: s.MaxMemory, OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
+		Generators: generators(s), MaxMemory: s.MaxMemory, Runs: s.Runs, TasksPerRun: families.TasksPerRun(s.Tasks.Params), OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
 	for _, a := range s.Agents {
 		x.Agents = append(x.Agents, memory.Agent{Type: a.Type, Params: a.Params})
 	}

@@ -216,6 +216,9 @@ func (s *Spec) Validate() error {
 	if err := validateNames(s); err != nil { // names.go
 		return err
 	}
+	if err := checkSizes(s); err != nil { // size.go
+		return err
+	}
 	names := map[string]bool{}
 	for k, a := range s.Agents {
 		if names[a.Name] {
