@@ -58,7 +58,7 @@ type Estimate struct {
 	// episode sum per episode and a record per task; Sequences the runs' task definitions.
 	Records, Sequences int64
 	Workers            int
-	Agent      string // the agent type with the largest tables
+	Agent              string // the agent type with the largest tables
 }
 
 // Total is the sum of the parts.
