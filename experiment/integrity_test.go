@@ -222,3 +222,39 @@ func TestEstimateWork(t *testing.T) {
 		t.Errorf("a sweep's estimate %+v, want 4 cells", w)
 	}
 }
+
+// Issue 37, case 8: a directory where a cell's file goes is refused before any cell runs, naming
+// it (every run failed after computing before); a file far larger than a cell can be is not read
+// into memory: it is damaged, and the cell runs again.
+func TestCellPathsAreChecked(t *testing.T) {
+	dir := t.TempDir()
+	s := small(1, 2, 10)
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := results.CellPath(dir, 0, p.Agents[1].Name)
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), p, dir, 1, nil); err == nil || !strings.Contains(err.Error(), path+" is not a file") {
+		t.Fatalf("a directory as a cell: %v, want a refusal naming it", err)
+	}
+	if cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json")); len(cells) != 1 {
+		t.Errorf("cells written by the refused run: %v", cells)
+	}
+	os.Remove(path)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(1 << 30) // sparse: a gigabyte that takes no disk
+	f.Close()
+	var n notes
+	if _, err := Run(context.Background(), p, dir, 1, &n); err != nil {
+		t.Fatal(err)
+	}
+	if len(n.text) != 1 || !strings.Contains(n.text[0], "1073741824 bytes, more than a cell") {
+		t.Errorf("notes %q, want one about the oversized cell", n.text)
+	}
+}
