@@ -15,7 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/stats"
 )
 
 // figureOrder is the order of the figures in the report; other figures follow in name order.
@@ -29,8 +29,8 @@ type reportPage struct {
 	Tasks         string
 	Summary       Summary
 	Baseline      string
-	Comparisons   []report.Comparison // the verdicts of Verdicts: what temple run prints
-	AllPairs      bool                // Comparisons holds every pair, not every agent against Baseline
+	Comparisons   []stats.Comparison // the verdicts of Verdicts: what temple run prints
+	AllPairs      bool               // Comparisons holds every pair, not every agent against Baseline
 	Figures       []SVGFigure
 	Foreign       []string        // SVG files under figures/ that temple did not write: named, not shown
 	Agents        []string        // the columns of Diagnostics
@@ -57,7 +57,7 @@ const VerdictPairs = 4
 // Verdicts are the paired comparisons that temple run prints and report.html shows, Holm-adjusted
 // together: every pair of up to VerdictPairs agents, otherwise every agent against the baseline
 // (every pair when there is none). The bool says whether they are every pair.
-func Verdicts(sum Summary, baseline string) ([]report.Comparison, bool, error) {
+func Verdicts(sum Summary, baseline string) ([]stats.Comparison, bool, error) {
 	if len(sum.Agents) <= VerdictPairs {
 		baseline = ""
 	}
@@ -175,7 +175,7 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 		if err != nil {
 			return nil, nil, fmt.Errorf("results: report: %w", err)
 		}
-		// Our own figures, written by report.Figure and checked above: trusted markup. Drop the
+		// Our own figures, written by plots.Figure and checked above: trusted markup. Drop the
 		// XML prolog.
 		svg := string(b)
 		if i := strings.Index(svg, "<svg"); i > 0 {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stats"
 )
 
 func compareCmd() *cobra.Command {
@@ -30,7 +30,7 @@ func compareCmd() *cobra.Command {
 			"and writes compare.csv into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var cs []report.Comparison
+			var cs []stats.Comparison
 			var err error
 			if len(args) == 2 {
 				cs, err = results.CompareDirs(args[0], args[1])
@@ -64,7 +64,7 @@ func compareCmd() *cobra.Command {
 					c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N)
 			}
 			w.Flush()
-			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", report.Level)
+			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", stats.Level)
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
