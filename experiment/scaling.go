@@ -31,10 +31,10 @@ import (
 // so that RMax can finish exploring — and each measure says when it did not. It writes one
 // cells directory per point, scaling.csv and figures/scaling.{png,svg}.
 type Scaling struct {
-	Sizes         []int       `yaml:"sizes"`          // n of the size series' n×n mazes
-	TemplatesSize int         `yaml:"templates_size"` // n of the template series (0: none)
-	LandformSets  [][]float64 `yaml:"landform_sets"`  // landforms of each point of the template series
-	Budget        float64     `yaml:"budget"`         // steps per task, in units of m·S·A
+	Sizes         []int       `yaml:"sizes" doc:"n of the size series' n×n mazes" range:">= 2 each"`
+	TemplatesSize int         `yaml:"templates_size" doc:"n of the template series' mazes (0: no template series)" range:">= 2 with landform_sets"`
+	LandformSets  [][]float64 `yaml:"landform_sets" doc:"the landforms of each point of the template series"`
+	Budget        float64     `yaml:"budget" doc:"steps per task, in units of m·S·A" range:"> 0"`
 }
 
 // scalingPoint is one experiment of a scaling block.

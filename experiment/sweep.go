@@ -23,8 +23,8 @@ import (
 // (e.g. tasks.slip), and its values in order. Several parameters sweep their grid (every
 // combination).
 type SweepParam struct {
-	Param  string      `yaml:"parameter"`
-	Values []yaml.Node `yaml:"values"`
+	Param  string      `yaml:"parameter" doc:"an agent parameter (set on every agent that has it) or tasks.NAME, a parameter of the task family" range:"not empty"`
+	Values []yaml.Node `yaml:"values" doc:"its values, in order" range:"at least one"`
 }
 
 // Values wraps plain values as the nodes of a sweep parameter.

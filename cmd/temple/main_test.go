@@ -87,7 +87,7 @@ func TestConfigErrorsReachTheUser(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(config, []byte("runs: 2\nepisods: 3\n"), 0o644)
-	if _, err := temple(t, "run", config); err == nil || !strings.Contains(err.Error(), "line 2: field episods not found") {
+	if _, err := temple(t, "run", config); err == nil || !strings.Contains(err.Error(), `line 2: a config has no key "episods"`) {
 		t.Errorf("error = %v, want the misspelt key and its line", err)
 	}
 	if _, err := temple(t, "run", "--runs", "0", "--out", dir); err == nil || !strings.Contains(err.Error(), "runs = 0") {
