@@ -19,7 +19,7 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, e := range append(describe.AgentTypes(), describe.TaskFamilies()...) {
+	for _, e := range append(append(describe.Config(), describe.AgentTypes()...), describe.TaskFamilies()...) {
 		block := out[strings.Index(out, "\n"+e.Name+" ")+1:]
 		if i := strings.Index(block, "\n\n"); i >= 0 {
 			block = block[:i]
@@ -37,6 +37,10 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	out, err = temple(t, "describe", "types")
 	if err != nil || strings.Contains(out, "Task families") || !strings.Contains(out, "o-temple") {
 		t.Errorf("describe types: %v\n%s", err, out)
+	}
+	out, err = temple(t, "describe", "oracle")
+	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "Agent types") {
+		t.Errorf("describe oracle: %v\n%s", err, out)
 	}
 	_, err = temple(t, "describe", "frozenlak")
 	if err == nil || !strings.Contains(err.Error(), `did you mean "frozenlake"?`) {

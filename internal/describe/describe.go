@@ -1,5 +1,5 @@
-// Package describe reads the documentation of configuration keys from the registries: for every
-// agent type and task family, each key of its parameter struct with its default, its bound and
+// Package describe reads the documentation of configuration keys from the code: for the config's
+// own keys and blocks (oracle, output, sweep, scaling), every agent type and every task family, each key of its parameter struct with its default, its bound and
 // its one-line doc. It is what `temple describe` prints and what docs/reference/configuration.md
 // is generated from, so that neither is kept by hand.
 //
@@ -8,8 +8,8 @@
 // method checks (">= 1", "(0, 1]", "cycle | random"). Of reads any such struct; the registries are
 // read in sources.go, the only file that knows them.
 //
-// It may import the registries (agents, families) and the YAML library; nothing but the command
-// line and its generator imports it.
+// It may import the registries (agents, families), package experiment (the config's own keys) and
+// the YAML library; nothing but the command line and its generator imports it.
 package describe
 
 //go:generate go run ./gen ../../docs/reference/configuration.md
