@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 )
@@ -116,7 +118,8 @@ func Demo() Spec {
 
 // Load reads a spec file: defaults first (those of the file's task family), then the file on
 // top. Unknown or misspelt keys, and parameters of another family or agent type, fail with their
-// line number.
+// line number. A relative path in the file (a task file) is read relative to the file's
+// directory, not the working directory.
 func Load(path string) (Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -126,7 +129,30 @@ func Load(path string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
 	}
+	resolvePaths(&s.Tasks, filepath.Dir(path))
 	return s, nil
+}
+
+// resolvePaths makes the relative task-file paths of tasks relative to dir instead: a custom MDP
+// file, a task-sequence file (not published:NAME), and those of a mixed family's parts.
+func resolvePaths(tasks *families.Spec, dir string) {
+	resolve := func(path *string) {
+		if *path != "" && !filepath.IsAbs(*path) {
+			*path = filepath.Join(dir, *path)
+		}
+	}
+	switch p := tasks.Params.(type) {
+	case *families.CustomParams:
+		resolve(&p.File)
+	case *families.FileParams:
+		if !strings.HasPrefix(p.File, published.Prefix) {
+			resolve(&p.File)
+		}
+	case *families.MixedParams:
+		for i := range p.Parts {
+			resolvePaths(&p.Parts[i], dir)
+		}
+	}
 }
 
 // Parse decodes a spec from YAML onto the defaults and validates it. The task family chooses the

@@ -2,14 +2,15 @@ package experiment
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"testing"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agents"
@@ -210,5 +211,38 @@ func TestValidationDoesNotBuildWhatItChecks(t *testing.T) {
 	_, err := Parse([]byte("tasks:\n  family: grid\n  width: 2\n  height: 1\n  terminal_goals: true\n  goals: [[1, 1], [2, 1]]\n"))
 	if err == nil || !strings.Contains(err.Error(), "every open cell is a terminal goal") {
 		t.Errorf("a grid of terminal goals only: %v", err)
+	}
+}
+
+// A task file's relative path is the config's directory's, not the working directory's: the
+// custom-mdp example loads from another directory, and a published:NAME or absolute path is kept.
+func TestLoadResolvesPathsAgainstTheConfig(t *testing.T) {
+	config, err := filepath.Abs("../examples/custom-mdp/experiment.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	s, err := Load(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(filepath.Dir(config), "inventory.json")
+	if got := s.Tasks.Params.(*families.CustomParams).File; got != want {
+		t.Errorf("file = %s, want %s", got, want)
+	}
+	if _, err := BuildTasks(s); err != nil {
+		t.Errorf("the example's tasks from another directory: %v", err)
+	}
+	dir := t.TempDir()
+	mixed := "tasks:\n  family: mixed\n  parts:\n    - family: file\n      file: published:online-maze-4x4\n    - family: custom\n      file: /abs/m.json\n    - family: custom\n      file: sub/m.json\n"
+	os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(mixed), 0o644)
+	s, err = Load(filepath.Join(dir, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := s.Tasks.Params.(*families.MixedParams).Parts
+	got := []string{parts[0].Params.(*families.FileParams).File, parts[1].Params.(*families.CustomParams).File, parts[2].Params.(*families.CustomParams).File}
+	if want := []string{"published:online-maze-4x4", "/abs/m.json", filepath.Join(dir, "sub/m.json")}; !slices.Equal(got, want) {
+		t.Errorf("mixed parts' files = %v, want %v", got, want)
 	}
 }
