@@ -173,7 +173,7 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	if s.Scaling == nil {
 		return nil, nil, errors.New("experiment: the spec has no scaling: block")
 	}
-	if err := s.Validate(); err != nil {
+	if err := Check(s); err != nil {
 		return nil, nil, err
 	}
 	release, err := claim(dir, s, progress)
@@ -241,13 +241,16 @@ func writeScalingSetup(s Spec, dir string, pts []results.ScalingPointSetup) (res
 // runPoint runs the experiment of one point into its own directory, which it claims, and
 // returns its plan (for the tasks' true templates) and the cells' results.
 func runPoint(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (*Plan, []CellResult, error) {
+	plan, err := Build(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	release, err := claim(dir, s, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	plan, err := prepare(s, dir)
-	if err != nil {
+	if err := prepare(s, plan, dir); err != nil {
 		return nil, nil, err
 	}
 	cells, err := Run(ctx, plan, dir, jobs, progress)

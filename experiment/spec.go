@@ -265,3 +265,27 @@ func (s *Spec) AgentNames() []string {
 	}
 	return out
 }
+
+// Check says whether s can run, before anything is written: every experiment of it (each point
+// of a sweep or scaling block) validates, and the first one's first run is built — its task
+// sequence drawn or read from its files, its models and simulators, its agents — so that a
+// missing task file, a simulator with the oracle on or an agent that cannot run on the tasks
+// fails before a results directory is made or --force clears one.
+func Check(s Spec) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	specs, _, err := s.experiments()
+	if err != nil {
+		return err
+	}
+	for _, ps := range specs {
+		if err := ps.Validate(); err != nil {
+			return err
+		}
+	}
+	first := specs[0]
+	first.Runs = 1
+	_, err = Build(first)
+	return err
+}

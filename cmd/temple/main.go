@@ -50,7 +50,10 @@ func root() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       experiment.Version,
+		// Every command's flags are checked here, before the command prints anything.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return checkFlags(cmd) },
 	}
+	cmd.SetFlagErrorFunc(flagError)
 	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd())
 	return cmd
 }
@@ -95,9 +98,6 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 	if o.tasks != "" {
 		s.Tasks = families.FromFile(o.tasks)
 	}
-	if f.Changed("jobs") && o.jobs < 1 {
-		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
-	}
 	if o.out == "" {
 		o.out = filepath.Join(runsDir, s.Name)
 	}
@@ -115,9 +115,6 @@ func runCmd() *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
-			if len(args) == 0 && !printSpec {
-				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
-			}
 			if len(args) == 1 {
 				var err error
 				if s, err = experiment.Load(args[0]); err != nil {
@@ -129,6 +126,9 @@ func runCmd() *cobra.Command {
 			}
 			if printSpec {
 				return writeSpec(cmd, s)
+			}
+			if len(args) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
 			}
 			return execute(cmd, s, o)
 		},
@@ -222,6 +222,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return err
 	}
 	limitHeap(s)
+	if err := experiment.Check(s); err != nil { // before --force clears anything or a header prints
+		return err
+	}
 	if o.force {
 		if err := results.Discard(o.out); err != nil {
 			return err
@@ -238,7 +241,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
@@ -344,7 +347,7 @@ func limitHeap(s experiment.Spec) {
 func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experiment.Shard) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
 	if err != nil {
@@ -384,7 +387,7 @@ func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", experiment.Version, s.Name,
 		len(s.Scaling.Sizes), len(s.Scaling.LandformSets), s.Seed, s.Runs)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	rows, fits, err := experiment.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
@@ -419,7 +422,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		params = append(params, fmt.Sprintf("%s (%d values)", p.Param, len(p.Values)))
 	}
 	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
