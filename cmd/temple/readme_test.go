@@ -209,13 +209,13 @@ const experimentPages = "docs/experiments/"
 // fewer runs, or a deep study on a few small models. A line not listed runs as shown.
 var readmeSmall = map[string][]string{
 	"temple reproduce online-maze":                                   {"--runs", "2"},
-	"temple reproduce online-maze --tasks published:online-maze-4x4": {"--runs", "2", "--out", "runs/online-maze-published"},
+	"temple reproduce online-maze --tasks published:online-maze-4x4 --out runs/online-maze-published": {"--runs", "2"},
 	"temple deep": {"--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2"},
 }
 
 // TestReadmeCommands runs every line of the sh blocks of README.md and docs/, page by page and in
-// order, in an empty directory standing for a fresh clone's working directory (with the
-// repository's examples/ beside it): "temple" and "go run ./cmd/temple" lines run the built
+// order, each page in an empty directory of its own standing for a fresh clone's working
+// directory (with the repository's examples/ beside it): "temple" and "go run ./cmd/temple" lines run the built
 // binary, with the flags of readmeSmall, through sh (so a redirection works as written); "go run
 // ./examples/..." lines run in the repository. The files a line expects to exist — the config
 // experiment.yaml of the cluster example, the results directories runs/a and runs/b that
@@ -228,12 +228,8 @@ func TestReadmeCommands(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "temple"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	work := t.TempDir()
 	examples, err := filepath.Abs(filepath.Join(repoRoot, "examples"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(examples, filepath.Join(work, "examples")); err != nil {
 		t.Fatal(err)
 	}
 	path := binDir + string(os.PathListSeparator) + os.Getenv("PATH")
@@ -246,12 +242,22 @@ func TestReadmeCommands(t *testing.T) {
 			t.Errorf("%s: %v\n%s", line, err, out)
 		}
 	}
-	config := "name: x\nruns: 3\nepisodes: 100\ntasks:\n  count: 5\n"
-	if err := os.WriteFile(filepath.Join(work, "experiment.yaml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
+	// fresh is a new working directory for a page, as a fresh clone's root would be: its commands
+	// run in it in order, so a page whose commands refuse one another fails here.
+	fresh := func() string {
+		work := t.TempDir()
+		if err := os.Symlink(examples, filepath.Join(work, "examples")); err != nil {
+			t.Fatal(err)
+		}
+		config := "name: x\nruns: 3\nepisodes: 100\ntasks:\n  count: 5\n"
+		if err := os.WriteFile(filepath.Join(work, "experiment.yaml"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return work
 	}
 	ran := 0
 	for _, page := range docPages(t) {
+		work := fresh()
 		for _, line := range readmeShLines(t, page) {
 			if why, ok := readmeSkipped[line]; ok {
 				t.Logf("%s: skipped %q: %s", page, line, why)
