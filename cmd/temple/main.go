@@ -108,16 +108,18 @@ func runCmd() *cobra.Command {
 	var o overrides
 	var printSpec bool
 	cmd := &cobra.Command{
-		Use:   "run [CONFIG.yaml]",
+		Use:   "run [CONFIG.yaml | -]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
 		Long: "run runs the experiment of a YAML config (docs/reference/configuration.md), or without\n" +
-			"one the default experiment: " + experiment.DemoDescription + ".",
+			"one the default experiment: " + experiment.DemoDescription + ".\n" +
+			"A config's relative paths are read from its directory; \"-\" reads the config from standard\n" +
+			"input, its paths from the working directory.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
 			if len(args) == 1 {
 				var err error
-				if s, err = experiment.Load(args[0]); err != nil {
+				if s, err = loadConfig(cmd, args[0]); err != nil {
 					return err
 				}
 			}
@@ -188,6 +190,23 @@ func reproduceCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&printSpec, "print", false, "print the preset's full spec as YAML, a config to start one's own from (temple run CONFIG.yaml), instead of running it")
 	o.register(cmd, true)
 	return cmd
+}
+
+// loadConfig reads the config at path, or from standard input when path is "-" (its relative
+// paths are then the working directory's).
+func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
+	if path != "-" {
+		return experiment.Load(path)
+	}
+	b, err := io.ReadAll(cmd.InOrStdin())
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
+	}
+	s, err := experiment.Parse(b)
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
+	}
+	return s, nil
 }
 
 // writeSpec prints the resolved spec s as YAML, a config that reads back as s.
