@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +20,8 @@ type describeSection struct {
 }
 
 func describeCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "describe [config|types|families] [NAME...]",
 		Short: "Print every config key — the config's own, each agent type's and task family's — with defaults, bounds and what they mean",
 		Long: "describe prints the keys of a config: its top-level keys and those of its oracle:, output:,\n" +
@@ -44,6 +46,16 @@ func describeCmd() *cobra.Command {
 				}
 			}
 			out := cmd.OutOrStdout()
+			if asJSON {
+				all := map[string][]describe.Entry{}
+				for _, s := range sections {
+					all[s.name] = append([]describe.Entry{}, s.entries...)
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", " ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(all)
+			}
 			for _, s := range sections {
 				if len(s.entries) == 0 {
 					continue
@@ -57,6 +69,8 @@ func describeCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print JSON instead: {"config"|"types"|"families": [{"name", "summary", "params": [{"key", "type", "default", "range", "doc"}], "note"}]}`)
+	return cmd
 }
 
 // pick keeps in each section the entries named; an unknown name fails with the names there are

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,11 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	out, err = temple(t, "describe", "types")
 	if err != nil || strings.Contains(out, "Task families") || !strings.Contains(out, "o-temple") {
 		t.Errorf("describe types: %v\n%s", err, out)
+	}
+	out, err = temple(t, "describe", "families", "online-maze", "--json")
+	var listed map[string][]describe.Entry
+	if err != nil || json.Unmarshal([]byte(out), &listed) != nil || len(listed["families"]) != 1 || listed["families"][0].Params[0].Key != "width" {
+		t.Errorf("describe families online-maze --json: %v\n%s", err, out)
 	}
 	out, err = temple(t, "describe", "oracle")
 	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "Agent types") {

@@ -23,19 +23,19 @@ import (
 
 // Param is one configuration key.
 type Param struct {
-	Key     string // the yaml key
-	Type    string // integer, number, boolean, string, list, mapping
-	Default string // the default value, as YAML in flow style
-	Range   string // the range:"..." tag ("" when the key has no bound)
-	Doc     string // the doc:"..." tag ("" when missing)
+	Key     string `json:"key"`     // the yaml key
+	Type    string `json:"type"`    // integer, number, boolean, string, list, mapping
+	Default string `json:"default"` // the default value, as YAML in flow style
+	Range   string `json:"range"`   // the range:"..." tag ("" when the key has no bound)
+	Doc     string `json:"doc"`     // the doc:"..." tag ("" when missing)
 }
 
 // Entry is one agent type or task family with its keys.
 type Entry struct {
-	Name    string // the config name: type: NAME or family: NAME
-	Summary string // one line: what it is
-	Params  []Param
-	Note    string // what else applies (a template learner's base keys), "" if nothing
+	Name    string  `json:"name"`    // the config name: type: NAME or family: NAME
+	Summary string  `json:"summary"` // one line: what it is
+	Params  []Param `json:"params"`
+	Note    string  `json:"note,omitempty"` // what else applies (a template learner's base keys), "" if nothing
 }
 
 // Of lists the keys of params, a struct or a pointer to one holding its defaults, in field order:
