@@ -43,9 +43,8 @@ from ._lib import TempleError
 
 __all__ = ["Discrete", "EnvSpec", "Task", "TaskSequence", "families", "make"]
 
-TERMINATED = 1 << 32  # temple_env_step: the step reached a terminal state
-TRUNCATED = 1 << 33  # temple_env_step: the episode was cut at its length
-_STATE = (1 << 32) - 1
+TERMINATED = 1 << 32  # temple_env_step: the step reached a terminal state (0x100000000)
+TRUNCATED = 1 << 33  # temple_env_step: the episode was cut at its length (0x200000000)
 
 RENDER_MODES = ["ansi", "human"]
 
@@ -356,7 +355,7 @@ class TaskSequence(Sequence["Task"]):
         self._h = 0
         for t in self._tasks:
             t._h = 0
-            t._cstep = t._reset = _forked
+            t.step = t._reset = _forked  # type: ignore[method-assign]
 
 
 def _forked(*args: Any) -> Any:
@@ -394,14 +393,10 @@ class Task:
         self.render_mode = seq.render_mode
         self.spec = seq.spec
         self.start: Optional[int] = None  # the start state of the episode in progress
-        self.state: Optional[int] = None  # the state the episode is in
-        self.episode_step = 0  # steps taken in the episode in progress
         self._h = 0
         self._np_random: Optional[random.Random] = None
-        self._reward = ctypes.c_double()
-        self._rref = ctypes.byref(self._reward)
-        self._cstep = self._lib.steps.temple_env_step
         self._reset = self._lib.steps.temple_env_reset
+        self.step, self._restart, self._where = self._stepper()  # type: ignore[method-assign]
 
     @property
     def np_random(self) -> random.Random:
@@ -430,8 +425,8 @@ class Task:
         s = self._reset(self._h)
         if s < 0:
             raise self._failure(s)
-        self.start = self.state = s
-        self.episode_step = 0
+        self.start = s
+        self._restart(self._h, s)
         return s, {"task": self.index, "family": self._seq.family, "name": self.name,
                    "task_family": self.family, "params": self.params}
 
@@ -442,21 +437,54 @@ class Task:
         "task" (the index) and "episode_step" (steps taken in the episode), and on a truncated
         step "truncated_by": "steps" (max_episode_steps) or "time limit" (the simulator's own).
         An action that is not an integer raises TypeError, a negative one ValueError, one beyond
-        64 bits OverflowError."""
-        try:
-            if action >> 63:  # negative, or beyond int64: ctypes would wrap it
-                raise OverflowError
-            x = self._cstep(self._h, action, self._rref)
-        except (OverflowError, TypeError, ctypes.ArgumentError):
-            x = self._cstep(self._h, check_index(action, "action"), self._rref)
-        if x < 0:
-            raise self._failure(x)
-        t = self.episode_step = self.episode_step + 1
-        s = self.state = x & _STATE
-        if x & TRUNCATED:
-            return s, self._reward.value, x & TERMINATED != 0, True, {
-                "task": self.index, "episode_step": t, "truncated_by": "steps" if t >= self.max_episode_steps else "time limit"}
-        return s, self._reward.value, x & TERMINATED != 0, False, {"task": self.index, "episode_step": t}
+        64 bits OverflowError. (Each task's step is made by _stepper.)"""
+        raise NotImplementedError  # replaced in __init__ by the task's own step
+
+    @property
+    def state(self) -> Optional[int]:
+        """The state the episode in progress is in (None before the first reset)."""
+        return self._where()[1]
+
+    @property
+    def episode_step(self) -> int:
+        """The steps taken in the episode in progress."""
+        return self._where()[0]
+
+    def _stepper(self) -> Tuple[Any, Any, Any]:
+        """The task's step, and two functions that share its state: restart(handle, start) at a
+        reset (or a close, with handle 0) and where() -> (episode step, state). step keeps what
+        every step needs in its closure, so that a step is the foreign call and little else."""
+        cstep, task, steps = self._lib.steps.temple_env_step, self.index, self.max_episode_steps
+        reward = ctypes.c_double()
+        rref = ctypes.byref(reward)
+        failure = self._failure
+        h, t, state = 0, 0, None
+
+        def step(action: int) -> Tuple[int, float, bool, bool, Dict[str, Any]]:
+            nonlocal t, state
+            try:
+                if action >> 63:  # negative, or beyond int64: ctypes would wrap it
+                    raise OverflowError
+                x = cstep(h, action, rref)
+            except (OverflowError, TypeError, ctypes.ArgumentError):
+                x = cstep(h, check_index(action, "action"), rref)
+            if x < 0:
+                raise failure(x)
+            t += 1
+            state = x & 0xFFFFFFFF  # the next state; then the flags TERMINATED (bit 32) and TRUNCATED (bit 33)
+            if x & 0x200000000:
+                return state, reward.value, x & 0x100000000 != 0, True, {
+                    "task": task, "episode_step": t, "truncated_by": "steps" if t >= steps else "time limit"}
+            return state, reward.value, x & 0x100000000 != 0, False, {"task": task, "episode_step": t}
+
+        def restart(handle: int, start: Optional[int]) -> None:
+            nonlocal h, t, state
+            h, t, state = handle, 0, start
+
+        def where() -> Tuple[int, Optional[int]]:
+            return t, state
+
+        return step, restart, where
 
     def render(self) -> Optional[str]:
         """The episode as text: a maze's grid (top row y = height; A the agent, G a goal, L lava,
@@ -496,6 +524,7 @@ class Task:
         if self._h:
             self._lib.temple_close(self._h)
             self._h = 0
+            self._restart(0, None)
 
     def __repr__(self) -> str:
         return "<temple task %d of %s: %s, %d states, %d actions>" % (
