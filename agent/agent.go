@@ -1,9 +1,10 @@
-// Package agent defines how a learner meets a sequence of tasks, the base-learner seam (Base, with
-// the statistics every base keeps, Stats) that TempLe's agents build on, and the single-task
-// learners: RMax (the paper's base learner), MBIE-EB, E3, UCRL2, C-UCRL and PSRL — each a Base,
-// made by NewRMax, NewMBIEEB, …, NewCUCRL, and the single-task agent of NewSingle — and
-// Q-learning. It imports mdp
-// and must not import the template learners, the baselines or the runner.
+// Package agent is the learner seam: what a learner is to the rest of temple. It defines how a
+// learner meets a sequence of tasks (Agent, Task), the base-learner seam that TempLe's agents
+// build on (Base, with the statistics every base keeps, Stats, and NewSingle, the single-task
+// agent of a base), and what the runner reads of a learner (Metric, Phase, StepInfo, PolicyInfo).
+// The learners themselves are elsewhere: the single-task ones in package learners, the template
+// learners in temple, the published baselines in baseline. It imports mdp alone, so that the
+// readers of results, the oracle and the episode driver carry no learner.
 package agent
 
 import (

@@ -69,9 +69,9 @@ func (a *Single) Phase(s int) Phase           { return a.stats.Phase(s) }
 func (a *Single) PolicyVersion() uint64       { return a.b.PolicyVersion() }
 func (a *Single) Policy(s int, dst []float64) { a.b.Policy(s, dst) }
 
-// uniformGreedy writes into dst the uniform distribution over the maximisers of q: the policy of
+// UniformGreedy writes into dst the uniform distribution over the maximisers of q: the policy of
 // a learner that breaks greedy ties at random.
-func uniformGreedy(q, dst []float64) {
+func UniformGreedy(q, dst []float64) {
 	clear(dst)
 	best, ties := mdp.Max(q), 0.0
 	for _, x := range q {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -14,8 +15,8 @@ type AbsRLParams struct {
 	Epsilon float64         `yaml:"abstraction_epsilon" doc:"ε of φ_{Q*ε} and φ_{Q*d}; unused by φ_{Q*}" range:">= 0 (q-star-d: > 0)"`                                                                       // ε of φ_{Q*ε} and φ_{Q*d}; not used by φ_{Q*}
 	Learner string          `yaml:"learner" doc:"the learner on the abstract states" range:"q-learning | delayed-q"`                                                                                         // BaseQLearning or BaseDelayedQ
 
-	QLearning agent.QLearningParams `yaml:",inline"`
-	DelayedQ  DelayedQParams        `yaml:",inline"`
+	QLearning learners.QLearningParams `yaml:",inline"`
+	DelayedQ  DelayedQParams           `yaml:",inline"`
 }
 
 // DefaultAbsRL are Abs-RL's defaults for an abstraction kind: ε = 0.1 (Abel's "sa" experiment)
@@ -23,7 +24,7 @@ type AbsRLParams struct {
 func DefaultAbsRL(kind AbstractionKind) AbsRLParams {
 	return AbsRLParams{
 		Kind: kind, Epsilon: 0.1, Learner: BaseQLearning,
-		QLearning: agent.DefaultQLearning(), DelayedQ: DefaultDelayedQ(),
+		QLearning: learners.DefaultQLearning(), DelayedQ: DefaultDelayedQ(),
 	}
 }
 
@@ -77,7 +78,7 @@ func NewAbsRL(p AbsRLParams, models []*mdp.Model, gamma float64) (*AbsRL, error)
 	var inner agent.Agent
 	switch p.Learner {
 	case BaseQLearning:
-		inner, err = agent.NewQLearning(p.QLearning)
+		inner, err = learners.NewQLearning(p.QLearning)
 	case BaseDelayedQ:
 		inner, err = NewDelayedQ(p.DelayedQ)
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
 // FMRLParams are FMRL's parameters.
 type FMRLParams struct {
 	// RMax is the base learner: known threshold m, R_max, action rule, plan tolerance.
-	RMax agent.RMaxParams `yaml:",inline"`
+	RMax learners.RMaxParams `yaml:",inline"`
 	// Ms is m_s: the model distance compares only the pairs that both models have at least m_s
 	// samples of. m_s = 1 compares every pair visited in both.
 	Ms int64 `yaml:"m_s" doc:"m_s: the model distance compares only the pairs both models have at least m_s samples of" range:"1 <= m_s <= m"`
@@ -32,7 +33,7 @@ type FMRLParams struct {
 // DefaultFMRL are the paper's settings (decisions 15, 18): m = 500, m_s = 50, T1 = 15, Γ = 0.6,
 // and the published δ = 0.01 and ξ = 0.2.
 func DefaultFMRL() FMRLParams {
-	return FMRLParams{RMax: agent.DefaultRMax(), Ms: 50, T1: 15, ModelGap: 0.6, Delta: 0.01, Xi: 0.2}
+	return FMRLParams{RMax: learners.DefaultRMax(), Ms: 50, T1: 15, ModelGap: 0.6, Delta: 0.01, Xi: 0.2}
 }
 
 // Validate names the first parameter out of range.
@@ -160,7 +161,7 @@ func addL1(sum float64, x, y *groupModel, i int) float64 {
 // Groups do not change in phase 2.
 type FMRL struct {
 	p       FMRLParams
-	l       agent.RMax
+	l       learners.RMax
 	S, A    int
 	task    int // tasks begun
 	records []*mdp.Counts
@@ -181,7 +182,7 @@ func NewFMRL(p FMRLParams) (*FMRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &FMRL{p: p, l: agent.RMax{P: p.RMax}, bound: math.Log(1/p.Delta) / p.Xi, identified: -1, identifiedAfter: -1}, nil
+	return &FMRL{p: p, l: learners.RMax{P: p.RMax}, bound: math.Log(1/p.Delta) / p.Xi, identified: -1, identifiedAfter: -1}, nil
 }
 
 func (f *FMRL) phase2() bool { return f.task > f.p.T1 }
@@ -196,7 +197,7 @@ func (f *FMRL) GroupCounts(g int) *mdp.Counts { return f.groups[g].counts }
 func (f *FMRL) Identified() int { return f.identified }
 
 // Learner is the current task's RMax learner.
-func (f *FMRL) Learner() *agent.RMax { return &f.l }
+func (f *FMRL) Learner() *learners.RMax { return &f.l }
 
 func (f *FMRL) BeginTask(t agent.Task) error {
 	if t.S < 1 || t.A < 1 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -217,7 +218,7 @@ func TestFMRLTwoGoalGrid(t *testing.T) {
 			t.Fatalf("task %d: identified group %v, want %v", k+1, g, want)
 		}
 		after, _ := metric(metrics, "identified_after_steps")
-		base, err := agent.NewRMax(p.RMax)
+		base, err := learners.NewRMax(p.RMax)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,10 +271,10 @@ func TestPhases(t *testing.T) {
 			agent.Agent
 			agent.StepInfo
 		}
-		learner func() *agent.RMax
+		learner func() *learners.RMax
 	}{
 		{"FMRL", f, f.Learner},
-		{"MaxQInit-RMax", rmq, func() *agent.RMax { return &rmq.base.(*rmaxBase).l }},
+		{"MaxQInit-RMax", rmq, func() *learners.RMax { return &rmq.base.(*rmaxBase).l }},
 		{"MaxQInit-Q", qmq, nil},
 	} {
 		runSteps(t, c.ag, m, 0, 200, 0.95, 1, nil)

@@ -6,16 +6,17 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
 // LRMaxParams are LRMax's parameters; the yaml tags are the config keys.
 type LRMaxParams struct {
-	M             int64            `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                  // known threshold m
-	RMax          float64          `yaml:"r_max" doc:"R_max: rewards are at most R_max"`                                                                             // R_max: rewards are at most R_max
-	ActionRule    agent.ActionRule `yaml:"action_rule" doc:"how the RMax underneath acts (the published LRMax: optimistic)" range:"optimistic | balanced-wandering"` // optimistic | balanced-wandering
-	PlanTolerance float64          `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each plan and fixed point" range:"> 0"`                                         // ‖V − V*‖∞ of each plan and fixed point
-	Planning      agent.Planning   `yaml:"planning" doc:"how a plan is brought up to date (see rmax)" range:"delta | incremental | full"`                            // full, incremental or delta re-planning
+	M             int64               `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                  // known threshold m
+	RMax          float64             `yaml:"r_max" doc:"R_max: rewards are at most R_max"`                                                                             // R_max: rewards are at most R_max
+	ActionRule    learners.ActionRule `yaml:"action_rule" doc:"how the RMax underneath acts (the published LRMax: optimistic)" range:"optimistic | balanced-wandering"` // optimistic | balanced-wandering
+	PlanTolerance float64             `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each plan and fixed point" range:"> 0"`                                         // ‖V − V*‖∞ of each plan and fixed point
+	Planning      learners.Planning   `yaml:"planning" doc:"how a plan is brought up to date (see rmax)" range:"delta | incremental | full"`                            // full, incremental or delta re-planning
 	// RMin is a lower bound on the rewards: the bounds need V_lo = min(0, r_min/(1−γ)) to be a
 	// lower bound on every V*. The paper takes rewards in [0, R_max] (r_min = 0); r_min = 0 is
 	// also valid for tasks with negative rewards whose V* is never negative (the online mazes).
@@ -49,14 +50,14 @@ type LRMaxParams struct {
 // and δ = 0.1, and the optimistic action rule: the published LRMax acts greedily on its upper
 // bound with ties broken at random.
 func DefaultLRMax() LRMaxParams {
-	r := agent.DefaultRMax()
-	return LRMaxParams{M: r.M, RMax: r.RMax, ActionRule: agent.Optimistic, PlanTolerance: r.PlanTolerance,
+	r := learners.DefaultRMax()
+	return LRMaxParams{M: r.M, RMax: r.RMax, ActionRule: learners.Optimistic, PlanTolerance: r.PlanTolerance,
 		Planning: r.Planning, RMin: 0, DMax: 0.1, EpsilonM: 0.01, MaxMemory: 0, PMin: 0.1, Delta: 0.1}
 }
 
 // rmax are the parameters of the RMax learner underneath.
-func (p LRMaxParams) rmax() agent.RMaxParams {
-	return agent.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance, Planning: p.Planning}
+func (p LRMaxParams) rmax() learners.RMaxParams {
+	return learners.RMaxParams{M: p.M, RMax: p.RMax, Rule: p.ActionRule, PlanTolerance: p.PlanTolerance, Planning: p.Planning}
 }
 
 // Validate names the first parameter out of range by its config key.
@@ -66,12 +67,12 @@ func (p LRMaxParams) Validate() error {
 		return fmt.Errorf("lrmax: m = %d, want at least 1", p.M)
 	case !finite(p.RMax):
 		return fmt.Errorf("lrmax: r_max = %v, want a finite number", p.RMax)
-	case p.ActionRule != agent.Optimistic && p.ActionRule != agent.BalancedWandering:
-		return fmt.Errorf("lrmax: action_rule %q, want %q or %q", p.ActionRule, agent.Optimistic, agent.BalancedWandering)
+	case p.ActionRule != learners.Optimistic && p.ActionRule != learners.BalancedWandering:
+		return fmt.Errorf("lrmax: action_rule %q, want %q or %q", p.ActionRule, learners.Optimistic, learners.BalancedWandering)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("lrmax: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
 	case !p.Planning.Valid():
-		return fmt.Errorf("lrmax: planning %q, want %s", p.Planning, agent.Plannings)
+		return fmt.Errorf("lrmax: planning %q, want %s", p.Planning, learners.Plannings)
 	case !finite(p.RMin) || p.RMin > p.RMax:
 		return fmt.Errorf("lrmax: r_min = %v, want a finite number <= r_max = %v", p.RMin, p.RMax)
 	case !(p.DMax >= 0) || math.IsInf(p.DMax, 0):
@@ -131,7 +132,7 @@ type partialModel struct {
 }
 
 // setFromCounts fills pm with the known pairs of l and the upper bound u.
-func (pm *partialModel) setFromCounts(l *agent.RMax, u []float64) {
+func (pm *partialModel) setFromCounts(l *learners.RMax, u []float64) {
 	c := l.Stats().Counts()
 	pm.known = pm.known[:0]
 	pm.model.Reset(c.S, c.A)
@@ -361,7 +362,7 @@ const maxFixedPointSweeps = 1_000_000
 // online estimates include the 2B of estimated models, which the code leaves out.
 type LRMax struct {
 	p        LRMaxParams
-	l        agent.RMax
+	l        learners.RMax
 	S, A     int
 	gamma    float64
 	vMax     float64 // R_max/(1−γ)
@@ -389,7 +390,7 @@ func NewLRMax(p LRMaxParams) (*LRMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	x := &LRMax{p: p, l: agent.RMax{P: p.rmax()}}
+	x := &LRMax{p: p, l: learners.RMax{P: p.rmax()}}
 	if p.PMin > 0 {
 		x.nConf = confidentTasks(p.PMin, p.Delta)
 	}
@@ -409,7 +410,7 @@ func (x *LRMax) UnknownValues() []float64 {
 }
 
 // Learner is the current task's RMax learner.
-func (x *LRMax) Learner() *agent.RMax { return &x.l }
+func (x *LRMax) Learner() *learners.RMax { return &x.l }
 
 func (x *LRMax) BeginTask(t agent.Task) error {
 	if t.S < 1 || t.A < 1 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -142,7 +143,7 @@ func TestLRMaxHandWorked(t *testing.T) {
 	// (deterministic, so its estimates and final plan are exact), then at the start of task M
 	// nothing is known: d̂_{MM̄} = 0.5 everywhere and d̂_{M̄M}(1,0) = D_max = 0.25 as well, so the
 	// start values are (0.875, 0.45, 1.25, 0.25).
-	for _, planning := range []agent.Planning{agent.PlanFull, agent.PlanIncremental, agent.PlanDelta} {
+	for _, planning := range []learners.Planning{learners.PlanFull, learners.PlanIncremental, learners.PlanDelta} {
 		p.M, p.Planning = 1, planning
 		x, err := NewLRMax(p)
 		if err != nil {
@@ -468,14 +469,14 @@ func (r *actionRecorder) Act(s int) int {
 // seed, under both action rules.
 func TestLRMaxFirstTaskIsRMax(t *testing.T) {
 	m := onlineMazes(t, 1, 3)[0]
-	for _, rule := range []agent.ActionRule{agent.BalancedWandering, agent.Optimistic} {
+	for _, rule := range []learners.ActionRule{learners.BalancedWandering, learners.Optimistic} {
 		p := DefaultLRMax()
 		p.M, p.ActionRule = 20, rule
 		x, err := NewLRMax(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rm, err := agent.NewRMax(p.rmax())
+		rm, err := learners.NewRMax(p.rmax())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -676,13 +677,13 @@ func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 		return a / o
 	}
 	perTask := float64(len(seqs) * (len(seqs[0]) - 1))
-	for _, rule := range []agent.ActionRule{agent.Optimistic, agent.BalancedWandering} {
+	for _, rule := range []learners.ActionRule{learners.Optimistic, learners.BalancedWandering} {
 		b.Run(fmt.Sprintf("%s/rmax", rule), func(b *testing.B) {
-			p := agent.DefaultRMax()
+			p := learners.DefaultRMax()
 			p.Rule = rule
 			for range b.N {
 				b.ReportMetric(share(func() agent.Agent {
-					rm, err := agent.NewRMax(p)
+					rm, err := learners.NewRMax(p)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -745,10 +746,10 @@ func BenchmarkLRMaxOnlineEstimate(b *testing.B) {
 		return a / o
 	}
 	b.Run("rmax", func(b *testing.B) {
-		p := agent.DefaultRMax()
-		p.Rule = agent.Optimistic
+		p := learners.DefaultRMax()
+		p.Rule = learners.Optimistic
 		for range b.N {
-			rm, err := agent.NewRMax(p)
+			rm, err := learners.NewRMax(p)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -824,9 +825,9 @@ func BenchmarkLRMaxMaze4x4(b *testing.B) {
 				var ag agent.Agent
 				var err error
 				if name == "rmax" {
-					p := agent.DefaultRMax()
-					p.Rule = agent.Optimistic // LRMax's default rule
-					rm, err := agent.NewRMax(p)
+					p := learners.DefaultRMax()
+					p.Rule = learners.Optimistic // LRMax's default rule
+					rm, err := learners.NewRMax(p)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -23,12 +24,12 @@ type MaxQInitParams struct {
 	Tasks int
 	// QLearning are the parameters of the Q-learning base; its InitialQ is not used: the base
 	// starts sampling tasks at V_max.
-	QLearning agent.QLearningParams
+	QLearning learners.QLearningParams
 	// DelayedQ are the parameters of the Delayed-Q base; its InitialQ is not used: the base starts
 	// sampling tasks at V_max.
 	DelayedQ DelayedQParams
 	// RMax are the parameters of the RMax base.
-	RMax agent.RMaxParams
+	RMax learners.RMaxParams
 }
 
 // DefaultMaxQInit are MaxQInit's defaults on the given base: N = T1 = 15 (decision 25), Q-learning
@@ -36,7 +37,7 @@ type MaxQInitParams struct {
 func DefaultMaxQInit(base string) MaxQInitParams {
 	return MaxQInitParams{
 		Base: base, Tasks: 15,
-		QLearning: agent.DefaultQLearning(), DelayedQ: DefaultDelayedQ(), RMax: agent.DefaultRMax(),
+		QLearning: learners.DefaultQLearning(), DelayedQ: DefaultDelayedQ(), RMax: learners.DefaultRMax(),
 	}
 }
 
@@ -74,7 +75,7 @@ type qBase interface {
 	startFrom(q []float64)
 }
 
-type qlBase struct{ *agent.QLearning }
+type qlBase struct{ *learners.QLearning }
 
 func (b qlBase) startFrom(q []float64) { b.SetInitial(q) }
 
@@ -85,7 +86,7 @@ func (b dqBase) startFrom(q []float64) { b.SetInitial(q) }
 // rmaxBase is RMax whose unknown pairs can be planned at given values instead of the R_max
 // self-loop.
 type rmaxBase struct {
-	l       agent.RMax
+	l       learners.RMax
 	unknown []float64
 }
 
@@ -155,7 +156,7 @@ func NewMaxQInit(p MaxQInitParams, models []*mdp.Model, gamma float64) (*MaxQIni
 	case BaseQLearning:
 		q := p.QLearning
 		q.InitialQ = vmax
-		ql, err := agent.NewQLearning(q)
+		ql, err := learners.NewQLearning(q)
 		if err != nil {
 			return nil, fmt.Errorf("maxqinit: %w", err)
 		}
@@ -169,7 +170,7 @@ func NewMaxQInit(p MaxQInitParams, models []*mdp.Model, gamma float64) (*MaxQIni
 		}
 		m.base = dqBase{dq}
 	case BaseRMax:
-		m.base = &rmaxBase{l: agent.RMax{P: p.RMax}}
+		m.base = &rmaxBase{l: learners.RMax{P: p.RMax}}
 	}
 	m.info, _ = m.base.(agent.StepInfo)
 	m.table = make([]float64, S*A)

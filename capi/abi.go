@@ -1,4 +1,4 @@
-// Command capi is temple's C ABI: every learner of the agent registry (package agents) that can be
+// Command capi is temple's C ABI: every learner of the agent registry (package agenttypes) that can be
 // driven step by step, and every task family of the registry (package families) as environments
 // stepped as the runner steps them, behind integer handles, for callers in other languages — the
 // Python package python/temple loads it with ctypes. Build it as a shared library:

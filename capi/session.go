@@ -11,7 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/stream"
 	"github.com/temple-rl/temple/template"
 )
@@ -52,7 +52,7 @@ type session struct {
 // keys; empty: the defaults). name, when empty, is the type's display name for these parameters:
 // what the runner names it unless a config does.
 func newSession(typ, params string, seed uint64, run int, name string) (*session, error) {
-	t, err := agents.Lookup(typ)
+	t, err := agenttypes.Lookup(typ)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +74,11 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 			}
 		}
 	}
-	p, err := agents.Decode(t.Name, node)
+	p, err := agenttypes.Decode(t.Name, node)
 	if err != nil {
 		return nil, err
 	}
-	if agents.NeedsModels(p) {
+	if agenttypes.NeedsModels(p) {
 		return nil, fmt.Errorf("agent type %s is built from the true models of all tasks of a run, which a learner driven step by step does not have: run it with the temple CLI; the types that can be driven are %s", typ, drivableList())
 	}
 	if err := p.Validate(); err != nil {
@@ -87,7 +87,7 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 	if run < 0 {
 		return nil, fmt.Errorf("run = %d, want >= 0", run)
 	}
-	ag, err := p.New(agents.Context{})
+	ag, err := p.New(agenttypes.Context{})
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 		return nil, fmt.Errorf("agent type %s cannot learn terminal states from steps (agent.TerminalObserver)", typ)
 	}
 	if name == "" {
-		name = agents.DisplayName(t, p)
+		name = agenttypes.DisplayName(t, p)
 	}
 	return &session{typ: t.Name, name: name, seed: seed, run: run, ag: ag, term: term}, nil
 }
@@ -104,8 +104,8 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 // drivableList names the registered types that need no models.
 func drivableList() string {
 	var b bytes.Buffer
-	for _, t := range agents.Types() {
-		if !agents.NeedsModels(t.Defaults()) {
+	for _, t := range agenttypes.Types() {
+		if !agenttypes.NeedsModels(t.Defaults()) {
 			if b.Len() > 0 {
 				b.WriteString(", ")
 			}
@@ -289,10 +289,10 @@ type typeInfo struct {
 
 func agentTypes() string {
 	var out []typeInfo
-	for _, t := range agents.Types() {
+	for _, t := range agenttypes.Types() {
 		p := t.Defaults()
-		out = append(out, typeInfo{Name: t.Name, Display: agents.DisplayName(t, p), Summary: t.Summary,
-			Keys: agents.Keys(p), Drivable: !agents.NeedsModels(p)})
+		out = append(out, typeInfo{Name: t.Name, Display: agenttypes.DisplayName(t, p), Summary: t.Summary,
+			Keys: agenttypes.Keys(p), Drivable: !agenttypes.NeedsModels(p)})
 	}
 	b, _ := json.Marshal(out) // strings and bools only: cannot fail
 	return string(b)

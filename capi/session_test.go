@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/stream"
 )
 
@@ -47,9 +48,9 @@ func TestBeginTaskGivesTheRunnersStream(t *testing.T) {
 	if s.name != "Q-learning" {
 		t.Fatalf("default name %q, want the runner's Q-learning", s.name)
 	}
-	qp := agent.DefaultQLearning()
+	qp := learners.DefaultQLearning()
 	qp.Epsilon = 1
-	ql, err := agent.NewQLearning(qp)
+	ql, err := learners.NewQLearning(qp)
 	if err != nil {
 		t.Fatal(err)
 	}

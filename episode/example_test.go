@@ -5,6 +5,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/episode"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -37,9 +38,9 @@ func twoStateChain() *mdp.Model {
 // episode earns the most it can.
 func ExampleRun() {
 	chain := twoStateChain()
-	p := agent.DefaultRMax()
+	p := learners.DefaultRMax()
 	p.M, p.RMax = 5, 2
-	base, err := agent.NewRMax(p)
+	base, err := learners.NewRMax(p)
 	if err != nil {
 		panic(err)
 	}

@@ -10,11 +10,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/mdp"
 )
 
-// Agent types of the presets (the registry, package agents, has them all).
+// Agent types of the presets (the registry, package agenttypes, has them all).
 const (
 	TypeRMax      = "rmax"
 	TypeQLearning = "q-learning"
@@ -30,21 +30,21 @@ const (
 )
 
 // AgentSpec is one agent of an experiment: its type, the name it is reported under, and the
-// typed parameters of its type (agents.Params).
+// typed parameters of its type (agenttypes.Params).
 type AgentSpec struct {
 	Type   string
 	Name   string
-	Params agents.Params
+	Params agenttypes.Params
 }
 
 // defaultAgent is an agent of the given type with its default name and parameters.
 func defaultAgent(typ string) AgentSpec {
-	t, err := agents.Lookup(typ)
+	t, err := agenttypes.Lookup(typ)
 	if err != nil {
 		panic(err) // a preset names a type that does not exist: a programming error
 	}
 	p := t.Defaults()
-	return AgentSpec{Type: typ, Name: agents.DisplayName(t, p), Params: p}
+	return AgentSpec{Type: typ, Name: agenttypes.DisplayName(t, p), Params: p}
 }
 
 // UnmarshalYAML reads an agent onto its type's defaults and rejects parameters the type does not
@@ -66,17 +66,17 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 		}
 	}
 	if typ == nil {
-		return fmt.Errorf("line %d: an agent needs type: NAME (one of %s)", node.Line, strings.Join(agents.Names(), ", "))
+		return fmt.Errorf("line %d: an agent needs type: NAME (one of %s)", node.Line, strings.Join(agenttypes.Names(), ", "))
 	}
-	t, err := agents.Lookup(typ.Value)
+	t, err := agenttypes.Lookup(typ.Value)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", typ.Line, err)
 	}
-	p, err := agents.Decode(t.Name, params)
+	p, err := agenttypes.Decode(t.Name, params)
 	if err != nil {
 		return err
 	}
-	*a = AgentSpec{Type: t.Name, Name: agents.DisplayName(t, p), Params: p}
+	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p}
 	if name != nil {
 		a.Name = name.Value
 	}
@@ -86,7 +86,7 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 // MarshalYAML writes the type, the name and the type's own parameters under their config keys,
 // so that a written spec (spec.yaml) reads back.
 func (a AgentSpec) MarshalYAML() (any, error) {
-	params, err := agents.Encode(a.Params)
+	params, err := agenttypes.Encode(a.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func orderedJSON(n *yaml.Node) ([]byte, error) {
 
 // param decodes the value of the parameter key into dst.
 func (a AgentSpec) param(key string, dst any) error {
-	n, err := agents.Encode(a.Params)
+	n, err := agenttypes.Encode(a.Params)
 	if err != nil {
 		return err
 	}
@@ -154,12 +154,12 @@ func (a AgentSpec) param(key string, dst any) error {
 }
 
 // Has reports whether the agent's type has the parameter key.
-func (a AgentSpec) Has(key string) bool { return slices.Contains(agents.Keys(a.Params), key) }
+func (a AgentSpec) Has(key string) bool { return slices.Contains(agenttypes.Keys(a.Params), key) }
 
 // set changes one parameter to the YAML value v (a sweep point); the spec's other copies keep
 // theirs.
 func (a *AgentSpec) set(key string, v *yaml.Node) error {
-	p, err := agents.Set(a.Type, a.Params, key, v)
+	p, err := agenttypes.Set(a.Type, a.Params, key, v)
 	if err != nil {
 		return err
 	}
@@ -194,6 +194,6 @@ func (a AgentSpec) factory() AgentFactory {
 		if err := a.Params.Validate(); err != nil {
 			return nil, err
 		}
-		return a.Params.New(agents.Context{Models: models(ctx), Gamma: ctx.Gamma})
+		return a.Params.New(agenttypes.Context{Models: models(ctx), Gamma: ctx.Gamma})
 	}}
 }

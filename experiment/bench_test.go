@@ -12,6 +12,7 @@ import (
 	"github.com/temple-rl/temple/continuous/mountaincar"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/stream"
 )
 
@@ -104,8 +105,8 @@ func BenchmarkScale(b *testing.B) {
 func BenchmarkMaze100(b *testing.B) {
 	for _, c := range []struct {
 		typ      string
-		planning agent.Planning
-	}{{TypeRMax, agent.PlanDelta}, {TypeOTempLe, agent.PlanDelta}, {TypeRMax, agent.PlanIncremental}, {TypeOTempLe, agent.PlanIncremental}, {TypeRMax, agent.PlanFull}, {TypeOTempLe, agent.PlanFull}} {
+		planning learners.Planning
+	}{{TypeRMax, learners.PlanDelta}, {TypeOTempLe, learners.PlanDelta}, {TypeRMax, learners.PlanIncremental}, {TypeOTempLe, learners.PlanIncremental}, {TypeRMax, learners.PlanFull}, {TypeOTempLe, learners.PlanFull}} {
 		b.Run(c.typ+"/"+string(c.planning), func(b *testing.B) {
 			s := scaleSpec(c.typ, 100, 10_000)
 			s.Agents[0].mustSet("planning", c.planning)
@@ -121,7 +122,7 @@ func BenchmarkMaze100(b *testing.B) {
 func BenchmarkFamilies(b *testing.B) {
 	for _, preset := range []string{"riverswim-long", "frozenlake", "taxi"} {
 		for _, typ := range []string{TypeRMax, TypeOTempLe} {
-			for _, planning := range []agent.Planning{agent.PlanDelta, agent.PlanIncremental, agent.PlanFull} {
+			for _, planning := range []learners.Planning{learners.PlanDelta, learners.PlanIncremental, learners.PlanFull} {
 				b.Run(preset+"/"+typ+"/"+string(planning), func(b *testing.B) {
 					p, err := LookupPreset(preset)
 					if err != nil {

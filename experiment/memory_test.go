@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stream"
@@ -139,8 +139,8 @@ func TestLargeTaskAgentsWithinEstimate(t *testing.T) {
 	task := p.Runs[0][0]
 	S, A := task.Truth.Size()
 	for k, a := range s.Agents {
-		typ, _ := agents.Lookup(a.Type)
-		estimate := agents.Memory(typ, a.Params, int64(S), int64(A), 1, int64(s.Episodes*s.Steps))
+		typ, _ := agenttypes.Lookup(a.Type)
+		estimate := agenttypes.Memory(typ, a.Params, int64(S), int64(A), 1, int64(s.Episodes*s.Steps))
 		var before, after runtime.MemStats
 		ag, err := p.Agents[k].New(RunContext{Tasks: p.Runs[0], Gamma: p.Gamma})
 		if err != nil {
@@ -154,7 +154,7 @@ func TestLargeTaskAgentsWithinEstimate(t *testing.T) {
 		held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 		runtime.KeepAlive(ag)
 		flat := typ.PairBytes * int64(S) * int64(A)
-		fixed := agents.Memory(typ, a.Params, int64(S), int64(A), 1, 1) // one pair written
+		fixed := agenttypes.Memory(typ, a.Params, int64(S), int64(A), 1, 1) // one pair written
 		t.Logf("%s: %d MB held, estimate %d MB (%d MB for one pair written), flat figure %d MB", a.Name, held>>20, estimate>>20, fixed>>20, flat>>20)
 		if held > estimate {
 			t.Errorf("%s holds %d MB after a task; its estimate is %d MB", a.Name, held>>20, estimate>>20)

@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
@@ -223,7 +223,7 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 		return nil, false
 	}
 	for _, a := range s.Agents {
-		if agents.NeedsModels(a.Params) {
+		if agenttypes.NeedsModels(a.Params) {
 			return nil, false
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 )
 
 // Preset is a named experiment of the paper; its spec may sweep a parameter (Spec.Sweep).
@@ -220,7 +220,7 @@ func paperAgents(types ...string) []AgentSpec {
 func paperAgent(typ string) AgentSpec {
 	a := defaultAgent(typ)
 	if a.Has("planning") {
-		a.mustSet("planning", agent.PlanFull)
+		a.mustSet("planning", learners.PlanFull)
 	}
 	return a
 }
@@ -323,7 +323,7 @@ func largeMaze() Spec {
 	s.Tasks.Params.(*families.MixedParams).Parts = []families.Spec{part(100), part(250)}
 	for k := range s.Agents {
 		if s.Agents[k].Type != TypeQLearning {
-			s.Agents[k].mustSet("planning", agent.PlanIncremental)
+			s.Agents[k].mustSet("planning", learners.PlanIncremental)
 		}
 	}
 	return s

@@ -8,9 +8,9 @@ package experiment
 import (
 	"slices"
 
-	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 )
 
 // beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
@@ -50,10 +50,10 @@ func overBase(base string) AgentSpec {
 	a := defaultAgent(TypeOTempLe)
 	a.mustSet("base", base)
 	if a.Has("planning") {
-		a.mustSet("planning", agent.PlanFull) // as the paper presets'
+		a.mustSet("planning", learners.PlanFull) // as the paper presets'
 	}
-	t, _ := agents.Lookup(TypeOTempLe)
-	a.Name = agents.DisplayName(t, a.Params)
+	t, _ := agenttypes.Lookup(TypeOTempLe)
+	a.Name = agenttypes.DisplayName(t, a.Params)
 	return a
 }
 
@@ -127,7 +127,7 @@ func scaling() Spec {
 	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
 	for k := range s.Agents {
 		s.Agents[k].mustSet("m", 50)
-		s.Agents[k].mustSet("planning", agent.PlanIncremental)
+		s.Agents[k].mustSet("planning", learners.PlanIncremental)
 		if s.Agents[k].Has("m_s") {
 			s.Agents[k].mustSet("m_s", 5)
 			if s.Agents[k].Name != "O-TempLe" {
@@ -156,7 +156,7 @@ func beyondVaryingActions() Spec {
 	early.mustSet("early_match", beyondEarlyMatch)
 	optimistic := paperAgent(TypeOTempLe)
 	optimistic.Name = optimistic.Name + "+optimistic"
-	optimistic.mustSet("action_rule", agent.Optimistic)
+	optimistic.mustSet("action_rule", learners.Optimistic)
 	s.Agents = append(s.Agents, retry, early, beyondOptions(paperAgent(TypeOTempLe)), optimistic,
 		paperAgent(TypeRMax), paperAgent(TypeQLearning))
 	return s

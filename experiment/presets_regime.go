@@ -4,9 +4,9 @@ package experiment
 // single-task learners, tuned, as the number of state-action pairs grows.
 
 import (
-	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 )
 
 // Regime-map settings chosen at the design seed 101 (examples/tuned-baselines,
@@ -49,7 +49,7 @@ func regimeMap() Spec {
 	tuned.Name = "MBIE-EB(beta0.8 m10)"
 	rmax := defaultAgent(TypeRMax)
 	rmax.mustSet("m", regimeRMaxM)
-	rmax.mustSet("planning", agent.PlanFull)
+	rmax.mustSet("planning", learners.PlanFull)
 	rmax.Name = "RMax(m5)"
 
 	cucrl := defaultAgent("c-ucrl")

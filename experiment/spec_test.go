@@ -12,9 +12,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 )
 
 func TestParseAppliesDefaults(t *testing.T) {
@@ -46,17 +46,17 @@ agents:
 		t.Fatalf("agents = %+v, want the two listed (the list replaces the default)", s.Agents)
 	}
 	ot := s.Agents[0]
-	if p := ot.Params.(*agents.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
-		p.Base.Params.(*agents.RMax).M != 500 || !p.Consolidate {
+	if p := ot.Params.(*agenttypes.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
+		p.Base.Params.(*agenttypes.RMax).M != 500 || !p.Consolidate {
 		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
 	}
-	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agents.RMax).Rule != agent.Optimistic || r.Params.(*agents.RMax).M != 500 {
+	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agenttypes.RMax).Rule != learners.Optimistic || r.Params.(*agenttypes.RMax).M != 500 {
 		t.Errorf("rmax = %+v", r)
 	}
 	for _, a := range s.Agents {
-		var planning agent.Planning
-		if err := a.param("planning", &planning); err != nil || planning != agent.PlanDelta {
-			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, agent.PlanDelta)
+		var planning learners.Planning
+		if err := a.param("planning", &planning); err != nil || planning != learners.PlanDelta {
+			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, learners.PlanDelta)
 		}
 	}
 }
@@ -66,12 +66,12 @@ agents:
 // for full plans) pin planning: incremental, theirs.
 func TestPresetsPinFullPlanning(t *testing.T) {
 	for _, p := range Presets() {
-		want := agent.PlanFull
+		want := learners.PlanFull
 		if p.Name == "large-maze" || p.Name == "scaling" {
-			want = agent.PlanIncremental
+			want = learners.PlanIncremental
 		}
 		for _, a := range p.Spec().Agents {
-			var planning agent.Planning
+			var planning learners.Planning
 			if a.Has("planning") && (a.param("planning", &planning) != nil || planning != want) {
 				t.Errorf("preset %s, agent %s: planning %q, want %q", p.Name, a.Name, planning, want)
 			}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
+	"github.com/temple-rl/temple/stats"
+
 	"github.com/temple-rl/temple/template"
 )
 
@@ -16,13 +18,13 @@ import (
 // – where the pair was never identified), and the library itself — each template's ranked
 // probabilities, with its reward and visit count in the legend. ok is false when the snapshot is
 // not of a task of the maze's size.
-func Learned(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau float64) (pairs report.Grid, library report.Figure, ok bool) {
+func Learned(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau float64) (pairs plots.Grid, library plots.Figure, ok bool) {
 	S, A := d.Size()
 	if len(snap.Pairs) != S*A {
-		return report.Grid{}, report.Figure{}, false
+		return plots.Grid{}, plots.Figure{}, false
 	}
 	pairs = identifications(mz, d, snap, tau)
-	library = report.Figure{Title: fmt.Sprintf("Template library after this task (%d templates)", len(snap.Library)),
+	library = plots.Figure{Title: fmt.Sprintf("Template library after this task (%d templates)", len(snap.Library)),
 		XLabel: "Rank", YLabel: "Probability", Points: true}
 	for k, tm := range snap.Library {
 		g := tm.Mean()
@@ -31,15 +33,15 @@ func Learned(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau float64) (
 		for j, r := range g.Rank {
 			ranks[j] = float64(r + 1)
 		}
-		library.Series = append(library.Series, report.Series{Label: fmt.Sprintf("%d: r %.3g, %d visits", k+1, g.R, tm.N()),
-			X: ranks, Band: report.Band{Mean: g.P}})
+		library.Series = append(library.Series, plots.Series{Label: fmt.Sprintf("%d: r %.3g, %d visits", k+1, g.R, tm.N()),
+			X: ranks, Band: stats.Band{Mean: g.P}})
 	}
 	return pairs, library, true
 }
 
 // identifications is the map of the library template each pair of maze mz was identified with,
 // a panel per action, titled with the count of identifications farther than tau from the truth.
-func identifications(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau float64) report.Grid {
+func identifications(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau float64) plots.Grid {
 	S, A := d.Size()
 	tr := template.OfModel(d)
 	position := map[int]int{}
@@ -47,9 +49,9 @@ func identifications(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau fl
 		position[tm.ID] = k
 	}
 	wrong := 0
-	pairs := report.Grid{W: mz.Width, H: mz.Height}
+	pairs := plots.Grid{W: mz.Width, H: mz.Height}
 	for a := range A {
-		panel := report.GridPanel{Title: env.ActionNames[a], Class: make([]int, S), Label: make([]string, S)}
+		panel := plots.GridPanel{Title: env.ActionNames[a], Class: make([]int, S), Label: make([]string, S)}
 		for s := range S {
 			i := s*A + a
 			k, identified := position[snap.Pairs[i]]
@@ -71,7 +73,7 @@ func identifications(mz env.Maze, d mdp.Dynamics, snap template.Snapshot, tau fl
 		pairs.Panels = append(pairs.Panels, panel)
 	}
 	marked := ", marked *"
-	if !report.GridCellByCell(mz.Width, mz.Height) {
+	if !plots.GridCellByCell(mz.Width, mz.Height) {
 		marked = "" // drawn without labels
 	}
 	pairs.Title = fmt.Sprintf("%s: learned templates of each action (%d identifications farther than τ̂ = %g from the truth%s)",

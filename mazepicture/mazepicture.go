@@ -2,10 +2,10 @@
 // map as the paper's Figure 1 and its 5×5 template figure do, and what an agent learned on it
 // from a snapshot of its template library.
 //
-// It may import the maze (env), its model (mdp), the templates (template) and the figures
-// (report). It must not import experiment or results: the caller hands it a maze, its model and a
-// snapshot. (Package report stays free of the task packages, and env of plotting, which the C
-// library must not carry: so these pictures are neither's.)
+// It may import the maze (env), its model (mdp), the templates (template), the statistics (stats)
+// and the figures (plots). It must not import experiment or results: the caller hands it a maze,
+// its model and a snapshot. (Package plots stays free of the task packages, and env of plotting,
+// which the C library must not carry: so these pictures are neither's.)
 package mazepicture
 
 import (
@@ -16,18 +16,19 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
+
 	"github.com/temple-rl/temple/template"
 )
 
 // Landforms draws maze mz as the paper's Figure 1 does: each cell coloured by its landform (slip
 // probability), goals, lava and walls marked. A maze too large to draw cell by cell is drawn
 // without labels: goals and lava then get classes of their own, after the slips'.
-func Landforms(mz env.Maze) report.Grid {
+func Landforms(mz env.Maze) plots.Grid {
 	slips := slipClasses(mz.Slip)
-	labelled := report.GridCellByCell(mz.Width, mz.Height)
+	labelled := plots.GridCellByCell(mz.Width, mz.Height)
 	S := mz.Width * mz.Height
-	land := report.GridPanel{Title: "landforms", Class: make([]int, S)}
+	land := plots.GridPanel{Title: "landforms", Class: make([]int, S)}
 	if labelled {
 		land.Label = make([]string, S)
 	}
@@ -55,8 +56,8 @@ func Landforms(mz env.Maze) report.Grid {
 	if !labelled {
 		title = "landforms (walls blank)"
 	}
-	landforms := report.Grid{Title: fmt.Sprintf("%s: %s", mz.Name(), title), W: mz.Width, H: mz.Height,
-		Panels: []report.GridPanel{land}, Legend: slips.legend()}
+	landforms := plots.Grid{Title: fmt.Sprintf("%s: %s", mz.Name(), title), W: mz.Width, H: mz.Height,
+		Panels: []plots.GridPanel{land}, Legend: slips.legend()}
 	if !labelled {
 		landforms.Legend = append(landforms.Legend, "lava", "goal")
 	}
@@ -108,13 +109,13 @@ func (c slips) legend() []string {
 // Templates draws the true template map of maze mz with true model d: for each action, the cells
 // coloured by the template of their pair, numbered as in the legend, so that the cells that share
 // a template are visible at a glance (the paper's 5×5 template figure).
-func Templates(mz env.Maze, d mdp.Dynamics) report.Grid {
-	labelled := report.GridCellByCell(mz.Width, mz.Height)
+func Templates(mz env.Maze, d mdp.Dynamics) plots.Grid {
+	labelled := plots.GridCellByCell(mz.Width, mz.Height)
 	tr := template.OfModel(d)
-	templates := report.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
+	templates := plots.Grid{Title: fmt.Sprintf("%s: true templates of each action (%d templates for %d pairs)", mz.Name(),
 		len(tr.Templates), tr.Pairs), W: mz.Width, H: mz.Height}
 	for a := range tr.A {
-		panel := report.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a)}
+		panel := plots.GridPanel{Title: env.ActionNames[a], Class: TemplateMap(tr, a)}
 		if labelled {
 			panel.Label = make([]string, len(panel.Class))
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/oracle"
 )
@@ -13,7 +13,7 @@ import (
 // progress (oracle.Cache), and on each worker one agent with its policy evaluation. The figures
 // are bytes per state-action pair measured on 100×100 mazes (heap after two tasks), rounded up to
 // cover pairs whose every outcome has been seen. An agent's own memory is its type's
-// (agents.Memory).
+// (agenttypes.Memory).
 const ModelPairBytes = 80 // mdp.Model: row offsets, expected rewards, and per outcome its successor, probability, reward (70 B on a 250×250 maze)
 
 // Experiment is what the estimate reads of an experiment spec.
@@ -39,7 +39,7 @@ type Experiment struct {
 // Agent is an agent of the experiment: its type's name and parameters.
 type Agent struct {
 	Type   string
-	Params agents.Params
+	Params agenttypes.Params
 }
 
 // Estimate is the bytes an experiment needs, by part.
@@ -169,10 +169,10 @@ func (x Experiment) widest(sizes [][]Task) extremes {
 // largestAgent is the most memory one cell's agent takes on the largest task, and its type.
 func (x Experiment) largestAgent(w extremes) (perCell int64, typ string) {
 	for _, a := range x.Agents {
-		t, _ := agents.Lookup(a.Type)
+		t, _ := agenttypes.Lookup(a.Type)
 		// A task's steps write the statistics of at most episodes·steps pairs.
 		written := int64(x.Episodes) * int64(x.Steps)
-		if b := agents.Memory(t, a.Params, w.largestS, w.largestA, w.runTasks, written); b > perCell {
+		if b := agenttypes.Memory(t, a.Params, w.largestS, w.largestA, w.runTasks, written); b > perCell {
 			perCell, typ = b, a.Type
 		}
 	}

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 )
 
 // stored is an experiment that stores every task's model.
 func stored(types ...string) Experiment {
 	x := Experiment{Episodes: 1000, Steps: 100, Gamma: 0.95, Generators: 1}
 	for _, name := range types {
-		t, err := agents.Lookup(name)
+		t, err := agenttypes.Lookup(name)
 		if err != nil {
 			panic(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/stats"
 )
 
 // ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
@@ -64,8 +64,8 @@ func ParseSummary(path string, b []byte) (Summary, error) {
 // Compare runs paired comparisons of the agents of one results directory, run by run, on their
 // mean per-task reward: every agent against baseline, or every pair of agents when baseline is
 // empty. The p-values are adjusted together with Holm's correction.
-func Compare(sum Summary, baseline string) ([]report.Comparison, error) {
-	var cs []report.Comparison
+func Compare(sum Summary, baseline string) ([]stats.Comparison, error) {
+	var cs []stats.Comparison
 	found := baseline == ""
 	for i, a := range sum.Agents {
 		for j, b := range sum.Agents {
@@ -75,7 +75,7 @@ func Compare(sum Summary, baseline string) ([]report.Comparison, error) {
 			if baseline != "" && (b.Name != baseline || i == j) || baseline == "" && j <= i {
 				continue
 			}
-			c, err := report.PairedTest(a.Name, b.Name, a.PerRun, b.PerRun)
+			c, err := stats.PairedTest(a.Name, b.Name, a.PerRun, b.PerRun)
 			if err != nil {
 				return nil, err
 			}
@@ -85,14 +85,14 @@ func Compare(sum Summary, baseline string) ([]report.Comparison, error) {
 	if !found {
 		return nil, fmt.Errorf("results: compare: no agent named %q in %s", baseline, sum.Name)
 	}
-	report.Holm(cs)
+	stats.Holm(cs)
 	return cs, nil
 }
 
 // CompareDirs compares each agent of directory a with the agent of the same name in directory b,
 // run by run. Both must hold the same task sequences (identical tasks.json), so that run r
 // faced the same tasks in both.
-func CompareDirs(a, b string) ([]report.Comparison, error) {
+func CompareDirs(a, b string) ([]stats.Comparison, error) {
 	ta, errA := os.ReadFile(filepath.Join(a, "tasks.json"))
 	tb, errB := os.ReadFile(filepath.Join(b, "tasks.json"))
 	switch {
@@ -111,13 +111,13 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cs []report.Comparison
+	var cs []stats.Comparison
 	for _, x := range sa.Agents {
 		for _, y := range sb.Agents {
 			if x.Name != y.Name {
 				continue
 			}
-			c, err := report.PairedTest(x.Name+" ("+a+")", y.Name+" ("+b+")", x.PerRun, y.PerRun)
+			c, err := stats.PairedTest(x.Name+" ("+a+")", y.Name+" ("+b+")", x.PerRun, y.PerRun)
 			if err != nil {
 				return nil, err
 			}
@@ -127,13 +127,13 @@ func CompareDirs(a, b string) ([]report.Comparison, error) {
 	if len(cs) == 0 {
 		return nil, fmt.Errorf("results: compare: %s and %s have no agent name in common", a, b)
 	}
-	report.Holm(cs)
+	stats.Holm(cs)
 	return cs, nil
 }
 
 // WriteComparisons writes compare.csv: one line per comparison, ending with its verdict at the
-// 5% level on the Holm-adjusted p-value (report.Comparison.Verdict).
-func WriteComparisons(path string, cs []report.Comparison) error {
+// 5% level on the Holm-adjusted p-value (stats.Comparison.Verdict).
+func WriteComparisons(path string, cs []stats.Comparison) error {
 	return WriteCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict", func(w *bufio.Writer) {
 		for _, c := range cs {
 			fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%s\n", CSVField(c.A), CSVField(c.B), c.N, Num(c.MeanDiff), Num(c.CI95),

@@ -1,15 +1,15 @@
 // Package results owns the results directory of an experiment: the records and the summary it
 // stores, the files that hold them, how they are written and read back, the paired comparison of
-// its agents, its figures and its report.html (with package report's statistics and figures:
-// despite its name, package report holds no part of report.html).
+// its agents, its figures and its report.html (with the statistics of package stats and the
+// figures of package plots).
 //
 // It also owns what belongs to the directory rather than to the run: the claim and lock that keep
 // two experiments out of one directory (Claim, Discard), the top-level files of sweeps and
 // scaling studies (WriteSweep, Scaling, WriteScaling), and Merge, which joins the directories of
 // shards.
 //
-// It may import the learner interface (agent, for a record's metrics and phases), template (for
-// the learned templates' snapshots), the statistics and figures (report) and its atomic writer
+// It may import the learner seam (agent, for a record's metrics and phases; no learner), template
+// (for the learned templates' snapshots), the statistics (stats), the figures (plots) and its atomic writer
 // (internal/atomicfile). It must not import experiment or anything that runs experiments: what a
 // writer needs of the spec comes as plain data (Setup, SweepSetup, ScalingSetup; the encoded task
 // sequences), stored beside the results, so that the readers — temple compare, temple report and
@@ -44,7 +44,7 @@
 //	summary.json    Summary: name, tool_version, format_version, seed, runs, spec (the resolved spec in
 //	                the config's names, SpecJSON), agents, optimal, note (Write; read by ReadSummary)
 //	timings.json    cell_seconds (per cell name, as timed by the invocation that ran it), total_cell_seconds and reused_cells (Write)
-//	figures/        the figures as PNG and SVG (report.Figure; Write)
+//	figures/        the figures as PNG and SVG (plots.Figure; Write)
 //	report.html     the page built from the files above (WriteReport, by Write and temple report)
 //	compare.csv     the paired comparisons of temple compare (WriteComparisons)
 //

@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
+	"github.com/temple-rl/temple/stats"
 )
 
 // byAgent returns, for the named agent, one row per run of f(cell).
@@ -30,14 +31,14 @@ func taskRewards(c CellResult) []float64 {
 
 // regretByPhase is the figure of an agent's regret per task and its parts by phase, when the
 // agent reports phases (some of its regret is classified).
-func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (report.Figure, bool, error) {
-	f := report.Figure{Title: "Regret per task by phase, " + name + ": " + title, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
+func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (plots.Figure, bool, error) {
+	f := plots.Figure{Title: "Regret per task by phase, " + name + ": " + title, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
 	series := func(label string, part func(*TaskOracle) float64) error {
-		band, err := report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
+		band, err := stats.BandAcross(byAgent(cells, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
 		if err != nil {
 			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
-		f.Series = append(f.Series, report.Series{Label: label, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+		f.Series = append(f.Series, plots.Series{Label: label, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 		return nil
 	}
 	classified, unclassified := false, false
@@ -91,12 +92,12 @@ func cumulative(c CellResult) []float64 {
 const maxCurvePoints = 1000
 
 // thinned keeps every k-th point of s (and its last) so that it has at most n points.
-func thinned(s report.Series, n int) report.Series {
+func thinned(s plots.Series, n int) plots.Series {
 	k := (len(s.X) + n - 1) / n
 	if k <= 1 {
 		return s
 	}
-	out := report.Series{Label: s.Label}
+	out := plots.Series{Label: s.Label}
 	keep := func(i int) {
 		out.X = append(out.X, s.X[i])
 		out.Band.Mean = append(out.Band.Mean, s.Band.Mean[i])
@@ -174,7 +175,7 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 			return fmt.Errorf("results: agent %s: %w", name, err)
 		}
 	}
-	figs := map[string]report.Figure{"cumulative_reward": f.cum, "episode_reward": f.perEpisode}
+	figs := map[string]plots.Figure{"cumulative_reward": f.cum, "episode_reward": f.perEpisode}
 	if len(cells) > 0 && len(cells[0].Tasks) > 1 {
 		figs["per_task_reward"] = f.perTask
 		if base != nil {
@@ -203,16 +204,16 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 
 // optimalReference is the optimal policy's per-task reward, the reference line of the per-task
 // figure (with the oracle).
-func optimalReference(s Setup, cells []CellResult) (*report.Series, error) {
+func optimalReference(s Setup, cells []CellResult) (*plots.Series, error) {
 	var rows [][]float64
 	for _, c := range firstAgentCells(s, cells) {
 		rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
 	}
-	band, err := report.BandAcross(rows)
+	band, err := stats.BandAcross(rows)
 	if err != nil {
 		return nil, fmt.Errorf("results: optimal reward: %w", err)
 	}
-	return &report.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)}, nil
+	return &plots.Series{Label: "optimal", X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)}, nil
 }
 
 // agentFigures are the figures with a series per agent: per-task reward, cumulative reward,
@@ -220,20 +221,20 @@ func optimalReference(s Setup, cells []CellResult) (*report.Series, error) {
 type agentFigures struct {
 	s                                       Setup
 	block                                   int // episodes per point of perEpisode
-	perTask, cum, perEpisode, adv, mistakes report.Figure
+	perTask, cum, perEpisode, adv, mistakes plots.Figure
 }
 
 // Each figure's title says what it shows, then title (the experiment, runs and band).
 func newAgentFigures(s Setup, title, smooth string) *agentFigures {
 	f := &agentFigures{s: s, block: blockSize(s.Episodes)}
-	f.perTask = report.Figure{Title: "Per-task reward: " + title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
-	f.cum = report.Figure{Title: "Cumulative reward within a task: " + title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
-	f.perEpisode = report.Figure{Title: "Reward per episode: " + title, XLabel: "Episode", YLabel: "Reward per episode"}
+	f.perTask = plots.Figure{Title: "Per-task reward: " + title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
+	f.cum = plots.Figure{Title: "Cumulative reward within a task: " + title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	f.perEpisode = plots.Figure{Title: "Reward per episode: " + title, XLabel: "Episode", YLabel: "Reward per episode"}
 	if f.block > 1 {
 		f.perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", f.block)
 	}
-	f.adv = report.Figure{Title: "Advantage over " + s.Baseline + ": " + title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
-	f.mistakes = report.Figure{Title: "ε-mistakes per task: " + title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
+	f.adv = plots.Figure{Title: "Advantage over " + s.Baseline + ": " + title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
+	f.mistakes = plots.Figure{Title: "ε-mistakes per task: " + title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
 	return f
 }
 
@@ -242,30 +243,30 @@ func newAgentFigures(s Setup, title, smooth string) *agentFigures {
 func (f *agentFigures) add(cells []CellResult, name string, base [][]float64) error {
 	s, block := f.s, f.block
 	rows := byAgent(cells, name, taskRewards)
-	band, err := report.BandAcross(rows)
+	band, err := stats.BandAcross(rows)
 	if err != nil {
 		return err
 	}
-	f.perTask.Series = append(f.perTask.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
-	if band, err = report.BandAcross(byAgent(cells, name, cumulative)); err != nil {
+	f.perTask.Series = append(f.perTask.Series, plots.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+	if band, err = stats.BandAcross(byAgent(cells, name, cumulative)); err != nil {
 		return err
 	}
-	f.cum.Series = append(f.cum.Series, thinned(report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
-	if band, err = report.BandAcross(byAgent(cells, name, episodeMeans(block))); err != nil {
+	f.cum.Series = append(f.cum.Series, thinned(plots.Series{Label: name, X: seq(len(band.Mean), 1), Band: band}, maxCurvePoints))
+	if band, err = stats.BandAcross(byAgent(cells, name, episodeMeans(block))); err != nil {
 		return err
 	}
 	x := make([]float64, len(band.Mean))
 	for k := range x {
 		x[k] = float64(k*block) + float64(min(block, s.Episodes-k*block)+1)/2 // block centre
 	}
-	f.perEpisode.Series = append(f.perEpisode.Series, report.Series{Label: name, X: x, Band: band})
+	f.perEpisode.Series = append(f.perEpisode.Series, plots.Series{Label: name, X: x, Band: band})
 	if s.Oracle {
-		if band, err = report.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
+		if band, err = stats.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
 			return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
 		})); err != nil {
 			return err
 		}
-		f.mistakes.Series = append(f.mistakes.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+		f.mistakes.Series = append(f.mistakes.Series, plots.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 	}
 	if base != nil {
 		diff := make([][]float64, len(rows))
@@ -275,10 +276,10 @@ func (f *agentFigures) add(cells []CellResult, name string, base [][]float64) er
 				diff[r][k] = rows[r][k] - base[r][k]
 			}
 		}
-		if band, err = report.BandAcross(diff); err != nil {
+		if band, err = stats.BandAcross(diff); err != nil {
 			return err
 		}
-		f.adv.Series = append(f.adv.Series, report.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
+		f.adv.Series = append(f.adv.Series, plots.Series{Label: name, X: seq(len(band.Mean), 1), Band: band.Smoothed(s.Smoothing)})
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/stats"
 )
 
 // figureOrder is the order of the figures in the report; other figures follow in name order.
@@ -28,8 +28,8 @@ type reportPage struct {
 	Tasks         string
 	Summary       Summary
 	Baseline      string
-	Comparisons   []report.Comparison // the verdicts of Verdicts: what temple run prints
-	AllPairs      bool                // Comparisons holds every pair, not every agent against Baseline
+	Comparisons   []stats.Comparison // the verdicts of Verdicts: what temple run prints
+	AllPairs      bool               // Comparisons holds every pair, not every agent against Baseline
 	Figures       []SVGFigure
 	Agents        []string        // the columns of Diagnostics
 	Diagnostics   []diagnosticRow // a row per metric, in order of first appearance
@@ -56,7 +56,7 @@ const VerdictPairs = 4
 // Verdicts are the paired comparisons that temple run prints and report.html shows, Holm-adjusted
 // together: every pair of up to VerdictPairs agents, otherwise every agent against the baseline
 // (every pair when there is none). The bool says whether they are every pair.
-func Verdicts(sum Summary, baseline string) ([]report.Comparison, bool, error) {
+func Verdicts(sum Summary, baseline string) ([]stats.Comparison, bool, error) {
 	if len(sum.Agents) <= VerdictPairs {
 		baseline = ""
 	}
@@ -164,7 +164,7 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("results: report: %w", err)
 		}
-		// Our own figures, written by report.Figure: trusted markup. Drop the XML prolog.
+		// Our own figures, written by plots.Figure: trusted markup. Drop the XML prolog.
 		svg := string(b)
 		if i := strings.Index(svg, "<svg"); i > 0 {
 			svg = svg[i:]

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
 )
 
 // A scaling study's directory (Theorem 1's law, experiment's scaling: block) holds one
@@ -240,10 +240,10 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 	}); err != nil {
 		return err
 	}
-	fig := report.Figure{Title: fmt.Sprintf("%s: exploring samples per task against S·A, %d runs, 95%% CI", sc.Name, sc.Runs),
+	fig := plots.Figure{Title: fmt.Sprintf("%s: exploring samples per task against S·A, %d runs, 95%% CI", sc.Name, sc.Runs),
 		XLabel: "log₁₀ S·A (state-action pairs)", YLabel: "log₁₀ exploring samples per task", Points: true}
 	for k, name := range sc.Agents {
-		ser := report.Series{Label: fmt.Sprintf("%s (slope %.2f ± %.2f)", name, fits[k].Slope.Mean, fits[k].Slope.CI95)}
+		ser := plots.Series{Label: fmt.Sprintf("%s (slope %.2f ± %.2f)", name, fits[k].Slope.Mean, fits[k].Slope.CI95)}
 		for _, r := range rows {
 			if r.Agent != name || r.Series != "size" || !(r.ExploringSamples.Mean > 0) {
 				continue

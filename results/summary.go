@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/stats"
 )
 
 // Version is the tool version recorded with every result.
@@ -42,7 +42,7 @@ type Estimate struct {
 
 // NewEstimate is the Estimate of the numbers of the runs.
 func NewEstimate(perRun []float64) Estimate {
-	m, ci := report.MeanCI(perRun)
+	m, ci := stats.MeanCI(perRun)
 	return Estimate{Mean: m, CI95: ci, PerRun: perRun}
 }
 
@@ -141,7 +141,7 @@ func Summarize(s Setup, cells []CellResult) Summary {
 			}
 			a.PerRun = append(a.PerRun, total/float64(len(c.Tasks)))
 		}
-		a.MeanPerTaskReward, a.CI95 = report.MeanCI(a.PerRun)
+		a.MeanPerTaskReward, a.CI95 = stats.MeanCI(a.PerRun)
 		if s.Oracle {
 			a.Oracle = agentOracle(cells, name)
 		}
@@ -169,7 +169,7 @@ func Summarize(s Setup, cells []CellResult) Summary {
 		for r := range diff {
 			diff[r] = a.PerRun[r] - base[r]
 		}
-		m, ci := report.MeanCI(diff)
+		m, ci := stats.MeanCI(diff)
 		a.Advantage, a.AdvantageCI95 = &m, &ci
 	}
 	return sum

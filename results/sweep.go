@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
 )
 
 // A sweep's directory holds one experiment directory per point, and at its top sweep.json (its
@@ -128,10 +128,10 @@ func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) error {
 	case "model_gap":
 		symbol, label = "Γ", "User-specified model gap Γ"
 	}
-	fig := report.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", sw.Name, symbol, sw.Runs),
+	fig := plots.Figure{Title: fmt.Sprintf("%s: mean per-task reward against %s, %d runs, 95%% CI", sw.Name, symbol, sw.Runs),
 		XLabel: label, YLabel: "Mean per-task reward", Points: true, VLine: sw.TrueValue}
 	for _, name := range sw.Agents {
-		ser := report.Series{Label: name}
+		ser := plots.Series{Label: name}
 		k := 0
 		for _, p := range points {
 			if p.Agent == name {

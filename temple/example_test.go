@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
 )
@@ -23,9 +24,9 @@ func ExampleOTempLe() {
 	m, _ := mz.Model()
 	p := temple.DefaultParams()
 	p.Ms = 20
-	rmax := agent.DefaultRMax()
+	rmax := learners.DefaultRMax()
 	rmax.M = 200
-	base, err := agent.NewRMax(rmax) // the paper's base learner, with m = 200
+	base, err := learners.NewRMax(rmax) // the paper's base learner, with m = 200
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -60,9 +61,9 @@ func ExampleParams_sequential() {
 		if delta > 0 {
 			p.SeqDelta, p.SeqMin, p.SeqRewardRange = delta, 2, 1.8 // rewards span [−1, 0.8]
 		}
-		rmax := agent.DefaultRMax()
+		rmax := learners.DefaultRMax()
 		rmax.M = 200
-		base, _ := agent.NewRMax(rmax)
+		base, _ := learners.NewRMax(rmax)
 		ot, err := temple.NewOTempLe(p, base)
 		if err != nil {
 			fmt.Println(err)
@@ -94,7 +95,7 @@ func ExampleParams_optimism() {
 		p := temple.DefaultParams()
 		p.Ms = 5
 		p.OptDelta, p.SeqRewardRange = delta, 0.2
-		base, _ := agent.NewMBIEEB(agent.DefaultMBIEEB())
+		base, _ := learners.NewMBIEEB(learners.DefaultMBIEEB())
 		ot, err := temple.NewOTempLe(p, base)
 		if err != nil {
 			fmt.Println(err)

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/template"
 )
 
 // mbieBase is MBIE-EB with its defaults (β 0.4, no cap).
-func mbieBase(t *testing.T) *agent.MBIEEB {
+func mbieBase(t *testing.T) *learners.MBIEEB {
 	t.Helper()
-	l, err := agent.NewMBIEEB(agent.DefaultMBIEEB())
+	l, err := learners.NewMBIEEB(learners.DefaultMBIEEB())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestOptimismOffChangesNothing(t *testing.T) {
 	if n, _ := pairCounts(o); n != 3 {
 		t.Errorf("pair counts %d, want its own 3", n)
 	}
-	if got, want := o.l.(*agent.MBIEEB).Q(), plain.Q(); !slices.Equal(got, want) {
+	if got, want := o.l.(*learners.MBIEEB).Q(), plain.Q(); !slices.Equal(got, want) {
 		t.Errorf("Q = %v, want plain MBIE-EB's %v", got, want)
 	}
 }

@@ -86,7 +86,7 @@ type Params struct {
 }
 
 // DefaultParams are the paper's online settings: m_s = 50, τ̂ = 0.15, consolidation on (with
-// agent.DefaultRMax as the base: m = 500).
+// learners.DefaultRMax as the base: m = 500).
 func DefaultParams() Params {
 	return Params{Ms: paperMs, Tau: 0.15, Consolidate: true}
 }
@@ -219,7 +219,7 @@ type taskStats struct {
 }
 
 // NewOTempLe validates p and returns an agent with an empty library over the base learner base
-// (agent.NewRMax for the paper's RMax), which it begins afresh at every task.
+// (learners.NewRMax for the paper's RMax), which it begins afresh at every task.
 func NewOTempLe(p Params, base agent.Base) (*OTempLe, error) {
 	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err

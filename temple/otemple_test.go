@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -58,9 +59,9 @@ func smallParams() Params {
 
 // rmaxBase is the paper's RMax base learner with known threshold m.
 func rmaxBase(m int64) agent.Base {
-	p := agent.DefaultRMax()
+	p := learners.DefaultRMax()
 	p.M = m
-	l, err := agent.NewRMax(p)
+	l, err := learners.NewRMax(p)
 	if err != nil {
 		panic(err)
 	}

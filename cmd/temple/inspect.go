@@ -11,13 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mazepicture"
 	"github.com/temple-rl/temple/mdp"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
+
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
@@ -139,7 +140,7 @@ func inspectCmd() *cobra.Command {
 				if !ok {
 					continue
 				}
-				pictures := map[string]report.Grid{"landforms": mazepicture.Landforms(mz), "templates": mazepicture.Templates(mz, t.Dynamics())}
+				pictures := map[string]plots.Grid{"landforms": mazepicture.Landforms(mz), "templates": mazepicture.Templates(mz, t.Dynamics())}
 				for name, g := range pictures {
 					if err := g.Save(filepath.Join(drawDir, fmt.Sprintf("task-%03d-%s", k, name))); err != nil {
 						return err
@@ -199,9 +200,9 @@ func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, 
 			continue // an agent without templates
 		}
 		switch p := a.Params.(type) {
-		case *agents.OTempLe:
+		case *agenttypes.OTempLe:
 			tau = p.Tau
-		case *agents.FMTempLe:
+		case *agenttypes.FMTempLe:
 			tau = p.Tau
 		}
 		for _, snap := range snaps {

@@ -28,7 +28,8 @@ import (
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/memory"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/stats"
+
 	"github.com/temple-rl/temple/results"
 )
 
@@ -309,7 +310,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 }
 
 // printVerdicts says for the agents of the summary whether their paired differences in mean
-// per-task reward are significant (report.Comparison.Verdict): the comparisons of
+// per-task reward are significant (stats.Comparison.Verdict): the comparisons of
 // results.Verdicts, which report.html shows too, with Holm's correction over those tested.
 func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error {
 	if len(sum.Agents) < 2 {
@@ -324,7 +325,7 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error 
 		return err
 	}
 	fmt.Fprintf(out, "\nPaired differences (two-sided paired t-test over the %d runs, Holm-adjusted p, significant below %g):\n",
-		s.Runs, report.Level)
+		s.Runs, stats.Level)
 	width := 0
 	for _, c := range cs {
 		width = max(width, utf8.RuneCountInString(c.Verdict()))

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/report"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/stats"
 )
 
 func compareCmd() *cobra.Command {
@@ -36,7 +36,7 @@ func compareCmd() *cobra.Command {
 			if err := checkResultsDirs(args...); err != nil {
 				return err
 			}
-			var cs []report.Comparison
+			var cs []stats.Comparison
 			var err error
 			if len(args) == 2 {
 				cs, err = results.CompareDirs(args[0], args[1])
@@ -70,7 +70,7 @@ func compareCmd() *cobra.Command {
 					c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N)
 			}
 			w.Flush()
-			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", report.Level)
+			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", stats.Level)
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}

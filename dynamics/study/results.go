@@ -12,7 +12,8 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/dynamics"
-	"github.com/temple-rl/temple/report"
+	"github.com/temple-rl/temple/plots"
+	"github.com/temple-rl/temple/stats"
 )
 
 // Summary is the study's statistics across runs.
@@ -96,7 +97,7 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 					ks[sizeIdx[rec.N]] += float64(rec.K) / float64(s.Seeds)
 				}
 			}
-			b, err := report.BandAcross(ss.runs)
+			b, err := stats.BandAcross(ss.runs)
 			if err != nil {
 				return Summary{}, err
 			}
@@ -123,7 +124,7 @@ func Summarise(s Spec, recs []Record) (Summary, error) {
 				for r := range diff {
 					diff[r] = aug.runs[r][k] - rel.runs[r][k]
 				}
-				m, h := report.MeanCI(diff)
+				m, h := stats.MeanCI(diff)
 				p.Mean, p.CI95 = append(p.Mean, m), append(p.CI95, h)
 			}
 			es.AugmentMinusRelative[key] = p
@@ -209,8 +210,8 @@ func WriteCSV(w io.Writer, recs []Record) error {
 // Figure is one environment's loss curves: log10 of the held-out loss against the number of
 // training transitions, mean and 95% CI across runs of log10(loss) (a geometric mean, as the
 // losses span orders of magnitude).
-func Figure(sum Summary, es EnvSummary) report.Figure {
-	f := report.Figure{
+func Figure(sum Summary, es EnvSummary) plots.Figure {
+	f := plots.Figure{
 		Title:  fmt.Sprintf("%s: dynamics model loss (%d seeds)", es.Env, sum.Seeds),
 		XLabel: "training transitions (uniformly random policy)",
 		YLabel: "log10 held-out MSE of the next state (standardised)",
@@ -228,11 +229,11 @@ func Figure(sum Summary, es EnvSummary) report.Figure {
 				logs[r][k] = math.Log10(v)
 			}
 		}
-		b, err := report.BandAcross(logs)
+		b, err := stats.BandAcross(logs)
 		if err != nil {
 			continue
 		}
-		f.Series = append(f.Series, report.Series{Label: ss.Name, X: x, Band: b})
+		f.Series = append(f.Series, plots.Series{Label: ss.Name, X: x, Band: b})
 	}
 	return f
 }

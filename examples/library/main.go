@@ -15,6 +15,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 	"github.com/temple-rl/temple/temple"
@@ -78,11 +79,11 @@ func run(w io.Writer) error {
 		plan.Runs = append(plan.Runs, tasks)
 	}
 	var library *temple.OTempLe // run 0's O-TempLe, to look at its templates afterwards
-	params, rmax := temple.DefaultParams(), agent.DefaultRMax()
+	params, rmax := temple.DefaultParams(), learners.DefaultRMax()
 	params.Ms, rmax.M = 10, 100
 	plan.Agents = []experiment.AgentFactory{
 		{Name: "O-TempLe", New: func(ctx experiment.RunContext) (agent.Agent, error) {
-			base, err := agent.NewRMax(rmax) // the paper's base learner
+			base, err := learners.NewRMax(rmax) // the paper's base learner
 			if err != nil {
 				return nil, err
 			}
@@ -93,7 +94,7 @@ func run(w io.Writer) error {
 			return ot, err
 		}},
 		{Name: "RMax", New: func(experiment.RunContext) (agent.Agent, error) {
-			base, err := agent.NewRMax(rmax)
+			base, err := learners.NewRMax(rmax)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/temple-rl/temple/agents"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
 )
 
@@ -31,11 +31,11 @@ func TestReferenceIsCurrent(t *testing.T) {
 func TestAgentTypesListEveryKey(t *testing.T) {
 	rmax := keysOf(t, "rmax")
 	for _, e := range AgentTypes() {
-		typ, err := agents.Lookup(e.Name)
+		typ, err := agenttypes.Lookup(e.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := agents.Keys(typ.Defaults())
+		want := agenttypes.Keys(typ.Defaults())
 		var got []string
 		for _, p := range e.Params {
 			got = append(got, p.Key)
@@ -69,11 +69,11 @@ func TestTaskFamiliesListEveryKey(t *testing.T) {
 }
 
 func keysOf(t *testing.T, typ string) []string {
-	tp, err := agents.Lookup(typ)
+	tp, err := agenttypes.Lookup(typ)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agents.Keys(tp.Defaults())
+	return agenttypes.Keys(tp.Defaults())
 }
 
 // Every key of the config, of every agent type and of every task family has a doc tag, and every entry a summary.

@@ -23,28 +23,35 @@ var rules = []struct {
 	// mustNotDepend are packages that must not be among pkg's dependencies, however reached.
 	mustNotDepend []string
 }{
-	// The readers of a results directory (temple compare, report, merge) need results alone.
-	{"results", []string{"agent", "template", "report", "internal/atomicfile"},
-		[]string{"experiment", "episode", "oracle", "families", "agents", "env", "stream", "memory"}},
-	{"report", []string{"internal/atomicfile"}, nil},
+	// The readers of a results directory (temple compare, report, merge) need results alone, and
+	// of the learners only the seam (metrics, phases): no learner comes along.
+	{"results", []string{"agent", "template", "stats", "plots", "internal/atomicfile"},
+		[]string{"experiment", "episode", "oracle", "families", "agenttypes", "learners", "temple", "baseline",
+			"env", "stream", "memory"}},
+	{"stats", []string{}, nil},
+	{"plots", []string{"stats", "internal/atomicfile"}, nil},
 	// The task families are what the C library's environment suite builds on: no runner, no plots.
 	{"families", []string{"env", "continuous", "mdp", "stream", "internal"},
-		[]string{"experiment", "results", "report", "gonum.org/v1/plot"}},
-	{"episode", []string{"agent", "mdp", "stream"}, []string{"experiment", "results", "env", "families", "oracle"}},
+		[]string{"experiment", "results", "plots", "gonum.org/v1/plot"}},
+	{"episode", []string{"agent", "mdp", "stream"},
+		[]string{"experiment", "results", "env", "families", "oracle", "learners", "temple", "baseline"}},
 	{"stream", []string{}, nil},
-	{"agent", []string{"mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
-	{"agents", []string{"agent", "temple", "baseline", "mdp", "internal"},
+	// The seam: what a learner is to the rest of temple, and nothing of any learner.
+	{"agent", []string{"mdp", "internal"}, []string{"learners", "template", "temple", "baseline", "experiment"}},
+	{"learners", []string{"agent", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
+	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "mdp", "internal"},
 		[]string{"experiment", "results", "episode", "oracle", "families"}},
 	{"template", []string{"mdp"}, nil},
-	{"oracle", []string{"agent", "mdp", "results", "internal"}, []string{"experiment", "episode", "families", "agents"}},
-	{"memory", []string{"agents", "env", "mdp", "oracle"}, []string{"experiment"}},
-	{"mazepicture", []string{"env", "mdp", "template", "report"}, []string{"experiment", "results"}},
+	{"oracle", []string{"agent", "mdp", "results", "internal"},
+		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
+	{"memory", []string{"agenttypes", "env", "mdp", "oracle"}, []string{"experiment"}},
+	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, not the runner
 	// (capi's package doc), so that libtemple.so stays small.
-	{"capi", []string{"agent", "agents", "template", "stream", "episode", "families", "env", "mdp"},
-		[]string{"experiment", "results", "report", "gonum.org/v1/plot", "mazepicture", "memory"}},
-	{"experiment", []string{"agent", "agents", "env", "continuous", "mdp", "template", "families", "stream", "episode",
-		"oracle", "memory", "report", "results", "internal"}, []string{"cmd", "capi"}},
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp"},
+		[]string{"experiment", "results", "stats", "plots", "gonum.org/v1/plot", "mazepicture", "memory"}},
+	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
+		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "internal"}, []string{"cmd", "capi"}},
 }
 
 // TestPackagesImportOnlyWhatTheirDocsAllow checks every rule against the module's imports.

@@ -1,0 +1,242 @@
+// Package agenttypes is the registry of agent types: for every type the name a config gives it
+// (type: o-temple), the name results report it under, its typed parameters with their defaults,
+// validation and config keys, and how to build it. The experiment runner, sweeps and the C ABI
+// look types up here; none of them lists a type's fields.
+//
+// A type's parameters are a pointer to a struct whose yaml tags are its config keys; decoding a
+// config block starts from the type's defaults and rejects any key the type does not have, naming
+// the line and the type's keys. Adding a learner is its own file (in learners, temple or
+// baseline, with its typed parameters, defaults and Validate) plus one entry in the table of
+// types.go.
+//
+// It imports the seam (agent), the learners (learners, temple, baseline) and mdp; it must not
+// import experiment or anything that runs experiments.
+package agenttypes
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/lazy"
+	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// Context is what an agent is built with for one run.
+type Context struct {
+	// Models are the true models of the run's tasks, in order: the offline baselines (Abs-RL,
+	// MaxQInit) compute from them. Learners must not read them to act.
+	Models []*mdp.Model
+	// Gamma is the discount γ of every agent of the experiment.
+	Gamma float64
+}
+
+// Params are one agent type's parameters: a pointer to a struct whose yaml tags are its keys.
+type Params interface {
+	// Validate names the first parameter out of range, by its config key.
+	Validate() error
+	// New builds a fresh agent for one run.
+	New(ctx Context) (agent.Agent, error)
+}
+
+// Type is one agent type of the registry.
+type Type struct {
+	Name    string // the config's type: key, e.g. "o-temple"
+	Display string // the name results report it under unless the config names it
+	Summary string // one line: what it is, with its reference
+	// Defaults are the type's parameters with their defaults (the paper's settings where it has
+	// them).
+	Defaults func() Params
+	// PairBytes is what an agent of the type holds per state-action pair of a task, for the
+	// runner's memory estimate (see Memory).
+	PairBytes int64
+}
+
+// memoryer is implemented by parameters whose agents' memory is not their type's PairBytes per
+// pair: PSRL's dense sampled model, LRMax's memory of past tasks, a template learner's base.
+type memoryer interface {
+	memory(typeBytes, S, A, tasks int64) int64
+}
+
+// Memory is the bytes an agent of type t with parameters p holds on a task of S states and A
+// actions in a sequence of the given number of tasks, when one task writes the statistics of at
+// most written pairs (0: unknown): the runner refuses an experiment that would not fit before it
+// starts. On a task of more than lazy.FlatMax pairs, RMax and O-TempLe over RMax allocate their
+// statistics only where they write them.
+func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
+	if l, ok := large(p); ok && S*A > lazy.FlatMax && written > 0 {
+		return l.memory(S, A, written)
+	}
+	if m, ok := p.(memoryer); ok {
+		return m.memory(t.PairBytes, S, A, tasks)
+	}
+	return t.PairBytes * S * A
+}
+
+// Lookup returns the type of that name.
+func Lookup(name string) (Type, error) {
+	for _, t := range types {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return Type{}, fmt.Errorf("agent type %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
+}
+
+// Types lists the registered types in name order.
+func Types() []Type {
+	out := slices.Clone(types)
+	slices.SortFunc(out, func(a, b Type) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Names lists the registered type names in order.
+func Names() []string {
+	var out []string
+	for _, t := range Types() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// keyed is implemented by parameters whose keys depend on their values (a template learner's
+// keys include those of its base); the others' keys are their yaml tags.
+type keyed interface {
+	Keys() []string
+}
+
+// Keys lists the config keys of p.
+func Keys(p Params) []string {
+	if k, ok := p.(keyed); ok {
+		return k.Keys()
+	}
+	return yamlkeys.Of(reflectElem(p))
+}
+
+// Decode reads a config block n (a mapping of parameter keys, without type and name) onto the
+// defaults of type typ. A key the type does not have fails with its line number and the type's
+// keys. The result is not validated: call Validate.
+func Decode(typ string, n *yaml.Node) (Params, error) {
+	t, err := Lookup(typ)
+	if err != nil {
+		return nil, err
+	}
+	p := t.Defaults()
+	if n == nil || n.Kind == 0 { // no parameters given
+		return p, nil
+	}
+	if err := decodeOnto(typ, p, n); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// decodeOnto reads the keys of mapping n onto p, of type typ, leaving its other parameters.
+func decodeOnto(typ string, p Params, n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: the parameters of agent type %s are a mapping", n.Line, typ)
+	}
+	if _, ok := p.(yaml.Unmarshaler); !ok { // a yaml.Unmarshaler checks its own keys
+		if err := checkKeys(n, typ, Keys(p)); err != nil {
+			return err
+		}
+	}
+	return n.Decode(p)
+}
+
+// checkKeys fails on the first key of mapping n that is not in keys.
+func checkKeys(n *yaml.Node, what string, keys []string) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := n.Content[i]
+		if !slices.Contains(keys, key.Value) {
+			all := append([]string{"name"}, keys...)
+			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)%s", key.Line, what,
+				key.Value, strings.Join(all, ", "), suggest.DidYouMean(key.Value, all))
+		}
+	}
+	return nil
+}
+
+// Encode writes p (Params or BaseParams) as a mapping of its config keys, in the order Decode
+// reads back.
+func Encode(p any) (*yaml.Node, error) {
+	var n yaml.Node
+	if err := n.Encode(p); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// Set returns a copy of p, of type typ, with key set to v (a sweep point); p is unchanged.
+func Set(typ string, p Params, key string, v *yaml.Node) (Params, error) {
+	q, err := Clone(typ, p)
+	if err != nil {
+		return nil, err
+	}
+	// Only key is read onto the copy: setting base: starts the new base at its defaults.
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
+	if err := decodeOnto(typ, q, n); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// Clone is a deep copy of p, of type typ.
+func Clone(typ string, p Params) (Params, error) {
+	n, err := Encode(p)
+	if err != nil {
+		return nil, err
+	}
+	q, err := Decode(typ, n)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := q.(follower); ok {
+		f.follow(p)
+	}
+	return q, nil
+}
+
+// follower is implemented by parameters with a default that follows another parameter until a
+// config sets it (a template learner's m_s follows its base's m). Everything Encode writes reads
+// back as set; Clone has the copy follow as the original does.
+type follower interface {
+	follow(orig Params)
+}
+
+// named is implemented by parameters whose type reports itself under a name that depends on them
+// (O-TempLe over UCRL2 is "O-TempLe-UCRL2").
+type named interface {
+	Display(typeDisplay string) string
+}
+
+// DisplayName is the name results report an agent of type t with parameters p under, unless the
+// config names it.
+func DisplayName(t Type, p Params) string {
+	if n, ok := p.(named); ok {
+		return n.Display(t.Display)
+	}
+	return t.Display
+}
+
+// New decodes, validates and builds one agent of type typ with the parameters of the config
+// block n (nil or empty: the defaults).
+func New(typ string, n *yaml.Node, ctx Context) (agent.Agent, error) {
+	p, err := Decode(typ, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p.New(ctx)
+}
+
+// reflectElem is the struct type p points to.
+func reflectElem(p any) reflect.Type { return reflect.TypeOf(p).Elem() }

@@ -1,0 +1,13 @@
+package agenttypes
+
+// NeedsModels reports whether agents with parameters p are built from the true models of the
+// run's tasks (Context.Models): the offline baselines Abs-RL and MaxQInit. Such agents can only
+// be run by the experiment runner, never driven step by step from outside (the C ABI), where no
+// model exists.
+func NeedsModels(p Params) bool {
+	switch p.(type) {
+	case *AbsRL, *MaxQInitQ, *MaxQInitDelayedQ, *MaxQInitRMax:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,45 @@
+package agenttypes
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/temple-rl/temple/agent"
+)
+
+// NeedsModels is the truth about every registered type: the types it names fail to build without
+// the tasks' models, every other type builds without them and learns terminal states from steps
+// (what a driver from outside needs).
+func TestNeedsModelsMatchesTheTypes(t *testing.T) {
+	for _, typ := range Types() {
+		p := typ.Defaults()
+		ag, err := p.New(Context{Gamma: 0.95})
+		if NeedsModels(p) {
+			if err == nil {
+				t.Errorf("%s: NeedsModels, but it builds without models", typ.Name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: builds without models: %v", typ.Name, err)
+			continue
+		}
+		if _, ok := ag.(agent.TerminalObserver); !ok {
+			t.Errorf("%s: %T does not implement agent.TerminalObserver", typ.Name, ag)
+		}
+	}
+}
+
+// The types a driver from outside (the C ABI) cannot build.
+func ExampleNeedsModels() {
+	for _, t := range Types() {
+		if NeedsModels(t.Defaults()) {
+			fmt.Println(t.Name)
+		}
+	}
+	// Output:
+	// abs-rl
+	// maxqinit-delayed-q
+	// maxqinit-q-learning
+	// maxqinit-rmax
+}

@@ -1,0 +1,175 @@
+package agenttypes
+
+import (
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/baseline"
+	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
+)
+
+// types is the table of agent types. Each entry's parameters are defined below (or, for base
+// learners, in bases.go); the learners' own parameter structs carry the yaml keys. PairBytes are
+// measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every outcome
+// has been seen, for RMax, O-TempLe, FM-TempLe, FMRL and the model-free learners; MBIE-EB, E3 and
+// UCRL2 (not measured) take RMax's figure with room for their extra per-pair arrays, C-UCRL
+// (not measured) UCRL2's with room for its sorted profiles and classes; PSRL and
+// LRMax count what grows beyond that (their memory methods).
+var types = []Type{
+	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
+		Defaults: func() Params { return &RMax{learners.DefaultRMax()} }, PairBytes: 160},
+	{Name: "q-learning", Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
+		Defaults: func() Params { return &QLearning{learners.DefaultQLearning()} }, PairBytes: 16},
+	{Name: "mbie-eb", Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
+		Defaults: func() Params { return &MBIEEB{learners.DefaultMBIEEB()} }, PairBytes: 200},
+	{Name: "e3", Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
+		Defaults: func() Params { return &E3{learners.DefaultE3()} }, PairBytes: 200},
+	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
+		Defaults: func() Params { return &UCRL2{learners.DefaultUCRL2()} }, PairBytes: 200},
+	{Name: "c-ucrl", Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
+		Defaults: func() Params { return &CUCRL{learners.DefaultCUCRL()} }, PairBytes: 240},
+	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
+		Defaults: func() Params { return &PSRL{learners.DefaultPSRL()} }, PairBytes: 160},
+	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
+		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }, PairBytes: 160},
+	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
+		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }, PairBytes: 320},
+	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
+		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }, PairBytes: 400},
+	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
+		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280},
+	{Name: "delayed-q", Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
+		Defaults: func() Params { return &DelayedQ{baseline.DefaultDelayedQ()} }, PairBytes: 48},
+	{Name: "abs-rl", Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
+		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }, PairBytes: 64},
+	{Name: "maxqinit-q-learning", Display: "Q-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Q-learning",
+		Defaults: func() Params { return newMaxQInitQ() }, PairBytes: 32},
+	{Name: "maxqinit-delayed-q", Display: "DelayedQ-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Delayed-Q",
+		Defaults: func() Params { return newMaxQInitDelayedQ() }, PairBytes: 64},
+	{Name: "maxqinit-rmax", Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
+		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
+}
+
+// LRMax is LRMax's parameters.
+type LRMax struct {
+	baseline.LRMaxParams `yaml:",inline"`
+}
+
+func (p *LRMax) New(Context) (agent.Agent, error) { return baseline.NewLRMax(p.LRMaxParams) }
+
+// memory is RMax's and, per task it keeps (max_memory, 0: all), a model of every pair.
+func (p *LRMax) memory(typeBytes, S, A, tasks int64) int64 {
+	kept := tasks
+	if p.MaxMemory > 0 {
+		kept = min(kept, int64(p.MaxMemory))
+	}
+	return (typeBytes + kept*recordPairBytes) * S * A
+}
+
+// recordPairBytes is one stored model of a pair (LRMax's memory, FM-TempLe's and FMRL's phase-1
+// records).
+const recordPairBytes = 100
+
+// QLearning is Q-learning's parameters.
+type QLearning struct {
+	learners.QLearningParams `yaml:",inline"`
+}
+
+func (p *QLearning) New(Context) (agent.Agent, error) {
+	return learners.NewQLearning(p.QLearningParams)
+}
+
+// FMRL is FMRL's parameters (its base is RMax by definition).
+type FMRL struct {
+	baseline.FMRLParams `yaml:",inline"`
+}
+
+func (p *FMRL) New(Context) (agent.Agent, error) { return baseline.NewFMRL(p.FMRLParams) }
+
+// memory is RMax's and the models of FMRL's T_1 phase-1 tasks.
+func (p *FMRL) memory(typeBytes, S, A, _ int64) int64 {
+	return (typeBytes + int64(p.T1)*recordPairBytes) * S * A
+}
+
+// DelayedQ is Delayed Q-learning's parameters.
+type DelayedQ struct {
+	baseline.DelayedQParams `yaml:",inline"`
+}
+
+func (p *DelayedQ) New(Context) (agent.Agent, error) { return baseline.NewDelayedQ(p.DelayedQParams) }
+
+// AbsRL is Abs-RL's parameters: the abstraction and the parameters of both of its learners.
+type AbsRL struct {
+	baseline.AbsRLParams `yaml:",inline"`
+}
+
+func (p *AbsRL) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewAbsRL(p.AbsRLParams, ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitQ is MaxQInit on Q-learning: N sampling tasks, α and ε.
+type MaxQInitQ struct {
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"` // N: tasks that start optimistic and feed the max table
+	Alpha       float64 `yaml:"alpha" doc:"learning rate α of Q-learning" range:"0 < alpha <= 1"`
+	Epsilon     float64 `yaml:"epsilon" doc:"exploration rate ε of ε-greedy" range:"0 <= epsilon <= 1"`
+}
+
+func newMaxQInitQ() *MaxQInitQ {
+	d := baseline.DefaultMaxQInit(baseline.BaseQLearning)
+	return &MaxQInitQ{SampleTasks: d.Tasks, Alpha: d.QLearning.Alpha, Epsilon: d.QLearning.Epsilon}
+}
+
+func (p *MaxQInitQ) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseQLearning)
+	mp.Tasks, mp.QLearning.Alpha, mp.QLearning.Epsilon = p.SampleTasks, p.Alpha, p.Epsilon
+	return mp
+}
+
+func (p *MaxQInitQ) Validate() error { return p.params().Validate() }
+func (p *MaxQInitQ) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitDelayedQ is MaxQInit on Delayed-Q: N sampling tasks, m and ε1.
+type MaxQInitDelayedQ struct {
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
+	M           int     `yaml:"m" doc:"m of Delayed-Q: samples gathered per attempted update" range:">= 1"`
+	Epsilon1    float64 `yaml:"epsilon1" doc:"ε1 of Delayed-Q: an attempted update must lower Q(s,a) by at least 2ε1" range:"> 0"`
+}
+
+func newMaxQInitDelayedQ() *MaxQInitDelayedQ {
+	d := baseline.DefaultMaxQInit(baseline.BaseDelayedQ)
+	return &MaxQInitDelayedQ{SampleTasks: d.Tasks, M: d.DelayedQ.M, Epsilon1: d.DelayedQ.Epsilon1}
+}
+
+func (p *MaxQInitDelayedQ) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseDelayedQ)
+	mp.Tasks, mp.DelayedQ.M, mp.DelayedQ.Epsilon1 = p.SampleTasks, p.M, p.Epsilon1
+	return mp
+}
+
+func (p *MaxQInitDelayedQ) Validate() error { return p.params().Validate() }
+func (p *MaxQInitDelayedQ) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitRMax is MaxQInit on RMax: N sampling tasks and RMax's parameters.
+type MaxQInitRMax struct {
+	SampleTasks         int `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
+	learners.RMaxParams `yaml:",inline"`
+}
+
+func newMaxQInitRMax() *MaxQInitRMax {
+	d := baseline.DefaultMaxQInit(baseline.BaseRMax)
+	return &MaxQInitRMax{SampleTasks: d.Tasks, RMaxParams: d.RMax}
+}
+
+func (p *MaxQInitRMax) params() baseline.MaxQInitParams {
+	mp := baseline.DefaultMaxQInit(baseline.BaseRMax)
+	mp.Tasks, mp.RMax = p.SampleTasks, p.RMaxParams
+	return mp
+}
+
+func (p *MaxQInitRMax) Validate() error { return p.params().Validate() }
+func (p *MaxQInitRMax) New(ctx Context) (agent.Agent, error) {
+	return baseline.NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}

@@ -1,0 +1,231 @@
+package learners
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// newCUCRL is a C-UCRL learner begun on a task of S states and A actions.
+func newCUCRL(t *testing.T, p CUCRLParams, S, A int) *UCRL2 {
+	t.Helper()
+	l, err := NewCUCRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Begin(task(S, A, 1))
+	return l
+}
+
+// row is pair i's successors in the model m, as a map state → probability.
+func row(m *mdp.Sparse, i int) map[int32]float64 {
+	out := map[int32]float64{}
+	for k := m.Start[i]; k < m.Start[i+1]; k++ {
+		out[m.Next[k]] = m.Prob[k]
+	}
+	return out
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+// Two pairs whose distributions are permutations of each other, (s′1: 0.75, s′2: 0.25) and
+// (s′2: 0.75, s′0: 0.25), share a class and pool: P_c = (300 + 600, 100 + 200), n_c = 1200, and
+// each pair gets (0.75, 0.25) through its own mapping with UCRL2's width at n = 1200.
+func TestCUCRLPoolsPermutedPairs(t *testing.T) {
+	l := newCUCRL(t, DefaultCUCRL(), 3, 1)
+	l.Augment(0, []mdp.Succ{{State: 1, N: 300}, {State: 2, N: 100}}, 0)
+	l.Augment(1, []mdp.Succ{{State: 2, N: 600}, {State: 0, N: 200}}, 0)
+	var m mdp.Sparse
+	width := l.build(&m, nil)
+	e := l.pool
+	if e.class[0] != e.class[1] || e.class[2] != -1 {
+		t.Fatalf("classes %v, want pairs 0 and 1 together and the unvisited pair 2 alone", e.class)
+	}
+	if c := e.class[0]; e.nc[c] != 1200 || !slices.Equal(e.pooled[c], []int64{900, 300}) {
+		t.Errorf("pooled n_c = %d, P_c = %v; want 1200, [900 300]", e.nc[c], e.pooled[c])
+	}
+	for i, want := range []map[int32]float64{{1: 0.75, 2: 0.25}, {2: 0.75, 0: 0.25}} {
+		got := row(&m, i)
+		if len(got) != len(want) {
+			t.Errorf("pair %d: row %v, want %v", i, got, want)
+		}
+		for s, p := range want {
+			if !near(got[s], p) {
+				t.Errorf("pair %d: p̃(%d) = %v, want %v", i, s, got[s], p)
+			}
+		}
+		if e.free[i] != 0 {
+			t.Errorf("pair %d: free mass %v, want 0", i, e.free[i])
+		}
+		logP := math.Log(2 * 1 * 1 / 0.05) // t_k = 1: augmented counts are not own samples
+		if w := math.Sqrt(14 * 3 * logP / 1200); !near(width[i], w) {
+			t.Errorf("pair %d: width %v, want %v (n_c = 1200)", i, width[i], w)
+		}
+	}
+}
+
+// ApproxEquivalence on four pairs, by hand. At t_k = 1, S·A = 4, δ = 0.05 the width of a pair is
+// c(N) = √(14·log(160)/N): c(1000) = 0.2666, c(10) = 2.666. The pairs are visited in reverse
+// order: pair 3 is unvisited; pair 2, deterministic with 1000 samples, seeds class 0; pair 1,
+// (0.5, 0.5) with 1000 samples, is at distance 1 > 2·0.2666 from it and seeds class 1; pair 0,
+// deterministic with 10 samples, is at distance 0 from pair 2 and joins class 0. With ε = 0.5,
+// 1 ≤ 0.5 + 0.5331 and pair 1 joins class 0 as well.
+func TestCUCRLApproxEquivalenceByHand(t *testing.T) {
+	fill := func(l *UCRL2) {
+		l.Augment(0, []mdp.Succ{{State: 1, N: 10}}, 0)
+		l.Augment(1, []mdp.Succ{{State: 0, N: 500}, {State: 2, N: 500}}, 0)
+		l.Augment(2, []mdp.Succ{{State: 3, N: 1000}}, 0)
+	}
+	l := newCUCRL(t, DefaultCUCRL(), 4, 1)
+	fill(l)
+	var m mdp.Sparse
+	l.build(&m, nil)
+	if want := []int32{0, 1, 0, -1}; !slices.Equal(l.pool.class, want) {
+		t.Errorf("ε = 0: classes %v, want %v", l.pool.class, want)
+	}
+	if got := row(&m, 0); len(got) != 1 || got[1] != 1 {
+		t.Errorf("pair 0 pooled with pair 2: row %v, want all of its mass on state 1", got)
+	}
+	p := DefaultCUCRL()
+	p.Epsilon = 0.5
+	l = newCUCRL(t, p, 4, 1)
+	fill(l)
+	l.build(&m, nil)
+	if want := []int32{0, 0, 0, -1}; !slices.Equal(l.pool.class, want) {
+		t.Errorf("ε = 0.5: classes %v, want %v", l.pool.class, want)
+	}
+}
+
+// A pair that has seen fewer outcomes than its class: pair 0 saw only state 1 (6 samples) and
+// joins pair 2's class (c(6) = 3.44), whose profile is (0.5, 0.5) over 1000 samples. Pooled:
+// P_c = (506, 500), n_c = 1006; pair 0 puts 506/1006 on state 1 and leaves 500/1006 free, to go
+// to the best state in planning.
+func TestCUCRLUnseenRanksAreFree(t *testing.T) {
+	l := newCUCRL(t, DefaultCUCRL(), 4, 1)
+	l.Augment(0, []mdp.Succ{{State: 1, N: 6}}, 0)
+	l.Augment(2, []mdp.Succ{{State: 0, N: 500}, {State: 3, N: 500}}, 0)
+	var m mdp.Sparse
+	l.build(&m, nil)
+	if got := row(&m, 0); len(got) != 1 || !near(got[1], 506.0/1006) {
+		t.Errorf("pair 0: row %v, want {1: 506/1006}", got)
+	}
+	if !near(l.pool.free[0], 500.0/1006) {
+		t.Errorf("pair 0: free %v, want 500/1006", l.pool.free[0])
+	}
+}
+
+// The inner maximisation with free mass, by hand: V = (1, 2, 3), p̂ = (0.3, 0.2, ·) with 0.5 free
+// and d = 0.4. The free 0.5 goes to state 2, then 0.2 more from state 0: p̃ = (0.1, 0.2, 0.7),
+// 0.1 + 0.4 + 2.1 = 2.6. With no free mass it is optimisticNext.
+func TestCUCRLInnerMaximisationWithFreeMass(t *testing.T) {
+	v := []float64{1, 2, 3}
+	if got := optimisticNextFree([]int32{1, 0}, []float64{0.2, 0.3}, 0.5, 0.4, 2, v); !near(got, 2.6) {
+		t.Errorf("Σ p̃·V = %v, want 2.6", got)
+	}
+	// d larger than the mass left: everything ends on state 2.
+	if got := optimisticNextFree([]int32{1, 0}, []float64{0.2, 0.3}, 0.5, 3, 2, v); !near(got, 3) {
+		t.Errorf("Σ p̃·V = %v, want 3", got)
+	}
+	next, prob := []int32{2, 0, 1}, []float64{0.2, 0.5, 0.3}
+	want := optimisticNext(slices.Clone(next), slices.Clone(prob), 1.2, 2, v)
+	if got := optimisticNextFree(next, prob, 0, 1.2, 2, v); got != want {
+		t.Errorf("free = 0: %v, want optimisticNext's %v", got, want)
+	}
+}
+
+// When every class has one pair (profiles far apart, ε = 0), C-UCRL's plan is UCRL2's.
+func TestCUCRLSingletonClassesAreUCRL2(t *testing.T) {
+	const S, A = 3, 2
+	u := &UCRL2{P: DefaultUCRL2()}
+	u.Begin(task(S, A, 1))
+	c := newCUCRL(t, DefaultCUCRL(), S, A)
+	profiles := [][]mdp.Succ{
+		{{State: 0, N: 5000}},
+		{{State: 1, N: 2500}, {State: 2, N: 2500}},
+		{{State: 0, N: 1000}, {State: 1, N: 2000}, {State: 2, N: 2000}},
+		{{State: 2, N: 4000}, {State: 0, N: 1000}},
+		{{State: 1, N: 3000}, {State: 2, N: 1500}, {State: 0, N: 500}},
+	}
+	for i, p := range profiles {
+		u.Augment(i, p, float64(i)*100)
+		c.Augment(i, p, float64(i)*100)
+	}
+	u.Act(0)
+	c.Act(0)
+	if n := len(c.pool.seeds); n != len(profiles) {
+		t.Fatalf("%d classes, want %d singletons", n, len(profiles))
+	}
+	for i := range u.q {
+		if math.Abs(u.q[i]-c.q[i]) > 1e-9 {
+			t.Errorf("Q(%d) = %v, UCRL2's %v", i, c.q[i], u.q[i])
+		}
+	}
+}
+
+// Invariants on random counts: every visited pair's placed and free mass sum to 1, and every pair
+// of a class passes ApproxEquivalence's test against its seed.
+func TestCUCRLInvariants(t *testing.T) {
+	const S, A = 6, 3
+	rng := rand.New(rand.NewPCG(3, 3))
+	l := newCUCRL(t, DefaultCUCRL(), S, A)
+	var m mdp.Sparse
+	for round := 0; round < 50; round++ {
+		i := rng.IntN(S * A)
+		k := int64(1 + rng.IntN(400))
+		l.Augment(i, []mdp.Succ{{State: int32(rng.IntN(S)), N: k}, {State: int32(rng.IntN(S)), N: k / 3}}, 0)
+		width := l.build(&m, nil)
+		e := l.pool
+		logC := math.Log(2 * S * A * float64(l.stats.Samples()+1) / l.P.Delta)
+		for i := 0; i < S*A; i++ {
+			if width[i] < 0 {
+				t.Fatalf("pair %d: width %v", i, width[i])
+			}
+			c := e.class[i]
+			if c < 0 {
+				continue
+			}
+			sum := e.free[i]
+			for _, p := range row(&m, i) {
+				sum += p
+			}
+			if !near(sum, 1) {
+				t.Fatalf("round %d, pair %d: placed + free = %v", round, i, sum)
+			}
+			j := int(e.seeds[c])
+			ni, nj := l.stats.Counts().N(i), l.stats.Counts().N(j)
+			bound := math.Sqrt(14*logC/float64(ni)) + math.Sqrt(14*logC/float64(nj))
+			if d := profileDistance(e.profile(i), ni, e.profile(j), nj); d > bound {
+				t.Fatalf("round %d: pair %d in the class of %d at distance %v > %v", round, i, j, d, bound)
+			}
+		}
+	}
+}
+
+func TestCUCRLCountConservation(t *testing.T) {
+	conservation(t, &UCRL2{P: DefaultUCRL2(), pool: &equivalence{}})
+}
+
+func TestCUCRLDeterministicForASeed(t *testing.T) {
+	a, _ := NewCUCRL(DefaultCUCRL())
+	b, _ := NewCUCRL(DefaultCUCRL())
+	if x, y := actions(t, agent.NewSingle(a), 4), actions(t, agent.NewSingle(b), 4); !slices.Equal(x, y) {
+		t.Error("two runs with the same seed acted differently")
+	}
+}
+
+func TestCUCRLValidate(t *testing.T) {
+	p := DefaultCUCRL()
+	p.Epsilon = -1
+	if _, err := NewCUCRL(p); err == nil {
+		t.Error("epsilon = -1 accepted")
+	}
+	p = DefaultCUCRL()
+	p.Delta = 2
+	if _, err := NewCUCRL(p); err == nil {
+		t.Error("delta = 2 accepted")
+	}
+}

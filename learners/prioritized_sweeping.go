@@ -1,0 +1,352 @@
+package learners
+
+import (
+	"math"
+	"slices"
+
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/internal/lazy"
+)
+
+// Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
+// pairs that changed. Between plans every pair keeps q(s,a) = (T v)(s,a), the Bellman backup of
+// the current values v, and every state its residual |max_a q(s,a) − v(s)| ≤ ε, where
+// ε = tolerance·(1−γ). A change recomputes the changed pairs' backups; states whose residual
+// exceeds ε are updated, largest residual first within a factor 2 (the queue is buckets of
+// residuals by binary exponent): v(s) ← max_a q(s,a), and the backups that read v(s) — known
+// pairs leading to s, unknown pairs of s (a self-loop) — are recomputed and their states'
+// residuals checked, until no residual exceeds ε. Then ‖v − V*‖∞ ≤ ε/(1−γ) = tolerance (T is a
+// γ-contraction) and ‖q − Q*‖∞ ≤ γ·tolerance: the guarantee of a full plan, at a cost that grows
+// with the states whose values move.
+//
+// Delta planning (PlanDelta) keeps the same invariant (up to rounding) and the same order, but
+// moves a backup that reads v(s′) by the change of v(s′), q(s,a) += γ·n(s,a,s′)/n(s,a)·Δv(s′) —
+// the form of prioritized sweeping of Moore & Atkeson (1993) — instead of summing the pair's
+// successors again. Each known pair enters its weights γ·n(s,a,s′)/n(s,a) in inflow lists when
+// it becomes known, and takes them out before its estimate changes or it stops being planned
+// from them, so an update costs a pass over a short contiguous list. A changed pair is still
+// backed up in full, which also clears the rounding its moves accumulated; between changes that
+// rounding is a few ulps of the values per move, far below ε.
+
+// sweeper holds the state of incremental planning of one task.
+type sweeper struct {
+	changed []int32 // pairs whose backup may have changed since the last plan
+	eps     float64 // ε: the largest residual a plan leaves
+	// PlanIncremental: pred[s′] lists the pairs that led to s′ when known (entries may go stale,
+	// never missing), and linked the successors of each pair already entered in pred.
+	pred   [][]int32
+	linked lazy.Table[int32]
+	// PlanDelta: inflow[s′] lists the weights of the known pairs leading to s′, and entered
+	// marks the pairs whose weights are in it, one entry per successor of their estimate.
+	delta   bool
+	inflow  [][]inflow
+	entered lazy.Table[bool]
+	// The states whose residual exceeds ε, in buckets by the binary exponent of the residual
+	// above ε's: bucket[b] holds states with residual in [2^b, 2^(b+1))·ε (the last bucket
+	// everything larger). A state is in the bucket bucketOf[s] (−1: none); entries of other buckets
+	// that name it are stale and skipped.
+	bucket   [][]int32
+	bucketOf []int8
+	top      int // no bucket above top holds an entry
+	// PlanIncremental: the states whose pairs one update touched, each once: stamp[s] = round
+	// when listed.
+	touched []int32
+	stamp   []uint32
+	round   uint32
+}
+
+// inflow is one known pair's weight γ·n(s,a,s′)/n(s,a) on the value of a successor s′.
+type inflow struct {
+	pair, state int32 // the pair (s,a) and its state s
+	w           float64
+}
+
+func (w *sweeper) reset(S, A int, eps float64, delta bool) {
+	w.eps, w.delta = eps, delta
+	w.changed = w.changed[:0]
+	if delta {
+		w.inflow = emptyLists(w.inflow, S)
+		w.entered.Reset(S*A, false)
+	} else {
+		w.pred = emptyLists(w.pred, S)
+		w.linked.Reset(S*A, 0)
+		w.stamp = buf.Zeroed(w.stamp, S)
+		w.round = 0
+	}
+	if w.bucket == nil {
+		w.bucket = make([][]int32, buckets)
+	}
+	for b := range w.bucket {
+		w.bucket[b] = w.bucket[b][:0]
+	}
+	w.bucketOf = buf.Zeroed(w.bucketOf, S)
+	for s := range w.bucketOf {
+		w.bucketOf[s] = -1
+	}
+	w.top = 0
+}
+
+// emptyLists returns n empty lists, reusing lists' storage.
+func emptyLists[T any](lists [][]T, n int) [][]T {
+	if cap(lists) < n {
+		return make([][]T, n)
+	}
+	lists = lists[:n]
+	for k := range lists {
+		lists[k] = lists[k][:0]
+	}
+	return lists
+}
+
+// beginIncremental sets every value to its value when nothing is known — R_max/(1−γ) for a
+// state of unknown self-loops, 0 for a terminal state — and every q to its backup, so the
+// invariant holds before the first change.
+func (l *RMax) beginIncremental() {
+	l.sweep.reset(l.S, l.A, l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta)
+	for s := 0; s < l.S; s++ {
+		l.v[s] = 0
+		if l.terminal == nil || !l.terminal[s] {
+			l.v[s] = l.P.RMax / (1 - l.gamma)
+		}
+	}
+	for s := 0; s < l.S; s++ {
+		l.backupState(s)
+		l.checkResidual(s)
+	}
+	l.sweepStates()
+}
+
+// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model.
+func (l *RMax) backup(i int) float64 {
+	switch {
+	case l.terminal != nil && l.terminal[i/l.A]:
+		return 0 // no successor: an episode ends here
+	case l.stats.Known(i):
+		// (R(s,a) + γ Σ n(s,a,s′) v(s′)) / n(s,a): the estimate's backup with one division.
+		n, r, succ := l.stats.Counts().Pair(i)
+		x := 0.0
+		for _, s := range succ {
+			x += float64(s.N) * l.v[s.State]
+		}
+		return (r + l.gamma*x) / float64(n)
+	case l.unknownValue != nil:
+		return l.unknownValue[i]
+	default:
+		return l.P.RMax + l.gamma*l.v[i/l.A]
+	}
+}
+
+// backupState recomputes q of every action of s.
+func (l *RMax) backupState(s int) {
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		l.q[i] = l.backup(i)
+	}
+}
+
+// link enters the successors of known pair i not yet in the predecessor lists.
+func (l *RMax) link(i int) {
+	w := &l.sweep
+	succ := l.stats.Counts().Successors(i)
+	linked := w.linked.Ptr(i)
+	for _, x := range succ[*linked:] {
+		w.pred[x.State] = append(w.pred[x.State], int32(i))
+	}
+	*linked = int32(len(succ))
+}
+
+// relink enters pair i's current weights in the inflow lists if it is known in a state that is
+// not terminal, in place of any it had entered (PlanDelta).
+func (l *RMax) relink(i int) {
+	l.retire(i)
+	if !l.stats.Known(i) || l.terminal != nil && l.terminal[i/l.A] {
+		return
+	}
+	w := &l.sweep
+	n, _, succ := l.stats.Counts().Pair(i)
+	s := int32(i / l.A)
+	for _, x := range succ {
+		// After the entries of s's other pairs, if any: moveInflows takes a state's entries as one run.
+		list := w.inflow[x.State]
+		k := len(list)
+		for k > 0 && list[k-1].state != s {
+			k--
+		}
+		if k == 0 {
+			k = len(list)
+		}
+		w.inflow[x.State] = slices.Insert(list, k, inflow{pair: int32(i), state: s, w: l.gamma * float64(x.N) / float64(n)})
+	}
+	w.entered.Set(i, true)
+}
+
+// retire takes pair i's entries out of the inflow lists (PlanDelta); its successors must be
+// those it entered them with, so a pair's estimate is changed only after this.
+func (l *RMax) retire(i int) {
+	w := &l.sweep
+	if !w.entered.At(i) {
+		return
+	}
+	for _, x := range l.stats.Counts().Successors(i) {
+		w.inflow[x.State] = slices.DeleteFunc(w.inflow[x.State], func(e inflow) bool { return int(e.pair) == i })
+	}
+	w.entered.Set(i, false)
+}
+
+// planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.
+func (l *RMax) planIncremental() {
+	w := &l.sweep
+	for _, i := range w.changed {
+		switch {
+		case w.delta:
+			l.relink(int(i))
+		case l.stats.Known(int(i)):
+			l.link(int(i))
+		}
+		l.q[i] = l.backup(int(i))
+		l.checkResidual(int(i) / l.A)
+	}
+	w.changed = w.changed[:0]
+	l.sweepStates()
+}
+
+// sweepStates updates states, largest residual first (within a factor 2), until no residual
+// exceeds ε.
+func (l *RMax) sweepStates() {
+	w := &l.sweep
+	for {
+		s := w.pop()
+		if s < 0 {
+			return
+		}
+		old := l.v[s]
+		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
+		// Backups that read v(s): unknown pairs of s, which loop on s, and known pairs into s.
+		if !l.stats.StateKnown(s) {
+			if w.delta {
+				l.backupUnknown(s)
+			} else {
+				l.backupState(s)
+			}
+			l.checkResidual(s)
+		}
+		// Bring every backup into s up to date, then check each state they belong to once.
+		if w.delta {
+			l.moveInflows(s, l.v[s]-old)
+		} else {
+			l.backupPredecessors(s)
+		}
+	}
+}
+
+// backupPredecessors recomputes every backup into s and then checks the residual of each state
+// they belong to, once (PlanIncremental).
+func (l *RMax) backupPredecessors(s int) {
+	w := &l.sweep
+	if w.round++; w.round == 0 { // wrapped: old stamps could match
+		clear(w.stamp)
+		w.round = 1
+	}
+	w.touched = w.touched[:0]
+	for _, i := range w.pred[s] {
+		l.q[i] = l.backup(int(i))
+		if t := int32(int(i) / l.A); w.stamp[t] != w.round {
+			w.stamp[t] = w.round
+			w.touched = append(w.touched, t)
+		}
+	}
+	for _, t := range w.touched {
+		l.checkResidual(int(t))
+	}
+}
+
+// backupUnknown recomputes q of the actions of s that are not known (PlanDelta: the known ones
+// follow v(s) through their inflow entries).
+func (l *RMax) backupUnknown(s int) {
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		if !l.stats.Known(i) {
+			l.q[i] = l.backup(i)
+		}
+	}
+}
+
+// moveInflows adds to every known pair leading to s its weight times d, the change of v(s), and
+// checks the residual of each state whose pairs moved (PlanDelta).
+func (l *RMax) moveInflows(s int, d float64) {
+	if d == 0 {
+		return
+	}
+	in := l.sweep.inflow[s]
+	for k := 0; k < len(in); {
+		t := in[k].state // a run of entries of t's pairs
+		for ; k < len(in) && in[k].state == t; k++ {
+			l.q[in[k].pair] += in[k].w * d
+		}
+		// checkResidual(t), its call saved: most often t is in no bucket and stays within ε.
+		if r := l.residual(int(t)); r > l.sweep.eps || l.sweep.bucketOf[t] >= 0 {
+			l.sweep.file(int(t), r)
+		}
+	}
+}
+
+// checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
+func (l *RMax) checkResidual(s int) {
+	if r := l.residual(s); r > l.sweep.eps || l.sweep.bucketOf[s] >= 0 {
+		l.sweep.file(s, r)
+	}
+}
+
+// residual is |max_a q(s,a) − v(s)|.
+func (l *RMax) residual(s int) float64 {
+	return math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
+}
+
+// file puts s in the bucket of its residual r, or in none when r ≤ ε.
+func (w *sweeper) file(s int, r float64) {
+	b := int8(-1)
+	if r > w.eps {
+		// r/ε > 1 is a normal float in [2^e, 2^(e+1)), e ≥ 0 its unbiased binary exponent.
+		e := int(math.Float64bits(r/w.eps)>>52&0x7ff) - 1023
+		b = int8(min(e, buckets-1))
+	}
+	if b == w.bucketOf[s] {
+		return
+	}
+	w.bucketOf[s] = b
+	if b >= 0 {
+		w.bucket[b] = append(w.bucket[b], int32(s))
+		w.top = max(w.top, int(b))
+	}
+}
+
+// buckets is the number of residual buckets: residuals up to 2^63·ε are told apart.
+const buckets = 64
+
+func maxOf(q []float64) float64 {
+	m := q[0]
+	for _, x := range q[1:] {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+// pop takes a state from the highest non-empty bucket, −1 when every bucket is empty.
+func (w *sweeper) pop() int {
+	for w.top >= 0 {
+		entries := w.bucket[w.top]
+		for len(entries) > 0 {
+			s := entries[len(entries)-1]
+			entries = entries[:len(entries)-1]
+			if w.bucketOf[s] == int8(w.top) {
+				w.bucket[w.top] = entries
+				w.bucketOf[s] = -1
+				return int(s)
+			}
+		}
+		w.bucket[w.top] = entries
+		w.top--
+	}
+	w.top = 0
+	return -1
+}

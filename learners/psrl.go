@@ -1,0 +1,418 @@
+package learners
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// PSRLSchedule is when PSRL draws a new model.
+type PSRLSchedule string
+
+const (
+	// PerEpisode draws a model at the start of every runner episode, as in Osband, Russo & Van
+	// Roy (2013), whose episodes are of known length.
+	PerEpisode PSRLSchedule = "episode"
+	// TSDE draws a model when the current epoch has run longer than the last one, or when some
+	// pair's count n(s,a) has more than doubled since the epoch began — Thompson sampling with
+	// dynamic episodes (Ouyang, Gagrani, Nayyar & Jain 2017), made for tasks without resets. Epoch
+	// lengths grow by one, so a task of T steps draws about √(2T) models plus the doublings,
+	// however short the runner's episodes.
+	TSDE PSRLSchedule = "tsde"
+)
+
+// PriorSupport is which next states PSRL's Dirichlet prior puts its α₀ on.
+type PriorSupport string
+
+const (
+	// AllStates is the Dirichlet(α₀, …, α₀) prior over all S next states (Osband et al.).
+	AllStates PriorSupport = "all"
+	// ObservedStates puts α₀ only on the next states the pair has been seen to reach, the usual
+	// practical prior when S is large and each pair reaches few states: the posterior is
+	// Dirichlet(α₀ + n(s,a,s′)) over the observed s′ alone. A pair without a sample keeps the
+	// prior over all S states.
+	ObservedStates PriorSupport = "observed"
+)
+
+// PSRLParams are PSRL's parameters; the yaml tags are the config keys.
+type PSRLParams struct {
+	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
+	// state (1: uniform over the simplex).
+	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
+	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
+	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood). They must
+	// be on the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to RiverSwim's
+	// near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
+	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
+	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
+	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
+	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
+	// M is the known threshold of Known and agent.Phase, a diagnostic only: PSRL acts on its samples,
+	// never on it.
+	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
+	// Schedule is per runner episode or TSDE.
+	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
+	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
+	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
+}
+
+// DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,
+// as the mazes'), m = 500 (as RMax's) and a model per episode.
+func DefaultPSRL() PSRLParams {
+	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: PerEpisode}
+}
+
+// Validate names the first parameter out of range.
+func (p PSRLParams) Validate() error {
+	switch {
+	case !(p.Prior > 0) || math.IsInf(p.Prior, 0):
+		return fmt.Errorf("psrl: prior = %v, want a finite number > 0", p.Prior)
+	case math.IsNaN(p.RewardMean) || math.IsInf(p.RewardMean, 0):
+		return fmt.Errorf("psrl: reward_mean = %v, want a finite number", p.RewardMean)
+	case !(p.RewardSD > 0) || math.IsInf(p.RewardSD, 0):
+		return fmt.Errorf("psrl: reward_sd = %v, want a finite number > 0", p.RewardSD)
+	case !(p.RewardNoise > 0) || math.IsInf(p.RewardNoise, 0):
+		return fmt.Errorf("psrl: reward_noise = %v, want a finite number > 0", p.RewardNoise)
+	case p.M < 1:
+		return fmt.Errorf("psrl: m = %d, want at least 1", p.M)
+	case p.Schedule != PerEpisode && p.Schedule != TSDE:
+		return fmt.Errorf("psrl: schedule %q, want %q or %q", p.Schedule, PerEpisode, TSDE)
+	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
+		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
+	}
+	return nil
+}
+
+// PSRL is posterior sampling for reinforcement learning (Osband, Russo & Van Roy, "(More)
+// efficient reinforcement learning via posterior sampling", NIPS 2013) on one task, as a base
+// learner. Each pair (s,a) has independent posteriors:
+//
+//   - next state: Dirichlet(α₀ + n(s,a,s′) for every s′), the conjugate posterior of a
+//     Dirichlet(α₀, …, α₀) prior;
+//   - mean reward: Normal with precision 1/σ₀² + n(s,a)/σ² and mean
+//     (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when the
+//     rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
+//
+// On its schedule (every runner episode, or TSDE) PSRL draws one model from the posterior, solves
+// it exactly for the discount γ (terminal states at value 0) and follows it greedily, ties broken
+// at random. Every random number comes from the task's Rand. Osband et al. plan each sample for the
+// τ steps of their episodes; our learners are not told the runner's episode length, so the sample
+// is solved for the discounted objective the runner scores.
+//
+// Cost: the Dirichlet is over all S next states, so a draw is S Gamma variates per pair and the
+// sampled model is dense, S·A·S numbers. This is exact; the aggregation property of the Dirichlet
+// would give the total mass of the unseen states from one variate, but not how it splits among
+// them, which the plan needs. With α₀ = 1 the unseen states' variates are exponential (one
+// ziggurat draw each); with α₀ < 1 the row is drawn in log space so that tiny variates do not
+// underflow, at a few logarithms per state. A dense model is solved by policy iteration (Howard),
+// started from the last sample's policy: an evaluation is one O(S³) linear solve, and successive
+// samples' policies differ in few states, so it takes a few iterations where value iteration to
+// a tolerance of 1e-4 at γ = 0.95 took hundreds of O(S²A) sweeps. Per-episode sampling still
+// costs a dense draw and solve every runner episode; TSDE draws far fewer models (see
+// BenchmarkPSRLMaze4x4). For the mazes and the classic MDPs this is small; for Taxi (S = 500,
+// A = 6) a draw is 1.5 M variates and an evaluation about 4·10⁷ operations, so use TSDE there.
+//
+// The statistics are every sample (Record keeps them all) plus counts that Augment and Replace
+// add: they enter n(s,a), n(s,a,s′) and R(s,a) as pseudo-counts of the posterior — that is how
+// templates help PSRL — and take effect at the next draw. The known set (agent.Stats), n(s,a) ≥ m, is a diagnostic
+// threshold for phases and TempLe's retry, not part of the algorithm.
+type PSRL struct {
+	P     PSRLParams
+	S, A  int
+	gamma float64
+	rng   *rand.Rand
+	// terminal states: planned at value 0
+	terminal []bool
+
+	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
+
+	// the sampled model, dense: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
+	p, r    []float64
+	pol     []int     // the plan's policy, the start of the next policy iteration
+	mat     []float64 // scratch: I − γ·P_π, S×S
+	q, v    []float64
+	version uint64 // changes with every draw
+
+	// TSDE's epoch: the samples recorded when it began, the length of the previous epoch T_{k−1},
+	// and the counts n_{t_k}(s,a) when it began.
+	epochStart, lastLen int64
+	nk                  []int64
+}
+
+var _ agent.Base = (*PSRL)(nil)
+
+// NewPSRL validates p and returns PSRL as a base learner (agent.Base).
+func NewPSRL(p PSRLParams) (*PSRL, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &PSRL{P: p}, nil
+}
+
+// Begin starts a task with the prior and draws the first model from it.
+func (l *PSRL) Begin(t agent.Task) {
+	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
+	n := t.S * t.A
+	l.stats.Reset(t.S, t.A, l.P.M)
+	l.p = buf.Zeroed(l.p, n*t.S)
+	l.r = buf.Zeroed(l.r, n)
+	l.pol = buf.Zeroed(l.pol, t.S)
+	l.mat = buf.Zeroed(l.mat, t.S*t.S)
+	l.q = buf.Zeroed(l.q, n)
+	l.v = buf.Zeroed(l.v, t.S)
+	l.nk = buf.Zeroed(l.nk, n)
+	l.epochStart, l.lastLen = 0, 1 // T_0 = 1, our choice
+	l.draw()
+}
+
+// draw samples a model from the posterior, plans it, and begins a TSDE epoch.
+func (l *PSRL) draw() {
+	l.sample()
+	l.solve()
+	l.stats.Planned()
+	l.version++
+	l.epochStart = l.stats.Samples()
+	for i := range l.nk {
+		l.nk[i] = l.stats.Counts().N(i)
+	}
+}
+
+// sample draws a model from the posterior into p and r: per pair in index order, its mean reward
+// and then its next-state distribution over all S states. Terminal states' pairs stay all zero.
+func (l *PSRL) sample() {
+	p := l.P
+	prior := 1 / (p.RewardSD * p.RewardSD)
+	noise := 1 / (p.RewardNoise * p.RewardNoise)
+	for i := 0; i < l.S*l.A; i++ {
+		if l.terminal != nil && l.terminal[i/l.A] {
+			continue // an episode ends here: Q = 0
+		}
+		precision := prior + float64(l.stats.Counts().N(i))*noise
+		mean := (p.RewardMean*prior + l.stats.Counts().R(i)*noise) / precision
+		l.r[i] = mean + l.rng.NormFloat64()/math.Sqrt(precision)
+		row := l.p[i*l.S : i*l.S+l.S]
+		if p.PriorSupport == ObservedStates && l.stats.Counts().N(i) > 0 {
+			l.sampleObserved(i, row)
+			continue
+		}
+		for s := range row {
+			row[s] = p.Prior
+		}
+		for _, x := range l.stats.Counts().Successors(i) {
+			row[x.State] += float64(x.N)
+		}
+		dirichlet(l.rng, row, p.Prior < 1)
+	}
+}
+
+// sampleObserved draws pair i's next-state distribution from Dirichlet(α₀ + n(s,a,s′)) over the
+// states it has reached (prior_support: observed); every other state gets probability 0. Each
+// parameter is at least 1, so no draw underflows.
+func (l *PSRL) sampleObserved(i int, row []float64) {
+	clear(row)
+	total := 0.0
+	for _, x := range l.stats.Counts().Successors(i) {
+		if x.N > 0 {
+			row[x.State] = gammaVariate(l.rng, l.P.Prior+float64(x.N))
+			total += row[x.State]
+		}
+	}
+	for _, x := range l.stats.Counts().Successors(i) {
+		row[x.State] /= total
+	}
+}
+
+// solve finds the sampled model's optimal values by policy iteration from the last policy:
+// evaluate π exactly, (I − γ·P_π)·V = r_π, then switch each state to a greedy action when that is
+// better by more than rounding, until no state switches. q holds Q of the final V.
+func (l *PSRL) solve() {
+	S, A, g := l.S, l.A, l.gamma
+	for {
+		for s := 0; s < S; s++ {
+			row := l.mat[s*S : s*S+S]
+			clear(row)
+			row[s] = 1
+			l.v[s] = 0
+			if l.terminal != nil && l.terminal[s] {
+				continue
+			}
+			i := s*A + l.pol[s]
+			for j, x := range l.p[i*S : i*S+S] {
+				row[j] -= g * x
+			}
+			l.v[s] = l.r[i]
+		}
+		solveDominant(l.mat, l.v, S)
+		switched := false
+		for s := 0; s < S; s++ {
+			q := l.q[s*A : s*A+A]
+			for a := range q {
+				i := s*A + a
+				x := 0.0
+				for j, pj := range l.p[i*S : i*S+S] {
+					x += pj * l.v[j]
+				}
+				q[a] = l.r[i] + g*x
+			}
+			if l.terminal != nil && l.terminal[s] {
+				clear(q)
+				continue
+			}
+			best, cur := mdp.ArgMax(q), l.pol[s]
+			if q[best] > q[cur]+1e-12*(1+math.Abs(q[cur])) {
+				l.pol[s] = best
+				switched = true
+			}
+		}
+		if !switched {
+			return
+		}
+	}
+}
+
+// solveDominant solves m·x = b in place (x overwrites b) for the n×n row-major matrix m, which
+// must be strictly diagonally dominant by rows (I − γ·P is, for γ < 1): Gaussian elimination
+// without pivoting is then stable. m is overwritten.
+func solveDominant(m, b []float64, n int) {
+	for k := 0; k < n; k++ {
+		pivot := m[k*n+k]
+		for r := k + 1; r < n; r++ {
+			f := m[r*n+k] / pivot
+			if f == 0 {
+				continue
+			}
+			for c := k + 1; c < n; c++ {
+				m[r*n+c] -= f * m[k*n+c]
+			}
+			b[r] -= f * b[k]
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		x := b[k]
+		for c := k + 1; c < n; c++ {
+			x -= m[k*n+c] * b[c]
+		}
+		b[k] = x / m[k*n+k]
+	}
+}
+
+// dirichlet replaces the parameters α in row by a draw from Dirichlet(α): independent
+// Gamma(α_j, 1) variates, normalised. With logSpace the variates are drawn as logarithms, so that
+// parameters below 1 (whose variates can underflow) still give a distribution.
+func dirichlet(rng *rand.Rand, row []float64, logSpace bool) {
+	total := 0.0
+	if !logSpace {
+		for j, a := range row {
+			row[j] = gammaVariate(rng, a)
+			total += row[j]
+		}
+	} else {
+		top := math.Inf(-1)
+		for j, a := range row {
+			row[j] = logGammaVariate(rng, a)
+			top = math.Max(top, row[j])
+		}
+		for j, x := range row {
+			row[j] = math.Exp(x - top)
+			total += row[j]
+		}
+	}
+	inv := 1 / total
+	for j := range row {
+		row[j] *= inv
+	}
+}
+
+// gammaVariate draws from Gamma(a, 1), a ≥ 1 or a = 1 exactly (exponential), by Marsaglia & Tsang
+// (2000): d = a − 1/3, c = 1/√(9d), accept d·v with v = (1 + c·x)³ for a standard normal x.
+func gammaVariate(rng *rand.Rand, a float64) float64 {
+	if a == 1 {
+		return rng.ExpFloat64()
+	}
+	if a < 1 { // Gamma(a) = Gamma(a+1)·U^{1/a}
+		return gammaVariate(rng, a+1) * math.Pow(1-rng.Float64(), 1/a)
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := 1 - rng.Float64() // in (0, 1]
+		if u < 1-0.0331*(x*x)*(x*x) || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
+}
+
+// logGammaVariate draws log G for G ~ Gamma(a, 1), finite even where G underflows (a < 1).
+func logGammaVariate(rng *rand.Rand, a float64) float64 {
+	if a >= 1 {
+		return math.Log(gammaVariate(rng, a))
+	}
+	return math.Log(gammaVariate(rng, a+1)) + math.Log(1-rng.Float64())/a
+}
+
+// Act follows the sampled model's plan greedily, ties broken at random.
+func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng) }
+
+// Record keeps the sample of pair i (PSRL learns from all); with TSDE it draws a new model when
+// the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began.
+func (l *PSRL) Record(i, next int, r float64) bool {
+	l.stats.Record(i, next, r)
+	if n := l.stats.Samples(); l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || l.stats.Counts().N(i) > 2*l.nk[i]) {
+		l.lastLen = n - l.epochStart // T_{k−1} of the next epoch
+		l.draw()
+	}
+	return true
+}
+
+// EndEpisode draws a new model when the schedule is per episode.
+func (l *PSRL) EndEpisode() {
+	if l.P.Schedule == PerEpisode {
+		l.draw()
+	}
+}
+
+// Augment adds pseudo-counts to pair i's posterior (not its own samples), effective at the next
+// draw.
+func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) { l.stats.Augment(i, add, reward) }
+
+// Replace sets pair i's statistics to the given counts and reward sum, effective at the next draw.
+func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) { l.stats.Replace(i, succ, reward) }
+
+// Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
+func (l *PSRL) Stats() *agent.Stats { return &l.stats }
+
+// KnownThreshold is m, the diagnostic threshold of the known set.
+func (l *PSRL) KnownThreshold() int64 { return l.P.M }
+
+// ObserveTerminal marks s terminal: the sampled model's pairs of s lose their transitions and
+// reward (Q = 0, as a declared terminal state's are drawn) and the sampled model is solved again,
+// drawing no random numbers (agent.TerminalObserver).
+func (l *PSRL) ObserveTerminal(s int) {
+	if l.terminal != nil && l.terminal[s] {
+		return
+	}
+	l.terminal = agent.WithTerminal(l.terminal, l.S, s)
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		clear(l.p[i*l.S : i*l.S+l.S])
+		l.r[i] = 0
+	}
+	l.solve()
+	l.version++
+}
+
+// PolicyVersion changes with every draw.
+func (l *PSRL) PolicyVersion() uint64 { return l.version }
+
+// Policy writes the distribution of Act's action in s: uniform over the actions of greatest
+// value in the sampled model.
+func (l *PSRL) Policy(s int, dst []float64) { agent.UniformGreedy(l.q[s*l.A:s*l.A+l.A], dst) }
