@@ -208,7 +208,7 @@ const experimentPages = "docs/experiments/"
 // readmeSmall are the flags appended to a line so that it runs in seconds: the same command on
 // fewer runs, or a deep study on a few small models. A line not listed runs as shown.
 var readmeSmall = map[string][]string{
-	"temple reproduce online-maze":                                   {"--runs", "2"},
+	"temple reproduce online-maze": {"--runs", "2"},
 	"temple reproduce online-maze --tasks published:online-maze-4x4 --out runs/online-maze-published": {"--runs", "2"},
 	"temple deep": {"--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2"},
 }
