@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 def register_gymnasium() -> List[str]:
     """Registers every task family with Gymnasium as "temple/FAMILY-v0" and returns the ids.
     ImportError when Gymnasium is not installed."""
-    import gymnasium
+    import gymnasium  # type: ignore
 
     from .envs import families
     ids = []
@@ -38,8 +38,8 @@ def _env_class() -> Any:
     global _cls
     if _cls is not None:
         return _cls
-    import gymnasium
-    from gymnasium import spaces
+    import gymnasium  # type: ignore
+    from gymnasium import spaces  # type: ignore
 
     from .envs import RENDER_MODES, make
 

@@ -355,7 +355,7 @@ class TaskSequence(Sequence["Task"]):
         self._h = 0
         for t in self._tasks:
             t._h = 0
-            t.step = t._reset = _forked  # type: ignore[method-assign]
+            t.step = t._reset = _forked  # type: ignore
 
 
 def _forked(*args: Any) -> Any:
@@ -396,7 +396,7 @@ class Task:
         self._h = 0
         self._np_random: Optional[random.Random] = None
         self._reset = self._lib.steps.temple_env_reset
-        self.step, self._restart, self._where = self._stepper()  # type: ignore[method-assign]
+        self.step, self._restart, self._where = self._stepper()  # type: ignore
 
     @property
     def np_random(self) -> random.Random:
