@@ -416,3 +416,25 @@ func TestReadersNameAMissingDirectory(t *testing.T) {
 		}
 	}
 }
+
+// temple run - reads the config from standard input; its errors name standard input.
+func TestRunReadsAConfigFromStdin(t *testing.T) {
+	run := func(config string, args ...string) (string, error) {
+		cmd := root()
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetIn(strings.NewReader(config))
+		cmd.SetArgs(append([]string{"run", "-"}, args...))
+		err := cmd.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	dir := t.TempDir()
+	out, err := run("name: piped\nruns: 2\nepisodes: 10\ntasks:\n  count: 2\n", "--out", filepath.Join(dir, "r"), "--print")
+	if err != nil || !strings.Contains(out, "name: piped") {
+		t.Errorf("run - --print: %v\n%s", err, out)
+	}
+	if _, err := run("runs: two\n"); err == nil || !strings.Contains(err.Error(), `config (standard input): line 1: runs = "two"`) {
+		t.Errorf("run - with a bad config: %v", err)
+	}
+}
