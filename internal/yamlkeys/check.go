@@ -73,11 +73,11 @@ func checkValue(n *yaml.Node, f reflect.StructField, path string) error {
 	case elem.Kind() == reflect.Struct:
 		return Check(n, elem, path)
 	case elem.Kind() == reflect.Slice && elem.Elem().Kind() == reflect.Struct:
-		if readsItself(elem.Elem()) {
-			return nil
-		}
 		if n.Kind != yaml.SequenceNode {
 			return fmt.Errorf("line %d: %s is a list, not %s", n.Line, path, nodeKind(n))
+		}
+		if readsItself(elem.Elem()) {
+			return nil
 		}
 		for k, item := range n.Content {
 			if err := Check(item, elem.Elem(), fmt.Sprintf("%s[%d]", path, k)); err != nil {
@@ -144,6 +144,8 @@ func plural(want string) string {
 		return "integers >= 0"
 	case "a mapping of keys":
 		return "mappings"
+	case "another kind of value":
+		return "values of another kind"
 	}
 	want = strings.TrimPrefix(strings.TrimPrefix(want, "an "), "a ")
 	head, tail, _ := strings.Cut(want, " ")

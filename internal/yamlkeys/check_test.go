@@ -19,17 +19,19 @@ type checkOuter struct {
 	Items []checkInner `yaml:"items"`
 	Pair  [2]int       `yaml:"pair"`
 	Kept  yaml.Node    `yaml:"kept"`
+	Nodes []yaml.Node  `yaml:"nodes"` // a list of what reads itself: only its kind is checked
 }
 
 func TestCheckSaysTheConfigsWords(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
-		{"rusn: 1\n", `line 1: a config has no key "rusn" (it has runs, inner, items, pair, kept); did you mean "runs"?`},
+		{"rusn: 1\n", `line 1: a config has no key "rusn" (it has runs, inner, items, pair, kept, nodes); did you mean "runs"?`},
 		{"runs: two\n", `line 1: runs = "two", want an integer >= 1`},
 		{"inner:\n  enabeld: true\n", `line 2: inner has no key "enabeld" (it has enabled, weight); did you mean "enabled"?`},
 		{"inner:\n  weight: heavy\n", `line 2: inner.weight = "heavy", want a number in [0, 1)`},
 		{"inner: 3\n", "line 1: inner is a mapping of keys (enabled, weight), not the value 3"},
 		{"items:\n  - enabled: yes please\n", `line 2: items[0].enabled = "yes please", want true or false`},
 		{"items: 4\n", "line 1: items is a list, not the value 4"},
+		{"nodes: 4\n", "line 1: nodes is a list, not the value 4"},
 		{"pair: [1, x]\n", "line 1: pair = [1, x], want a list of 2 integers"},
 		{"kept: {anything: [goes]}\nruns: 2\n", ""},
 	} {
