@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/temple-rl/temple/experiment"
 )
 
 // flagMinimum is the least value of each numeric flag of every command, checked in one place
@@ -21,11 +23,24 @@ var flagMinimum = map[string]struct {
 	"tau": {0, true}, "lr": {0, true},
 }
 
-// checkFlags checks every numeric flag the user set against flagMinimum, in the words of the
-// config's messages: "--runs = -1, want at least 1".
+// flagForm checks the flags whose values have a form of their own.
+var flagForm = map[string]func(value string) error{
+	"shard": func(v string) error {
+		if _, err := experiment.ParseShard(v); err != nil {
+			return fmt.Errorf("--shard = %s, want i/n with 0 <= i < n (for instance 0/4)", v)
+		}
+		return nil
+	},
+}
+
+// checkFlags checks every numeric flag the user set against flagMinimum, and the others of
+// flagForm, in the words of the config's messages: "--runs = -1, want at least 1".
 func checkFlags(cmd *cobra.Command) error {
 	var err error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if check, ok := flagForm[f.Name]; ok && err == nil {
+			err = check(f.Value.String())
+		}
 		limit, ok := flagMinimum[f.Name]
 		if !ok || err != nil {
 			return

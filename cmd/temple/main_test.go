@@ -342,6 +342,7 @@ func TestFlagErrorsInOneStyle(t *testing.T) {
 		{[]string{"deep", "--lr", "0"}, "--lr = 0, want a number above 0"},
 		{[]string{"deep", "--sizes", "10,x"}, "--sizes = 10,x, want integers separated by commas"},
 		{[]string{"inspect", "--run", "-1"}, "--run = -1, want at least 0"},
+		{[]string{"run", "--shard", "3/2"}, "--shard = 3/2, want i/n with 0 <= i < n"},
 	} {
 		stdout, stderr, err := temple2(t, append(c.args, "--out", out)...)
 		if c.args[0] == "inspect" {
