@@ -43,8 +43,9 @@ from ._lib import TempleError
 
 __all__ = ["Discrete", "EnvSpec", "Task", "TaskSequence", "families", "make"]
 
-TERMINATED = 1 << 32  # temple_env_step: the step reached a terminal state (0x100000000)
-TRUNCATED = 1 << 33  # temple_env_step: the episode was cut at its length (0x200000000)
+TERMINATED = 1 << 32  # temple_env_step: the step reached a terminal state
+TRUNCATED = 1 << 33  # temple_env_step: the episode was cut at its length
+STATE = TERMINATED - 1  # temple_env_step: the next state, in the low 32 bits
 
 RENDER_MODES = ["ansi", "human"]
 
@@ -455,6 +456,7 @@ class Task:
         reset (or a close, with handle 0) and where() -> (episode step, state). step keeps what
         every step needs in its closure, so that a step is the foreign call and little else."""
         cstep, task, steps = self._lib.steps.temple_env_step, self.index, self.max_episode_steps
+        terminal, cut, state_bits = TERMINATED, TRUNCATED, STATE
         reward = ctypes.c_double()
         rref = ctypes.byref(reward)
         failure = self._failure
@@ -471,11 +473,11 @@ class Task:
             if x < 0:
                 raise failure(x)
             t += 1
-            state = x & 0xFFFFFFFF  # the next state; then the flags TERMINATED (bit 32) and TRUNCATED (bit 33)
-            if x & 0x200000000:
-                return state, reward.value, x & 0x100000000 != 0, True, {
+            state = x & state_bits
+            if x & cut:
+                return state, reward.value, x & terminal != 0, True, {
                     "task": task, "episode_step": t, "truncated_by": "steps" if t >= steps else "time limit"}
-            return state, reward.value, x & 0x100000000 != 0, False, {"task": task, "episode_step": t}
+            return state, reward.value, x & terminal != 0, False, {"task": task, "episode_step": t}
 
         def restart(handle: int, start: Optional[int]) -> None:
             nonlocal h, t, state
