@@ -28,7 +28,8 @@ func describeCmd() *cobra.Command {
 			"sweep: and scaling: blocks (\"config\"), of agent types (agents: - type: NAME, \"types\") and of\n" +
 			"task families (tasks: family: NAME, \"families\"): each key's default, its bound and one line\n" +
 			"on what it is. Without arguments it prints all three; names print only those entries\n" +
-			"(temple describe oracle rmax). docs/reference/configuration.md is generated from the same source.",
+			"(temple describe oracle rmax), BLOCK.KEY one key (temple describe oracle.enabled).\n" +
+			"docs/reference/configuration.md is generated from the same source.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sections := []describeSection{
 				{"config", "Config keys (top level, then each block's own keys):", describe.Config()},
@@ -73,8 +74,9 @@ func describeCmd() *cobra.Command {
 	return cmd
 }
 
-// pick keeps in each section the entries named; an unknown name fails with the names there are
-// and a suggestion.
+// pick keeps in each section the entries named; a name BLOCK.KEY (oracle.enabled, rmax.m) keeps
+// that entry with that key alone. An unknown name fails with the names there are and a
+// suggestion.
 func pick(names []string, sections []describeSection) error {
 	var all []string
 	for _, s := range sections {
@@ -82,13 +84,43 @@ func pick(names []string, sections []describeSection) error {
 			all = append(all, e.Name)
 		}
 	}
+	keys := map[string][]string{} // entry name → the keys asked for (none: every key)
 	for _, n := range names {
-		if !slices.Contains(all, n) {
-			return fmt.Errorf("no config block, agent type or task family %q (there are %s)%s", n, strings.Join(all, ", "), suggest.DidYouMean(n, all))
+		entry, key, dotted := strings.Cut(n, ".")
+		if !slices.Contains(all, entry) {
+			return fmt.Errorf("no config block, agent type or task family %q (there are %s)%s", entry, strings.Join(all, ", "), suggest.DidYouMean(entry, all))
+		}
+		if !dotted {
+			keys[entry] = nil
+		} else if k, ok := keys[entry]; !ok || k != nil {
+			keys[entry] = append(k, key)
 		}
 	}
 	for i := range sections {
-		sections[i].entries = slices.DeleteFunc(sections[i].entries, func(e describe.Entry) bool { return !slices.Contains(names, e.Name) })
+		var kept []describe.Entry
+		for _, e := range sections[i].entries {
+			want, ok := keys[e.Name]
+			if !ok {
+				continue
+			}
+			if want != nil {
+				var params, have []string
+				e.Params = slices.DeleteFunc(slices.Clone(e.Params), func(p describe.Param) bool {
+					have = append(have, p.Key)
+					return !slices.Contains(want, p.Key)
+				})
+				for _, p := range e.Params {
+					params = append(params, p.Key)
+				}
+				for _, k := range want {
+					if !slices.Contains(params, k) {
+						return fmt.Errorf("%s has no key %q (it has %s)%s", e.Name, k, strings.Join(have, ", "), suggest.DidYouMean(k, have))
+					}
+				}
+			}
+			kept = append(kept, e)
+		}
+		sections[i].entries = kept
 	}
 	return nil
 }

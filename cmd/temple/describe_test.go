@@ -44,6 +44,14 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &listed) != nil || len(listed["families"]) != 1 || listed["families"][0].Params[0].Key != "width" {
 		t.Errorf("describe families online-maze --json: %v\n%s", err, out)
 	}
+	out, err = temple(t, "describe", "oracle.enabled")
+	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "\n  epsilon ") {
+		t.Errorf("describe oracle.enabled: %v\n%s", err, out)
+	}
+	if _, err = temple(t, "describe", "oracle.enabeld"); err == nil || !strings.Contains(err.Error(), `oracle has no key "enabeld"`) ||
+		!strings.Contains(err.Error(), `did you mean "enabled"?`) {
+		t.Errorf("describe oracle.enabeld: error %v, want the block's keys and a suggestion", err)
+	}
 	out, err = temple(t, "describe", "oracle")
 	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "Agent types") {
 		t.Errorf("describe oracle: %v\n%s", err, out)
