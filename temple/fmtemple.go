@@ -35,8 +35,8 @@ func DefaultFMParams() FMParams {
 
 // Validate names the first parameter out of range; m is the base learner's known threshold.
 func (p FMParams) Validate(m int64) error {
-	if err := p.Params.Validate(m); err != nil {
-		return fmt.Errorf("fm-temple: %w", err)
+	if err := p.Params.validate("fm-temple", m); err != nil {
+		return err
 	}
 	switch {
 	case p.T1 < 1:
@@ -187,8 +187,7 @@ func (f *FMTempLe) checkIdentified() {
 		}
 		f.o.augment(i, add, reward)
 		if f.farFromTruth(add, reward, i) {
-			f.o.wrongPair[i] = true
-			f.o.wrong[i/f.o.A]++
+			f.o.diag.mark(i)
 		}
 	}
 }
