@@ -137,7 +137,7 @@ func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 }
 
 // score lowers the score of every group whose template or permutation for pair i disagrees
-// with the pair's just-identified template (Algorithm 3, lines 11–15): the L2 distance between
+// with the pair's just-identified template (Algorithm 3, lines 11–14): the L2 distance between
 // the template put back in state order by the pair's σ (so equal probabilities may swap freely)
 // and the group's estimate, plus the reward difference.
 func (f *FMTempLe) score(i int) {
