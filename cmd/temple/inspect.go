@@ -58,8 +58,9 @@ func inspectCmd() *cobra.Command {
 				s, err = experiment.Load(args[0])
 			case preset != "":
 				var p experiment.Preset
-				p, err = experiment.LookupPreset(preset)
-				s = p.Spec()
+				if p, err = experiment.LookupPreset(preset); err == nil {
+					s = p.Spec()
+				}
 			}
 			if err != nil {
 				return err

@@ -126,6 +126,14 @@ func TestInspect(t *testing.T) {
 	}
 }
 
+// An unknown preset is an error with a did-you-mean, not a crash.
+func TestInspectUnknownPreset(t *testing.T) {
+	out, err := temple(t, "inspect", "--preset", "onlin-maze")
+	if err == nil || !strings.Contains(err.Error()+out, `did you mean "online-maze"?`) {
+		t.Errorf("inspect --preset onlin-maze: err %v, output %q; want an error with a did-you-mean", err, out)
+	}
+}
+
 func TestInterruptSaysHowToResume(t *testing.T) {
 	out := t.TempDir()
 	cmd := root()
