@@ -63,7 +63,7 @@ func TestRiverSwimNearOptimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mb, err := NewMBIEEB(MBIEEBParams{Beta: 0.4 * 10000, RMax: 10000, PlanTolerance: 1e-4, Replan: ReplanDoubling})
+	mb, err := NewMBIEEB(MBIEEBParams{Beta: 0.4 * 10000, RMax: 10000, PlanTolerance: 1e-4, Replan: ReplanDoubling, Planning: PlanDelta})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestClassicComparison(t *testing.T) {
 		for s, w := range m.StartDistribution() {
 			best += w * h.Value(steps, s)
 		}
-		mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: ReplanDoubling})
+		mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: ReplanDoubling, Planning: PlanDelta})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestMBIEEBDoublingAgainstEverySample(t *testing.T) {
 		}
 		mean := map[Replan]float64{}
 		for _, replan := range []Replan{ReplanDoubling, ReplanEverySample} {
-			mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: replan})
+			mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: replan, Planning: PlanDelta})
 			if err != nil {
 				t.Fatal(err)
 			}
