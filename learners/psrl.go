@@ -38,6 +38,24 @@ const (
 	ObservedStates PriorSupport = "observed"
 )
 
+// PSRLSampling is how PSRL draws and solves its model.
+type PSRLSampling string
+
+const (
+	// Aggregate draws, per pair, a Gamma variate for each next state it has been seen to reach and
+	// one for the mass of all the others together — the Dirichlet posterior's exact marginal over
+	// that partition (its aggregation property) — and spreads that mass evenly over the unseen
+	// states (its expectation given the aggregate) instead of drawing how it splits. The sampled
+	// model is sparse: a pair's row is its observed successors plus one number, so a draw costs
+	// O(S·A + samples' support) variates instead of S·A·S, and it is solved by Gauss–Seidel value
+	// iteration warm-started from the last sample's values, to plan_tolerance, at the cost of a
+	// sparse sweep (the mean value of the unseen states comes from the sum of all values).
+	Aggregate PSRLSampling = "aggregate"
+	// Dense draws the whole Dirichlet, S variates per pair, and solves the dense sampled model
+	// exactly by policy iteration: the sampler before aggregate, whose results it keeps.
+	Dense PSRLSampling = "dense"
+)
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
@@ -58,12 +76,20 @@ type PSRLParams struct {
 	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
 	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
 	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
+	// Sampling is aggregate (sparse draws and solves, the default) or dense (the whole Dirichlet
+	// and an exact solve: the sampler before aggregate).
+	Sampling PSRLSampling `yaml:"sampling" doc:"how a model is drawn and solved: the unseen next states' mass drawn as one and spread evenly, solved by value iteration to plan_tolerance (aggregate), or every next state drawn and the model solved exactly (dense, the sampler before aggregate)" range:"aggregate | dense"`
+	// PlanTolerance bounds ‖V − Ṽ*‖∞ of the solve of each sampled model (aggregate sampling; dense
+	// solves exactly).
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each sampled model's solve (aggregate sampling; dense solves exactly)" range:"> 0"`
 }
 
 // DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,
-// as the mazes'), m = 500 (as RMax's) and a model per episode.
+// as the mazes'), m = 500 (as RMax's), a model per episode, aggregate sampling and a plan
+// tolerance of 1e-4 (as the other learners').
 func DefaultPSRL() PSRLParams {
-	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: PerEpisode}
+	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: PerEpisode,
+		Sampling: Aggregate, PlanTolerance: 1e-4}
 }
 
 // Validate names the first parameter out of range.
@@ -83,6 +109,10 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: schedule %q, want %q or %q", p.Schedule, PerEpisode, TSDE)
 	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
 		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
+	case p.Sampling != Aggregate && p.Sampling != Dense:
+		return fmt.Errorf("psrl: sampling %q, want %q or %q", p.Sampling, Aggregate, Dense)
+	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
+		return fmt.Errorf("psrl: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
 	}
 	return nil
 }
@@ -103,10 +133,10 @@ func (p PSRLParams) Validate() error {
 // τ steps of their episodes; our learners are not told the runner's episode length, so the sample
 // is solved for the discounted objective the runner scores.
 //
-// Cost: the Dirichlet is over all S next states, so a draw is S Gamma variates per pair and the
-// sampled model is dense, S·A·S numbers. This is exact; the aggregation property of the Dirichlet
-// would give the total mass of the unseen states from one variate, but not how it splits among
-// them, which the plan needs. With α₀ = 1 the unseen states' variates are exponential (one
+// Cost (sampling: dense): the Dirichlet is over all S next states, so a draw is S Gamma variates
+// per pair and the sampled model is dense, S·A·S numbers. This is exact; the aggregation property
+// of the Dirichlet gives the total mass of the unseen states from one variate, but not how it
+// splits among them — aggregate sampling (the default, see Aggregate) spreads it evenly. With α₀ = 1 the unseen states' variates are exponential (one
 // ziggurat draw each); with α₀ < 1 the row is drawn in log space so that tiny variates do not
 // underflow, at a few logarithms per state. A dense model is solved by policy iteration (Howard),
 // started from the last sample's policy: an evaluation is one O(S³) linear solve, and successive
@@ -130,8 +160,12 @@ type PSRL struct {
 
 	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
 
-	// the sampled model, dense: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
-	p, r    []float64
+	// the sampled model of dense sampling: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
+	p, r []float64
+	// the sampled model of aggregate sampling: each pair's reward and observed successors in
+	// model, and the mass rest[i] spread evenly over its other next states
+	model   mdp.Sparse
+	rest    []float64
 	pol     []int     // the plan's policy, the start of the next policy iteration
 	mat     []float64 // scratch: I − γ·P_π, S×S
 	q, v    []float64
@@ -158,10 +192,12 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	n := t.S * t.A
 	l.stats.Reset(t.S, t.A, l.P.M)
-	l.p = buf.Zeroed(l.p, n*t.S)
-	l.r = buf.Zeroed(l.r, n)
-	l.pol = buf.Zeroed(l.pol, t.S)
-	l.mat = buf.Zeroed(l.mat, t.S*t.S)
+	if l.P.Sampling == Dense {
+		l.p = buf.Zeroed(l.p, n*t.S)
+		l.r = buf.Zeroed(l.r, n)
+		l.pol = buf.Zeroed(l.pol, t.S)
+		l.mat = buf.Zeroed(l.mat, t.S*t.S)
+	}
 	l.q = buf.Zeroed(l.q, n)
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
@@ -171,8 +207,13 @@ func (l *PSRL) Begin(t agent.Task) {
 
 // draw samples a model from the posterior, plans it, and begins a TSDE epoch.
 func (l *PSRL) draw() {
-	l.sample()
-	l.solve()
+	if l.P.Sampling == Dense {
+		l.sample()
+		l.solve()
+	} else {
+		l.sampleAggregate()
+		l.solveAggregate()
+	}
 	l.stats.Planned()
 	l.version++
 	l.epochStart = l.stats.Samples()
@@ -191,9 +232,7 @@ func (l *PSRL) sample() {
 		if l.terminal != nil && l.terminal[i/l.A] {
 			continue // an episode ends here: Q = 0
 		}
-		precision := prior + float64(l.stats.Counts().N(i))*noise
-		mean := (p.RewardMean*prior + l.stats.Counts().R(i)*noise) / precision
-		l.r[i] = mean + l.rng.NormFloat64()/math.Sqrt(precision)
+		l.r[i] = l.drawReward(i, prior, noise)
 		row := l.p[i*l.S : i*l.S+l.S]
 		if p.PriorSupport == ObservedStates && l.stats.Counts().N(i) > 0 {
 			l.sampleObserved(i, row)
@@ -206,6 +245,127 @@ func (l *PSRL) sample() {
 			row[x.State] += float64(x.N)
 		}
 		dirichlet(l.rng, row, p.Prior < 1)
+	}
+}
+
+// drawReward draws pair i's mean reward from its Normal posterior, with the prior's precision
+// 1/σ₀² and the noise's 1/σ².
+func (l *PSRL) drawReward(i int, prior, noise float64) float64 {
+	precision := prior + float64(l.stats.Counts().N(i))*noise
+	mean := (l.P.RewardMean*prior + l.stats.Counts().R(i)*noise) / precision
+	return mean + l.rng.NormFloat64()/math.Sqrt(precision)
+}
+
+// sampleAggregate draws a model from the posterior into model and rest (aggregate sampling): per
+// pair in index order, its mean reward, then a Gamma(α₀ + n(s,a,s′)) variate for each next state
+// s′ it has reached and, unless the prior's support is the observed states and the pair has
+// samples, one Gamma((S − k)·α₀) for the k states it has not reached, together; normalised, the
+// last is the mass spread evenly over those states. A pair without samples moves uniformly (its
+// whole mass is the rest's). Terminal states' pairs have no successor and no reward.
+func (l *PSRL) sampleAggregate() {
+	p := l.P
+	prior := 1 / (p.RewardSD * p.RewardSD)
+	noise := 1 / (p.RewardNoise * p.RewardNoise)
+	m := &l.model
+	m.Reset(l.S, l.A)
+	l.rest = l.rest[:0]
+	for i := 0; i < l.S*l.A; i++ {
+		if l.terminal != nil && l.terminal[i/l.A] {
+			m.AppendPair(0) // an episode ends here: Q = 0
+			m.EndPair()
+			l.rest = append(l.rest, 0)
+			continue
+		}
+		m.AppendPair(l.drawReward(i, prior, noise))
+		at, total := len(m.Next), 0.0
+		for _, x := range l.stats.Counts().Successors(i) {
+			if x.N > 0 {
+				g := gammaVariate(l.rng, p.Prior+float64(x.N))
+				m.AppendSuccessor(int(x.State), g)
+				total += g
+			}
+		}
+		rest := 1.0
+		if k := len(m.Next) - at; k > 0 {
+			rest = 0
+			if p.PriorSupport != ObservedStates && k < l.S {
+				rest = gammaVariate(l.rng, float64(l.S-k)*p.Prior)
+			}
+			total += rest
+			for j := at; j < len(m.Prob); j++ {
+				m.Prob[j] /= total
+			}
+			rest /= total
+		}
+		m.EndPair()
+		l.rest = append(l.rest, rest)
+	}
+}
+
+// solveAggregate solves the model of aggregate sampling by Gauss–Seidel value iteration,
+// warm-started from the last sample's values, until no value moves by more than the stop of
+// plan_tolerance, or sooner, as soon as the greedy policy is certain: after a sweep in which no
+// value moved by more than Δ, every value the sweep read was within Δ/(1−γ) of V*, so every q it
+// computed is within γΔ/(1−γ) of Q*, and where the best q of each state leads its others by more
+// than twice that, the greedy actions are the optimal ones (the actions a solve to any tolerance
+// would take, but for near-ties within its tolerance). q holds the backups of the last sweep. A
+// pair's backup reads the mean value of the states it has not reached from the sum of all
+// values, kept up to date as they move.
+func (l *PSRL) solveAggregate() {
+	S, A, g, m := l.S, l.A, l.gamma, &l.model
+	stop := mdp.StopFor(g, l.P.PlanTolerance)
+	for sweep := 0; sweep < maxPlanSweeps; sweep++ {
+		total := 0.0 // Σ v, summed afresh each sweep so that its rounding does not build up
+		for _, x := range l.v {
+			total += x
+		}
+		delta, gap := 0.0, math.Inf(1) // the largest move, the smallest lead of a best action
+		for s := 0; s < S; s++ {
+			q := l.q[s*A : s*A+A]
+			if l.terminal != nil && l.terminal[s] {
+				clear(q)
+				total -= l.v[s]
+				delta = max(delta, math.Abs(l.v[s]))
+				l.v[s] = 0
+				continue
+			}
+			best, second := math.Inf(-1), math.Inf(-1)
+			for a := range q {
+				i := s*A + a
+				lo, hi := m.Start[i], m.Start[i+1]
+				x, seen := 0.0, 0.0
+				for k := lo; k < hi; k++ {
+					v := l.v[m.Next[k]]
+					x += m.Prob[k] * v
+					seen += v
+				}
+				if r := l.rest[i]; r > 0 {
+					x += r * (total - seen) / float64(S-int(hi-lo))
+				}
+				x = m.R[i] + g*x
+				q[a] = x
+				if x > best {
+					best, second = x, best
+				} else if x > second {
+					second = x
+				}
+			}
+			d := best - l.v[s]
+			total += d
+			if d < 0 {
+				d = -d
+			}
+			if d > delta {
+				delta = d
+			}
+			if lead := best - second; lead < gap {
+				gap = lead
+			}
+			l.v[s] = best
+		}
+		if delta <= stop || gap > 2*g*delta/(1-g) {
+			return
+		}
 	}
 }
 
@@ -402,6 +562,11 @@ func (l *PSRL) ObserveTerminal(s int) {
 		return
 	}
 	l.terminal = agent.WithTerminal(l.terminal, l.S, s)
+	if l.P.Sampling == Aggregate {
+		l.solveAggregate() // its backups value a terminal state's pairs at 0
+		l.version++
+		return
+	}
 	for i := s * l.A; i < s*l.A+l.A; i++ {
 		clear(l.p[i*l.S : i*l.S+l.S])
 		l.r[i] = 0

@@ -51,10 +51,53 @@ func TestGammaVariateMoments(t *testing.T) {
 // augmented) give the Dirichlet mean (α₀ + n(s′))/(S·α₀ + n); μ₀, σ₀, σ and the reward sum give
 // the Normal posterior of the mean reward. The means of 40 000 sampled models agree within five
 // standard errors.
+// sampledRow writes the next-state distribution of pair i in l's sampled model into row (S
+// entries): aggregate sampling's rest spread evenly over the states the row does not list.
+func sampledRow(l *PSRL, i int, row []float64) {
+	if l.P.Sampling == Dense {
+		copy(row, l.p[i*l.S:i*l.S+l.S])
+		return
+	}
+	m := &l.model
+	k := int(m.Start[i+1] - m.Start[i])
+	for s := range row {
+		row[s] = 0
+		if k < l.S {
+			row[s] = l.rest[i] / float64(l.S-k)
+		}
+	}
+	for j := m.Start[i]; j < m.Start[i+1]; j++ {
+		row[m.Next[j]] = m.Prob[j]
+	}
+}
+
+// sampledReward is pair i's reward in l's sampled model.
+func sampledReward(l *PSRL, i int) float64 {
+	if l.P.Sampling == Dense {
+		return l.r[i]
+	}
+	return l.model.R[i]
+}
+
+// sample draws a model as l's sampling does, without solving it.
+func sample(l *PSRL) {
+	if l.P.Sampling == Dense {
+		l.sample()
+	} else {
+		l.sampleAggregate()
+	}
+}
+
+// The draws' means are the posterior's, pseudo-counts included; with aggregate sampling an unseen
+// state's mass is its share of the rest, whose mean is the Dirichlet's too.
 func TestPSRLPosteriorMeanWithPseudoCounts(t *testing.T) {
-	for _, prior := range []float64{0.5, 1, 2.5} {
+	for _, c := range []struct {
+		prior    float64
+		sampling PSRLSampling
+	}{{0.5, Dense}, {1, Dense}, {2.5, Dense}, {0.5, Aggregate}, {1, Aggregate}, {2.5, Aggregate}} {
+		prior := c.prior
 		p := DefaultPSRL()
-		p.Prior, p.RewardMean, p.RewardSD, p.RewardNoise = prior, 1, 2, 0.5
+		p.Prior, p.RewardMean, p.RewardSD, p.RewardNoise, p.Sampling = prior, 1, 2, 0.5, c.sampling
 		l := &PSRL{P: p}
 		l.Begin(task(3, 1, 7))
 		l.Record(0, 0, 0.5)
@@ -66,31 +109,41 @@ func TestPSRLPosteriorMeanWithPseudoCounts(t *testing.T) {
 		precision := 1/4.0 + 7/0.25
 		wantR := (1.0/4 + 3.5/0.25) / precision
 		const draws = 40_000
-		meanP := make([]float64, 3)
+		meanP, row := make([]float64, 3), make([]float64, 3)
 		meanR := 0.0
 		for k := 0; k < draws; k++ {
-			l.sample()
+			sample(l)
+			sampledRow(l, 0, row)
 			for s := range meanP {
-				meanP[s] += l.p[s] / draws
+				meanP[s] += row[s] / draws
 			}
-			meanR += l.r[0] / draws
+			meanR += sampledReward(l, 0) / draws
 		}
 		for s, m := range wantP {
 			se := math.Sqrt(m * (1 - m) / (total + 1) / draws) // Var of a Dirichlet component
 			if math.Abs(meanP[s]-m) > 5*se {
-				t.Errorf("α₀ = %v: mean p̃(%d) = %v, want %v ± %v", prior, s, meanP[s], m, 5*se)
+				t.Errorf("%s, α₀ = %v: mean p̃(%d) = %v, want %v ± %v", c.sampling, prior, s, meanP[s], m, 5*se)
 			}
 		}
 		if se := math.Sqrt(1 / precision / draws); math.Abs(meanR-wantR) > 5*se {
-			t.Errorf("α₀ = %v: mean r̃ = %v, want %v ± %v", prior, meanR, wantR, 5*se)
+			t.Errorf("%s, α₀ = %v: mean r̃ = %v, want %v ± %v", c.sampling, prior, meanR, wantR, 5*se)
 		}
 	}
 }
 
-// The sampled model is solved exactly: policy iteration's values equal value iteration's on the
-// same model, terminal states at 0.
+// The sampled model is solved: policy iteration's values (dense) equal value iteration's on the
+// same model, terminal states at 0, and aggregate sampling's sparse value iteration (to a
+// tolerance of 1e-11, or until the policy is certain) takes its greedy actions.
 func TestPSRLSolvesTheSampledModel(t *testing.T) {
-	l := &PSRL{P: DefaultPSRL()}
+	for _, sampling := range []PSRLSampling{Dense, Aggregate} {
+		t.Run(string(sampling), func(t *testing.T) { testPSRLSolvesTheSampledModel(t, sampling) })
+	}
+}
+
+func testPSRLSolvesTheSampledModel(t *testing.T, sampling PSRLSampling) {
+	p := DefaultPSRL()
+	p.Sampling, p.PlanTolerance = sampling, 1e-11
+	l := &PSRL{P: p}
 	const S, A = 5, 3
 	tk := task(S, A, 3)
 	tk.Terminal = []bool{false, false, false, true, false}
@@ -105,12 +158,14 @@ func TestPSRLSolvesTheSampledModel(t *testing.T) {
 		}
 		l.EndEpisode()
 		rows := make([][]mdp.Transition, S*A)
+		row := make([]float64, S)
 		for i := range rows {
 			if i/A == 3 {
 				continue
 			}
-			for s, x := range l.p[i*S : i*S+S] {
-				rows[i] = append(rows[i], mdp.Transition{Next: s, Prob: x, Reward: l.r[i]})
+			sampledRow(l, i, row)
+			for s, x := range row {
+				rows[i] = append(rows[i], mdp.Transition{Next: s, Prob: x, Reward: sampledReward(l, i)})
 			}
 			total := 0.0 // renormalise the rounding of the draw for the model's check
 			for _, x := range rows[i] {
@@ -127,6 +182,14 @@ func TestPSRLSolvesTheSampledModel(t *testing.T) {
 		sol, err := mdp.ValueIteration(m, tk.Gamma, 1e-10)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if sampling == Aggregate { // solved until the greedy actions are certain
+			for s := 0; s < S; s++ {
+				if s != 3 && mdp.ArgMax(l.q[s*A:s*A+A]) != sol.Policy[s] {
+					t.Fatalf("round %d: greedy action %d in state %d, value iteration's %d", round, mdp.ArgMax(l.q[s*A:s*A+A]), s, sol.Policy[s])
+				}
+			}
+			continue
 		}
 		for i := range sol.Q {
 			if math.Abs(l.q[i]-sol.Q[i]) > 1e-8 {
@@ -334,22 +397,29 @@ func TestPSRLPolicy(t *testing.T) {
 // ((α₀ + 2)/(2α₀ + 7), (α₀ + 5)/(2α₀ + 7)) and nothing on states 1 and 3; a pair without a sample
 // keeps the prior over all 4 states.
 func TestPSRLObservedPriorSupport(t *testing.T) {
+	for _, sampling := range []PSRLSampling{Dense, Aggregate} {
+		t.Run(string(sampling), func(t *testing.T) { testPSRLObservedPriorSupport(t, sampling) })
+	}
+}
+
+func testPSRLObservedPriorSupport(t *testing.T, sampling PSRLSampling) {
 	const prior = 0.5
 	p := DefaultPSRL()
-	p.Prior, p.PriorSupport = prior, ObservedStates
+	p.Prior, p.PriorSupport, p.Sampling = prior, ObservedStates, sampling
 	l := &PSRL{P: p}
 	l.Begin(task(4, 2, 3))
 	l.Augment(0, []mdp.Succ{{State: 0, N: 2}, {State: 2, N: 5}}, 0)
 	want := []float64{(prior + 2) / (2*prior + 7), 0, (prior + 5) / (2*prior + 7), 0}
 	const draws = 20_000
-	mean := make([]float64, 4)
+	mean, row := make([]float64, 4), make([]float64, 4)
 	unvisited := 0
 	for k := 0; k < draws; k++ {
-		l.sample()
+		sample(l)
+		sampledRow(l, 0, row)
 		for s := range mean {
-			mean[s] += l.p[s] / draws
+			mean[s] += row[s] / draws
 		}
-		if l.p[4+1] > 0 && l.p[4+3] > 0 { // pair 1 has no sample: all four states possible
+		if sampledRow(l, 1, row); row[1] > 0 && row[3] > 0 { // pair 1 has no sample: all four states possible
 			unvisited++
 		}
 	}
