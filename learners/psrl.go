@@ -23,6 +23,25 @@ const (
 	// lengths grow by one, so a task of T steps draws about √(2T) models plus the doublings,
 	// however short the runner's episodes.
 	TSDE PSRLSchedule = "tsde"
+	// Doubling draws a model when some pair's samples in the current epoch ν(s,a) reach
+	// max(1, n_k(s,a)), its count when the epoch began: UCRL2's episode rule (Jaksch, Ortner &
+	// Auer 2010), the schedule of StatisticalRL's PSRL. It draws O(S·A·log T) models.
+	Doubling PSRLSchedule = "doubling"
+)
+
+// RewardPosterior is the family of PSRL's posterior of a pair's mean reward.
+type RewardPosterior string
+
+const (
+	// NormalReward is the Normal posterior of a N(μ₀, σ₀²) prior under Normal rewards of known
+	// noise σ (reward_mean, reward_sd, reward_noise).
+	NormalReward RewardPosterior = "normal"
+	// BetaReward is the Beta(1, 1) prior on the mean of rewards scaled to [0, 1] by the declared
+	// range [reward_min, reward_max], with fractional updates: a reward r adds its scaled value
+	// x = (r − reward_min)/(reward_max − reward_min) to the first parameter and 1 − x to the second
+	// (the posterior of Bernoulli rewards, applied to rewards in [0, 1]; Agrawal & Goyal 2012's
+	// Thompson sampling, as StatisticalRL's PSRL does). It narrows like 1/n whatever the scale.
+	BetaReward RewardPosterior = "beta"
 )
 
 // PriorSupport is which next states PSRL's Dirichlet prior puts its α₀ on.
@@ -62,18 +81,28 @@ type PSRLParams struct {
 	// state (1: uniform over the simplex).
 	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
-	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood). They must
-	// be on the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to RiverSwim's
-	// near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
-	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
+	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood); used with
+	// reward_posterior normal. They must be on the scale of the task's rewards: with N(0, 1), in
+	// our run, PSRL kept to Strehl & Littman's RiverSwim's near reward of 5 for all 2000 episodes
+	// and never found the 10 000 at the far end (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000,
+	// σ = 5 000).
 	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
 	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
 	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
 	// M is the known threshold of Known and agent.Phase, a diagnostic only: PSRL acts on its samples,
 	// never on it.
 	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
-	// Schedule is per runner episode or TSDE.
-	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
+	// Schedule is per runner episode, TSDE or the doubling rule. Per episode, a task of one long
+	// episode (RiverSwim run for 100 000 steps) keeps its first model throughout.
+	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: at every runner episode's end (one model for all of a single-episode task), TSDE's epochs (when the epoch outgrows the last or a count doubles; whatever the episodes), or UCRL2's doubling rule (when a pair's samples in the epoch reach its count before it)" range:"episode | tsde | doubling"`
+	// RewardPosterior is normal (RewardMean, RewardSD, RewardNoise) or beta (RewardMin,
+	// RewardMax).
+	RewardPosterior RewardPosterior `yaml:"reward_posterior" doc:"posterior of a pair's mean reward: normal (reward_mean, reward_sd, reward_noise) or beta on rewards scaled to [0, 1] by reward_min and reward_max" range:"normal | beta"`
+	// RewardMin and RewardMax are the range of the rewards for the Beta posterior. The posterior
+	// keeps only a pair's reward sum, so rewards outside the range are not clipped one by one:
+	// the scaled sum is clamped to [0, n(s,a)].
+	RewardMin float64 `yaml:"reward_min" doc:"smallest reward, for reward_posterior beta"`
+	RewardMax float64 `yaml:"reward_max" doc:"largest reward, for reward_posterior beta (a pair's scaled reward sum is clamped to [0, n])" range:"> reward_min"`
 	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
 	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
 	// Sampling is aggregate (sparse draws and solves, the default) or dense (the whole Dirichlet
@@ -84,11 +113,15 @@ type PSRLParams struct {
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each sampled model's solve (aggregate sampling; dense solves exactly)" range:"> 0"`
 }
 
-// DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,
-// as the mazes'), m = 500 (as RMax's), a model per episode, aggregate sampling and a plan
-// tolerance of 1e-4 (as the other learners').
+// DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
+// [0, 1] (StatisticalRL's PSRL's), m = 500 (as RMax's) and the doubling rule, which draws models
+// within long episodes; the Normal prior's parameters, used with reward_posterior normal, are
+// N(0, 1) with unit noise. docs/decisions.md gives the measurements behind these defaults (before
+// them: a model per episode, the Normal posterior and the prior over all states). Models are drawn
+// by aggregate sampling and solved to a plan tolerance of 1e-4 (as the other learners').
 func DefaultPSRL() PSRLParams {
-	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: PerEpisode,
+	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
+		RewardPosterior: BetaReward, RewardMin: 0, RewardMax: 1, PriorSupport: ObservedStates,
 		Sampling: Aggregate, PlanTolerance: 1e-4}
 }
 
@@ -105,8 +138,14 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: reward_noise = %v, want a finite number > 0", p.RewardNoise)
 	case p.M < 1:
 		return fmt.Errorf("psrl: m = %d, want at least 1", p.M)
-	case p.Schedule != PerEpisode && p.Schedule != TSDE:
-		return fmt.Errorf("psrl: schedule %q, want %q or %q", p.Schedule, PerEpisode, TSDE)
+	case p.Schedule != PerEpisode && p.Schedule != TSDE && p.Schedule != Doubling:
+		return fmt.Errorf("psrl: schedule %q, want %q, %q or %q", p.Schedule, PerEpisode, TSDE, Doubling)
+	case p.RewardPosterior != "" && p.RewardPosterior != NormalReward && p.RewardPosterior != BetaReward:
+		return fmt.Errorf("psrl: reward_posterior %q, want %q or %q", p.RewardPosterior, NormalReward, BetaReward)
+	case math.IsNaN(p.RewardMin) || math.IsInf(p.RewardMin, 0):
+		return fmt.Errorf("psrl: reward_min = %v, want a finite number", p.RewardMin)
+	case !(p.RewardMax > p.RewardMin) || math.IsInf(p.RewardMax, 0):
+		return fmt.Errorf("psrl: reward_max = %v, want a finite number > reward_min (%v)", p.RewardMax, p.RewardMin)
 	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
 		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
 	case p.Sampling != Aggregate && p.Sampling != Dense:
@@ -123,11 +162,13 @@ func (p PSRLParams) Validate() error {
 //
 //   - next state: Dirichlet(α₀ + n(s,a,s′) for every s′), the conjugate posterior of a
 //     Dirichlet(α₀, …, α₀) prior;
-//   - mean reward: Normal with precision 1/σ₀² + n(s,a)/σ² and mean
-//     (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when the
-//     rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
+//   - mean reward: Beta(1 + x, 1 + n(s,a) − x) for rewards scaled to [0, 1] by the declared
+//     range, x their scaled sum (the default), or Normal with precision 1/σ₀² + n(s,a)/σ² and
+//     mean (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when
+//     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
 //
-// On its schedule (every runner episode, or TSDE) PSRL draws one model from the posterior, solves
+// On its schedule (the doubling rule, TSDE, or every runner episode) PSRL draws one model from
+// the posterior, solves
 // it exactly for the discount γ (terminal states at value 0) and follows it greedily, ties broken
 // at random. Every random number comes from the task's Rand. Osband et al. plan each sample for the
 // τ steps of their episodes; our learners are not told the runner's episode length, so the sample
@@ -232,7 +273,7 @@ func (l *PSRL) sample() {
 		if l.terminal != nil && l.terminal[i/l.A] {
 			continue // an episode ends here: Q = 0
 		}
-		l.r[i] = l.drawReward(i, prior, noise)
+		l.r[i] = l.sampleReward(i, prior, noise)
 		row := l.p[i*l.S : i*l.S+l.S]
 		if p.PriorSupport == ObservedStates && l.stats.Counts().N(i) > 0 {
 			l.sampleObserved(i, row)
@@ -248,11 +289,21 @@ func (l *PSRL) sample() {
 	}
 }
 
-// drawReward draws pair i's mean reward from its Normal posterior, with the prior's precision
-// 1/σ₀² and the noise's 1/σ².
-func (l *PSRL) drawReward(i int, prior, noise float64) float64 {
-	precision := prior + float64(l.stats.Counts().N(i))*noise
-	mean := (l.P.RewardMean*prior + l.stats.Counts().R(i)*noise) / precision
+// sampleReward draws pair i's mean reward from its posterior: Normal with precision
+// 1/σ₀² + n/σ² (prior and noise are those two terms' factors), or r_min + (r_max − r_min)·θ for
+// θ ~ Beta(1 + x, 1 + n − x), x the reward sum scaled to [0, 1] and clamped to [0, n], drawn as
+// G₁/(G₁ + G₂) from Gamma(1 + x) and Gamma(1 + n − x) variates.
+func (l *PSRL) sampleReward(i int, prior, noise float64) float64 {
+	p, n, sum := l.P, float64(l.stats.Counts().N(i)), l.stats.Counts().R(i)
+	if p.RewardPosterior == BetaReward {
+		width := p.RewardMax - p.RewardMin
+		x := math.Min(n, math.Max(0, (sum-n*p.RewardMin)/width))
+		g1 := gammaVariate(l.rng, 1+x)
+		g2 := gammaVariate(l.rng, 1+n-x)
+		return p.RewardMin + width*g1/(g1+g2)
+	}
+	precision := prior + n*noise
+	mean := (p.RewardMean*prior + sum*noise) / precision
 	return mean + l.rng.NormFloat64()/math.Sqrt(precision)
 }
 
@@ -276,7 +327,7 @@ func (l *PSRL) sampleAggregate() {
 			l.rest = append(l.rest, 0)
 			continue
 		}
-		m.AppendPair(l.drawReward(i, prior, noise))
+		m.AppendPair(l.sampleReward(i, prior, noise))
 		at, total := len(m.Next), 0.0
 		for _, x := range l.stats.Counts().Successors(i) {
 			if x.N > 0 {
@@ -524,11 +575,16 @@ func logGammaVariate(rng *rand.Rand, a float64) float64 {
 func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng) }
 
 // Record keeps the sample of pair i (PSRL learns from all); with TSDE it draws a new model when
-// the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began.
+// the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began, with
+// the doubling rule when the epoch's samples of i, n(s,a) − n_k(s,a), reach max(1, n_k(s,a)).
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
-	if n := l.stats.Samples(); l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || l.stats.Counts().N(i) > 2*l.nk[i]) {
+	n, ni := l.stats.Samples(), l.stats.Counts().N(i)
+	switch {
+	case l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || ni > 2*l.nk[i]):
 		l.lastLen = n - l.epochStart // T_{k−1} of the next epoch
+		l.draw()
+	case l.P.Schedule == Doubling && ni-l.nk[i] >= max(1, l.nk[i]):
 		l.draw()
 	}
 	return true
