@@ -252,8 +252,9 @@ func BenchmarkLargeMaze(b *testing.B) {
 
 // fastLearnersConfig is issue 38's configuration on an n×n online maze: 4 mazes (lava at the
 // 10×10 cells (5,5), (3,7), (7,3), scaled with n; goal in the far corner), 300 episodes × 60
-// steps, one run, the oracle off, seed 3, every strong learner at its defaults and the tuned
-// MBIE-EB and the sparse-prior TSDE PSRL; the first agent, RMax, is the reference.
+// steps, one run, the oracle off, seed 3, every strong learner at its defaults, the tuned MBIE-EB,
+// both MBIE-EBs with the planner before delta planning (planning: full), and PSRL on each schedule
+// and prior support; the first agent, RMax, is the reference.
 func fastLearnersConfig(n int) string {
 	at := func(k int) int { return max(1, (k*n+5)/10) }
 	return fmt.Sprintf(`name: fast-learners
@@ -279,6 +280,14 @@ agents:
     name: MBIE-EB-m10
     beta: 0.8
     m: 10
+  - type: mbie-eb
+    name: MBIE-EB-full
+    planning: full
+  - type: mbie-eb
+    name: MBIE-EB-m10-full
+    beta: 0.8
+    m: 10
+    planning: full
   - type: psrl
   - type: psrl
     name: PSRL-tsde
