@@ -67,7 +67,7 @@ func TestRiverSwimNearOptimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e3, err := NewE3(E3Params{M: 16, RMax: 10000, Epsilon: 0.1, PlanTolerance: 1e-4})
+	e3, err := NewE3(E3Params{M: 16, RMax: 10000, Epsilon: 0.1, PlanTolerance: 1e-4, Planning: PlanDelta})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestClassicComparison(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e3, err := NewE3(E3Params{M: c.mE3, RMax: c.rmax, Epsilon: 0.1, PlanTolerance: 1e-4})
+		e3, err := NewE3(E3Params{M: c.mE3, RMax: c.rmax, Epsilon: 0.1, PlanTolerance: 1e-4, Planning: PlanDelta})
 		if err != nil {
 			t.Fatal(err)
 		}
