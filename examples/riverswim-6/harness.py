@@ -187,18 +187,19 @@ def main():
     if args.only:
         learners = {k: v for k, v in learners.items() if k in args.only}
     rows = []
-    for name, make in learners.items():
-        for seed in range(args.seeds):
-            for step, total in zip(checkpoints, run(make, args.mdp, seed, checkpoints)):
-                rows.append((name, seed, step, total))
-            print(f"{name}, seed {seed}: {rows[-1][3]:.1f}", file=sys.stderr)
-    if args.temple:
-        rows += temple(args.temple, args.config, args.seeds, checkpoints)
-
-    with open(args.out, "w", newline="") as f:
+    with open(args.out, "w", newline="") as f:  # written as the runs end
         w = csv.writer(f)
         w.writerow(["implementation", "seed", "step", "reward"])
-        w.writerows(rows)
+        for name, make in learners.items():
+            for seed in range(args.seeds):
+                for step, total in zip(checkpoints, run(make, args.mdp, seed, checkpoints)):
+                    rows.append((name, seed, step, total))
+                    w.writerow(rows[-1])
+                f.flush()
+                print(f"{name}, seed {seed}: {rows[-1][3]:.1f}", file=sys.stderr)
+        if args.temple:
+            rows += temple(args.temple, args.config, args.seeds, checkpoints)
+            w.writerows(r for r in rows if r[0].startswith("temple "))
     print("| implementation | runs | " + " | ".join(f"at {c:,}" for c in checkpoints) + " |")
     print("|---|---|" + "---|" * len(checkpoints))
     for name in dict.fromkeys(r[0] for r in rows):
