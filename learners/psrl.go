@@ -359,17 +359,18 @@ func (l *PSRL) sampleAggregate() {
 // value moved by more than Δ, every value the sweep read was within Δ/(1−γ) of V*, so every q it
 // computed is within γΔ/(1−γ) of Q*, and where the best q of each state leads its others by more
 // than twice that, the greedy actions are the optimal ones (the actions a solve to any tolerance
-// would take, but for near-ties within its tolerance). q holds the backups of the last sweep. A
-// pair's backup reads the mean value of the states it has not reached from the sum of all
-// values, kept up to date as they move.
+// would take, but for near-ties within its tolerance). Between two such sweeps over every action,
+// policySweeps sweeps back up only each state's greedy action of the last one (modified policy
+// iteration): they cost 1/A of a sweep and move the values towards V* as much, and the bound
+// holds after any sweep over every action, whatever values it starts from. q holds the backups of
+// the last sweep over every action. A pair's backup reads the mean value of the states it has not
+// reached from the sum of all values, kept up to date as they move.
 func (l *PSRL) solveAggregate() {
-	S, A, g, m := l.S, l.A, l.gamma, &l.model
+	S, A, g := l.S, l.A, l.gamma
 	stop := mdp.StopFor(g, l.P.PlanTolerance)
+	l.pol = buf.Zeroed(l.pol, S) // the greedy actions of the last sweep over every action
 	for sweep := 0; sweep < maxPlanSweeps; sweep++ {
-		total := 0.0 // Σ v, summed afresh each sweep so that its rounding does not build up
-		for _, x := range l.v {
-			total += x
-		}
+		total := l.valueSum()
 		delta, gap := 0.0, math.Inf(1) // the largest move, the smallest lead of a best action
 		for s := 0; s < S; s++ {
 			q := l.q[s*A : s*A+A]
@@ -382,42 +383,65 @@ func (l *PSRL) solveAggregate() {
 			}
 			best, second := math.Inf(-1), math.Inf(-1)
 			for a := range q {
-				i := s*A + a
-				lo, hi := m.Start[i], m.Start[i+1]
-				x, seen := 0.0, 0.0
-				for k := lo; k < hi; k++ {
-					v := l.v[m.Next[k]]
-					x += m.Prob[k] * v
-					seen += v
-				}
-				if r := l.rest[i]; r > 0 {
-					x += r * (total - seen) / float64(S-int(hi-lo))
-				}
-				x = m.R[i] + g*x
+				x := l.backupAggregate(s*A+a, total)
 				q[a] = x
 				if x > best {
 					best, second = x, best
+					l.pol[s] = a
 				} else if x > second {
 					second = x
 				}
 			}
 			d := best - l.v[s]
 			total += d
-			if d < 0 {
-				d = -d
-			}
-			if d > delta {
-				delta = d
-			}
-			if lead := best - second; lead < gap {
-				gap = lead
-			}
+			delta = max(delta, math.Abs(d))
+			gap = min(gap, best-second)
 			l.v[s] = best
 		}
 		if delta <= stop || gap > 2*g*delta/(1-g) {
 			return
 		}
+		for range policySweeps {
+			total := l.valueSum()
+			for s := 0; s < S; s++ {
+				if l.terminal == nil || !l.terminal[s] {
+					x := l.backupAggregate(s*A+l.pol[s], total)
+					total += x - l.v[s]
+					l.v[s] = x
+				}
+			}
+		}
 	}
+}
+
+// policySweeps is the number of sweeps over the greedy actions alone between two sweeps over
+// every action (solveAggregate).
+const policySweeps = 3
+
+// valueSum is Σ v, summed afresh each sweep so that the rounding of its updates does not build up.
+func (l *PSRL) valueSum() float64 {
+	total := 0.0
+	for _, x := range l.v {
+		total += x
+	}
+	return total
+}
+
+// backupAggregate is pair i's backup r̃ + γ·(Σ p̃(s′)·v(s′) over its observed successors + its
+// rest's mass times the mean value of the others), total being Σ v.
+func (l *PSRL) backupAggregate(i int, total float64) float64 {
+	m := &l.model
+	lo, hi := m.Start[i], m.Start[i+1]
+	x, seen := 0.0, 0.0
+	for k := lo; k < hi; k++ {
+		v := l.v[m.Next[k]]
+		x += m.Prob[k] * v
+		seen += v
+	}
+	if r := l.rest[i]; r > 0 {
+		x += r * (total - seen) / float64(l.S-int(hi-lo))
+	}
+	return m.R[i] + l.gamma*x
 }
 
 // sampleObserved draws pair i's next-state distribution from Dirichlet(α₀ + n(s,a,s′)) over the
