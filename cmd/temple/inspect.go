@@ -48,6 +48,9 @@ func inspectCmd() *cobra.Command {
 			var err error
 			switch {
 			case results != "":
+				if err := checkResultsDir(results); err != nil {
+					return err
+				}
 				if s, err = experiment.Load(filepath.Join(results, "spec.yaml")); err == nil {
 					s.Tasks, s.Sweep = families.FromFile(filepath.Join(results, "tasks.json")), nil
 				}
