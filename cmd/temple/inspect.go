@@ -48,6 +48,9 @@ func inspectCmd() *cobra.Command {
 			var err error
 			switch {
 			case resultsDir != "":
+				if err := checkResultsDir(resultsDir); err != nil {
+					return err
+				}
 				// Every file temple wrote there as it wrote it (tasks.json, the templates/ files)
 				if err = results.Verify(resultsDir); err == nil {
 					if s, err = experiment.Load(filepath.Join(resultsDir, "spec.yaml")); err == nil {
@@ -58,8 +61,9 @@ func inspectCmd() *cobra.Command {
 				s, err = experiment.Load(args[0])
 			case preset != "":
 				var p experiment.Preset
-				p, err = experiment.LookupPreset(preset)
-				s = p.Spec()
+				if p, err = experiment.LookupPreset(preset); err == nil {
+					s = p.Spec()
+				}
 			}
 			if err != nil {
 				return err
