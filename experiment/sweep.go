@@ -23,8 +23,8 @@ import (
 // (e.g. tasks.slip), and its values in order. Several parameters sweep their grid (every
 // combination).
 type SweepParam struct {
-	Param  string      `yaml:"parameter"`
-	Values []yaml.Node `yaml:"values"`
+	Param  string      `yaml:"parameter" doc:"an agent parameter (set on every agent that has it) or tasks.NAME, a parameter of the task family" range:"not empty"`
+	Values []yaml.Node `yaml:"values" doc:"its values, in order" range:"at least one"`
 }
 
 // Values wraps plain values as the nodes of a sweep parameter.
@@ -113,7 +113,7 @@ func (s Spec) at(point []int) (Spec, error) {
 	var label []string
 	for k, p := range s.Sweep {
 		v := &p.Values[point[k]]
-		label = append(label, p.Param+"="+valueText(v))
+		label = append(label, p.Param+"="+strings.NewReplacer("/", "_", `\`, "_").Replace(valueText(v))) // a name is no path (names.go)
 		if name := p.taskParam(); name != "" {
 			if err := setKey(out.Tasks.Params, name, v); err != nil {
 				return Spec{}, fmt.Errorf("sweep: tasks.%s = %s: %w", name, valueText(v), err)
@@ -187,7 +187,7 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if len(s.Sweep) == 0 {
 		return nil, errors.New("experiment: the spec has no sweep: block")
 	}
-	if err := s.Validate(); err != nil {
+	if err := Check(s); err != nil {
 		return nil, err
 	}
 	release, err := claim(dir, s, progress)

@@ -3,6 +3,7 @@ package results
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -31,9 +32,11 @@ type reportPage struct {
 	Comparisons   []stats.Comparison // the verdicts of Verdicts: what temple run prints
 	AllPairs      bool               // Comparisons holds every pair, not every agent against Baseline
 	Figures       []SVGFigure
+	Foreign       []string        // SVG files under figures/ that temple did not write: named, not shown
 	Agents        []string        // the columns of Diagnostics
 	Diagnostics   []diagnosticRow // a row per metric, in order of first appearance
-	Seconds       float64
+	Seconds       float64         // cell time in timings.json
+	Reused        int             // cells read back from earlier invocations
 	Spec          string
 }
 
@@ -86,7 +89,7 @@ func WriteReport(dir string) error {
 			return err
 		}
 	}
-	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
+	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
 		return err
 	}
 	page.Agents = agents
@@ -94,14 +97,15 @@ func WriteReport(dir string) error {
 		return err
 	}
 	var timings struct {
-		Total float64 `json:"total_cell_seconds"`
+		Total  float64 `json:"total_cell_seconds"`
+		Reused int     `json:"reused_cells"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
 			return &DamagedError{Path: filepath.Join(dir, "timings.json"), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
 	}
-	page.Seconds = timings.Total
+	page.Seconds, page.Reused = timings.Total, timings.Reused
 	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
@@ -139,11 +143,14 @@ func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 	return h, b, nil
 }
 
-// ReadFigures reads the SVG figures of dir in report order.
-func ReadFigures(dir string) ([]SVGFigure, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.svg"))
+// ReadFigures reads the SVG figures of the results directory dir (its figures/) in report order:
+// those that temple wrote, whose checksums dir's checksums.json records. Any other SVG there,
+// not temple's and so not to be trusted as markup, is not read: foreign names them, for the
+// report to say so.
+func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) {
+	files, err := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rank := func(name string) int {
 		for i, prefix := range figureOrder {
@@ -156,20 +163,29 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 	slices.SortStableFunc(files, func(a, b string) int {
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
-	var out []SVGFigure
 	for _, file := range files {
+		name := filepath.Join("figures", filepath.Base(file))
+		if err := verifyFile(dir, name); err != nil {
+			var damaged *DamagedError
+			if errors.As(err, &damaged) {
+				foreign = append(foreign, filepath.ToSlash(name))
+				continue
+			}
+			return nil, nil, err
+		}
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, fmt.Errorf("results: report: %w", err)
+			return nil, nil, fmt.Errorf("results: report: %w", err)
 		}
-		// Our own figures, written by plots.Figure: trusted markup. Drop the XML prolog.
+		// Our own figures, written by plots.Figure and checked above: trusted markup. Drop the
+		// XML prolog.
 		svg := string(b)
 		if i := strings.Index(svg, "<svg"); i > 0 {
 			svg = svg[i:]
 		}
-		out = append(out, SVGFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
+		figures = append(figures, SVGFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
 	}
-	return out, nil
+	return figures, foreign, nil
 }
 
 // readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
@@ -223,10 +239,11 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Name}} — temple report</title>
 <style>
-body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; padding: 0 1em; }
+body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1300px; margin: 2em auto; color: #222; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }
-th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
+th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; white-space: nowrap; }
+td.verdict { white-space: normal; text-align: left; min-width: 14em; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; }
@@ -236,7 +253,7 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 .scroll { overflow-x: auto; }
 </style></head><body>
 <h1>{{.Name}}</h1>
-<p class="note">temple {{.Version}} · seed {{.Seed}} · {{.Runs}} runs · tasks: {{.Tasks}} · {{printf "%.1f" .Seconds}} s of cell time in the last invocation</p>
+<p class="note">temple {{.Version}} · seed {{.Seed}} · {{.Runs}} runs · tasks: {{.Tasks}} · {{printf "%.1f" .Seconds}} s of cell time, each cell's as measured by the invocation that ran it{{if .Reused}} ({{.Reused}} cells reused from earlier invocations){{end}}</p>
 
 <h2>Summary</h2>
 <p class="note">Mean over runs of each run's mean per-task reward (total reward of a task's episodes), ± half-width of the 95% confidence interval across runs (Student's t).{{if .Baseline}} The advantage over {{.Baseline}} is paired run by run.{{end}}</p>
@@ -253,12 +270,13 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 
 {{if .Comparisons}}<h2>Paired comparison{{if .AllPairs}}s: every pair of agents{{else}} with {{.Baseline}}{{end}}</h2>
 <p class="note">Two-sided paired t-test on the runs' mean per-task rewards (A − B, run by run); Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method; a verdict is significant below p (Holm) = 0.05, otherwise the agents are not distinguishable. These are the verdicts temple run prints.</p>
-<table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
-{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td>{{.Verdict}}</td></tr>
-{{end}}</table>{{end}}
+<div class="scroll"><table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
+{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td class="verdict">{{.Verdict}}</td></tr>
+{{end}}</table></div>{{end}}
 
 <h2>Figures</h2>
 <div class="figures">{{range .Figures}}<div class="figure" id="{{.Name}}">{{.SVG}}</div>{{end}}</div>
+{{if .Foreign}}<p class="note">Not shown, as temple did not write them (no checksum in checksums.json): {{range $i, $f := .Foreign}}{{if $i}}, {{end}}{{$f}}{{end}}.</p>{{end}}
 
 {{if .Diagnostics}}<h2>Diagnostics</h2>
 <p class="note">Each agent's per-task diagnostics (metrics.csv), averaged over runs and tasks; docs/reference/results-format.md says what each one counts.</p>

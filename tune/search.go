@@ -145,12 +145,7 @@ func prepare(s experiment.Spec, dir string, o Options) ([]*search, string, error
 	}
 	st := schedule(o.Settings, o.Runs)
 	var out []*search
-	dirs := map[string]string{}
-	for _, a := range s.Agents {
-		if other, ok := dirs[results.SafeName(a.Name)]; ok {
-			return nil, "", fmt.Errorf("agents %q and %q would share the trials directory %s; rename one", other, a.Name, results.SafeName(a.Name))
-		}
-		dirs[results.SafeName(a.Name)] = a.Name
+	for _, a := range s.Agents { // names alike as files are refused by Validate
 		sr, err := newSearch(s, a, o, st[len(st)-1].Runs)
 		if err != nil {
 			return nil, "", err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,8 +48,13 @@ func tuneCmd() *cobra.Command {
 				out = filepath.Join(runsDir, s.Name+"-tuning")
 			}
 			if force {
-				if err := results.Discard(out); err != nil {
+				if err := results.Discard(out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 					return err
+				}
+				for _, name := range []string{"trials", tune.TunedFile, tune.RecordFile} { // a tuning's own files
+					if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
+						return err
+					}
 				}
 			}
 			sh, sharded, err := shardOf(overrides{shard: shard})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 )
 
@@ -56,4 +57,30 @@ func searchOf(typ string, p agenttypes.Params, key string) string {
 		text = "on request: " + text
 	}
 	return text
+}
+
+// Config describes the keys of a config file itself (package experiment's Spec): the top-level
+// keys with the defaults of a config (experiment.Default), then the keys of each block the spec
+// reads itself: oracle, output, sweep (each entry of the list) and scaling.
+func Config() []Entry {
+	s := experiment.Default()
+	s.Name = "experiment" // what a config without name: gets (experiment.Parse)
+	top := Of(s)
+	for i, p := range top {
+		switch p.Key {
+		case "tasks":
+			top[i].Default = fmt.Sprintf("{family: %s, count: %d}", s.Tasks.Family, s.Tasks.Params.(*families.OnlineMazeParams).Tasks)
+		case "agents":
+			top[i].Default = "[" + strings.Join(s.AgentNames(), ", ") + "]"
+		case "sweep", "scaling":
+			top[i].Default = "none"
+		}
+	}
+	return []Entry{
+		{Name: "config", Summary: "the top-level keys of a config file", Params: top},
+		{Name: "oracle", Summary: "oracle: how learners are measured against the optimal policy of each task's true model", Params: Of(s.Oracle)},
+		{Name: "output", Summary: "output: what the results directory holds besides the per-task results", Params: Of(s.Output)},
+		{Name: "sweep", Summary: "sweep: a list of entries, each one swept parameter and its values", Params: Of(experiment.SweepParam{})},
+		{Name: "scaling", Summary: "scaling: maze sizes and template counts of the sample-complexity law (tasks.family online-maze)", Params: Of(experiment.Scaling{})},
+	}
 }
