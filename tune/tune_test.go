@@ -131,7 +131,6 @@ func TestBadInputIsRefusedWithNothingWritten(t *testing.T) {
 		{"one choice", small + "search:\n  RMax:\n    action_rule: [optimistic]\n", good, "one choice (optimistic)"},
 		{"base", small + "search:\n  O-TempLe:\n    base: [rmax, psrl]\n", good, "the base is not searched"},
 		{"everything fixed", small + "search:\n  RMax:\n    m: 10\n", good, "nothing left to search"},
-		{"names alike", small + "  - type: rmax\n    name: R Max\n  - type: rmax\n    name: R_Max\n", good, "both make the cell file name \"R_Max\""},
 		{"merge from nowhere", small, Options{Seed: 1, Settings: 4, Runs: 1, Merge: true}, "a merge gathers"},
 		{"out of bounds", small + "search:\n  Q-learning:\n    alpha: [0.5, 3]\n", good, "range [0.5, 3] goes out of bounds: setting alpha=3: q-learning: alpha = 3"},
 	}
