@@ -1,0 +1,59 @@
+package agenttypes
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/temple"
+)
+
+// TrueTemplates is the parameters of the reference learner told each pair's true template
+// (temple.TrueTemplates): its strength and its base learner's.
+type TrueTemplates struct {
+	Base                  Base
+	temple.HeadroomParams `yaml:",inline"`
+}
+
+// Keys are the reference's keys and its base's.
+func (p *TrueTemplates) Keys() []string {
+	return append(p.Base.keys(), yamlkeys.Of(reflectElem(&p.HeadroomParams))...)
+}
+
+// UnmarshalYAML reads the base (base: NAME and its keys) and the strength, failing on any other
+// key with its line.
+func (p *TrueTemplates) UnmarshalYAML(n *yaml.Node) error {
+	if err := p.Base.decode(n); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "true-templates (base "+p.Base.Name+")", p.Keys()); err != nil {
+		return err
+	}
+	return n.Decode(&p.HeadroomParams)
+}
+
+// MarshalYAML writes the base and its parameters, then the strength.
+func (p *TrueTemplates) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.HeadroomParams) }
+
+func (p *TrueTemplates) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	return p.HeadroomParams.Validate()
+}
+
+func (p *TrueTemplates) New(Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewTrueTemplates(p.HeadroomParams, base)
+}
+
+// Display is "True-Templates" over RMax, "True-Templates-PSRL" over PSRL.
+func (p *TrueTemplates) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
+
+// memory is the base's and the reference's own copy of every pair's samples.
+func (p *TrueTemplates) memory(typeBytes, S, A, _ int64) int64 {
+	return templeMemory(p.Base, typeBytes, S, A)
+}
