@@ -57,3 +57,32 @@ func (p *TrueTemplates) Display(typeDisplay string) string { return typeDisplay 
 func (p *TrueTemplates) memory(typeBytes, S, A, _ int64) int64 {
 	return templeMemory(p.Base, typeBytes, S, A)
 }
+
+// TemplatePrior is the parameters of posterior sampling with the template library as each pair's
+// prior (temple.TemplatePrior): its base is PSRL, whose keys it has beside its own.
+type TemplatePrior struct {
+	PSRL               `yaml:",inline"`
+	temple.PriorParams `yaml:",inline"`
+}
+
+func (p *TemplatePrior) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.PriorParams.Validate()
+}
+
+func (p *TemplatePrior) New(Context) (agent.Agent, error) {
+	base, err := p.PSRL.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	r := temple.RewardPrior{Mean: p.RewardMean, SD: p.RewardSD, Noise: p.RewardNoise}
+	return temple.NewTemplatePrior(p.PriorParams, r, base)
+}
+
+// memory is PSRL's, a template learner's own tables, and the components' weights of every pair
+// (about 20 templates).
+func (p *TemplatePrior) memory(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRL.memory(typeBytes, S, A, tasks) + 21*8*S*A
+}

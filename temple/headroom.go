@@ -16,6 +16,8 @@ type HeadroomParams struct {
 	// Strength is c: a pair's true template enters its statistics as c pseudo-counts (each rank's
 	// round(c·p), the reward c·r), so it outweighs the pair's own samples by far.
 	Strength int64 `yaml:"strength" doc:"pseudo-counts a pair's true template is placed with (each rank round(strength·p)), once the pair has seen as many next states as the template has ranks" range:">= 1"`
+	// Partial places a template before the pair has seen all its ranks (placement).
+	Partial bool `yaml:"partial" doc:"place a template whose ranks the pair has not all seen: its first ranks on the states seen, the rest left out (meant for bases that keep every sample: psrl)"`
 }
 
 // DefaultHeadroomParams place a true template with 1000 pseudo-counts.
@@ -75,7 +77,7 @@ func (h *TrueTemplates) Observe(s, a int, r float64, next int) {
 		return
 	}
 	if k := h.truth.PairTemplate[i]; k >= 0 {
-		h.place(i, h.truth.Templates[k], h.p.Strength)
+		h.place(i, h.truth.Templates[k], h.p.Strength, h.p.Partial)
 	}
 }
 
@@ -121,12 +123,14 @@ func (o *overBase) record(i, next int, r float64) bool {
 }
 
 // place sets pair i's statistics to its own samples plus template g with strength c, placed on
-// the states its own samples rank (σ), and reports whether it could: g is placed only when the
-// pair has seen exactly as many next states as g has ranks. Otherwise the pair is left its own
-// samples.
-func (o *overBase) place(i int, g template.Point, c int64) bool {
+// the states its own samples rank (σ: its largest counts on g's first ranks), and reports whether
+// it could. A template with more ranks than the pair has seen states is placed only when partial
+// is set — its first ranks on the states seen, the counts of the others left out, so the pair's
+// model is g conditioned on the states it has seen; otherwise the pair is left its own samples.
+// A template with fewer ranks than the pair has seen states is never placed.
+func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 	sigma, _ := template.Ranking(o.own.Successors(i), o.S)
-	if len(sigma.Top) != ranks(g) {
+	if k := ranks(g); len(sigma.Top) > k || len(sigma.Top) < k && !partial {
 		o.unplace(i)
 		return false
 	}
@@ -134,10 +138,11 @@ func (o *overBase) place(i int, g template.Point, c int64) bool {
 	var added int64
 	for j, p := range g.P {
 		n := int64(math.Round(float64(c) * p))
-		if n == 0 {
+		r := int(rankOf(g, j))
+		if n == 0 || r >= len(sigma.Top) {
 			continue
 		}
-		state := sigma.Top[rankOf(g, j)]
+		state := sigma.Top[r]
 		for k := range succ {
 			if succ[k].State == state {
 				succ[k].N += n

@@ -117,3 +117,21 @@ func TestTrueTemplatesNeedsTheTruth(t *testing.T) {
 }
 
 func near(x, y float64) bool { return x-y < 1e-9 && y-x < 1e-9 }
+
+// TestTrueTemplatesPartialPlacement: with partial set, pair (0, 0) of mudModel is placed at its
+// first sample (to state 1): the template's first rank, 800 counts, on state 1 beside its own
+// sample, the second rank's 200 left out (no state for it yet), the reward sum −0.1 + 800·(−0.1).
+func TestTrueTemplatesPartialPlacement(t *testing.T) {
+	h, err := NewTrueTemplates(HeadroomParams{Strength: 1000, Partial: true}, psrlBase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.BeginTask(agent.Task{S: 3, A: 1, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 2)), Truth: mudModel(t)}); err != nil {
+		t.Fatal(err)
+	}
+	st := h.Base().Stats()
+	h.Observe(0, 0, -0.1, 1)
+	if n, a, r := st.Counts().N(0), succOf(st, 0, 1), st.Counts().R(0); n != 801 || a != 801 || !near(r, -80.1) {
+		t.Errorf("after one sample: n = %d, n(1) = %d, R = %v; want 801, 801, -80.1", n, a, r)
+	}
+}

@@ -1,0 +1,400 @@
+package temple
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/template"
+)
+
+// PriorParams are the parameters of TemplatePrior, posterior sampling with the template library
+// as each pair's prior.
+type PriorParams struct {
+	// Ms: at the end of a task, a pair with at least m_s own samples gives them to the library
+	// (matched within τ̂ or added as a new template).
+	Ms int64 `yaml:"m_s" doc:"own samples a pair needs, at the end of a task, to give its template to the library (matched within tau, or a new template)" range:">= 1"`
+	// Tau is τ̂, the library's matching distance.
+	Tau float64 `yaml:"tau" doc:"template gap τ̂: at the end of a task a pair's samples join the closest library template within τ̂" range:">= 0"`
+	// Strength is c: a library template is a Dirichlet(c·q) component over the pair's ranked next
+	// states, with a Normal prior of variance σ²/c on its mean reward.
+	Strength int64 `yaml:"strength" doc:"c: a template component is Dirichlet(c·q) over the pair's ranked next states, placed as c pseudo-counts" range:">= 1"`
+	// NewShare is ν, the prior probability of the "new template" component.
+	NewShare float64 `yaml:"new_share" doc:"ν: prior probability that a pair's template is none of the library's (the sparse Dirichlet component)" range:"0 < new_share < 1"`
+	// Partial places a drawn template before the pair has seen all its ranks (overBase.place).
+	Partial bool `yaml:"partial" doc:"place a drawn template whose ranks the pair has not all seen: its first ranks on the states seen, the rest left out"`
+}
+
+// DefaultPriorParams are m_s 10, τ̂ 0.15, c 50, ν 0.1 and partial placements.
+func DefaultPriorParams() PriorParams {
+	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true}
+}
+
+// Validate names the first parameter out of range.
+func (p PriorParams) Validate() error {
+	switch {
+	case p.Ms < 1:
+		return fmt.Errorf("template-prior: m_s = %d, want at least 1", p.Ms)
+	case !(p.Tau >= 0) || math.IsInf(p.Tau, 0):
+		return fmt.Errorf("template-prior: tau = %v, want a finite number >= 0", p.Tau)
+	case p.Strength < 1:
+		return fmt.Errorf("template-prior: strength = %d, want at least 1", p.Strength)
+	case !(p.NewShare > 0 && p.NewShare < 1):
+		return fmt.Errorf("template-prior: new_share = %v, want 0 < new_share < 1", p.NewShare)
+	}
+	return nil
+}
+
+// RewardPrior is the base's model of a pair's rewards, which the components' likelihoods share:
+// the mean reward ~ N(Mean, SD²) under the "new template" component, each reward ~ N(mean, Noise²).
+type RewardPrior struct{ Mean, SD, Noise float64 }
+
+// TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
+// one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
+// its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
+// reward — with weight (1 − ν)·(pairs g was given)/(pairs given in all), and a "new template"
+// component with weight ν — the sparse Dirichlet(1/S, …, 1/S) over the S next states and the
+// base's N(μ₀, σ₀²) on the mean reward. It is Thompson sampling with a mixture prior (Hong,
+// Kveton, Zaheer, Ghavamzadeh & Boutilier, AISTATS 2022) applied pair by pair, with the prior
+// learned across tasks as in Meta-Thompson sampling (Kveton et al., ICML 2021); the library is
+// learned as O-TempLe's is, at the end of each task.
+//
+// Conjugacy makes the posterior a mixture of the components' posteriors, each component k
+// weighted by w_k times the marginal likelihood of the pair's own samples under it:
+//
+//   - template g, transitions: (S−d)!/S! · Σ_π Γ(c)/Γ(c+n) · Π_j Γ(c·q_{π(j)} + n_j)/Γ(c·q_{π(j)}),
+//     over the injections π of the pair's d seen next states into g's ranks (zero when d exceeds
+//     g's ranks: one sample to a state too many rules g out);
+//   - new, transitions: Γ(1)/Γ(1+n) · Π_j Γ(1/S + n_j)/Γ(1/S);
+//   - rewards: the Normal–Normal marginal of the pair's rewards (priorML).
+//
+// To draw a model, each pair draws a component from these weights; a template component is
+// placed as c pseudo-counts beside the pair's own samples (agent.Base.Replace), and the base
+// draws from Dirichlet(counts + its own α₀). What is approximated (docs/decisions.md, "Templates
+// as a prior"): a drawn template is placed only when the pair has seen as many states as it has
+// ranks, on the maximum-likelihood injection (σ) rather than one drawn from the posterior; a drawn
+// template with ranks not yet seen, and the new component, give the pair its own samples under
+// the base's prior; with more than 720 injections the likelihood keeps the σ term alone; the
+// components are drawn again after every own sample of the pair and at every episode's end, not
+// at each of the base's draws (TSDE draws within an episode reuse them).
+type TemplatePrior struct {
+	p PriorParams
+	r RewardPrior
+	overBase
+	lib   *template.Library
+	given map[int]int64 // pairs given to each template, by ID, over past tasks
+
+	// Per task.
+	comps   []component
+	logNew  float64   // ln ν, or 0 with an empty library
+	logw    []float64 // per pair, the log posterior weight of each component (templates, then new)
+	choice  []int32   // per pair, the component drawn last (−1: new)
+	ownSq   []float64 // per pair, the sum of its own rewards' squares
+	visited []int     // pairs with own samples, in order of first sample
+	rng     *rand.Rand
+	truth   *template.Truth
+	created int
+}
+
+// component is one library template as a prior component: q by rank, its ranks K, its reward and
+// log prior weight.
+type component struct {
+	id       int
+	g        template.Point
+	q        []float64
+	logPrior float64
+}
+
+// NewTemplatePrior validates p and returns the learner over base (PSRL), whose reward model is r.
+func NewTemplatePrior(p PriorParams, r RewardPrior, base agent.Base) (*TemplatePrior, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if !(r.SD > 0 && r.Noise > 0) {
+		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.SD, r.Noise)
+	}
+	lib, err := template.NewLibrary(p.Tau)
+	if err != nil {
+		return nil, err
+	}
+	return &TemplatePrior{p: p, r: r, overBase: newOverBase(base), lib: lib, given: map[int]int64{}}, nil
+}
+
+// Library is the learner's template library.
+func (tp *TemplatePrior) Library() *template.Library { return tp.lib }
+
+// BeginTask begins the base and sets the components' prior weights from the library.
+func (tp *TemplatePrior) BeginTask(t agent.Task) error {
+	tp.begin(t)
+	tp.rng = t.Rand
+	var total int64
+	for _, n := range tp.given {
+		total += n
+	}
+	tp.comps = tp.comps[:0]
+	tp.logNew = 0
+	if total > 0 {
+		tp.logNew = math.Log(tp.p.NewShare)
+		for _, tm := range tp.lib.Templates() {
+			g := tm.Mean()
+			q := make([]float64, ranks(g))
+			for j, x := range g.P {
+				q[rankOf(g, j)] = x
+			}
+			w := (1 - tp.p.NewShare) * float64(tp.given[tm.ID]) / float64(total)
+			tp.comps = append(tp.comps, component{id: tm.ID, g: g, q: q, logPrior: math.Log(w)})
+		}
+	}
+	n := t.S * t.A
+	tp.logw = buf.Zeroed(tp.logw, n*(len(tp.comps)+1))
+	tp.choice = buf.Zeroed(tp.choice, n)
+	for i := range tp.choice {
+		tp.choice[i] = -1
+	}
+	tp.ownSq = buf.Zeroed(tp.ownSq, n)
+	tp.visited = tp.visited[:0]
+	tp.created = 0
+	tp.truth = nil
+	if t.Truth != nil {
+		tr := template.OfModel(t.Truth)
+		tp.truth = &tr
+	}
+	return nil
+}
+
+// Observe records the sample with the base and, for an own sample, reweighs the pair's
+// components and draws its component again.
+func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
+	i := s*tp.A + a
+	if !tp.record(i, next, r) {
+		return
+	}
+	if tp.own.N(i) == 1 {
+		tp.visited = append(tp.visited, i)
+	}
+	tp.ownSq[i] += r * r
+	tp.reweigh(i)
+	tp.redraw(i)
+}
+
+// EndEpisode draws every visited pair's component again, then lets the base draw its model.
+func (tp *TemplatePrior) EndEpisode() {
+	for _, i := range tp.visited {
+		tp.redraw(i)
+	}
+	tp.l.EndEpisode()
+}
+
+// weights are pair i's log posterior weights: the library's components, then the new one.
+func (tp *TemplatePrior) weights(i int) []float64 {
+	k := len(tp.comps) + 1
+	return tp.logw[i*k : i*k+k]
+}
+
+// reweigh computes pair i's log posterior weights from its own samples.
+func (tp *TemplatePrior) reweigh(i int) {
+	w := tp.weights(i)
+	succ := tp.own.Successors(i)
+	n, sum, sq := tp.own.N(i), tp.own.R(i), tp.ownSq[i]
+	counts := make([]int64, len(succ))
+	for j, x := range succ {
+		counts[j] = x.N
+	}
+	noise2 := tp.r.Noise * tp.r.Noise
+	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
+	alpha := 1 / float64(tp.S)
+	lw := lgamma(1) - lgamma(1+float64(n))
+	for _, c := range counts {
+		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
+	}
+	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.Mean, tp.r.SD*tp.r.SD, noise2)
+	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
+	place := 0.0
+	for j := range counts {
+		place -= math.Log(float64(tp.S - j))
+	}
+	c := float64(tp.p.Strength)
+	for k, comp := range tp.comps {
+		tl := transitionML(counts, comp.q, c)
+		if math.IsInf(tl, -1) {
+			w[k] = tl
+			continue
+		}
+		w[k] = comp.logPrior + place + tl + normalML(n, sum, sq, comp.g.R, noise2/c, noise2)
+	}
+}
+
+// maxInjections bounds the placements transitionML sums over; beyond it the likelihood keeps the
+// term of σ's placement alone (the largest counts on the most likely ranks).
+const maxInjections = 720
+
+// transitionML is ln of the Dirichlet(c·q)–multinomial likelihood of the pair's seen counts (one
+// per distinct next state), summed over the injections of the seen states into q's ranks; −Inf
+// when there are more seen states than ranks.
+func transitionML(counts []int64, q []float64, c float64) float64 {
+	d, K := len(counts), len(q)
+	if d > K {
+		return math.Inf(-1)
+	}
+	var n int64
+	for _, x := range counts {
+		n += x
+	}
+	// f[j·K + r]: the factor of seen state j at rank r.
+	f := make([]float64, d*K)
+	for j, x := range counts {
+		for r, p := range q {
+			if p == 0 {
+				f[j*K+r] = math.Inf(-1)
+				continue
+			}
+			f[j*K+r] = lgamma(c*p+float64(x)) - lgamma(c*p)
+		}
+	}
+	head := lgamma(c) - lgamma(c+float64(n))
+	injections := 1.0
+	for j := range d {
+		injections *= float64(K - j)
+	}
+	if injections > maxInjections {
+		order := descending(counts)
+		sum := 0.0
+		for r, j := range order {
+			sum += f[j*K+r]
+		}
+		return head + sum
+	}
+	best := math.Inf(-1)
+	var terms []float64
+	var walk func(j int, used uint64, acc float64)
+	walk = func(j int, used uint64, acc float64) {
+		if j == d {
+			terms = append(terms, acc)
+			best = math.Max(best, acc)
+			return
+		}
+		for r := range K {
+			if used&(1<<r) == 0 && !math.IsInf(f[j*K+r], -1) {
+				walk(j+1, used|1<<r, acc+f[j*K+r])
+			}
+		}
+	}
+	walk(0, 0, 0)
+	if math.IsInf(best, -1) {
+		return best
+	}
+	total := 0.0
+	for _, x := range terms {
+		total += math.Exp(x - best)
+	}
+	return head + best + math.Log(total)
+}
+
+// descending are the indices of counts, largest count first (ties by index).
+func descending(counts []int64) []int {
+	order := make([]int, len(counts))
+	for j := range order {
+		order[j] = j
+	}
+	for a := 1; a < len(order); a++ {
+		for b := a; b > 0 && counts[order[b]] > counts[order[b-1]]; b-- {
+			order[b], order[b-1] = order[b-1], order[b]
+		}
+	}
+	return order
+}
+
+// normalML is ln of the marginal likelihood of n rewards with sum and sum of squares sq, each
+// N(μ, noise2) with μ ~ N(mean, v0).
+func normalML(n int64, sum, sq, mean, v0, noise2 float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	k := float64(n)
+	xbar := sum / k
+	within := math.Max(sq-k*xbar*xbar, 0)
+	return -k/2*math.Log(2*math.Pi*noise2) - 0.5*math.Log(1+k*v0/noise2) -
+		within/(2*noise2) - k*(xbar-mean)*(xbar-mean)/(2*(noise2+k*v0))
+}
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// redraw draws pair i's component from its posterior weights and sets its statistics: a library
+// template placed beside its own samples when the pair has seen all its ranks, its own samples
+// otherwise.
+func (tp *TemplatePrior) redraw(i int) {
+	w := tp.weights(i)
+	k := drawLog(w, tp.rng.Float64())
+	if k == len(w)-1 {
+		tp.choice[i] = -1
+		tp.unplace(i)
+		return
+	}
+	tp.choice[i] = int32(k)
+	tp.place(i, tp.comps[k].g, tp.p.Strength, tp.p.Partial)
+}
+
+// drawLog is the index drawn with probabilities proportional to exp(logw), by u in [0, 1).
+func drawLog(logw []float64, u float64) int {
+	top := math.Inf(-1)
+	for _, x := range logw {
+		top = math.Max(top, x)
+	}
+	total := 0.0
+	for _, x := range logw {
+		total += math.Exp(x - top)
+	}
+	u *= total
+	for k, x := range logw {
+		u -= math.Exp(x - top)
+		if u < 0 {
+			return k
+		}
+	}
+	return len(logw) - 1
+}
+
+// EndTask gives the library the own samples of every pair with at least m_s of them: to the
+// closest template within τ̂, or as a new template.
+func (tp *TemplatePrior) EndTask() {
+	for _, i := range tp.visited {
+		if tp.own.N(i) < tp.p.Ms {
+			continue
+		}
+		_, ranked := template.Ranking(tp.own.Successors(i), tp.S)
+		t, _ := tp.lib.Match(pointOf(ranked, tp.own.R(i)))
+		if t == nil {
+			t = tp.lib.Add(ranked, tp.own.R(i))
+			tp.created++
+		} else {
+			t.Update(ranked, tp.own.R(i))
+		}
+		tp.given[t.ID]++
+	}
+}
+
+// TaskMetrics are the base's statistics; the library's size and the templates added this task;
+// the pairs whose drawn component is placed at the end of the task; and, against the true model,
+// the share of those placed with a template farther than τ̂ from the pair's true template.
+func (tp *TemplatePrior) TaskMetrics() []agent.Metric {
+	m := append(tp.st.Metrics(),
+		agent.Metric{Name: "library_size", Value: float64(tp.lib.Len())},
+		agent.Metric{Name: "new_templates", Value: float64(tp.created)},
+		agent.Metric{Name: "placed_pairs", Value: float64(tp.placedPairs())})
+	if tp.truth == nil || tp.placedPairs() == 0 {
+		return m
+	}
+	wrong := 0
+	for i, placed := range tp.placed {
+		if placed && tp.truth.PairTemplate[i] >= 0 &&
+			template.Distance(tp.comps[tp.choice[i]].g, tp.truth.Templates[tp.truth.PairTemplate[i]]) > tp.p.Tau {
+			wrong++
+		}
+	}
+	return append(m, agent.Metric{Name: "wrong_placements", Value: float64(wrong) / float64(tp.placedPairs())})
+}
