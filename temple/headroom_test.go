@@ -26,10 +26,11 @@ func mudModel(t *testing.T) *mdp.Model {
 	return m
 }
 
-func psrlBase(t *testing.T) *learners.PSRL {
+// psrlBase is PSRL with the sparse prior (prior_support: observed) and TSDE.
+func psrlBase(t testing.TB) *learners.PSRL {
 	t.Helper()
 	p := learners.DefaultPSRL()
-	p.PriorSupport = learners.ObservedStates
+	p.PriorSupport, p.Schedule = learners.ObservedStates, learners.TSDE
 	l, err := learners.NewPSRL(p)
 	if err != nil {
 		t.Fatal(err)

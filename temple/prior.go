@@ -92,7 +92,9 @@ type TemplatePrior struct {
 	logw    []float64 // per pair, the log posterior weight of each component (templates, then new)
 	choice  []int32   // per pair, the component drawn last (−1: new)
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
-	visited []int     // pairs with own samples, in order of first sample
+	dirty   []bool    // per pair, own samples since its weights were computed
+	scratch mlScratch
+	visited []int // pairs with own samples, in order of first sample
 	rng     *rand.Rand
 	truth   *template.Truth
 	created int
@@ -104,6 +106,7 @@ type component struct {
 	id       int
 	g        template.Point
 	q        []float64
+	lgq      []float64 // lnΓ(c·q_r) per rank
 	logPrior float64
 }
 
@@ -143,8 +146,12 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 			for j, x := range g.P {
 				q[rankOf(g, j)] = x
 			}
+			lgq := make([]float64, len(q))
+			for r, x := range q {
+				lgq[r] = lgamma(float64(tp.p.Strength) * x)
+			}
 			w := (1 - tp.p.NewShare) * float64(tp.given[tm.ID]) / float64(total)
-			tp.comps = append(tp.comps, component{id: tm.ID, g: g, q: q, logPrior: math.Log(w)})
+			tp.comps = append(tp.comps, component{id: tm.ID, g: g, q: q, lgq: lgq, logPrior: math.Log(w)})
 		}
 	}
 	n := t.S * t.A
@@ -154,6 +161,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 		tp.choice[i] = -1
 	}
 	tp.ownSq = buf.Zeroed(tp.ownSq, n)
+	tp.dirty = buf.Zeroed(tp.dirty, n)
 	tp.visited = tp.visited[:0]
 	tp.created = 0
 	tp.truth = nil
@@ -164,44 +172,60 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	return nil
 }
 
-// Observe records the sample with the base and, for an own sample, reweighs the pair's
-// components and draws its component again.
+// Observe records the sample with the base and marks the pair's weights for computing again at
+// the end of the episode.
 func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	i := s*tp.A + a
+	seen := len(tp.own.Successors(i))
 	if !tp.record(i, next, r) {
 		return
 	}
-	if tp.own.N(i) == 1 {
+	n := tp.own.N(i)
+	if n == 1 {
 		tp.visited = append(tp.visited, i)
 	}
 	tp.ownSq[i] += r * r
-	tp.reweigh(i)
-	tp.redraw(i)
+	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
+		tp.dirty[i] = true
+	}
 }
 
-// EndEpisode draws every visited pair's component again, then lets the base draw its model.
+// exactWeights is the own samples up to which a pair's weights are computed again after every
+// sample; beyond it, when its count doubles or it reaches a new state (which can rule a template
+// out). A pair's weights settle as its samples grow, and computing them is most of the learner's
+// cost.
+const exactWeights = 16
+
+// EndEpisode reweighs the pairs with new own samples, draws every visited pair's component
+// again, then lets the base draw its model from them (PSRL's schedule: episode).
 func (tp *TemplatePrior) EndEpisode() {
 	for _, i := range tp.visited {
+		if tp.dirty[i] {
+			tp.reweigh(i)
+			tp.dirty[i] = false
+		}
 		tp.redraw(i)
 	}
 	tp.l.EndEpisode()
 }
 
-// weights are pair i's log posterior weights: the library's components, then the new one.
+// weights are pair i's posterior weights: the library's components, then the new one (log
+// weights while reweigh computes them, probabilities after).
 func (tp *TemplatePrior) weights(i int) []float64 {
 	k := len(tp.comps) + 1
 	return tp.logw[i*k : i*k+k]
 }
 
-// reweigh computes pair i's log posterior weights from its own samples.
+// reweigh computes pair i's posterior weights from its own samples.
 func (tp *TemplatePrior) reweigh(i int) {
 	w := tp.weights(i)
 	succ := tp.own.Successors(i)
 	n, sum, sq := tp.own.N(i), tp.own.R(i), tp.ownSq[i]
-	counts := make([]int64, len(succ))
-	for j, x := range succ {
-		counts[j] = x.N
+	counts := tp.scratch.counts[:0]
+	for _, x := range succ {
+		counts = append(counts, x.N)
 	}
+	tp.scratch.counts = counts
 	noise2 := tp.r.Noise * tp.r.Noise
 	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
 	alpha := 1 / float64(tp.S)
@@ -217,12 +241,29 @@ func (tp *TemplatePrior) reweigh(i int) {
 	}
 	c := float64(tp.p.Strength)
 	for k, comp := range tp.comps {
-		tl := transitionML(counts, comp.q, c)
+		tl := tp.scratch.transitionML(counts, comp, c)
 		if math.IsInf(tl, -1) {
 			w[k] = tl
 			continue
 		}
 		w[k] = comp.logPrior + place + tl + normalML(n, sum, sq, comp.g.R, noise2/c, noise2)
+	}
+	normalize(w)
+}
+
+// normalize turns log weights into probabilities, in place.
+func normalize(w []float64) {
+	top := math.Inf(-1)
+	for _, x := range w {
+		top = math.Max(top, x)
+	}
+	total := 0.0
+	for k, x := range w {
+		w[k] = math.Exp(x - top)
+		total += w[k]
+	}
+	for k := range w {
+		w[k] /= total
 	}
 }
 
@@ -230,10 +271,18 @@ func (tp *TemplatePrior) reweigh(i int) {
 // term of σ's placement alone (the largest counts on the most likely ranks).
 const maxInjections = 720
 
+// mlScratch are transitionML's buffers, kept between calls.
+type mlScratch struct {
+	counts []int64
+	f      []float64
+	terms  []float64
+}
+
 // transitionML is ln of the Dirichlet(c·q)–multinomial likelihood of the pair's seen counts (one
 // per distinct next state), summed over the injections of the seen states into q's ranks; −Inf
 // when there are more seen states than ranks.
-func transitionML(counts []int64, q []float64, c float64) float64 {
+func (sc *mlScratch) transitionML(counts []int64, comp component, c float64) float64 {
+	q := comp.q
 	d, K := len(counts), len(q)
 	if d > K {
 		return math.Inf(-1)
@@ -243,14 +292,15 @@ func transitionML(counts []int64, q []float64, c float64) float64 {
 		n += x
 	}
 	// f[j·K + r]: the factor of seen state j at rank r.
-	f := make([]float64, d*K)
+	sc.f = buf.Zeroed(sc.f, d*K)
+	f := sc.f
 	for j, x := range counts {
 		for r, p := range q {
 			if p == 0 {
 				f[j*K+r] = math.Inf(-1)
 				continue
 			}
-			f[j*K+r] = lgamma(c*p+float64(x)) - lgamma(c*p)
+			f[j*K+r] = lgamma(c*p+float64(x)) - comp.lgq[r]
 		}
 	}
 	head := lgamma(c) - lgamma(c+float64(n))
@@ -267,7 +317,7 @@ func transitionML(counts []int64, q []float64, c float64) float64 {
 		return head + sum
 	}
 	best := math.Inf(-1)
-	var terms []float64
+	terms := sc.terms[:0]
 	var walk func(j int, used uint64, acc float64)
 	walk = func(j int, used uint64, acc float64) {
 		if j == d {
@@ -282,6 +332,7 @@ func transitionML(counts []int64, q []float64, c float64) float64 {
 		}
 	}
 	walk(0, 0, 0)
+	sc.terms = terms
 	if math.IsInf(best, -1) {
 		return best
 	}
@@ -329,7 +380,7 @@ func lgamma(x float64) float64 {
 // otherwise.
 func (tp *TemplatePrior) redraw(i int) {
 	w := tp.weights(i)
-	k := drawLog(w, tp.rng.Float64())
+	k := draw(w, tp.rng.Float64())
 	if k == len(w)-1 {
 		tp.choice[i] = -1
 		tp.unplace(i)
@@ -339,24 +390,15 @@ func (tp *TemplatePrior) redraw(i int) {
 	tp.place(i, tp.comps[k].g, tp.p.Strength, tp.p.Partial)
 }
 
-// drawLog is the index drawn with probabilities proportional to exp(logw), by u in [0, 1).
-func drawLog(logw []float64, u float64) int {
-	top := math.Inf(-1)
-	for _, x := range logw {
-		top = math.Max(top, x)
-	}
-	total := 0.0
-	for _, x := range logw {
-		total += math.Exp(x - top)
-	}
-	u *= total
-	for k, x := range logw {
-		u -= math.Exp(x - top)
+// draw is the index drawn with probabilities w (summing to 1) by u in [0, 1).
+func draw(w []float64, u float64) int {
+	for k, x := range w {
+		u -= x
 		if u < 0 {
 			return k
 		}
 	}
-	return len(logw) - 1
+	return len(w) - 1
 }
 
 // EndTask gives the library the own samples of every pair with at least m_s of them: to the

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/template"
 )
 
-// priorAgent is TemplatePrior (m_s 10, c 50, ν 0.1) over PSRL with the base's default reward
-// model N(0, 1), noise 1, whose library holds the given templates (reward sum 0), each given
+// priorAgent is TemplatePrior (m_s 10, c 50, ν 0.1) over PSRL with the sparse prior, a draw per
+// episode and the base's default reward model N(0, 1), noise 1, whose library holds the given templates (reward sum 0), each given
 // once, beginning a task of 10 states and 1 action.
 func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
 	t.Helper()
-	tp, err := NewTemplatePrior(DefaultPriorParams(), RewardPrior{Mean: 0, SD: 1, Noise: 1}, psrlBase(t))
+	tp, err := NewTemplatePrior(DefaultPriorParams(), RewardPrior{Mean: 0, SD: 1, Noise: 1}, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,29 +29,19 @@ func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
 	return tp
 }
 
-// posterior is pair 0's posterior over the components (the library's, then new).
+// posterior is pair 0's posterior over the components (the library's, then new), computed from
+// all its own samples (past exactWeights, the learner computes it only now and then).
 func posterior(tp *TemplatePrior) []float64 {
-	w := tp.weights(0)
-	top := math.Inf(-1)
-	for _, x := range w {
-		top = math.Max(top, x)
-	}
-	out, total := make([]float64, len(w)), 0.0
-	for k, x := range w {
-		out[k] = math.Exp(x - top)
-		total += out[k]
-	}
-	for k := range out {
-		out[k] /= total
-	}
-	return out
+	tp.reweigh(0)
+	return tp.weights(0)
 }
 
-// feed gives pair 0 own samples to the next states in order, with reward 0.
+// feed gives pair 0 own samples to the next states in order, with reward 0, in one episode.
 func feed(tp *TemplatePrior, next ...int) {
 	for _, s := range next {
 		tp.Observe(0, 0, 0, s)
 	}
+	tp.EndEpisode()
 }
 
 // TestPriorRulesOutATemplateWithOneSample: with a deterministic and a two-way template, each
@@ -171,4 +162,16 @@ func TestPriorParamsValidate(t *testing.T) {
 			t.Errorf("Validate = %v, want it to contain %q", err, c.want)
 		}
 	}
+}
+
+// episodePSRL is PSRL with the sparse prior and a draw per episode, template-prior's base.
+func episodePSRL(t testing.TB) *learners.PSRL {
+	t.Helper()
+	p := learners.DefaultPSRL()
+	p.PriorSupport = learners.ObservedStates
+	l, err := learners.NewPSRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
