@@ -5,6 +5,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -72,12 +73,16 @@ func (p *TemplatePrior) Validate() error {
 	return p.PriorParams.Validate()
 }
 
+// New builds the learner over a PSRL that draws when the learner says (schedule episode): the
+// learner draws the pairs' components first, at the end of every episode or on TSDE's epochs.
 func (p *TemplatePrior) New(Context) (agent.Agent, error) {
-	base, err := p.PSRL.NewBase()
+	bp := p.PSRLParams
+	bp.Schedule = learners.PerEpisode
+	base, err := learners.NewPSRL(bp)
 	if err != nil {
 		return nil, err
 	}
-	r := temple.RewardPrior{Mean: p.RewardMean, SD: p.RewardSD, Noise: p.RewardNoise}
+	r := temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise, TSDE: p.Schedule == learners.TSDE}
 	return temple.NewTemplatePrior(p.PriorParams, r, base)
 }
 

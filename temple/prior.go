@@ -47,9 +47,18 @@ func (p PriorParams) Validate() error {
 	return nil
 }
 
-// RewardPrior is the base's model of a pair's rewards, which the components' likelihoods share:
-// the mean reward ~ N(Mean, SD²) under the "new template" component, each reward ~ N(mean, Noise²).
-type RewardPrior struct{ Mean, SD, Noise float64 }
+// PSRLModel is what TemplatePrior takes of its PSRL base: the model of a pair's rewards, which the
+// components' likelihoods share — the mean reward ~ N(Mean, SD²) under the "new template"
+// component, each reward ~ N(mean, Noise²) — and when to draw a model. The base itself must draw
+// at every call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs'
+// components and then calls it, at the end of every episode or, with TSDE, when its epoch ends.
+type PSRLModel struct {
+	RewardMean, RewardSD, RewardNoise float64
+	// TSDE draws when the epoch has run longer than the last one or a pair's own count has more
+	// than doubled since it began (Ouyang et al. 2017, as learners.TSDE), counting own samples
+	// only: placed pseudo-counts do not end an epoch.
+	TSDE bool
+}
 
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
@@ -77,11 +86,11 @@ type RewardPrior struct{ Mean, SD, Noise float64 }
 // ranks, on the maximum-likelihood injection (σ) rather than one drawn from the posterior; a drawn
 // template with ranks not yet seen, and the new component, give the pair its own samples under
 // the base's prior; with more than 720 injections the likelihood keeps the σ term alone; the
-// components are drawn again after every own sample of the pair and at every episode's end, not
-// at each of the base's draws (TSDE draws within an episode reuse them).
+// weights are computed after every own sample up to 16, then when the pair's count doubles or it
+// reaches a new state.
 type TemplatePrior struct {
 	p PriorParams
-	r RewardPrior
+	r PSRLModel
 	overBase
 	lib   *template.Library
 	given map[int]int64 // pairs given to each template, by ID, over past tasks
@@ -94,10 +103,14 @@ type TemplatePrior struct {
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
 	dirty   []bool    // per pair, own samples since its weights were computed
 	scratch mlScratch
-	visited []int // pairs with own samples, in order of first sample
-	rng     *rand.Rand
-	truth   *template.Truth
-	created int
+	// TSDE's epoch (PSRLModel.TSDE): own samples when it began, the last epoch's length, and
+	// each pair's own count when it began.
+	epochStart, lastLen int64
+	nk                  []int64
+	visited             []int // pairs with own samples, in order of first sample
+	rng                 *rand.Rand
+	truth               *template.Truth
+	created             int
 }
 
 // component is one library template as a prior component: q by rank, its ranks K, its reward and
@@ -110,13 +123,14 @@ type component struct {
 	logPrior float64
 }
 
-// NewTemplatePrior validates p and returns the learner over base (PSRL), whose reward model is r.
-func NewTemplatePrior(p PriorParams, r RewardPrior, base agent.Base) (*TemplatePrior, error) {
+// NewTemplatePrior validates p and returns the learner over base, a PSRL that draws at every call
+// of EndEpisode, whose reward model and schedule are r.
+func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePrior, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if !(r.SD > 0 && r.Noise > 0) {
-		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.SD, r.Noise)
+	if !(r.RewardSD > 0 && r.RewardNoise > 0) {
+		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.RewardSD, r.RewardNoise)
 	}
 	lib, err := template.NewLibrary(p.Tau)
 	if err != nil {
@@ -162,6 +176,8 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	}
 	tp.ownSq = buf.Zeroed(tp.ownSq, n)
 	tp.dirty = buf.Zeroed(tp.dirty, n)
+	tp.nk = buf.Zeroed(tp.nk, n)
+	tp.epochStart, tp.lastLen = 0, 1 // T_0 = 1, as learners.PSRL
 	tp.visited = tp.visited[:0]
 	tp.created = 0
 	tp.truth = nil
@@ -172,8 +188,8 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	return nil
 }
 
-// Observe records the sample with the base and marks the pair's weights for computing again at
-// the end of the episode.
+// Observe records the sample with the base and marks the pair's weights for computing again
+// before the next draw; with TSDE it draws when the epoch ends.
 func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	i := s*tp.A + a
 	seen := len(tp.own.Successors(i))
@@ -188,6 +204,10 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
 		tp.dirty[i] = true
 	}
+	if total := tp.st.Samples(); tp.r.TSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]) {
+		tp.lastLen = total - tp.epochStart
+		tp.draw()
+	}
 }
 
 // exactWeights is the own samples up to which a pair's weights are computed again after every
@@ -196,17 +216,26 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 // cost.
 const exactWeights = 16
 
-// EndEpisode reweighs the pairs with new own samples, draws every visited pair's component
-// again, then lets the base draw its model from them (PSRL's schedule: episode).
+// EndEpisode draws a model at the end of every episode, unless the schedule is TSDE.
 func (tp *TemplatePrior) EndEpisode() {
+	if !tp.r.TSDE {
+		tp.draw()
+	}
+}
+
+// draw reweighs the pairs with new own samples, draws every visited pair's component, and has
+// the base draw its model from them; it begins a TSDE epoch.
+func (tp *TemplatePrior) draw() {
 	for _, i := range tp.visited {
 		if tp.dirty[i] {
 			tp.reweigh(i)
 			tp.dirty[i] = false
 		}
 		tp.redraw(i)
+		tp.nk[i] = tp.own.N(i)
 	}
 	tp.l.EndEpisode()
+	tp.epochStart = tp.st.Samples()
 }
 
 // weights are pair i's posterior weights: the library's components, then the new one (log
@@ -226,14 +255,14 @@ func (tp *TemplatePrior) reweigh(i int) {
 		counts = append(counts, x.N)
 	}
 	tp.scratch.counts = counts
-	noise2 := tp.r.Noise * tp.r.Noise
+	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
 	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
 	alpha := 1 / float64(tp.S)
 	lw := lgamma(1) - lgamma(1+float64(n))
 	for _, c := range counts {
 		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
 	}
-	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.Mean, tp.r.SD*tp.r.SD, noise2)
+	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
 	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
 	place := 0.0
 	for j := range counts {
@@ -380,7 +409,7 @@ func lgamma(x float64) float64 {
 // otherwise.
 func (tp *TemplatePrior) redraw(i int) {
 	w := tp.weights(i)
-	k := draw(w, tp.rng.Float64())
+	k := drawIndex(w, tp.rng.Float64())
 	if k == len(w)-1 {
 		tp.choice[i] = -1
 		tp.unplace(i)
@@ -390,8 +419,8 @@ func (tp *TemplatePrior) redraw(i int) {
 	tp.place(i, tp.comps[k].g, tp.p.Strength, tp.p.Partial)
 }
 
-// draw is the index drawn with probabilities w (summing to 1) by u in [0, 1).
-func draw(w []float64, u float64) int {
+// drawIndex is the index drawn with probabilities w (summing to 1) by u in [0, 1).
+func drawIndex(w []float64, u float64) int {
 	for k, x := range w {
 		u -= x
 		if u < 0 {

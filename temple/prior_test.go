@@ -16,7 +16,7 @@ import (
 // once, beginning a task of 10 states and 1 action.
 func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
 	t.Helper()
-	tp, err := NewTemplatePrior(DefaultPriorParams(), RewardPrior{Mean: 0, SD: 1, Noise: 1}, episodePSRL(t))
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1}, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,4 +174,36 @@ func episodePSRL(t testing.TB) *learners.PSRL {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestPriorTSDECountsOwnSamples: with TSDE, template-prior ends an epoch as learners.TSDE does,
+// on own samples alone. A pair moving to state 1 every time, with a deterministic template in the
+// library: the first sample doubles its count from 0 (a draw), the 3rd makes the epoch (2
+// samples) longer than the last (1), the 6th makes it 3 > 2 — draws after samples 1, 3 and 6,
+// although the pair's statistics hold 50 placed counts more than its own from the first draw on.
+func TestPriorTSDECountsOwnSamples(t *testing.T) {
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, TSDE: true}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp.given[tp.lib.Add(deterministic, 0).ID] = 1
+	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	var drawn []int
+	for k := 1; k <= 7; k++ {
+		v := tp.PolicyVersion()
+		tp.Observe(0, 0, 0, 1)
+		if tp.PolicyVersion() != v {
+			drawn = append(drawn, k)
+		}
+	}
+	if len(drawn) != 3 || drawn[0] != 1 || drawn[1] != 3 || drawn[2] != 6 {
+		t.Errorf("draws after own samples %v, want [1 3 6]", drawn)
+	}
+	v := tp.PolicyVersion()
+	tp.EndEpisode()
+	if tp.PolicyVersion() != v {
+		t.Errorf("the end of an episode drew a model under TSDE")
+	}
 }
