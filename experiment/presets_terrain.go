@@ -6,6 +6,7 @@ package experiment
 
 import (
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/learners"
 )
 
 // Terrain settings chosen at the design seed 101, 12 settings for each single-task learner
@@ -15,6 +16,13 @@ const (
 	terrainRMaxM      = 2    // RMax's m, best of 1 … 12
 	terrainRewardSD   = 0.05 // PSRL's prior sd σ₀ on a mean reward, best of 0.05 … 1
 	terrainRewardNois = 0.03 // PSRL's reward noise σ, best of 0.03 … 1
+	// template-prior over that PSRL, the same budget: strength c 10 and new_share ν 0.1 with
+	// partial placements, best of c 3 … 200, ν 0.1 and 0.3, partial or not.
+	terrainStrength = 10
+	terrainNewShare = 0.1
+	// The true-templates reference over PSRL: strength 50, placed once a pair has seen its
+	// template's support, the best of four variants at seed 1 (1000 or 50, partial or not).
+	terrainTrueStrength = 50
 )
 
 // terrain runs the terrain family's defaults — 60 new 8×8 grids of floor, ice and mud, 100
@@ -30,6 +38,7 @@ func terrain() Spec {
 	mbie.mustSet("beta", terrainBeta)
 	rmax := defaultAgent(TypeRMax)
 	rmax.mustSet("m", terrainRMaxM)
+	rmax.mustSet("planning", learners.PlanFull) // as every preset's
 	psrl := defaultAgent("psrl")
 	tunePSRL(&psrl)
 
@@ -44,12 +53,16 @@ func terrain() Spec {
 	trueRMax := headroom(TypeRMax, "True-Templates-RMax")
 	trueRMax.mustSet("m", terrainRMaxM)
 	trueRMax.mustSet("strength", terrainRMaxM) // placed, a pair is known
+	trueRMax.mustSet("planning", learners.PlanFull)
 	truePSRL := headroom("psrl", "True-Templates-PSRL")
 	tunePSRL(&truePSRL)
-	truePSRL.mustSet("partial", true) // PSRL keeps every sample
+	truePSRL.mustSet("strength", terrainTrueStrength)
 
 	prior := defaultAgent("template-prior")
 	tunePSRL(&prior)
+	prior.mustSet("strength", terrainStrength)
+	prior.mustSet("new_share", terrainNewShare)
+	prior.mustSet("partial", true)
 
 	s.Agents = []AgentSpec{psrl, prior, truePSRL, mbie, trueMBIE, rmax, trueRMax}
 	s.Output.Baseline = psrl.Name

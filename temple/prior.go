@@ -82,12 +82,13 @@ type PSRLModel struct {
 // To draw a model, each pair draws a component from these weights; a template component is
 // placed as c pseudo-counts beside the pair's own samples (agent.Base.Replace), and the base
 // draws from Dirichlet(counts + its own α₀). What is approximated (docs/decisions.md, "Templates
-// as a prior"): a drawn template is placed only when the pair has seen as many states as it has
-// ranks, on the maximum-likelihood injection (σ) rather than one drawn from the posterior; a drawn
-// template with ranks not yet seen, and the new component, give the pair its own samples under
-// the base's prior; with more than 720 injections the likelihood keeps the σ term alone; the
-// weights are computed after every own sample up to 16, then when the pair's count doubles or it
-// reaches a new state.
+// as a prior"): pairs draw their components independently; a drawn template is placed on the
+// maximum-likelihood injection (σ) rather than one drawn from the posterior, and its ranks not yet
+// seen are left out (partial) or, without partial, it is not placed until the pair has seen them
+// all; a drawn template that is not placed, and the new component, give the pair its own samples
+// under the base's prior; with more than 720 injections the likelihood keeps the σ term alone;
+// the weights are computed after every own sample up to 16, then when the pair's count doubles
+// or it reaches a new state.
 type TemplatePrior struct {
 	p PriorParams
 	r PSRLModel
