@@ -25,8 +25,6 @@ type Base interface {
 	Record(i, next int, r float64) bool
 	// Augment adds counts that are not pair i's own samples, with their reward sum.
 	Augment(i int, add []mdp.Succ, reward float64)
-	// Replace sets pair i's counts to the given ones and reward sum, dropping all it held.
-	Replace(i int, succ []mdp.Succ, reward float64)
 	// EndEpisode is called after every episode (PSRL draws a new model on its schedule).
 	EndEpisode()
 	// ObserveTerminal marks s terminal from now on.
@@ -84,6 +82,14 @@ func UniformGreedy(q, dst []float64) {
 			dst[a] = 1 / ties
 		}
 	}
+}
+
+// Replacer is a base whose pair counts can be set outright: Replace sets pair i's counts to the
+// given ones and reward sum, dropping all it held. Only options that are not in the paper withdraw
+// counts once added (O-TempLe's early_match, refute and opt_delta, checked when the agent is
+// made); every base of the learners package is one.
+type Replacer interface {
+	Replace(i int, succ []mdp.Succ, reward float64)
 }
 
 // Valued is a base whose current plan's state values can be read: O-TempLe's optimism over

@@ -70,8 +70,10 @@ type memoryer interface {
 // starts. On a task of more than lazy.FlatMax pairs, RMax and O-TempLe over RMax allocate their
 // statistics only where they write them.
 func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
-	if l, ok := large(p); ok && S*A > lazy.FlatMax && written > 0 {
-		return l.memory(S, A, written)
+	if lg, ok := p.(larger); ok && S*A > lazy.FlatMax && written > 0 {
+		if l, ok := lg.large(); ok {
+			return l.memory(S, A, written)
+		}
 	}
 	if m, ok := p.(memoryer); ok {
 		return m.memory(t.PairBytes, S, A, tasks)

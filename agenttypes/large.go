@@ -34,40 +34,39 @@ func rmaxLarge(p learners.RMaxParams) (largeBytes, bool) {
 	return l, true
 }
 
-// large returns the memory figures of an agent with parameters p on a large task,
-// false for the agents that keep flat tables there too.
-func large(p Params) (largeBytes, bool) {
-	switch p := p.(type) {
-	case *RMax:
-		return rmaxLarge(p.RMaxParams)
-	case *OTempLe:
-		base, ok := p.Base.Params.(*RMax)
-		if !ok {
-			return largeBytes{}, false
-		}
-		l, ok := rmaxLarge(base.RMaxParams)
-		if !ok {
-			return largeBytes{}, false
-		}
-		// O-TempLe's own: per state its count of wrong pairs; per pair its augmented and wrong
-		// flags; in blocks its pending counts, own samples and identification, and with its
-		// options an early match (its template and σ) and every step (refute).
-		l.StateBytes += 8
-		l.PairBytes += 1 + 1
-		l.BlockBytes += 8 + 8 + 24 + 8 + 4
-		l.WrittenBytes += 4 * 16
-		if p.EarlyMatch > 0 {
-			l.BlockBytes += 4 + 32
-			l.WrittenBytes += 4 * 4
-		}
-		if p.Refute {
-			l.PairBytes++
-			l.BlockBytes += 8 + 8 + 24
-			l.WrittenBytes += 4 * 16
-		}
-		return l, true
+// larger is implemented by the parameters of agents that keep their per-pair statistics in lazy
+// tables on a task of more than lazy.FlatMax pairs: large returns their memory figures there,
+// false when these parameters keep flat tables all the same (RMax's full planning).
+type larger interface{ large() (largeBytes, bool) }
+
+func (p *RMax) large() (largeBytes, bool) { return rmaxLarge(p.RMaxParams) }
+
+func (p *OTempLe) large() (largeBytes, bool) {
+	base, ok := p.Base.Params.(*RMax)
+	if !ok {
+		return largeBytes{}, false
 	}
-	return largeBytes{}, false
+	l, ok := rmaxLarge(base.RMaxParams)
+	if !ok {
+		return largeBytes{}, false
+	}
+	// O-TempLe's own: per state its count of wrong pairs; per pair its augmented and wrong
+	// flags; in blocks its pending counts, own samples and identification, and with its
+	// options an early match (its template and σ) and every step (refute).
+	l.StateBytes += 8
+	l.PairBytes += 1 + 1
+	l.BlockBytes += 8 + 8 + 24 + 8 + 4
+	l.WrittenBytes += 4 * 16
+	if p.EarlyMatch > 0 {
+		l.BlockBytes += 4 + 32
+		l.WrittenBytes += 4 * 4
+	}
+	if p.Refute {
+		l.PairBytes++
+		l.BlockBytes += 8 + 8 + 24
+		l.WrittenBytes += 4 * 16
+	}
+	return l, true
 }
 
 // memory is the memory of an agent on a task of S states and A actions that writes at most

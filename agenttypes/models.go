@@ -1,14 +1,20 @@
 package agenttypes
 
+// modelBuilt is implemented by the parameters of agents built from the true models of the run's
+// tasks (Context.Models): the offline baselines Abs-RL and MaxQInit (types.go); and of those that
+// read each task's true model as they act (agent.Task.Truth): the true-templates reference
+// (templateprior.go).
+type modelBuilt interface{ builtFromModels() }
+
 // NeedsModels reports whether agents with parameters p are built from the true models of the
-// run's tasks (Context.Models): the offline baselines Abs-RL and MaxQInit; or read each task's
-// true model as they act (agent.Task.Truth): the true-templates reference. Such agents can only
-// be run by the experiment runner on stored models, never driven step by step from outside (the
-// C ABI), where no model exists.
+// run's tasks. Such agents can only be run by the experiment runner, never driven step by step
+// from outside (the C ABI), where no model exists.
 func NeedsModels(p Params) bool {
-	switch p.(type) {
-	case *AbsRL, *MaxQInitQ, *MaxQInitDelayedQ, *MaxQInitRMax, *TrueTemplates:
-		return true
-	}
-	return false
+	_, ok := p.(modelBuilt)
+	return ok
 }
+
+func (*AbsRL) builtFromModels()            {}
+func (*MaxQInitQ) builtFromModels()        {}
+func (*MaxQInitDelayedQ) builtFromModels() {}
+func (*MaxQInitRMax) builtFromModels()     {}

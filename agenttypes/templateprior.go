@@ -1,6 +1,8 @@
 package agenttypes
 
 import (
+	"fmt"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
@@ -54,6 +56,10 @@ func (p *TrueTemplates) New(Context) (agent.Agent, error) {
 // Display is "True-Templates" over RMax, "True-Templates-PSRL" over PSRL.
 func (p *TrueTemplates) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
 
+// builtFromModels: the reference reads each task's true model (NeedsModels), so it runs on stored
+// models only, never driven step by step from outside.
+func (*TrueTemplates) builtFromModels() {}
+
 // memory is the base's and the reference's own copy of every pair's samples.
 func (p *TrueTemplates) memory(typeBytes, S, A, _ int64) int64 {
 	return templeMemory(p.Base, typeBytes, S, A)
@@ -66,9 +72,17 @@ type TemplatePrior struct {
 	temple.PriorParams `yaml:",inline"`
 }
 
+// Validate checks PSRL's keys and template-prior's, and what template-prior needs of its PSRL:
+// Normal rewards (its components' reward likelihoods are Normal) and a schedule it can run.
 func (p *TemplatePrior) Validate() error {
 	if err := p.PSRLParams.Validate(); err != nil {
 		return err
+	}
+	if p.RewardPosterior != learners.NormalReward {
+		return fmt.Errorf("template-prior: reward_posterior = %q, want %q (the components' reward likelihoods are Normal: reward_mean, reward_sd, reward_noise)", p.RewardPosterior, learners.NormalReward)
+	}
+	if p.Schedule != learners.PerEpisode && p.Schedule != learners.TSDE {
+		return fmt.Errorf("template-prior: schedule = %q, want %q or %q (template-prior draws its base's models itself, after each pair's component)", p.Schedule, learners.PerEpisode, learners.TSDE)
 	}
 	return p.PriorParams.Validate()
 }

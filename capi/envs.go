@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,10 @@ type settings struct {
 	StartCell  [2]int `json:"start_cell"`
 	StartState *int   `json:"start_state,omitempty"`
 }
+
+// settingWant says what each setting takes, for the message of a value of another kind.
+var settingWant = map[string]string{"episodes": "an integer", "steps": "an integer", "gamma": "a number",
+	"start": "a string", "start_cell": "a list of 2 integers", "start_state": "an integer"}
 
 // The start rules of a config's start key.
 const (
@@ -49,6 +54,10 @@ func decodeSettings(text string) (settings, error) {
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&set); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			if errors.As(err, &typeErr) { // in the settings' words, not Go's
+				return settings{}, fmt.Errorf("%s = a JSON %s, want %s", typeErr.Field, typeErr.Value, settingWant[typeErr.Field])
+			}
 			return settings{}, fmt.Errorf("settings %s: %v (the settings are episodes, steps, gamma, start, start_cell, start_state)", text, err)
 		}
 	}

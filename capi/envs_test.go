@@ -27,6 +27,8 @@ func TestNewTasksRefusals(t *testing.T) {
 		{"online-maze", "", `{"gamma": 1}`, "gamma = 1"},
 		{"online-maze", "", `{"start": "often"}`, `start = "often"`},
 		{"online-maze", "", `{"stpes": 3}`, `unknown field "stpes"`},
+		{"online-maze", "", `{"episodes": "x"}`, "episodes = a JSON string, want an integer"},
+		{"online-maze", "", `{"gamma": [1]}`, "gamma = a JSON array, want a number"},
 	} {
 		_, err := newTasks(c.family, c.params, c.set, 1, 0, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -19,11 +19,6 @@ import (
 // maxPairs bounds S·A of a task: templates index states as int32.
 const maxPairs = math.MaxInt32
 
-// snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
-type snapshotter interface {
-	TemplateSnapshot() template.Snapshot
-}
-
 // session is one agent behind a handle, with the state of the protocol of agent.Agent that the
 // boundary checks: BeginTask, then Act/Observe, EndEpisode after each episode, EndTask. Its
 // methods are called with mu held; they check every argument before the learner sees it, so a
@@ -267,7 +262,7 @@ func (s *session) metrics() (string, error) {
 // templates is the template snapshot (template.Snapshot: the library and each pair's template)
 // as JSON, or null for learners without templates.
 func (s *session) templates() (string, error) {
-	sn, ok := s.ag.(snapshotter)
+	sn, ok := s.ag.(template.Snapshotter)
 	if !ok {
 		return "null", nil
 	}

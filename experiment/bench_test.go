@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/continuous/mountaincar"
@@ -246,5 +247,128 @@ func BenchmarkLargeMaze(b *testing.B) {
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 			}
 		})
+	}
+}
+
+// fastLearnersConfig is issue 38's configuration on an n×n online maze: 4 mazes (lava at the
+// 10×10 cells (5,5), (3,7), (7,3), scaled with n; goal in the far corner), 300 episodes × 60
+// steps, one run, the oracle off, seed 3, every strong learner at its defaults, the tuned MBIE-EB,
+// both MBIE-EBs with the planner before delta planning (planning: full), and PSRL on each schedule
+// and prior support; the first agent, RMax, is the reference.
+func fastLearnersConfig(n int) string {
+	at := func(k int) int { return max(1, (k*n+5)/10) }
+	return fmt.Sprintf(`name: fast-learners
+seed: 3
+runs: 1
+episodes: 300
+steps: 60
+oracle:
+  enabled: false
+tasks:
+  family: online-maze
+  width: %[1]d
+  height: %[1]d
+  count: 4
+  pool: 4
+  goals: [[%[1]d, %[1]d]]
+  lava: [[%[2]d, %[2]d], [%[3]d, %[4]d], [%[4]d, %[3]d]]
+agents:
+  - type: rmax
+  - type: q-learning
+  - type: mbie-eb
+  - type: mbie-eb
+    name: MBIE-EB-m10
+    beta: 0.8
+    m: 10
+  - type: mbie-eb
+    name: MBIE-EB-full
+    planning: full
+  - type: mbie-eb
+    name: MBIE-EB-m10-full
+    beta: 0.8
+    m: 10
+    planning: full
+  - type: psrl
+  - type: psrl
+    name: PSRL-tsde
+    schedule: tsde
+  - type: psrl
+    name: PSRL-obs
+    prior_support: observed
+  - type: psrl
+    name: PSRL-obs-tsde
+    prior_support: observed
+    schedule: tsde
+  - type: ucrl2
+  - type: c-ucrl
+  - type: e3
+  - type: o-temple
+  - type: o-temple
+    name: OT-MBIE
+    base: mbie-eb
+  - type: o-temple
+    name: OT-PSRL
+    base: psrl
+`, n, at(5), at(3), at(7))
+}
+
+// stepLoop acts uniformly at random and learns nothing: a cell of it is the runner's and the
+// maze's cost alone, the step limit of every learner.
+type stepLoop struct {
+	rng *rand.Rand
+	A   int
+}
+
+func (r *stepLoop) BeginTask(t agent.Task) error   { r.rng, r.A = t.Rand, t.A; return nil }
+func (r *stepLoop) Act(int) int                    { return r.rng.IntN(r.A) }
+func (r *stepLoop) Observe(int, int, float64, int) {}
+func (r *stepLoop) ObserveTerminal(int)            {}
+func (r *stepLoop) EndEpisode()                    {}
+func (r *stepLoop) EndTask()                       {}
+
+// BenchmarkFastLearners times each learner of fastLearnersConfig at 10×10, 24×24 and 32×32
+// through the runner (issue 38). Every iteration runs three cells one after another on one
+// goroutine — RMax's, the learner's and the step loop's — and the benchmark reports the learner's
+// steps per second and its time per step as a multiple of RMax's (x-rmax) and of the step loop's
+// (x-steploop), both measured in the same iterations, so that the machine's load cancels.
+func BenchmarkFastLearners(b *testing.B) {
+	for _, n := range []int{10, 24, 32} {
+		s, err := Parse([]byte(fastLearnersConfig(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Output.Baseline = ""
+		p, err := Build(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		loop := AgentFactory{Name: "step-loop", New: func(RunContext) (agent.Agent, error) { return &stepLoop{}, nil }}
+		for _, fac := range p.Agents[1:] {
+			b.Run(fmt.Sprintf("%dx%d/%s", n, n, fac.Name), func(b *testing.B) {
+				var own, ref, bare time.Duration
+				steps := 0
+				timed := func(f AgentFactory) time.Duration {
+					began := time.Now()
+					res, err := runCell(context.Background(), p, b.TempDir(), 0, f, silent{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if f.Name == fac.Name {
+						for _, t := range res.Tasks {
+							steps += t.Steps
+						}
+					}
+					return time.Since(began)
+				}
+				for b.Loop() {
+					ref += timed(p.Agents[0])
+					own += timed(fac)
+					bare += timed(loop)
+				}
+				b.ReportMetric(float64(steps)/own.Seconds(), "steps/s")
+				b.ReportMetric(own.Seconds()/ref.Seconds(), "x-rmax")
+				b.ReportMetric(own.Seconds()/bare.Seconds(), "x-steploop")
+			})
+		}
 	}
 }

@@ -116,11 +116,6 @@ func (c *cellReturns) Return(e int, ret float64) {
 	}
 }
 
-// snapshotter is an agent with a template library (O-TempLe, FM-TempLe).
-type snapshotter interface {
-	TemplateSnapshot() template.Snapshot
-}
-
 // cellFiles are the files a cell writes as its tasks end: episodes/ (with output.episodes) and
 // templates/ (with output.templates, for an agent with templates); nil when not written.
 type cellFiles struct {
@@ -137,7 +132,7 @@ func (p *Plan) openCellFiles(dir string, run int, name string, ag agent.Agent) (
 			return nil, err
 		}
 	}
-	if _, ok := ag.(snapshotter); ok && p.TemplateSnapshots {
+	if _, ok := ag.(template.Snapshotter); ok && p.TemplateSnapshots {
 		if c.templates, err = results.CreateTemplates(dir, run, name); err != nil {
 			c.close()
 			return nil, err
@@ -154,7 +149,7 @@ func (c *cellFiles) endTask(k int, ag agent.Agent) error {
 		}
 	}
 	if c.templates != nil {
-		return c.templates.Write(TaskSnapshot{Task: k, Snapshot: ag.(snapshotter).TemplateSnapshot()})
+		return c.templates.Write(TaskSnapshot{Task: k, Snapshot: ag.(template.Snapshotter).TemplateSnapshot()})
 	}
 	return nil
 }

@@ -12,8 +12,8 @@
 // The data flows spec → plan → run → results, and the files follow it:
 //
 //	spec   spec.go (Spec, parsing, validation; its tasks: block is a families.Spec), agents.go
-//	       (AgentSpec over the agents registry), presets.go, presets_f5.go and presets_beyond.go
-//	       (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
+//	       (AgentSpec over the agent registry, agenttypes), presets.go, presets_f5.go,
+//	       presets_beyond.go and presets_regime.go (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
 //	       their points, the layout files of results they write, and the true template and
 //	       model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from

@@ -16,18 +16,16 @@ import (
 // A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
+	p, err := Build(s) // before dir is made: a spec that cannot run leaves nothing behind
+	if err != nil {
+		return Summary{}, err
+	}
 	release, err := claim(dir, s, progress)
 	if err != nil {
 		return Summary{}, err
 	}
 	defer release()
-	return execute(ctx, s, dir, jobs, progress)
-}
-
-// execute is Execute in a directory already claimed.
-func execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
-	p, err := prepare(s, dir)
-	if err != nil {
+	if err := prepare(s, p, dir); err != nil {
 		return Summary{}, err
 	}
 	cells, err := Run(ctx, p, dir, jobs, progress)
@@ -37,16 +35,12 @@ func execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 	return Write(dir, s, cells)
 }
 
-// prepare builds the plan of s and writes its task sequences to dir/tasks.json and what the
-// writer of its results needs (results.Setup) to dir/setup.json, before any cell runs: so every
-// shard's directory can be merged without the runner.
-func prepare(s Spec, dir string) (*Plan, error) {
-	p, err := Build(s)
-	if err != nil {
-		return nil, err
-	}
+// prepare writes the task sequences of plan p of s to dir/tasks.json and what the writer of its
+// results needs (results.Setup) to dir/setup.json, before any cell runs: so every shard's
+// directory can be merged without the runner.
+func prepare(s Spec, p *Plan, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return fmt.Errorf("experiment: %w", err)
 	}
 	set := env.SequenceSet{Format: env.SequenceFormat, Description: "task sequences of experiment " + s.Name}
 	for _, tasks := range p.Runs {
@@ -58,17 +52,17 @@ func prepare(s Spec, dir string) (*Plan, error) {
 	}
 	encoded, err := env.EncodeSequences(set)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: the task sequences: %w", err)
+		return fmt.Errorf("experiment: the task sequences: %w", err)
 	}
 	if err := results.WriteTasks(dir, encoded); err != nil {
-		return nil, err
+		return err
 	}
 	setup, err := s.setup()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := results.WriteSetup(dir, setup); err != nil {
-		return nil, err
+		return err
 	}
-	return p, nil
+	return nil
 }

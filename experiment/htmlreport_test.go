@@ -52,7 +52,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 		t.Errorf("%d verdicts, want 3", len(verdicts))
 	}
 	for _, c := range verdicts {
-		if !strings.Contains(page, "<td>"+html.EscapeString(c.Verdict())+"</td>") {
+		if !strings.Contains(page, `<td class="verdict">`+html.EscapeString(c.Verdict())+"</td>") {
 			t.Errorf("the report lacks the verdict %q", c.Verdict())
 		}
 	}

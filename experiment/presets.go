@@ -1,7 +1,7 @@
 // The paper's presets (figures and appendices) with the table of every preset and the helpers
 // the presets share. The table holds one entry per experiment, each with the description
 // `temple reproduce --list` prints; the presets of Appendix F.5 are in presets_f5.go, those not
-// in the paper in presets_beyond.go.
+// in the paper in presets_beyond.go, the regime map in presets_regime.go.
 
 package experiment
 
@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/learners"
 )
 
@@ -357,5 +358,5 @@ func LookupPreset(name string) (Preset, error) {
 	for _, p := range presets {
 		names = append(names, p.Name)
 	}
-	return Preset{}, fmt.Errorf("no preset %q; the presets are %s", name, strings.Join(names, ", "))
+	return Preset{}, fmt.Errorf("no preset %q; the presets are %s%s", name, strings.Join(names, ", "), suggest.DidYouMean(name, names))
 }

@@ -77,8 +77,9 @@ func baseLearners() Spec {
 
 // baseLearnersRiverSwim runs every base learner and Q-learning on RiverSwim (the riverswim
 // preset's 2000 × 100 from its start distribution), with R_max = 10 000 for every optimistic
-// learner, MBIE-EB's β on that scale (0.4·R_max) and PSRL's reward prior N(0, 10 000²) with
-// noise 5 000 (the largest standard deviation of a reward in [0, 10 000]).
+// learner, MBIE-EB's β on that scale (0.4·R_max) and PSRL's rewards in [0, 10 000] (its Beta
+// posterior's range; its Normal prior, if chosen, N(0, 10 000²) with noise 5 000, the largest
+// standard deviation of a reward in [0, 10 000]).
 func baseLearnersRiverSwim() Spec {
 	s := riverSwim()
 	s.Name = "base-learners-riverswim"
@@ -96,6 +97,7 @@ func baseLearnersRiverSwim() Spec {
 		if a.Has("reward_sd") {
 			a.mustSet("reward_sd", 10000)
 			a.mustSet("reward_noise", 5000)
+			a.mustSet("reward_max", 10000) // the range of PSRL's Beta posterior, its default
 		}
 	}
 	return s

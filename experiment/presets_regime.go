@@ -43,9 +43,11 @@ func regimeMap() Spec {
 
 	mbie := defaultAgent("mbie-eb")
 	mbie.mustSet("beta", regimeBeta)
+	mbie.mustSet("planning", learners.PlanFull) // the planner the map's results were recorded with
 	tuned := defaultAgent("mbie-eb")
 	tuned.mustSet("beta", regimeTunedBeta)
 	tuned.mustSet("m", regimeTunedM)
+	tuned.mustSet("planning", learners.PlanFull)
 	tuned.Name = "MBIE-EB(beta0.8 m10)"
 	rmax := defaultAgent(TypeRMax)
 	rmax.mustSet("m", regimeRMaxM)

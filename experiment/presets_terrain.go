@@ -69,11 +69,14 @@ func terrain() Spec {
 	return s
 }
 
-// tunePSRL gives a PSRL-based agent the terrain family's tuned PSRL: the sparse prior, TSDE and
-// the tuned reward model.
+// tunePSRL gives a PSRL-based agent the terrain family's tuned PSRL: the sparse prior, TSDE, the
+// Normal reward posterior with the tuned reward model, and dense sampling (the PSRL it was tuned
+// as, before issue 44 changed PSRL's defaults).
 func tunePSRL(a *AgentSpec) {
 	a.mustSet("prior_support", "observed")
 	a.mustSet("schedule", "tsde")
+	a.mustSet("reward_posterior", "normal")
+	a.mustSet("sampling", "dense")
 	a.mustSet("reward_sd", terrainRewardSD)
 	a.mustSet("reward_noise", terrainRewardNois)
 }

@@ -31,10 +31,10 @@ import (
 // so that RMax can finish exploring — and each measure says when it did not. It writes one
 // cells directory per point, scaling.csv and figures/scaling.{png,svg}.
 type Scaling struct {
-	Sizes         []int       `yaml:"sizes"`          // n of the size series' n×n mazes
-	TemplatesSize int         `yaml:"templates_size"` // n of the template series (0: none)
-	LandformSets  [][]float64 `yaml:"landform_sets"`  // landforms of each point of the template series
-	Budget        float64     `yaml:"budget"`         // steps per task, in units of m·S·A
+	Sizes         []int       `yaml:"sizes" doc:"n of the size series' n×n mazes" range:">= 2 each"`
+	TemplatesSize int         `yaml:"templates_size" doc:"n of the template series' mazes (0: no template series)" range:">= 2 with landform_sets"`
+	LandformSets  [][]float64 `yaml:"landform_sets" doc:"the landforms of each point of the template series"`
+	Budget        float64     `yaml:"budget" doc:"steps per task, in units of m·S·A" range:"> 0"`
 }
 
 // scalingPoint is one experiment of a scaling block.
@@ -173,7 +173,7 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	if s.Scaling == nil {
 		return nil, nil, errors.New("experiment: the spec has no scaling: block")
 	}
-	if err := s.Validate(); err != nil {
+	if err := Check(s); err != nil {
 		return nil, nil, err
 	}
 	release, err := claim(dir, s, progress)
@@ -241,13 +241,16 @@ func writeScalingSetup(s Spec, dir string, pts []results.ScalingPointSetup) (res
 // runPoint runs the experiment of one point into its own directory, which it claims, and
 // returns its plan (for the tasks' true templates) and the cells' results.
 func runPoint(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (*Plan, []CellResult, error) {
+	plan, err := Build(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	release, err := claim(dir, s, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	plan, err := prepare(s, dir)
-	if err != nil {
+	if err := prepare(s, plan, dir); err != nil {
 		return nil, nil, err
 	}
 	cells, err := Run(ctx, plan, dir, jobs, progress)

@@ -97,7 +97,7 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 // writes no summary or figures: `temple merge` (results.Merge) joins the shards' directories and
 // writes them.
 func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Progress, sh Shard) (int, error) {
-	if err := s.Validate(); err != nil {
+	if err := Check(s); err != nil {
 		return 0, err
 	}
 	points, subdirs, err := s.experiments()
@@ -145,6 +145,10 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 // runShardPoint runs the shard's cells of one experiment into dir, which it claims first when it
 // is a point's own directory, and returns how many cells it ran and its plan.
 func runShardPoint(ctx context.Context, ps Spec, dir string, point bool, jobs int, progress Progress, sh Shard) (int, *Plan, error) {
+	p, err := Build(ps)
+	if err != nil {
+		return 0, nil, err
+	}
 	if point {
 		release, err := claim(dir, ps, progress)
 		if err != nil {
@@ -152,8 +156,7 @@ func runShardPoint(ctx context.Context, ps Spec, dir string, point bool, jobs in
 		}
 		defer release()
 	}
-	p, err := prepare(ps, dir)
-	if err != nil {
+	if err := prepare(ps, p, dir); err != nil {
 		return 0, nil, err
 	}
 	p.Shard = sh

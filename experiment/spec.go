@@ -7,57 +7,61 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 )
 
 // Spec is an experiment as written in a config file. Every field has a default (see Default and
 // docs/reference/configuration.md); a file states only what it changes.
 type Spec struct {
-	Name      string    `yaml:"name"`
-	Seed      uint64    `yaml:"seed"`
-	Runs      int       `yaml:"runs"`
-	Episodes  int       `yaml:"episodes"`
-	Steps     int       `yaml:"steps"`
-	Gamma     float64   `yaml:"gamma"`
-	Start     StartRule `yaml:"start"`
-	StartCell [2]int    `yaml:"start_cell"`
+	Name      string    `yaml:"name" doc:"the experiment's name: its results directory runs/NAME" range:"a file name"`
+	Seed      uint64    `yaml:"seed" doc:"every random stream (tasks, starts, agents) derives from it"`
+	Runs      int       `yaml:"runs" doc:"task sequences (the paper's runs), each with its own tasks" range:">= 1"`
+	Episodes  int       `yaml:"episodes" doc:"episodes per task" range:">= 1"`
+	Steps     int       `yaml:"steps" doc:"steps per episode: an episode ends here (truncated) or at a terminal state" range:">= 1"`
+	Gamma     float64   `yaml:"gamma" doc:"discount γ of every agent" range:"[0, 1)"`
+	Start     StartRule `yaml:"start" doc:"where episodes start: one random state per task, per episode, or a fixed one" range:"random-per-task | random-per-episode | fixed"`
+	StartCell [2]int    `yaml:"start_cell" doc:"with start: fixed, the start cell [x, y] of grid tasks (mazes, grids, FourRoom)"`
 	// StartState, with start: fixed, is the start state of tasks that are not grids (for grids
 	// start_cell says it as a cell); nil unless given.
-	StartState *int          `yaml:"start_state,omitempty"`
-	Tasks      families.Spec `yaml:"tasks"`
-	Agents     []AgentSpec   `yaml:"agents"`
-	Output     OutputSpec    `yaml:"output"`
-	Oracle     OracleSpec    `yaml:"oracle"`
+	StartState *int          `yaml:"start_state,omitempty" doc:"with start: fixed, the start state of any task (a state number); wins over start_cell" range:">= 0"`
+	Tasks      families.Spec `yaml:"tasks" doc:"the task family (family: NAME) and its keys: temple describe families"`
+	Agents     []AgentSpec   `yaml:"agents" doc:"the agents, each type: NAME and its keys: temple describe types" range:"at least one"`
+	Output     OutputSpec    `yaml:"output" doc:"what the results directory holds besides the per-task results (output.*)"`
+	Oracle     OracleSpec    `yaml:"oracle" doc:"measuring against the optimal policy of each task's true model (oracle.*)"`
 	// Sweep runs the experiment at every value of one parameter, or every combination of several.
-	Sweep []SweepParam `yaml:"sweep,omitempty"`
+	Sweep []SweepParam `yaml:"sweep,omitempty" doc:"run at every value of a parameter, or every combination of several (sweep[].*)"`
 	// Scaling runs the experiment at growing maze sizes and template counts and fits the
 	// sample-complexity law (see Scaling).
-	Scaling *Scaling `yaml:"scaling,omitempty"`
+	Scaling *Scaling `yaml:"scaling,omitempty" doc:"run at growing maze sizes and template counts and fit the sample-complexity law (scaling.*)"`
 	// MaxMemory, in MB, is the memory an experiment may need by its estimate (task models and the
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
-	MaxMemory int64 `yaml:"max_memory,omitempty"`
+	MaxMemory int64 `yaml:"max_memory,omitempty" doc:"MB the experiment may need by its estimate (0: the machine's memory)" range:">= 0"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
 type OutputSpec struct {
 	// Episodes writes every episode's return (one CSV per cell under episodes/).
-	Episodes bool `yaml:"episodes"`
+	Episodes bool `yaml:"episodes" doc:"write every episode's return (episodes/)"`
 	// Templates writes, for agents with a template library, each pair's template and the library
 	// at the end of every task (one JSON-lines file per cell under templates/), for pictures.
-	Templates bool `yaml:"templates,omitempty"`
+	Templates bool `yaml:"templates,omitempty" doc:"write each template learner's pair templates and library after every task (templates/)"`
 	// Smoothing is the weight of the exponential moving average in per-task figures (0 = raw;
 	// the paper's figures use 0.9).
-	Smoothing float64 `yaml:"smoothing"`
+	Smoothing float64 `yaml:"smoothing" doc:"EMA weight of the per-task figures (0: raw; the paper's figures use 0.9)" range:"[0, 1)"`
 	// Baseline is the agent the advantage figure subtracts; by default the agent named RMax if
 	// there is one, else none (no advantage figure).
-	Baseline string `yaml:"baseline"`
+	Baseline string `yaml:"baseline" doc:"the agent the advantage figure subtracts; default RMax if there is one" range:"an agent's name"`
 }
 
 // OracleSpec says how learners are measured against the optimal policy of each task's true model
@@ -65,15 +69,15 @@ type OutputSpec struct {
 type OracleSpec struct {
 	// Enabled computes the optimal values of every task and each agent's regret, ε-mistakes and
 	// regret decomposition.
-	Enabled bool `yaml:"enabled"`
+	Enabled bool `yaml:"enabled" doc:"oracle.csv, regret.csv, share of optimal, ε-mistakes and regret decomposition; simulators cannot be solved (false there)"`
 	// Epsilon is the ε of ε-mistakes (steps t with Q*(s_t,a_t) < V*(s_t) − ε, γ-discounted) as a
 	// fraction of the task's V_max = R_max/(1−γ), R_max the largest |reward| of the task.
-	Epsilon float64 `yaml:"epsilon"`
+	Epsilon float64 `yaml:"epsilon" doc:"ε of ε-mistakes as a fraction of V_max = max|r|/(1−γ)" range:">= 0"`
 	// PolicyMistakes also counts Kakade's ε-mistakes: steps t with V^{π_t}(s_t) < V*(s_t) − ε,
 	// π_t the learner's current policy evaluated exactly on the true model whenever it changes
 	// (agent.PolicyInfo; learners without it are not measured). Off by default: it costs a
 	// policy evaluation per policy change, and every exploring step of RMax changes it.
-	PolicyMistakes bool `yaml:"policy_mistakes,omitempty"`
+	PolicyMistakes bool `yaml:"policy_mistakes,omitempty" doc:"also count Kakade's ε-mistakes (a policy evaluation per policy change: slow)" range:"needs enabled"`
 }
 
 // DefaultEpsilon is the default oracle.epsilon: ε = 0.1·V_max. The paper's sample-complexity
@@ -114,7 +118,8 @@ func Demo() Spec {
 
 // Load reads a spec file: defaults first (those of the file's task family), then the file on
 // top. Unknown or misspelt keys, and parameters of another family or agent type, fail with their
-// line number.
+// line number. A relative path in the file (a task file) is read relative to the file's
+// directory, not the working directory.
 func Load(path string) (Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -124,13 +129,40 @@ func Load(path string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
 	}
+	resolvePaths(&s.Tasks, filepath.Dir(path))
 	return s, nil
+}
+
+// resolvePaths makes the relative task-file paths of tasks relative to dir instead: a custom MDP
+// file, a task-sequence file (not published:NAME), and those of a mixed family's parts.
+func resolvePaths(tasks *families.Spec, dir string) {
+	resolve := func(path *string) {
+		if *path != "" && !filepath.IsAbs(*path) {
+			*path = filepath.Join(dir, *path)
+		}
+	}
+	switch p := tasks.Params.(type) {
+	case *families.CustomParams:
+		resolve(&p.File)
+	case *families.FileParams:
+		if !strings.HasPrefix(p.File, published.Prefix) {
+			resolve(&p.File)
+		}
+	case *families.MixedParams:
+		for i := range p.Parts {
+			resolvePaths(&p.Parts[i], dir)
+		}
+	}
 }
 
 // Parse decodes a spec from YAML onto the defaults and validates it. The task family chooses the
 // defaults of the tasks: block.
 func Parse(b []byte) (Spec, error) {
-	if err := checkMapping(b); err != nil {
+	doc, err := checkMapping(b)
+	if err != nil {
+		return Spec{}, err
+	}
+	if err := yamlkeys.Check(doc, reflect.TypeFor[Spec](), "a config"); err != nil {
 		return Spec{}, err
 	}
 	s := Default()
@@ -138,7 +170,7 @@ func Parse(b []byte) (Spec, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&s); err != nil && !errors.Is(err, io.EOF) {
-		return Spec{}, cleanYAMLError(err)
+		return Spec{}, yamlkeys.Words(err, doc)
 	}
 	if s.Name == "" {
 		s.Name = "experiment"
@@ -153,31 +185,28 @@ func Parse(b []byte) (Spec, error) {
 }
 
 // checkMapping rejects what cannot be a config before decoding: a binary file, an empty one (the
-// defaults would run silently) and a YAML document that is not a mapping of keys.
-func checkMapping(b []byte) error {
+// defaults would run silently) and a YAML document that is not a mapping of keys. It returns the
+// document's mapping.
+func checkMapping(b []byte) (*yaml.Node, error) {
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == 0 || r == utf8.RuneError && size == 1 {
-			return fmt.Errorf("not a text file (a NUL byte or invalid UTF-8 at byte %d); a config is a YAML mapping such as \"runs: 3\"", i)
+			return nil, fmt.Errorf("not a text file (a NUL byte or invalid UTF-8 at byte %d); a config is a YAML mapping such as \"runs: 3\"", i)
 		}
 		i += size
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return cleanYAMLError(err)
+		return nil, yamlkeys.Words(err, nil)
 	}
 	if len(doc.Content) == 0 {
-		return errors.New("the config is empty; give at least one key (for instance \"runs: 3\"), or run without a config for the default experiment")
+		return nil, errors.New("the config is empty; give at least one key (for instance \"runs: 3\"), or run without a config for the default experiment")
 	}
 	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
 		kind := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value", yaml.AliasNode: "an alias"}[root.Kind]
-		return fmt.Errorf("line %d: the config is %s; want a mapping of keys (runs, tasks, agents, ...)", root.Line, kind)
+		return nil, fmt.Errorf("line %d: the config is %s; want a mapping of keys (runs, tasks, agents, ...)", root.Line, kind)
 	}
-	return nil
-}
-
-func cleanYAMLError(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	return doc.Content[0], nil
 }
 
 // Validate names the first field out of range.
@@ -235,4 +264,28 @@ func (s *Spec) AgentNames() []string {
 		out = append(out, a.Name)
 	}
 	return out
+}
+
+// Check says whether s can run, before anything is written: every experiment of it (each point
+// of a sweep or scaling block) validates, and the first one's first run is built — its task
+// sequence drawn or read from its files, its models and simulators, its agents — so that a
+// missing task file, a simulator with the oracle on or an agent that cannot run on the tasks
+// fails before a results directory is made or --force clears one.
+func Check(s Spec) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	specs, _, err := s.experiments()
+	if err != nil {
+		return err
+	}
+	for _, ps := range specs {
+		if err := ps.Validate(); err != nil {
+			return err
+		}
+	}
+	first := specs[0]
+	first.Runs = 1
+	_, err = Build(first)
+	return err
 }

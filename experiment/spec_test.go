@@ -2,13 +2,15 @@ package experiment
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"testing"
 
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
@@ -79,7 +81,20 @@ func TestPresetsPinFullPlanning(t *testing.T) {
 
 func TestParseErrorsNameTheField(t *testing.T) {
 	cases := []struct{ yaml, want string }{
-		{"runs: 2\nepisods: 3\n", "line 2: field episods not found"},
+		{"runs: 2\nepisods: 3\n", `line 2: a config has no key "episods" (it has name, seed, runs, episodes`},
+		{"runs: 2\nepisods: 3\n", `; did you mean "episodes"?`},
+		{"oracle:\n  enabeld: true\n", `line 2: oracle has no key "enabeld" (it has enabled, epsilon, policy_mistakes); did you mean "enabled"?`},
+		{"output:\n  smothing: 0.5\n", `line 2: output has no key "smothing" (it has episodes, templates, smoothing, baseline); did you mean "smoothing"?`},
+		{"scaling:\n  budgte: 2\n", `line 2: scaling has no key "budgte" (it has sizes, templates_size, landform_sets, budget); did you mean "budget"?`},
+		{"runs: two\n", `line 1: runs = "two", want an integer >= 1`},
+		{"seed: -1\n", `line 1: seed = -1, want an integer >= 0`},
+		{"gamma: high\n", `line 1: gamma = "high", want a number in [0, 1)`},
+		{"oracle: 3\n", "line 1: oracle is a mapping of keys (enabled, epsilon, policy_mistakes), not the value 3"},
+		{"oracle:\n  enabled: maybe\n", `line 2: oracle.enabled = "maybe", want true or false`},
+		{"start_cell: [1, x]\n", "line 1: start_cell = [1, x], want a list of 2 integers"},
+		{"scaling:\n  sizes: [a]\n", "line 2: scaling.sizes = [a], want a list of integers >= 2 each"},
+		{"tasks:\n  family: online-maze\n  width: five\n", `line 3: width = "five", want an integer`},
+		{"agents:\n  - type: rmax\n    m: lots\n", `line 3: m = "lots", want an integer`},
 		{"tasks:\n  family: maze\n", `line 2: family = "maze", want one of`},
 		{"tasks:\n  family: online-maze\n  sd: 0.1\n", `line 3: family online-maze has no parameter "sd"`},
 		{"tasks:\n  family: finite-model\n  pool: 3\n", `line 3: family finite-model has no parameter "pool"`},
@@ -111,8 +126,14 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse(%q) error = %v, want it to contain %q", c.yaml, err, c.want)
 		}
+		if err != nil && goTypeName.MatchString(err.Error()) {
+			t.Errorf("Parse(%q) error = %v names a Go type", c.yaml, err)
+		}
 	}
 }
+
+// goTypeName matches what the YAML library says in Go's words: a user never sees them.
+var goTypeName = regexp.MustCompile(`unmarshal|\b(int|int64|uint64|float64|bool)\b|!!|in type|experiment\.|families\.|agents\.`)
 
 func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s := Default()
@@ -190,5 +211,38 @@ func TestValidationDoesNotBuildWhatItChecks(t *testing.T) {
 	_, err := Parse([]byte("tasks:\n  family: grid\n  width: 2\n  height: 1\n  terminal_goals: true\n  goals: [[1, 1], [2, 1]]\n"))
 	if err == nil || !strings.Contains(err.Error(), "every open cell is a terminal goal") {
 		t.Errorf("a grid of terminal goals only: %v", err)
+	}
+}
+
+// A task file's relative path is the config's directory's, not the working directory's: the
+// custom-mdp example loads from another directory, and a published:NAME or absolute path is kept.
+func TestLoadResolvesPathsAgainstTheConfig(t *testing.T) {
+	config, err := filepath.Abs("../examples/custom-mdp/experiment.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	s, err := Load(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(filepath.Dir(config), "inventory.json")
+	if got := s.Tasks.Params.(*families.CustomParams).File; got != want {
+		t.Errorf("file = %s, want %s", got, want)
+	}
+	if _, err := BuildTasks(s); err != nil {
+		t.Errorf("the example's tasks from another directory: %v", err)
+	}
+	dir := t.TempDir()
+	mixed := "tasks:\n  family: mixed\n  parts:\n    - family: file\n      file: published:online-maze-4x4\n    - family: custom\n      file: /abs/m.json\n    - family: custom\n      file: sub/m.json\n"
+	os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(mixed), 0o644)
+	s, err = Load(filepath.Join(dir, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := s.Tasks.Params.(*families.MixedParams).Parts
+	got := []string{parts[0].Params.(*families.FileParams).File, parts[1].Params.(*families.CustomParams).File, parts[2].Params.(*families.CustomParams).File}
+	if want := []string{"published:online-maze-4x4", "/abs/m.json", filepath.Join(dir, "sub/m.json")}; !slices.Equal(got, want) {
+		t.Errorf("mixed parts' files = %v, want %v", got, want)
 	}
 }

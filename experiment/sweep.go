@@ -23,8 +23,8 @@ import (
 // (e.g. tasks.slip), and its values in order. Several parameters sweep their grid (every
 // combination).
 type SweepParam struct {
-	Param  string      `yaml:"parameter"`
-	Values []yaml.Node `yaml:"values"`
+	Param  string      `yaml:"parameter" doc:"an agent parameter (set on every agent that has it) or tasks.NAME, a parameter of the task family" range:"not empty"`
+	Values []yaml.Node `yaml:"values" doc:"its values, in order" range:"at least one"`
 }
 
 // Values wraps plain values as the nodes of a sweep parameter.
@@ -187,7 +187,7 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if len(s.Sweep) == 0 {
 		return nil, errors.New("experiment: the spec has no sweep: block")
 	}
-	if err := s.Validate(); err != nil {
+	if err := Check(s); err != nil {
 		return nil, err
 	}
 	release, err := claim(dir, s, progress)

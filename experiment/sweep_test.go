@@ -70,7 +70,7 @@ func TestSweepErrors(t *testing.T) {
 		{"sweep:\n  - parameter: tasks.sd\n    values: [1]\n", `sweep[0]: family online-maze has no parameter "sd"`},
 		{"sweep:\n  - parameter: tau\n    values: []\n", "sweep[0]: parameter tau has no values"},
 		{"sweep:\n  - parameter: tau\n    values: [0.1]\n  - parameter: tau\n    values: [0.2]\n", `sweep[1]: parameter "tau" is swept twice`},
-		{"sweep:\n  - parameter: tau\n    valus: [0.1]\n", "field valus not found"},
+		{"sweep:\n  - parameter: tau\n    valus: [0.1]\n", `line 3: sweep[0] has no key "valus" (it has parameter, values); did you mean "values"?`},
 	} {
 		if _, err := Parse([]byte(c.yaml)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.yaml, err, c.want)

@@ -63,11 +63,11 @@ func TestRiverSwimNearOptimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mb, err := NewMBIEEB(MBIEEBParams{Beta: 0.4 * 10000, RMax: 10000, PlanTolerance: 1e-4, Replan: ReplanDoubling})
+	mb, err := NewMBIEEB(MBIEEBParams{Beta: 0.4 * 10000, RMax: 10000, PlanTolerance: 1e-4, Replan: ReplanDoubling, Planning: PlanDelta})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e3, err := NewE3(E3Params{M: 16, RMax: 10000, Epsilon: 0.1, PlanTolerance: 1e-4})
+	e3, err := NewE3(E3Params{M: 16, RMax: 10000, Epsilon: 0.1, PlanTolerance: 1e-4, Planning: PlanDelta})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +118,11 @@ func TestClassicComparison(t *testing.T) {
 		for s, w := range m.StartDistribution() {
 			best += w * h.Value(steps, s)
 		}
-		mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: ReplanDoubling})
+		mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: ReplanDoubling, Planning: PlanDelta})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e3, err := NewE3(E3Params{M: c.mE3, RMax: c.rmax, Epsilon: 0.1, PlanTolerance: 1e-4})
+		e3, err := NewE3(E3Params{M: c.mE3, RMax: c.rmax, Epsilon: 0.1, PlanTolerance: 1e-4, Planning: PlanDelta})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestMBIEEBDoublingAgainstEverySample(t *testing.T) {
 		}
 		mean := map[Replan]float64{}
 		for _, replan := range []Replan{ReplanDoubling, ReplanEverySample} {
-			mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: replan})
+			mb, err := NewMBIEEB(MBIEEBParams{Beta: c.beta * c.rmax, RMax: c.rmax, PlanTolerance: 1e-4, Replan: replan, Planning: PlanDelta})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,77 +6,129 @@ import (
 	"math"
 	"slices"
 
+	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
 )
 
-// CUCRLParams are C-UCRL's parameters: UCRL2's and the slack ε of the clustering.
+// ClusterWidth is the confidence width ApproxEquivalence gives a class of n samples.
+type ClusterWidth string
+
+const (
+	// PaperWidth is the paper's ε(n) = W_n(δ/(3SA)), the time-uniform L1 bound
+	// W_n(δ) = √(2(1 + 1/n)·log(√(n+1)·(2^S − 2)/δ)/n) (Asadi et al. 2019, the section on unknown
+	// classes; docs/decisions.md, decision 27, says where we read it).
+	PaperWidth ClusterWidth = "paper"
+	// InverseSqrtWidth is 1/√n, about what StatisticalRL's UCRL_SA clusters with (its confP
+	// starts at 1 and is multiplied down by √(N/(N+1)) and a ratio of logarithms near 1 at each
+	// sample). Not the paper's: an option for the side-by-side runs.
+	InverseSqrtWidth ClusterWidth = "inverse-sqrt"
+)
+
+// CUCRLParams are C-UCRL's parameters: UCRL2's and those of ApproxEquivalence.
 type CUCRLParams struct {
 	UCRL2Params `yaml:",inline"`
-	// Epsilon is the slack ε of ApproxEquivalence's test: two pairs may share a class when the L1
-	// distance of their sorted empirical profiles is at most ε plus both confidence widths.
-	Epsilon float64 `yaml:"epsilon" doc:"slack ε of ApproxEquivalence's test ‖sort p̂ − sort p̂′‖₁ ≤ ε + c + c′ (0 in the authors' code)" range:">= 0"`
+	// Epsilon is a slack ε added to ApproxEquivalence's tests: two profiles are statistically close
+	// when their L1 distance is at most ε plus both widths (0: the paper's test).
+	Epsilon float64 `yaml:"epsilon" doc:"slack ε added to ApproxEquivalence's tests ‖p̂ − p̂′‖₁ ≤ ε + ε(n) + ε(n′) (0: the paper's)" range:">= 0"`
+	// Alpha is the paper's α: two classes merge only when their mean counts per pair are within a
+	// factor α of each other. 0 is α → ∞, no such limit: the choice of the paper's Proposition 1
+	// (ApproxEquivalence finds the true classes) and of Bourel's C_UCRL; the paper's experiments
+	// use α = 4.
+	Alpha float64 `yaml:"alpha" doc:"α of ApproxEquivalence: classes merge only when their samples per pair are within a factor α (the paper's experiments: 4); 0 for α → ∞, no limit (its Proposition 1)" range:"0 or > 1"`
+	// Width is the clustering width ε(n): the paper's or 1/√n.
+	Width ClusterWidth `yaml:"width" doc:"clustering width ε(n): the paper's W_n(δ/(3SA)), or 1/√n (about StatisticalRL's UCRL_SA)" range:"paper | inverse-sqrt"`
 }
 
-// DefaultCUCRL are UCRL2's defaults and ε = 0, the value the authors' code clusters with.
-func DefaultCUCRL() CUCRLParams { return CUCRLParams{UCRL2Params: DefaultUCRL2()} }
+// DefaultCUCRL are UCRL2's defaults, ε = 0, α → ∞ and the paper's width.
+func DefaultCUCRL() CUCRLParams {
+	return CUCRLParams{UCRL2Params: DefaultUCRL2(), Width: PaperWidth}
+}
 
 // Validate names the first parameter out of range.
 func (p CUCRLParams) Validate() error {
 	if err := p.UCRL2Params.Validate(); err != nil {
 		return fmt.Errorf("c-ucrl: %w", err)
 	}
-	if !(p.Epsilon >= 0) || math.IsInf(p.Epsilon, 0) {
+	switch {
+	case !(p.Epsilon >= 0) || math.IsInf(p.Epsilon, 0):
 		return fmt.Errorf("c-ucrl: epsilon = %v, want a finite number >= 0", p.Epsilon)
+	case p.Alpha != 0 && (!(p.Alpha > 1) || math.IsInf(p.Alpha, 0)):
+		return fmt.Errorf("c-ucrl: alpha = %v, want 0 (no limit) or a finite number > 1", p.Alpha)
+	case p.Width != PaperWidth && p.Width != InverseSqrtWidth:
+		return fmt.Errorf("c-ucrl: width %q, want %q or %q", p.Width, PaperWidth, InverseSqrtWidth)
 	}
 	return nil
 }
 
 // NewCUCRL validates p and returns the C-UCRL base learner (agent.NewSingle makes it the single-task
-// agent): UCRL2 whose confidence sets pool
-// the samples of pairs that ApproxEquivalence puts in one class (Asadi, Talebi, Bourel &
-// Maillard, "Model-based reinforcement learning exploiting state-action equivalence", ACML 2019).
+// agent): UCRL2 whose confidence sets pool the samples of pairs that ApproxEquivalence puts in one
+// class (Asadi, Talebi, Bourel & Maillard, "Model-based reinforcement learning exploiting
+// state-action equivalence", ACML 2019, arXiv 1910.04077).
 //
 // Two pairs are equivalent when their next-state distributions are equal up to a permutation of
 // next states: sorted in decreasing order ("profiles"), they are the same vector — a TempLe
-// template. At the start of every UCRL2 episode (t_k) C-UCRL
+// template. At the start of every episode (t_k) C-UCRL
 //
 //  1. sorts each visited pair's counts in decreasing order (ties by state), its empirical profile
 //     and its profile mapping σ̂_i (rank k → state);
-//  2. clusters the visited pairs as the authors' code does (UCRL_SA.equivalenceClasses in the
-//     StatisticalRL learners): the pairs in reverse index order, each joins the class of the first
-//     earlier seed with ‖sort p̂_i − sort p̂_seed‖₁ ≤ ε + c_i + c_seed, or seeds a class, where
-//     c_i = √(14·log(2·S·A·t_k/δ)/max(1, N_i)) is the width that code gives a pair;
-//  3. pools the class: n_c = Σ N_j and rank counts P_c(k) = Σ_j N_j·sort p̂_j(k);
+//  2. clusters the visited pairs by ApproxEquivalence (the paper's Algorithm): from singletons,
+//     rounds over the classes in decreasing count n(c); each class c merges with its statistically
+//     closest neighbour c′ — the one of least d(c, c′) among those with d(c, c′) ≤ 0, d(j, j′) ≤ 0
+//     for every j ∈ c, j′ ∈ c′, and d(j, c ∪ c′) ≤ 0 for every j ∈ c ∪ c′ — when their samples per
+//     pair are within a factor α (no limit by default); until a round merges nothing. Here
+//     d(x, y) = ‖p̂(x) − p̂(y)‖₁ − ε − ε(n(x)) − ε(n(y)) on pooled profiles;
+//  3. pools each class: n_c = Σ N_j and rank counts P_c(k) = Σ_j N_j·sort p̂_j(k) (eq. (13));
 //  4. gives pair i the class profile through its own mapping, p̃_i(σ̂_i(k)) = P_c(k)/n_c for the
 //     ranks k it has seen, and UCRL2's L1 width with n_c in place of N_i; the mass of ranks it has
-//     not seen (its next state is unknown) goes to the best state, as optimism allows any.
+//     not seen (its next state is unknown) goes to the best state, as optimism allows any;
+//  5. plans by UCRL2's discounted extended value iteration and follows the plan until UCRL2's
+//     doubling rule ends the episode. (The paper also ends an episode when a class's samples in
+//     it reach max(1, n_c); that never comes first, since a class holds visited pairs only and
+//     Σ ν_j < Σ N_j while every ν_j < N_j.)
 //
-// Rewards stay each pair's own (UCRL2's estimate and width), as in the authors' code: the
-// equivalence is of transitions. Pairs not visited yet, and terminal states, are planned as
+// Rewards stay each pair's own (UCRL2's estimate and width): the paper's ApproxEquivalence and
+// confidence sets are of transitions. Pairs not visited yet, and terminal states, are planned as
 // UCRL2 plans them. A class of one pair gives UCRL2's confidence set, so C-UCRL differs from
-// UCRL2 only where pairs pool. Our decisions (the paper's text was not at hand): the UCRL2 widths
-// of this package with n_c (the authors' code uses √(14·log(2·S·A·t/δ)/n_c), without S) and
-// discounted planning as UCRL2 here; unvisited pairs seed no class (in that code an unvisited
-// pair's all-zero profile would).
+// UCRL2 only where pairs pool. Our decisions are in docs/decisions.md: UCRL2's widths with n_c for
+// the confidence sets (the paper's W_{n_c}(δ/(3SA)) only for the clustering), discounted planning
+// as UCRL2 here, and the free mass of unseen ranks.
 func NewCUCRL(p CUCRLParams) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &UCRL2{P: p.UCRL2Params, pool: &equivalence{epsilon: p.Epsilon}}, nil
+	return &UCRL2{P: p.UCRL2Params, pool: &equivalence{CUCRLParams: p}}, nil
 }
 
 // equivalence is C-UCRL's part of a UCRL2 learner: ApproxEquivalence's classes and the pooled
 // model built from them at each episode's start.
 type equivalence struct {
-	epsilon float64
+	CUCRLParams
 
 	sorted []mdp.Succ // each visited pair's successors by decreasing count: σ̂_i and its profile
+	ranks  []int64    // the same counts alone by rank
+	shares []float64  // and divided by N_i: the pairs' empirical profiles
 	start  []int      // pair i's sorted successors are sorted[start[i]:start[i+1]]
-	class  []int32    // pair → class; −1: not clustered (unvisited or terminal)
-	seeds  []int32    // class → its seed pair
-	pooled [][]int64  // class → P_c(k), the pooled counts by rank
-	nc     []int64    // class → n_c
-	free   []float64  // pair → the mass of ranks it has not seen, placed optimistically
+	// Classes are named by the index of a pair of theirs; the arrays below are indexed by pair.
+	class     []int32     // pair → its class; −1: not clustered (unvisited or terminal)
+	pooled    [][]int64   // class → P_c(k), the pooled counts by rank
+	profiles  [][]float64 // class → P_c(k)/n_c, its pooled profile
+	nc        []int64     // class → n_c at the episode's start
+	free      []float64   // pair → the mass of ranks it has not seen, placed optimistically
+	members   [][]int32   // class → its pairs
+	pairWidth []float64   // pair → ε(N_i)
+	width     []float64   // class → ε(n_c)
+
+	order      []int32     // the live classes, by decreasing count in a round
+	cands      []candidate // Near's candidates
+	union      []int64     // P_c + P_c′ of a tentative merge
+	unionShare []float64   // over n_c + n_c′
+	logW       float64     // log((2^S − 2)·3SA/δ), the constant of the paper's width
+}
+
+// candidate is a neighbour c′ of a cluster and d(c, c′).
+type candidate struct {
+	d  float64
+	id int32
 }
 
 // build is UCRL2's build for C-UCRL: it clusters, pools, and writes the model, the optimistic
@@ -86,9 +138,9 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 	S, A := float64(l.S), float64(l.A)
 	tk := float64(l.stats.Samples() + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
-	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards, and the clustering widths c_i
+	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards
 	e.sortProfiles(l)
-	e.cluster(l, logR)
+	e.cluster(l)
 
 	width = width[:0]
 	e.free = e.free[:0]
@@ -125,10 +177,12 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 }
 
 // sortProfiles writes each pair's successors in decreasing count, equal counts by ascending state
-// (the order of template.Ranking).
+// (the order of template.Ranking), and their counts by rank, the pair's profile.
 func (e *equivalence) sortProfiles(l *UCRL2) {
 	n := l.S * l.A
 	e.sorted = e.sorted[:0]
+	e.ranks = e.ranks[:0]
+	e.shares = e.shares[:0]
 	e.start = append(e.start[:0], 0)
 	for i := 0; i < n; i++ {
 		at := len(e.sorted)
@@ -143,74 +197,200 @@ func (e *equivalence) sortProfiles(l *UCRL2) {
 			}
 			return cmp.Compare(a.State, b.State)
 		})
+		n := float64(l.stats.Counts().N(i))
+		for _, x := range e.sorted[at:] {
+			e.ranks = append(e.ranks, x.N)
+			e.shares = append(e.shares, float64(x.N)/n)
+		}
 		e.start = append(e.start, len(e.sorted))
 	}
 }
 
-// cluster is ApproxEquivalence as the authors' code runs it: visited, non-terminal pairs in
-// reverse index order; each joins the first seed within ε + c_i + c_seed of it, or seeds a class.
-// It then pools each class's rank counts.
-func (e *equivalence) cluster(l *UCRL2, logC float64) {
+// profile is pair i's counts by rank.
+func (e *equivalence) profile(i int32) []int64 { return e.ranks[e.start[i]:e.start[i+1]] }
+
+// share is pair i's empirical profile, its counts by rank over N_i.
+func (e *equivalence) share(i int32) []float64 { return e.shares[e.start[i]:e.start[i+1]] }
+
+// clusterWidth is ε(n), the width ApproxEquivalence gives n samples.
+func (e *equivalence) clusterWidth(n int64) float64 {
+	x := float64(n)
+	if e.Width == InverseSqrtWidth {
+		return 1 / math.Sqrt(x)
+	}
+	return math.Sqrt(2 * (1 + 1/x) * (0.5*math.Log(x+1) + e.logW) / x)
+}
+
+// cluster is ApproxEquivalence (the paper's Algorithm, with α) on the visited, non-terminal
+// pairs. Each starts a cluster of its own, named by its index. In a round the clusters are taken
+// in decreasing count (equal counts by index); each that still has samples merges with Near, its
+// statistically closest neighbour in the current partition, when their samples per pair are within
+// a factor α; as in the paper's pseudo-code (and Bourel's code) the round stops at the first
+// cluster of count 0, which includes a cluster merged away earlier in the round. Rounds repeat
+// until one merges nothing. Pair i's class is then its cluster's name.
+func (e *equivalence) cluster(l *UCRL2) {
 	n := l.S * l.A
+	counts := l.stats.Counts()
+	S := float64(l.S)
+	// log((2^S − 2)·3SA/δ); for S = 1 every profile is (1) and the width does not matter
+	e.logW = math.Log(3 * S * float64(l.A) / l.P.Delta)
+	if l.S >= 2 {
+		e.logW += S*math.Ln2 + math.Log1p(-math.Exp2(1-S))
+	}
 	e.class = slices.Grow(e.class[:0], n)[:n]
-	e.seeds = e.seeds[:0]
-	conf := func(i int) float64 { return math.Sqrt(14 * logC / float64(max(1, l.stats.Counts().N(i)))) }
-	for i := n - 1; i >= 0; i-- {
+	e.nc = buf.Zeroed(e.nc, n)
+	e.pairWidth = slices.Grow(e.pairWidth[:0], n)[:n]
+	e.width = slices.Grow(e.width[:0], n)[:n]
+	for len(e.pooled) < n {
+		e.pooled = append(e.pooled, nil)
+		e.profiles = append(e.profiles, nil)
+		e.members = append(e.members, nil)
+	}
+	e.order = e.order[:0]
+	for i := range int32(n) {
 		e.class[i] = -1
-		if l.stats.Counts().N(i) == 0 || (l.terminal != nil && l.terminal[i/l.A]) {
+		e.members[i] = e.members[i][:0]
+		if counts.N(int(i)) == 0 || (l.terminal != nil && l.terminal[int(i)/l.A]) {
 			continue
 		}
-		ci := conf(i)
-		for c, seed := range e.seeds {
-			j := int(seed)
-			if profileDistance(e.profile(i), l.stats.Counts().N(i), e.profile(j), l.stats.Counts().N(j)) <= e.epsilon+ci+conf(j) {
-				e.class[i] = int32(c)
+		e.members[i] = append(e.members[i], i)
+		e.pooled[i] = append(e.pooled[i][:0], e.profile(i)...)
+		e.profiles[i] = append(e.profiles[i][:0], e.share(i)...)
+		e.nc[i] = counts.N(int(i))
+		e.pairWidth[i] = e.clusterWidth(e.nc[i])
+		e.width[i] = e.pairWidth[i]
+		e.order = append(e.order, i)
+	}
+	for changed := true; changed; {
+		changed = false
+		slices.SortFunc(e.order, func(a, b int32) int {
+			if c := cmp.Compare(e.nc[b], e.nc[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, c := range e.order {
+			if e.nc[c] == 0 {
 				break
 			}
-		}
-		if e.class[i] < 0 {
-			e.class[i] = int32(len(e.seeds))
-			e.seeds = append(e.seeds, int32(i))
-		}
-	}
-	for len(e.pooled) < len(e.seeds) {
-		e.pooled = append(e.pooled, nil)
-	}
-	e.nc = slices.Grow(e.nc[:0], len(e.seeds))[:len(e.seeds)]
-	clear(e.nc)
-	for c := range e.seeds {
-		e.pooled[c] = e.pooled[c][:0]
-	}
-	for i := 0; i < n; i++ {
-		c := e.class[i]
-		if c < 0 {
-			continue
-		}
-		e.nc[c] += l.stats.Counts().N(i)
-		for k, x := range e.profile(i) {
-			if k == len(e.pooled[c]) {
-				e.pooled[c] = append(e.pooled[c], 0)
+			j := e.near(c)
+			if j < 0 {
+				continue
 			}
-			e.pooled[c][k] += x.N
+			ratio := float64(e.nc[c]) / float64(len(e.members[c])) / (float64(e.nc[j]) / float64(len(e.members[j])))
+			if e.Alpha != 0 && (ratio < 1/e.Alpha || ratio > e.Alpha) {
+				continue
+			}
+			e.merge(c, j)
+			changed = true
+		}
+		e.order = slices.DeleteFunc(e.order, func(c int32) bool { return e.nc[c] == 0 })
+	}
+	for _, c := range e.order {
+		for _, i := range e.members[c] {
+			e.class[i] = c
 		}
 	}
 }
 
-func (e *equivalence) profile(i int) []mdp.Succ { return e.sorted[e.start[i]:e.start[i+1]] }
+// near is Near(c): among the clusters x ≠ c with d(c, x) ≤ 0, the first by increasing d (equal d
+// by name) that is a statistically plausible neighbour; −1 when there is none. The candidates are
+// taken least first by selection, as the least is usually plausible.
+func (e *equivalence) near(c int32) int32 {
+	e.cands = e.cands[:0]
+	for _, x := range e.order {
+		if x == c || e.nc[x] == 0 {
+			continue
+		}
+		reach := e.Epsilon + e.width[c] + e.width[x]
+		if math.Abs(e.profiles[c][0]-e.profiles[x][0]) > reach {
+			continue // the top ranks alone are too far apart
+		}
+		if d := l1(e.profiles[c], e.profiles[x]) - reach; d <= 0 {
+			e.cands = append(e.cands, candidate{d, x})
+		}
+	}
+	for len(e.cands) > 0 {
+		best := 0
+		for k, x := range e.cands {
+			if x.d < e.cands[best].d || x.d == e.cands[best].d && x.id < e.cands[best].id {
+				best = k
+			}
+		}
+		if x := e.cands[best].id; e.plausible(c, x) {
+			return x
+		}
+		e.cands[best] = e.cands[len(e.cands)-1]
+		e.cands = e.cands[:len(e.cands)-1]
+	}
+	return -1
+}
 
-// profileDistance is ‖x/nx − y/ny‖₁ of two profiles (counts by decreasing rank, over nx and ny
-// samples), ranks one lacks counting as 0.
-func profileDistance(x []mdp.Succ, nx int64, y []mdp.Succ, ny int64) float64 {
+// plausible says whether x is a statistically plausible neighbour of c beyond d(c, x) ≤ 0: every
+// pair of c is close to every pair of x, and every pair of either is close to their union.
+func (e *equivalence) plausible(c, x int32) bool {
+	for _, a := range e.members[c] {
+		for _, b := range e.members[x] {
+			if l1(e.share(a), e.share(b)) > e.Epsilon+e.pairWidth[a]+e.pairWidth[b] {
+				return false
+			}
+		}
+	}
+	e.union = append(e.union[:0], e.pooled[c]...)
+	e.union = addRanks(e.union, e.pooled[x])
+	nu := e.nc[c] + e.nc[x]
+	wu := e.clusterWidth(nu)
+	e.unionShare = e.unionShare[:0]
+	for _, k := range e.union {
+		e.unionShare = append(e.unionShare, float64(k)/float64(nu))
+	}
+	for _, group := range [2][]int32{e.members[c], e.members[x]} {
+		for _, a := range group {
+			if l1(e.share(a), e.unionShare) > e.Epsilon+e.pairWidth[a]+wu {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// merge makes cluster c the union of c and x and empties x.
+func (e *equivalence) merge(c, x int32) {
+	e.pooled[c] = addRanks(e.pooled[c], e.pooled[x])
+	e.nc[c] += e.nc[x]
+	e.width[c] = e.clusterWidth(e.nc[c])
+	e.profiles[c] = e.profiles[c][:0]
+	for _, k := range e.pooled[c] {
+		e.profiles[c] = append(e.profiles[c], float64(k)/float64(e.nc[c]))
+	}
+	e.members[c] = append(e.members[c], e.members[x]...)
+	e.nc[x] = 0
+	e.members[x] = e.members[x][:0]
+}
+
+// addRanks adds the rank counts y to x, rank by rank, and returns x.
+func addRanks(x, y []int64) []int64 {
+	for k, v := range y {
+		if k == len(x) {
+			x = append(x, 0)
+		}
+		x[k] += v
+	}
+	return x
+}
+
+// l1 is ‖x − y‖₁ of two profiles (probabilities by decreasing rank), ranks one lacks counting
+// as 0.
+func l1(x, y []float64) float64 {
+	if len(x) < len(y) {
+		x, y = y, x
+	}
 	d := 0.0
-	for k := 0; k < max(len(x), len(y)); k++ {
-		var a, b float64
-		if k < len(x) {
-			a = float64(x[k].N) / float64(nx)
-		}
+	for k, a := range x {
 		if k < len(y) {
-			b = float64(y[k].N) / float64(ny)
+			a -= y[k]
 		}
-		d += math.Abs(a - b)
+		d += math.Abs(a)
 	}
 	return d
 }

@@ -68,42 +68,97 @@ func TestCUCRLPoolsPermutedPairs(t *testing.T) {
 	}
 }
 
-// ApproxEquivalence on four pairs, by hand. At t_k = 1, S·A = 4, δ = 0.05 the width of a pair is
-// c(N) = √(14·log(160)/N): c(1000) = 0.2666, c(10) = 2.666. The pairs are visited in reverse
-// order: pair 3 is unvisited; pair 2, deterministic with 1000 samples, seeds class 0; pair 1,
-// (0.5, 0.5) with 1000 samples, is at distance 1 > 2·0.2666 from it and seeds class 1; pair 0,
-// deterministic with 10 samples, is at distance 0 from pair 2 and joins class 0. With ε = 0.5,
-// 1 ≤ 0.5 + 0.5331 and pair 1 joins class 0 as well.
-func TestCUCRLApproxEquivalenceByHand(t *testing.T) {
-	fill := func(l *UCRL2) {
-		l.Augment(0, []mdp.Succ{{State: 1, N: 10}}, 0)
-		l.Augment(1, []mdp.Succ{{State: 0, N: 500}, {State: 2, N: 500}}, 0)
-		l.Augment(2, []mdp.Succ{{State: 3, N: 1000}}, 0)
+// The paper's width on S = 4 states, A = 1, δ = 0.05: ε(n) = √(2(1 + 1/n)·(½·log(n+1) + log(14·240))/n),
+// so 2ε(82) = 1.00995 and 2ε(84) = 0.99829. A deterministic pair and a (½, ½) pair are at L1
+// distance 1: with 82 samples each the test cannot tell them apart and they join (their union
+// (123, 41)/164 is within ε(82) + ε(164) of both, 0.5 ≤ 0.505 + 0.36); with 84 each they stay
+// apart. Pairs equivalent up to a permutation, (s′1: 30, s′2: 10) and (s′2: 28, s′0: 12) — profiles
+// (0.75, 0.25) and (0.7, 0.3), distance 0.1 — join at these counts.
+func TestCUCRLApproxEquivalenceSeparatesAtThePapersWidth(t *testing.T) {
+	e := &equivalence{CUCRLParams: DefaultCUCRL()}
+	e.logW = math.Log(3*4*1/0.05) + math.Log(14)
+	if got := 2 * e.clusterWidth(82); math.Abs(got-1.00995) > 1e-5 {
+		t.Fatalf("2ε(82) = %v, want 1.00995", got)
 	}
-	l := newCUCRL(t, DefaultCUCRL(), 4, 1)
-	fill(l)
+	if got := 2 * e.clusterWidth(84); math.Abs(got-0.99829) > 1e-5 {
+		t.Fatalf("2ε(84) = %v, want 0.99829", got)
+	}
+	for _, c := range []struct {
+		n    int64
+		want []int32
+	}{{82, []int32{0, 0, -1, -1}}, {84, []int32{0, 1, -1, -1}}} {
+		l := newCUCRL(t, DefaultCUCRL(), 4, 1)
+		l.Augment(0, []mdp.Succ{{State: 3, N: c.n}}, 0)
+		l.Augment(1, []mdp.Succ{{State: 0, N: c.n / 2}, {State: 2, N: c.n / 2}}, 0)
+		var m mdp.Sparse
+		l.build(&m, nil)
+		if !slices.Equal(l.pool.class, c.want) {
+			t.Errorf("%d samples each: classes %v, want %v", c.n, l.pool.class, c.want)
+		}
+	}
+	l := newCUCRL(t, DefaultCUCRL(), 3, 2)
+	l.Augment(0, []mdp.Succ{{State: 1, N: 30}, {State: 2, N: 10}}, 0)
+	l.Augment(3, []mdp.Succ{{State: 2, N: 28}, {State: 0, N: 12}}, 0)
 	var m mdp.Sparse
 	l.build(&m, nil)
-	if want := []int32{0, 1, 0, -1}; !slices.Equal(l.pool.class, want) {
-		t.Errorf("ε = 0: classes %v, want %v", l.pool.class, want)
+	if want := []int32{0, -1, -1, 0, -1, -1}; !slices.Equal(l.pool.class, want) {
+		t.Errorf("permuted pairs: classes %v, want %v", l.pool.class, want)
 	}
-	if got := row(&m, 0); len(got) != 1 || got[1] != 1 {
-		t.Errorf("pair 0 pooled with pair 2: row %v, want all of its mass on state 1", got)
-	}
-	p := DefaultCUCRL()
-	p.Epsilon = 0.5
-	l = newCUCRL(t, p, 4, 1)
-	fill(l)
-	l.build(&m, nil)
-	if want := []int32{0, 0, 0, -1}; !slices.Equal(l.pool.class, want) {
-		t.Errorf("ε = 0.5: classes %v, want %v", l.pool.class, want)
+	if got := row(&m, 3); !near(got[2], 58.0/80) || !near(got[0], 22.0/80) {
+		t.Errorf("pair 3 pooled: row %v, want {2: 58/80, 0: 22/80}", got)
 	}
 }
 
-// A pair that has seen fewer outcomes than its class: pair 0 saw only state 1 (6 samples) and
-// joins pair 2's class (c(6) = 3.44), whose profile is (0.5, 0.5) over 1000 samples. Pooled:
-// P_c = (506, 500), n_c = 1006; pair 0 puts 506/1006 on state 1 and leaves 500/1006 free, to go
-// to the best state in planning.
+// The paper's α: with α = 4, equal profiles merge only when their samples per pair are within a
+// factor 4 of each other — 100 and 400 samples join, 100 and 500 do not; with no limit (the
+// default) they join.
+func TestCUCRLAlphaLimitsMerges(t *testing.T) {
+	for _, c := range []struct {
+		alpha float64
+		big   int64
+		want  []int32
+	}{{4, 400, []int32{1, 1}}, {4, 500, []int32{0, 1}}, {0, 500, []int32{1, 1}}} {
+		p := DefaultCUCRL()
+		p.Alpha = c.alpha
+		l := newCUCRL(t, p, 2, 1)
+		l.Augment(0, []mdp.Succ{{State: 0, N: 100}}, 0)
+		l.Augment(1, []mdp.Succ{{State: 1, N: c.big}}, 0)
+		var m mdp.Sparse
+		l.build(&m, nil)
+		if !slices.Equal(l.pool.class, c.want) {
+			t.Errorf("α = %v, 100 and %d samples: classes %v, want %v", c.alpha, c.big, l.pool.class, c.want)
+		}
+	}
+}
+
+// ApproxEquivalence by hand with the width 1/√n (inverse-sqrt), on three pairs:
+// A = (1) and B = (½, ½) with 100 samples each (width 0.1) and C = (0.75, 0.25) with 4 (width
+// 0.5). Round 1 takes A first: B is at distance 1 > 0.2; C at 0.5 ≤ 0.6, and the union
+// (103, 1)/104 is within reach of both (A: 0.019 ≤ 0.1 + 0.098; C: 0.481 ≤ 0.5 + 0.098), so A
+// takes C. B is at 0.981 > 0.198 from {A, C}; C is merged away and ends the round. Round 2
+// merges nothing: classes {A, C} and {B}. C, whose profile is exactly between them, joins the
+// nearer class by the order of the rounds.
+func TestCUCRLApproxEquivalenceByHand(t *testing.T) {
+	p := DefaultCUCRL()
+	p.Width = InverseSqrtWidth
+	l := newCUCRL(t, p, 4, 1)
+	l.Augment(0, []mdp.Succ{{State: 1, N: 100}}, 0)
+	l.Augment(1, []mdp.Succ{{State: 0, N: 50}, {State: 2, N: 50}}, 0)
+	l.Augment(2, []mdp.Succ{{State: 3, N: 3}, {State: 1, N: 1}}, 0)
+	var m mdp.Sparse
+	l.build(&m, nil)
+	if want := []int32{0, 1, 0, -1}; !slices.Equal(l.pool.class, want) {
+		t.Errorf("classes %v, want %v", l.pool.class, want)
+	}
+	if e := l.pool; e.nc[0] != 104 || !slices.Equal(e.pooled[0], []int64{103, 1}) {
+		t.Errorf("class of A: n_c = %d, P_c = %v; want 104, [103 1]", e.nc[0], e.pooled[0])
+	}
+}
+
+// A pair that has seen fewer outcomes than its class: pair 0 saw only state 1 (6 samples,
+// ε(6) = 1.88) and joins pair 2's class (no α limit), whose profile is
+// (0.5, 0.5) over 1000 samples. Pooled: P_c = (506, 500), n_c = 1006; pair 0 puts 506/1006 on
+// state 1 and leaves 500/1006 free, to go to the best state in planning.
 func TestCUCRLUnseenRanksAreFree(t *testing.T) {
 	l := newCUCRL(t, DefaultCUCRL(), 4, 1)
 	l.Augment(0, []mdp.Succ{{State: 1, N: 6}}, 0)
@@ -156,8 +211,10 @@ func TestCUCRLSingletonClassesAreUCRL2(t *testing.T) {
 	}
 	u.Act(0)
 	c.Act(0)
-	if n := len(c.pool.seeds); n != len(profiles) {
-		t.Fatalf("%d classes, want %d singletons", n, len(profiles))
+	for i := range profiles {
+		if c.pool.class[i] != int32(i) {
+			t.Fatalf("classes %v, want %d singletons", c.pool.class, len(profiles))
+		}
 	}
 	for i := range u.q {
 		if math.Abs(u.q[i]-c.q[i]) > 1e-9 {
@@ -166,8 +223,8 @@ func TestCUCRLSingletonClassesAreUCRL2(t *testing.T) {
 	}
 }
 
-// Invariants on random counts: every visited pair's placed and free mass sum to 1, and every pair
-// of a class passes ApproxEquivalence's test against its seed.
+// Invariants on random counts: every visited pair's placed and free mass sum to 1, and every two
+// pairs of a class passed the test of ApproxEquivalence against each other.
 func TestCUCRLInvariants(t *testing.T) {
 	const S, A = 6, 3
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -179,7 +236,6 @@ func TestCUCRLInvariants(t *testing.T) {
 		l.Augment(i, []mdp.Succ{{State: int32(rng.IntN(S)), N: k}, {State: int32(rng.IntN(S)), N: k / 3}}, 0)
 		width := l.build(&m, nil)
 		e := l.pool
-		logC := math.Log(2 * S * A * float64(l.stats.Samples()+1) / l.P.Delta)
 		for i := 0; i < S*A; i++ {
 			if width[i] < 0 {
 				t.Fatalf("pair %d: width %v", i, width[i])
@@ -195,18 +251,22 @@ func TestCUCRLInvariants(t *testing.T) {
 			if !near(sum, 1) {
 				t.Fatalf("round %d, pair %d: placed + free = %v", round, i, sum)
 			}
-			j := int(e.seeds[c])
-			ni, nj := l.stats.Counts().N(i), l.stats.Counts().N(j)
-			bound := math.Sqrt(14*logC/float64(ni)) + math.Sqrt(14*logC/float64(nj))
-			if d := profileDistance(e.profile(i), ni, e.profile(j), nj); d > bound {
-				t.Fatalf("round %d: pair %d in the class of %d at distance %v > %v", round, i, j, d, bound)
+			for j := 0; j < S*A; j++ {
+				if e.class[j] != c {
+					continue
+				}
+				ni, nj := l.stats.Counts().N(i), l.stats.Counts().N(j)
+				bound := e.clusterWidth(ni) + e.clusterWidth(nj)
+				if d := l1(e.share(int32(i)), e.share(int32(j))); d > bound {
+					t.Fatalf("round %d: pairs %d and %d in class %d at distance %v > %v", round, i, j, c, d, bound)
+				}
 			}
 		}
 	}
 }
 
 func TestCUCRLCountConservation(t *testing.T) {
-	conservation(t, &UCRL2{P: DefaultUCRL2(), pool: &equivalence{}})
+	conservation(t, &UCRL2{P: DefaultUCRL2(), pool: &equivalence{CUCRLParams: DefaultCUCRL()}})
 }
 
 func TestCUCRLDeterministicForASeed(t *testing.T) {
@@ -228,4 +288,24 @@ func TestCUCRLValidate(t *testing.T) {
 	if _, err := NewCUCRL(p); err == nil {
 		t.Error("delta = 2 accepted")
 	}
+	p = DefaultCUCRL()
+	p.Alpha = 1
+	if _, err := NewCUCRL(p); err == nil || err.Error() != "c-ucrl: alpha = 1, want 0 (no limit) or a finite number > 1" {
+		t.Errorf("alpha = 1: error %v", err)
+	}
+	p = DefaultCUCRL()
+	p.Width = "wide"
+	if _, err := NewCUCRL(p); err == nil || err.Error() != `c-ucrl: width "wide", want "paper" or "inverse-sqrt"` {
+		t.Errorf("width wide: error %v", err)
+	}
+}
+
+// BenchmarkCUCRLMaze4x4 is C-UCRL on whole 4×4 maze tasks, beside BenchmarkRMaxMaze4x4 and
+// BenchmarkUCRL2Maze4x4: its clustering at every episode's start is the cost it adds to UCRL2.
+func BenchmarkCUCRLMaze4x4(b *testing.B) {
+	ag, err := NewCUCRL(DefaultCUCRL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTasks(b, agent.NewSingle(ag))
 }

@@ -22,15 +22,20 @@ type E3Params struct {
 	Epsilon float64 `yaml:"epsilon" doc:"ε: in a known state E3 explores while the exploration plan is worth more than ε/2" range:">= 0"`
 	// PlanTolerance bounds ‖V − V*‖∞ of each of the two plans, in units of return.
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each of the two plans" range:"> 0"`
+	// Planning is how the two plans are brought up to date, as RMax's: prioritized sweeping from
+	// the pairs of the states that became known or unknown or whose estimates changed (delta, the
+	// default, or incremental), or value iteration over every state (full, the planner before).
+	Planning Planning `yaml:"planning" doc:"how the two plans are brought up to date: prioritized sweeping from the pairs that changed, moving backups by changes (delta) or recomputing them (incremental), or value iteration over every state (full)" range:"delta | incremental | full"`
 }
 
 // DefaultE3: m = 16 is E3's known threshold in Strehl & Littman's (2008) RiverSwim experiment as
 // the reproduction cited at MBIEEBParams reports it (4 on SixArms, with a threshold "thresh" of
 // 0.01 and 0.09 whose definition it does not give from the paper, so we do not map it to ε).
 // Kearns & Singh give m and ε only as polynomial bounds and no practical ε was found: ε = 0.1 (a
-// tenth of R_max = 1 of the paper presets' mazes), like the planning tolerance, is ours.
+// tenth of R_max = 1 of the paper presets' mazes), like the planning tolerance and delta planning,
+// is ours.
 func DefaultE3() E3Params {
-	return E3Params{M: 16, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-4}
+	return E3Params{M: 16, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-4, Planning: PlanDelta}
 }
 
 // Validate names the first parameter out of range.
@@ -44,6 +49,8 @@ func (p E3Params) Validate() error {
 		return fmt.Errorf("e3: epsilon = %v, want a finite number >= 0", p.Epsilon)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("e3: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	case !p.Planning.Valid():
+		return fmt.Errorf("e3: planning = %q, want %s", p.Planning, Plannings)
 	}
 	return nil
 }
@@ -82,7 +89,9 @@ func (p E3Params) Validate() error {
 // states.
 //
 // Both plans change only when a state becomes known or unknown or a known state's counts change
-// (Augment, Replace): they are re-planned lazily then, warm-started, when a known state needs them.
+// (Augment, Replace): they are re-planned lazily then, when a known state needs them — by default
+// (Planning: delta) by RMax's prioritized sweeping from the pairs of those states, to the same
+// tolerance as warm-started value iteration over every state (Planning: full).
 type E3 struct {
 	P        E3Params
 	S, A     int
@@ -99,7 +108,52 @@ type E3 struct {
 	modelVersion uint64 // changes with every change of the two models
 	scratch      e3Plans
 	scratchAt    uint64 // the model version the scratch plans were made at; 0: none
+
+	// Incremental planning (Planning delta or incremental): a sweeper per plan, and the pairs
+	// already in their changed lists since the last plans.
+	incremental    bool
+	sweepX, sweepE sweeper
+	pending        []bool
 }
+
+// e3Model is one of E3's two models as prioritized sweeping plans it (sweptModel): a known
+// state's pair moves by its estimate, paying its estimated reward in exploitation and nothing in
+// exploration; an unknown state's pair pays 0 in exploitation and V_max in exploration and ends.
+type e3Model struct {
+	l       *E3
+	explore bool
+	v       []float64 // the plan's values
+}
+
+func (m e3Model) backup(i int) float64 {
+	l := m.l
+	s := i / l.A
+	switch {
+	case l.terminal != nil && l.terminal[s]:
+		return 0
+	case !l.StateKnown(s):
+		if m.explore {
+			return l.P.RMax / (1 - l.gamma)
+		}
+		return 0
+	}
+	n, r, succ := l.stats.Counts().Pair(i)
+	x := 0.0
+	for _, y := range succ {
+		x += float64(y.N) * m.v[y.State]
+	}
+	if m.explore {
+		r = 0
+	}
+	return (r + l.gamma*x) / float64(n)
+}
+
+func (m e3Model) throughSuccessors(i int) bool {
+	s := i / m.l.A
+	return m.l.StateKnown(s) && (m.l.terminal == nil || !m.l.terminal[s])
+}
+
+func (m e3Model) loopsOn(int) bool { return false }
 
 // e3Plans are the two plans: exploitation (x) and exploration (e).
 type e3Plans struct {
@@ -125,6 +179,44 @@ func (l *E3) Begin(t agent.Task) {
 	p.qx, p.vx = buf.Zeroed(p.qx, t.S*t.A), buf.Zeroed(p.vx, t.S)
 	p.qe, p.ve = buf.Zeroed(p.qe, t.S*t.A), buf.Zeroed(p.ve, t.S)
 	l.outdated()
+	l.incremental = l.P.Planning != PlanFull
+	if l.incremental {
+		// Nothing known: exploitation is 0 everywhere; exploration V_max but in terminal states.
+		l.pending = buf.Zeroed(l.pending, t.S*t.A)
+		eps, delta := l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta
+		l.sweepX.reset(e3Model{l, false, p.vx}, l.stats.Counts(), p.qx, p.vx, l.gamma, t.S, t.A, eps, delta)
+		l.sweepE.reset(e3Model{l, true, p.ve}, l.stats.Counts(), p.qe, p.ve, l.gamma, t.S, t.A, eps, delta)
+		for s := range p.ve {
+			if l.terminal == nil || !l.terminal[s] {
+				p.ve[s] = l.P.RMax / (1 - l.gamma)
+			}
+		}
+		l.sweepX.begin()
+		l.sweepE.begin() // the first plan is still counted when a known state first needs it
+	}
+}
+
+// touch enters pair i, whose counts or state are about to change, in both sweepers' changed
+// lists once per plan, taking it out of delta planning's inflow lists while its counts are still
+// those it entered them with (incremental planning).
+func (l *E3) touch(i int) {
+	if !l.incremental || l.pending[i] {
+		return
+	}
+	l.pending[i] = true
+	for _, w := range []*sweeper{&l.sweepX, &l.sweepE} {
+		if w.delta {
+			w.retire(i)
+		}
+		w.changed = append(w.changed, int32(i))
+	}
+}
+
+// touchState touches every pair of s.
+func (l *E3) touchState(s int) {
+	for i := s * l.A; i < s*l.A+l.A; i++ {
+		l.touch(i)
+	}
 }
 
 func (l *E3) outdated() {
@@ -140,6 +232,7 @@ func (l *E3) KnownThreshold() int64 { return l.P.M }
 // next action (agent.TerminalObserver).
 func (l *E3) ObserveTerminal(s int) {
 	if l.terminal == nil || !l.terminal[s] {
+		l.touchState(s)
 		l.terminal = agent.WithTerminal(l.terminal, l.S, s)
 		l.dirty = true
 		l.version++
@@ -170,6 +263,9 @@ func (l *E3) Record(i, next int, r float64) bool {
 // Augment adds counts that are not pair i's own samples, with their reward sum.
 func (l *E3) Augment(i int, add []mdp.Succ, reward float64) {
 	stateWas := l.StateKnown(i / l.A)
+	if stateWas {
+		l.touch(i) // its estimate is about to change
+	}
 	l.stats.Augment(i, add, reward)
 	l.version++
 	l.estimateChanged(i, stateWas)
@@ -178,6 +274,15 @@ func (l *E3) Augment(i int, add []mdp.Succ, reward float64) {
 // Replace sets pair i's statistics to the given counts and reward sum.
 func (l *E3) Replace(i int, succ []mdp.Succ, reward float64) {
 	stateWas := l.StateKnown(i / l.A)
+	if stateWas {
+		l.touch(i)
+	}
+	if l.P.Planning == PlanIncremental {
+		// The new successor list need not extend the old one: enter all of it in the predecessor
+		// lists again (an entry already there is only backed up twice).
+		l.sweepX.linked.Set(i, 0)
+		l.sweepE.linked.Set(i, 0)
+	}
 	l.stats.Replace(i, succ, reward)
 	l.version++
 	l.estimateChanged(i, stateWas)
@@ -187,6 +292,7 @@ func (l *E3) Replace(i int, succ []mdp.Succ, reward float64) {
 // known or unknown.
 func (l *E3) stateChanged(i int, stateWas bool) {
 	if l.StateKnown(i/l.A) != stateWas {
+		l.touchState(i / l.A)
 		l.outdated()
 	}
 }
@@ -213,7 +319,15 @@ func (l *E3) Act(s int) int {
 // upToDate re-plans if the models changed since the last plans.
 func (l *E3) upToDate() {
 	if l.dirty {
-		l.makePlans(&l.plan)
+		if l.incremental {
+			for _, i := range l.sweepX.changed {
+				l.pending[i] = false
+			}
+			l.sweepX.plan()
+			l.sweepE.plan()
+		} else {
+			l.makePlans(&l.plan)
+		}
 		l.dirty = false
 		l.stats.Planned()
 	}

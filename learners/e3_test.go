@@ -23,8 +23,8 @@ func newE3(t *testing.T, p E3Params) *E3 {
 // knownChain makes states 0 and 1 of a 3-state, 2-action task known with m = 1, γ = 0.9, R_max = 1
 // (V_max = 10): (0,0) stays in 0 paying 0.5, (0,1) goes to 1, (1,0) goes to the unknown state 2,
 // (1,1) returns to 0; nothing pays but (0,0).
-func knownChain(t *testing.T, eps float64, terminal []bool) *E3 {
-	l := newE3(t, E3Params{M: 1, RMax: 1, Epsilon: eps, PlanTolerance: 1e-10})
+func knownChain(t *testing.T, eps float64, terminal []bool, planning Planning) *E3 {
+	l := newE3(t, E3Params{M: 1, RMax: 1, Epsilon: eps, PlanTolerance: 1e-10, Planning: planning})
 	tk := task(3, 2, 1)
 	tk.Terminal = terminal
 	l.Begin(tk)
@@ -46,7 +46,7 @@ func knownChain(t *testing.T, eps float64, terminal []bool) *E3 {
 // exploits in state 0 (stay, 8.1 ≤ 8.2) and explores in state 1 (towards state 2, 9 > 8.2); with
 // ε = 16 it explores in both; with ε = 20 it exploits in both (state 1: back to 0).
 func TestE3ExploreOrExploitByHand(t *testing.T) {
-	l := knownChain(t, 16.4, nil)
+	l := knownChain(t, 16.4, nil, PlanDelta)
 	wantX := []float64{5, 4.05, 0, 4.5, 0, 0}
 	wantE := []float64{7.29, 8.1, 9, 7.29, 10, 10}
 	for i := range wantX {
@@ -63,7 +63,7 @@ func TestE3ExploreOrExploitByHand(t *testing.T) {
 		{16, [2]bool{true, true}, [2]int{1, 0}},
 		{20, [2]bool{false, false}, [2]int{0, 1}},
 	} {
-		l := knownChain(t, c.eps, nil)
+		l := knownChain(t, c.eps, nil, PlanDelta)
 		dst := make([]float64, 2)
 		for s := range 2 {
 			if got := l.Explores(s); got != c.explore[s] {
@@ -86,9 +86,11 @@ func TestE3ExploreOrExploitByHand(t *testing.T) {
 }
 
 // A terminal state is not an unknown state to escape to: it is worth 0 in both plans, so with
-// state 2 terminal nothing is left to explore and E3 exploits even with ε = 0.
+// state 2 terminal nothing is left to explore and E3 exploits even with ε = 0. (Full planning,
+// whose first plan starts from values 0: delta planning starts from V_max, the values when nothing
+// is known, and leaves up to plan_tolerance of exploration value, which ε = 0 would count.)
 func TestE3TerminalStatesAreNotExplored(t *testing.T) {
-	l := knownChain(t, 0, []bool{false, false, true})
+	l := knownChain(t, 0, []bool{false, false, true}, PlanFull)
 	for i, q := range l.ExploreQ() {
 		if q != 0 {
 			t.Fatalf("exploration Q[%d] = %v with nothing unknown but a terminal state, want 0", i, q)
@@ -102,7 +104,7 @@ func TestE3TerminalStatesAreNotExplored(t *testing.T) {
 // Balanced wandering: in an unknown state E3 takes a least-tried action, each of the tied ones
 // sometimes, and its policy is uniform over them.
 func TestE3BalancedWandering(t *testing.T) {
-	l := newE3(t, E3Params{M: 3, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6})
+	l := newE3(t, E3Params{M: 3, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6, Planning: PlanDelta})
 	l.Begin(task(1, 4, 3))
 	l.Record(0, 0, 0)
 	l.Record(1, 0, 0)
@@ -133,7 +135,7 @@ func TestE3BalancedWandering(t *testing.T) {
 // Known pairs keep no samples; counts add up to what was kept; a state is known when all its
 // actions are; augmentation can make a pair known and then the plans change.
 func TestE3KnownSetsAndCountConservation(t *testing.T) {
-	l := newE3(t, E3Params{M: 4, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6})
+	l := newE3(t, E3Params{M: 4, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6, Planning: PlanDelta})
 	l.Begin(task(3, 2, 4))
 	rng := rand.New(rand.NewPCG(3, 3))
 	kept := make([]int64, 6)
@@ -205,7 +207,7 @@ func TestE3Validate(t *testing.T) {
 func TestE3DeterminismAndPolicy(t *testing.T) {
 	m := line(t)
 	run := func(askPolicy bool) ([]int, *E3) {
-		l := newE3(t, E3Params{M: 5, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6})
+		l := newE3(t, E3Params{M: 5, RMax: 1, Epsilon: 0.1, PlanTolerance: 1e-6, Planning: PlanDelta})
 		return driveLine(t, m, l, askPolicy), l
 	}
 	a, l := run(true)
@@ -232,4 +234,76 @@ func BenchmarkE3Maze4x4(b *testing.B) {
 	}
 	benchTasks(b, agent.NewSingle(l))
 	b.ReportMetric(float64(l.Stats().Plans()), "plans/task")
+}
+
+// TestE3IncrementalPlansMatchFullPlans drives E3 planning incrementally (delta and incremental in
+// turn) and E3 planning in full to 1e-12 through the same changes on random small MDPs —
+// samples making states known, augmentations, withdrawn augmentations (Replace) that make known
+// states unknown, terminal states learned from a step — and after every change compares both
+// plans: values within plan_tolerance, and the same greedy action wherever the exact plan's leads
+// by more than twice the tolerance.
+func TestE3IncrementalPlansMatchFullPlans(t *testing.T) {
+	for _, planning := range []Planning{PlanDelta, PlanIncremental} {
+		t.Run(string(planning), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, 12))
+			for trial := 0; trial < 60; trial++ {
+				S, A := 2+rng.IntN(7), 1+rng.IntN(3)
+				gamma := []float64{0, 0.5, 0.9, 0.95}[rng.IntN(4)]
+				var terminal []bool
+				if rng.IntN(2) == 0 {
+					terminal = make([]bool, S)
+					terminal[rng.IntN(S)] = true
+				}
+				p := E3Params{M: 1 + rng.Int64N(3), RMax: []float64{1, 2}[rng.IntN(2)], Epsilon: 0.1, PlanTolerance: 1e-4, Planning: planning}
+				exact := p
+				exact.Planning, exact.PlanTolerance = PlanFull, 1e-12
+				li, le := newE3(t, p), newE3(t, exact)
+				for _, l := range []*E3{li, le} {
+					l.Begin(agent.Task{S: S, A: A, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: terminal})
+				}
+				for change := 0; change < 80; change++ {
+					i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
+					switch rng.IntN(10) {
+					case 0, 1:
+						add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
+						li.Augment(i, add, r)
+						le.Augment(i, add, r)
+					case 2: // a withdrawn augmentation leaving one sample: a known state may become unknown
+						succ := []mdp.Succ{{State: int32(next), N: 1}}
+						li.Replace(i, succ, r)
+						le.Replace(i, succ, r)
+					case 3: // a terminal state learned from a step
+						if rng.IntN(4) == 0 {
+							li.ObserveTerminal(next)
+							le.ObserveTerminal(next)
+						}
+					default:
+						li.Record(i, next, r)
+						le.Record(i, next, r)
+					}
+					for k, pair := range [][2][]float64{{li.ExploitQ(), le.ExploitQ()}, {li.ExploreQ(), le.ExploreQ()}} {
+						qi, qe := pair[0], pair[1]
+						for j := range qe {
+							if math.Abs(qi[j]-qe[j]) > p.PlanTolerance {
+								t.Fatalf("trial %d change %d, plan %d: q(%d) = %v incrementally, %v in full", trial, change, k, j, qi[j], qe[j])
+							}
+						}
+						for s := 0; s < S; s++ {
+							row := qe[s*A : s*A+A]
+							best := mdp.ArgMax(row)
+							second := math.Inf(-1)
+							for a, x := range row {
+								if a != best {
+									second = math.Max(second, x)
+								}
+							}
+							if row[best]-second > 2*p.PlanTolerance && mdp.ArgMax(qi[s*A:s*A+A]) != best {
+								t.Fatalf("trial %d change %d, plan %d: greedy action in state %d differs from the exact plan's %d", trial, change, k, s, best)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
 }

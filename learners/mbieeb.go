@@ -53,13 +53,18 @@ type MBIEEBParams struct {
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖Q − Q̃‖∞ of each plan on the bonus-augmented model" range:"> 0"`
 	// Replan is the re-planning schedule: doubling or every-sample.
 	Replan Replan `yaml:"replan" doc:"when to re-plan: when a pair's count crosses a power of two (doubling), or after every change of the model" range:"doubling | every-sample"`
+	// Planning is how a plan is brought up to date, as RMax's: prioritized sweeping from the pairs
+	// whose counts changed since the last plan (delta, the default, or incremental), or value
+	// iteration over every state (full, the planner before delta planning).
+	Planning Planning `yaml:"planning" doc:"how a plan is brought up to date: prioritized sweeping from the pairs whose counts changed, moving backups by changes (delta) or recomputing them (incremental), or value iteration over every state (full)" range:"delta | incremental | full"`
 }
 
 // DefaultMBIEEB are the settings of Strehl & Littman's RiverSwim experiment (see MBIEEBParams):
 // β = 0.4·R_max and no cap on the model, with R_max = 1, the reward scale of the paper presets'
-// mazes — set β with R_max. The planning tolerance and the doubling schedule are ours.
+// mazes — set β with R_max. The planning tolerance, the doubling schedule and delta planning are
+// ours.
 func DefaultMBIEEB() MBIEEBParams {
-	return MBIEEBParams{Beta: 0.4, M: 0, RMax: 1, PlanTolerance: 1e-4, Replan: ReplanDoubling}
+	return MBIEEBParams{Beta: 0.4, M: 0, RMax: 1, PlanTolerance: 1e-4, Replan: ReplanDoubling, Planning: PlanDelta}
 }
 
 // Validate names the first parameter out of range.
@@ -75,6 +80,8 @@ func (p MBIEEBParams) Validate() error {
 		return fmt.Errorf("mbie-eb: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
 	case p.Replan != ReplanDoubling && p.Replan != ReplanEverySample:
 		return fmt.Errorf("mbie-eb: replan = %q, want %q or %q", p.Replan, ReplanDoubling, ReplanEverySample)
+	case !p.Planning.Valid():
+		return fmt.Errorf("mbie-eb: planning = %q, want %s", p.Planning, Plannings)
 	}
 	return nil
 }
@@ -96,8 +103,12 @@ func (p MBIEEBParams) Validate() error {
 // Augment and Replace change n(s,a) and the estimates like samples do, so counts a template adds
 // shrink the bonus β/√n — that is how transfer helps MBIE-EB.
 //
-// Planning is value iteration warm-started from the last plan, lazily: only when the schedule
-// (Replan) says the model changed enough and an action needs the plan.
+// Planning is lazy: only when the schedule (Replan) says the model changed enough and an action
+// needs the plan. By default (Planning: delta) it is RMax's prioritized sweeping
+// (prioritized_sweeping.go) from the pairs whose counts changed since the last plan — their
+// estimates and bonuses β/√n(s,a) — to the same tolerance as value iteration over every state
+// (Planning: full), whose plans it matches within that tolerance: its cost grows with the states
+// whose values move, not with S.
 type MBIEEB struct {
 	P        MBIEEBParams
 	S, A     int
@@ -109,7 +120,12 @@ type MBIEEB struct {
 
 	dirty bool // the schedule asked for a plan
 	q, v  []float64
-	model mdp.Sparse
+	model mdp.Sparse // the model of a full plan
+	// Incremental planning (Planning delta or incremental): the sweeper, and the pairs already in
+	// its changed list since the last plan (taken out of delta planning's inflow lists).
+	incremental bool
+	sweep       sweeper
+	pending     []bool
 
 	version      uint64 // changes whenever the plan Act uses may have changed (agent.PolicyInfo)
 	modelVersion uint64 // changes whenever the schedule marks the plan out of date
@@ -136,6 +152,33 @@ func (l *MBIEEB) Begin(t agent.Task) {
 	l.q = buf.Zeroed(l.q, t.S*t.A)
 	l.v = buf.Zeroed(l.v, t.S)
 	l.outdated()
+	l.incremental = l.P.Planning != PlanFull
+	if l.incremental {
+		// Every pair unvisited: v(s) = V_max, 0 in a terminal state, the plan's fixed point.
+		l.pending = buf.Zeroed(l.pending, t.S*t.A)
+		l.sweep.reset(l, l.stats.Counts(), l.q, l.v, l.gamma, t.S, t.A, l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta)
+		vmax := l.P.RMax / (1 - l.gamma)
+		for s := range l.v {
+			if l.terminal == nil || !l.terminal[s] {
+				l.v[s] = vmax
+			}
+		}
+		l.sweep.begin() // the first Act still counts a plan, as with full planning
+	}
+}
+
+// touch enters pair i, whose counts or state are about to change, in the sweeper's changed list
+// once per plan, taking it out of delta planning's inflow lists while its counts are still those
+// it entered them with (incremental planning).
+func (l *MBIEEB) touch(i int) {
+	if !l.incremental || l.pending[i] {
+		return
+	}
+	l.pending[i] = true
+	if l.sweep.delta {
+		l.sweep.retire(i)
+	}
+	l.sweep.changed = append(l.sweep.changed, int32(i))
 }
 
 // outdated marks the plan out of date.
@@ -158,6 +201,9 @@ func (l *MBIEEB) KnownThreshold() int64 {
 // before the next action (agent.TerminalObserver).
 func (l *MBIEEB) ObserveTerminal(s int) {
 	if l.terminal == nil || !l.terminal[s] {
+		for i := s * l.A; i < s*l.A+l.A; i++ {
+			l.touch(i)
+		}
 		l.terminal = agent.WithTerminal(l.terminal, l.S, s)
 		l.dirty = true
 		l.version++
@@ -176,6 +222,7 @@ func (l *MBIEEB) Record(i, next int, r float64) bool {
 	if l.stats.Known(i) {
 		return false
 	}
+	l.touch(i)
 	old := l.stats.Counts().N(i)
 	flipped := l.stats.Record(i, next, r)
 	if l.P.Replan == ReplanDoubling && !flipped && bits.Len64(uint64(old)) == bits.Len64(uint64(l.stats.Counts().N(i))) {
@@ -187,12 +234,19 @@ func (l *MBIEEB) Record(i, next int, r float64) bool {
 
 // Augment adds counts that are not pair i's own samples, with their reward sum.
 func (l *MBIEEB) Augment(i int, add []mdp.Succ, reward float64) {
+	l.touch(i)
 	l.stats.Augment(i, add, reward)
 	l.outdated()
 }
 
 // Replace sets pair i's statistics to the given counts and reward sum.
 func (l *MBIEEB) Replace(i int, succ []mdp.Succ, reward float64) {
+	l.touch(i)
+	if l.P.Planning == PlanIncremental {
+		// The new successor list need not extend the old one: enter all of it in the predecessor
+		// lists again (an entry already there is only backed up twice).
+		l.sweep.linked.Set(i, 0)
+	}
 	l.stats.Replace(i, succ, reward)
 	l.outdated()
 }
@@ -205,8 +259,15 @@ func (l *MBIEEB) Act(s int) int {
 // Q returns the current plan's action values, planning first if the schedule asked for it.
 func (l *MBIEEB) Q() []float64 {
 	if l.dirty {
-		l.build(&l.model)
-		l.model.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+		if l.incremental {
+			for _, i := range l.sweep.changed {
+				l.pending[i] = false
+			}
+			l.sweep.plan()
+		} else {
+			l.build(&l.model)
+			l.model.Iterate(l.q, l.v, l.gamma, mdp.StopFor(l.gamma, l.P.PlanTolerance), maxPlanSweeps)
+		}
 		l.dirty = false
 		l.stats.Planned()
 	}
@@ -234,6 +295,34 @@ func (l *MBIEEB) build(m *mdp.Sparse) {
 		m.EndPair()
 	}
 }
+
+// backup is the Bellman backup of pair i on the model build writes (sweptModel): a visited pair's
+// (R(s,a) + γ·Σ n(s,a,s′)·v(s′))/n(s,a) + β/√n(s,a), V_max unvisited, 0 in a terminal state.
+func (l *MBIEEB) backup(i int) float64 {
+	n, r, succ := l.stats.Counts().Pair(i)
+	switch {
+	case l.terminal != nil && l.terminal[i/l.A]:
+		return 0
+	case n == 0:
+		return l.P.RMax / (1 - l.gamma)
+	}
+	x := 0.0
+	for _, s := range succ {
+		x += float64(s.N) * l.v[s.State]
+	}
+	fn := float64(n)
+	return (r+l.gamma*x)/fn + l.P.Beta/math.Sqrt(fn)
+}
+
+// throughSuccessors: a visited pair of a state that is not terminal is planned from its
+// estimate (sweptModel).
+func (l *MBIEEB) throughSuccessors(i int) bool {
+	return l.stats.Counts().N(i) > 0 && (l.terminal == nil || !l.terminal[i/l.A])
+}
+
+// loopsOn: no pair of MBIE-EB's model reads its own state's value but through its successors
+// (sweptModel).
+func (l *MBIEEB) loopsOn(int) bool { return false }
 
 // Values are V(s) of the last plan, without planning anew (agent.Valued).
 func (l *MBIEEB) Values() []float64 { return l.v }

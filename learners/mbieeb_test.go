@@ -30,7 +30,7 @@ func newMBIEEB(t *testing.T, p MBIEEBParams) *MBIEEB {
 // the bonus of a pair seen once makes it beat an unvisited one, and in state 1 the unvisited
 // action wins.
 func TestMBIEEBBonusByHand(t *testing.T) {
-	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanEverySample})
+	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanEverySample, Planning: PlanFull})
 	l.Begin(task(2, 2, 1))
 	l.Record(0, 1, 0.5)
 	for range 4 {
@@ -64,7 +64,7 @@ func TestMBIEEBBonusByHand(t *testing.T) {
 // Q = (β/√n)/(1−γ), so three added counts halve the bonus of a pair seen once (n 1 → 4), and a
 // Replace by one count restores it.
 func TestMBIEEBAugmentShrinksTheBonus(t *testing.T) {
-	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanDoubling})
+	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanDoubling, Planning: PlanFull})
 	l.Begin(task(1, 1, 1))
 	l.Record(0, 0, 0)
 	if q := l.Q()[0]; math.Abs(q-10) > 1e-7 {
@@ -91,7 +91,7 @@ func TestMBIEEBAugmentShrinksTheBonus(t *testing.T) {
 // A terminal state is worth 0 although it is never visited (unvisited pairs are otherwise worth
 // V_max), so nothing is bootstrapped past it.
 func TestMBIEEBPlansTerminalStatesAtZero(t *testing.T) {
-	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanDoubling})
+	l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-10, Replan: ReplanDoubling, Planning: PlanFull})
 	tk := task(2, 1, 1)
 	tk.Terminal = []bool{false, true}
 	l.Begin(tk)
@@ -104,7 +104,7 @@ func TestMBIEEBPlansTerminalStatesAtZero(t *testing.T) {
 // The cap m: a pair keeps its first m own samples and is then known; the counts and the reward
 // sums add up to what was kept, and Samples counts them.
 func TestMBIEEBCapAndCountConservation(t *testing.T) {
-	l := newMBIEEB(t, MBIEEBParams{Beta: 0.5, M: 5, RMax: 1, PlanTolerance: 1e-6, Replan: ReplanDoubling})
+	l := newMBIEEB(t, MBIEEBParams{Beta: 0.5, M: 5, RMax: 1, PlanTolerance: 1e-6, Replan: ReplanDoubling, Planning: PlanFull})
 	l.Begin(task(3, 2, 4))
 	rng := rand.New(rand.NewPCG(3, 3))
 	kept := make([]int64, 6)
@@ -140,7 +140,7 @@ func TestMBIEEBCapAndCountConservation(t *testing.T) {
 		t.Errorf("phase of a state with every pair at its cap = %v", l.Stats().Phase(0))
 	}
 	// Without a cap every sample is kept and no pair is ever known.
-	l = newMBIEEB(t, MBIEEBParams{Beta: 0.5, RMax: 1, PlanTolerance: 1e-6, Replan: ReplanDoubling})
+	l = newMBIEEB(t, MBIEEBParams{Beta: 0.5, RMax: 1, PlanTolerance: 1e-6, Replan: ReplanDoubling, Planning: PlanFull})
 	l.Begin(task(1, 1, 4))
 	for range 100 {
 		if !l.Record(0, 0, 1) {
@@ -162,7 +162,7 @@ func TestMBIEEBReplanSchedule(t *testing.T) {
 		{ReplanDoubling, []int{2, 3, 3, 4, 4, 4, 4, 5, 5}}, // plan 1 is the first Act's
 		{ReplanEverySample, []int{2, 3, 4, 5, 6, 7, 8, 9, 10}},
 	} {
-		l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-6, Replan: c.replan})
+		l := newMBIEEB(t, MBIEEBParams{Beta: 1, RMax: 1, PlanTolerance: 1e-6, Replan: c.replan, Planning: PlanFull})
 		l.Begin(task(2, 2, 1))
 		l.Act(0)
 		var got []int
@@ -274,6 +274,80 @@ func BenchmarkMBIEEBMaze4x4(b *testing.B) {
 			}
 			benchTasks(b, agent.NewSingle(l))
 			b.ReportMetric(float64(l.Stats().Plans()), "plans/task")
+		})
+	}
+}
+
+// TestMBIEEBIncrementalPlanMatchesFullPlan drives MBIE-EB planning incrementally (delta and
+// incremental in turn) and MBIE-EB planning in full to 1e-12 through the same changes on random
+// small MDPs — samples (capped and uncapped), augmentations, withdrawn augmentations (Replace),
+// terminal states learned from a step — on the every-sample schedule, and after every change
+// compares the plans: values within plan_tolerance, and the same greedy action wherever the
+// exact plan's leads by more than twice the tolerance.
+func TestMBIEEBIncrementalPlanMatchesFullPlan(t *testing.T) {
+	for _, planning := range []Planning{PlanDelta, PlanIncremental} {
+		t.Run(string(planning), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, 10))
+			for trial := 0; trial < 60; trial++ {
+				S, A := 2+rng.IntN(7), 1+rng.IntN(3)
+				gamma := []float64{0, 0.5, 0.9, 0.95}[rng.IntN(4)]
+				var terminal []bool
+				if rng.IntN(2) == 0 {
+					terminal = make([]bool, S)
+					terminal[rng.IntN(S)] = true
+				}
+				p := MBIEEBParams{Beta: rng.Float64(), M: []int64{0, 3}[rng.IntN(2)], RMax: []float64{1, 2}[rng.IntN(2)],
+					PlanTolerance: 1e-4, Replan: ReplanEverySample, Planning: planning}
+				exact := p
+				exact.Planning, exact.PlanTolerance = PlanFull, 1e-12
+				li, le := newMBIEEB(t, p), newMBIEEB(t, exact)
+				for _, l := range []*MBIEEB{li, le} {
+					l.Begin(agent.Task{S: S, A: A, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: terminal})
+				}
+				for change := 0; change < 80; change++ {
+					i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
+					switch rng.IntN(10) {
+					case 0, 1:
+						add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
+						li.Augment(i, add, r)
+						le.Augment(i, add, r)
+					case 2: // a withdrawn augmentation: the pair's statistics start again, in another order
+						succ := []mdp.Succ{{State: int32(rng.IntN(S)), N: 1 + rng.Int64N(4)}}
+						if s2 := int32(rng.IntN(S)); s2 != succ[0].State {
+							succ = append(succ, mdp.Succ{State: s2, N: 1})
+						}
+						li.Replace(i, succ, r)
+						le.Replace(i, succ, r)
+					case 3: // a terminal state learned from a step
+						if rng.IntN(4) == 0 {
+							li.ObserveTerminal(next)
+							le.ObserveTerminal(next)
+						}
+					default:
+						li.Record(i, next, r)
+						le.Record(i, next, r)
+					}
+					qi, qe := li.Q(), le.Q()
+					for k := range qe {
+						if math.Abs(qi[k]-qe[k]) > p.PlanTolerance {
+							t.Fatalf("trial %d change %d: q(%d) = %v incrementally, %v in full", trial, change, k, qi[k], qe[k])
+						}
+					}
+					for s := 0; s < S; s++ {
+						row := qe[s*A : s*A+A]
+						best := mdp.ArgMax(row)
+						second := math.Inf(-1)
+						for a, x := range row {
+							if a != best {
+								second = math.Max(second, x)
+							}
+						}
+						if row[best]-second > 2*p.PlanTolerance && mdp.ArgMax(qi[s*A:s*A+A]) != best {
+							t.Fatalf("trial %d change %d: greedy action in state %d differs from the exact plan's %d", trial, change, s, best)
+						}
+					}
+				}
+			}
 		})
 	}
 }

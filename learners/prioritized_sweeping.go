@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/internal/lazy"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // Incremental planning (PlanIncremental): prioritized sweeping on the optimistic model from the
@@ -28,8 +29,29 @@ import (
 // backed up in full, which also clears the rounding its moves accumulated; between changes that
 // rounding is a few ulps of the values per move, far below ε.
 
-// sweeper holds the state of incremental planning of one task.
+// sweptModel is the model a sweeper plans on: RMax's optimistic model, or MBIE-EB's
+// bonus-augmented empirical model.
+type sweptModel interface {
+	// backup is the Bellman backup (T v)(s,a) of pair i with the sweeper's v.
+	backup(i int) float64
+	// throughSuccessors reports whether pair i's backup is r + γ·Σ n(s,a,s′)/n(s,a)·v(s′) over the
+	// successors of its counts (known, or visited, pairs of states that are not terminal): delta
+	// planning moves it through inflow lists, incremental planning through predecessor lists.
+	throughSuccessors(i int) bool
+	// loopsOn reports whether some pair of s reads v(s) other than through its successors (RMax's
+	// unknown self-loops): those pairs are backed up again when v(s) moves.
+	loopsOn(s int) bool
+}
+
+// sweeper holds the state of incremental planning of one task: the plan's q and v, and the
+// model's counts they are planned from.
 type sweeper struct {
+	model  sweptModel
+	counts *mdp.Counts
+	q, v   []float64 // q(s,a) at s·A+a and v(s) of the plan, shared with the learner
+	gamma  float64
+	A      int
+
 	changed []int32 // pairs whose backup may have changed since the last plan
 	eps     float64 // ε: the largest residual a plan leaves
 	// PlanIncremental: pred[s′] lists the pairs that led to s′ when known (entries may go stale,
@@ -61,7 +83,9 @@ type inflow struct {
 	w           float64
 }
 
-func (w *sweeper) reset(S, A int, eps float64, delta bool) {
+// reset starts a task's plan of model on the counts, with ε = eps; q and v are the learner's.
+func (w *sweeper) reset(model sweptModel, counts *mdp.Counts, q, v []float64, gamma float64, S, A int, eps float64, delta bool) {
+	w.model, w.counts, w.q, w.v, w.gamma, w.A = model, counts, q, v, gamma, A
 	w.eps, w.delta = eps, delta
 	w.changed = w.changed[:0]
 	if delta {
@@ -102,21 +126,27 @@ func emptyLists[T any](lists [][]T, n int) [][]T {
 // state of unknown self-loops, 0 for a terminal state — and every q to its backup, so the
 // invariant holds before the first change.
 func (l *RMax) beginIncremental() {
-	l.sweep.reset(l.S, l.A, l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta)
+	l.sweep.reset(l, l.stats.Counts(), l.q, l.v, l.gamma, l.S, l.A, l.P.PlanTolerance*(1-l.gamma), l.P.Planning == PlanDelta)
 	for s := 0; s < l.S; s++ {
 		l.v[s] = 0
 		if l.terminal == nil || !l.terminal[s] {
 			l.v[s] = l.P.RMax / (1 - l.gamma)
 		}
 	}
-	for s := 0; s < l.S; s++ {
-		l.backupState(s)
-		l.checkResidual(s)
-	}
-	l.sweepStates()
+	l.sweep.begin()
 }
 
-// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model.
+// begin makes the plan of the values v the learner set: every q its backup, then a sweep until no
+// residual exceeds ε. The closer v is to the fixed point, the less the sweep moves.
+func (w *sweeper) begin() {
+	for s := 0; s < len(w.v); s++ {
+		w.backupState(s)
+		w.checkResidual(s)
+	}
+	w.sweepStates()
+}
+
+// backup is the Bellman backup (T v)(s,a) of pair i on the optimistic model (sweptModel).
 func (l *RMax) backup(i int) float64 {
 	switch {
 	case l.terminal != nil && l.terminal[i/l.A]:
@@ -136,17 +166,25 @@ func (l *RMax) backup(i int) float64 {
 	}
 }
 
+// throughSuccessors: known pairs of states that are not terminal are planned from their
+// estimates (sweptModel).
+func (l *RMax) throughSuccessors(i int) bool {
+	return l.stats.Known(i) && (l.terminal == nil || !l.terminal[i/l.A])
+}
+
+// loopsOn: an unknown pair loops on its state (sweptModel).
+func (l *RMax) loopsOn(s int) bool { return !l.stats.StateKnown(s) }
+
 // backupState recomputes q of every action of s.
-func (l *RMax) backupState(s int) {
-	for i := s * l.A; i < s*l.A+l.A; i++ {
-		l.q[i] = l.backup(i)
+func (w *sweeper) backupState(s int) {
+	for i := s * w.A; i < s*w.A+w.A; i++ {
+		w.q[i] = w.model.backup(i)
 	}
 }
 
 // link enters the successors of known pair i not yet in the predecessor lists.
-func (l *RMax) link(i int) {
-	w := &l.sweep
-	succ := l.stats.Counts().Successors(i)
+func (w *sweeper) link(i int) {
+	succ := w.counts.Successors(i)
 	linked := w.linked.Ptr(i)
 	for _, x := range succ[*linked:] {
 		w.pred[x.State] = append(w.pred[x.State], int32(i))
@@ -154,16 +192,15 @@ func (l *RMax) link(i int) {
 	*linked = int32(len(succ))
 }
 
-// relink enters pair i's current weights in the inflow lists if it is known in a state that is
-// not terminal, in place of any it had entered (PlanDelta).
-func (l *RMax) relink(i int) {
-	l.retire(i)
-	if !l.stats.Known(i) || l.terminal != nil && l.terminal[i/l.A] {
+// relink enters pair i's current weights in the inflow lists if it is planned through its
+// successors, in place of any it had entered (PlanDelta).
+func (w *sweeper) relink(i int) {
+	w.retire(i)
+	if !w.model.throughSuccessors(i) {
 		return
 	}
-	w := &l.sweep
-	n, _, succ := l.stats.Counts().Pair(i)
-	s := int32(i / l.A)
+	n, _, succ := w.counts.Pair(i)
+	s := int32(i / w.A)
 	for _, x := range succ {
 		// After the entries of s's other pairs, if any: moveInflows takes a state's entries as one run.
 		list := w.inflow[x.State]
@@ -174,130 +211,126 @@ func (l *RMax) relink(i int) {
 		if k == 0 {
 			k = len(list)
 		}
-		w.inflow[x.State] = slices.Insert(list, k, inflow{pair: int32(i), state: s, w: l.gamma * float64(x.N) / float64(n)})
+		w.inflow[x.State] = slices.Insert(list, k, inflow{pair: int32(i), state: s, w: w.gamma * float64(x.N) / float64(n)})
 	}
 	w.entered.Set(i, true)
 }
 
 // retire takes pair i's entries out of the inflow lists (PlanDelta); its successors must be
 // those it entered them with, so a pair's estimate is changed only after this.
-func (l *RMax) retire(i int) {
-	w := &l.sweep
+func (w *sweeper) retire(i int) {
 	if !w.entered.At(i) {
 		return
 	}
-	for _, x := range l.stats.Counts().Successors(i) {
+	for _, x := range w.counts.Successors(i) {
 		w.inflow[x.State] = slices.DeleteFunc(w.inflow[x.State], func(e inflow) bool { return int(e.pair) == i })
 	}
 	w.entered.Set(i, false)
 }
 
-// planIncremental brings the plan back within tolerance after the pairs in sweep.changed moved.
-func (l *RMax) planIncremental() {
-	w := &l.sweep
+// plan brings the plan back within tolerance after the pairs in changed moved.
+func (w *sweeper) plan() {
 	for _, i := range w.changed {
 		switch {
 		case w.delta:
-			l.relink(int(i))
-		case l.stats.Known(int(i)):
-			l.link(int(i))
+			w.relink(int(i))
+		case w.model.throughSuccessors(int(i)):
+			w.link(int(i))
 		}
-		l.q[i] = l.backup(int(i))
-		l.checkResidual(int(i) / l.A)
+		w.q[i] = w.model.backup(int(i))
+		w.checkResidual(int(i) / w.A)
 	}
 	w.changed = w.changed[:0]
-	l.sweepStates()
+	w.sweepStates()
 }
 
 // sweepStates updates states, largest residual first (within a factor 2), until no residual
 // exceeds ε.
-func (l *RMax) sweepStates() {
-	w := &l.sweep
+func (w *sweeper) sweepStates() {
 	for {
 		s := w.pop()
 		if s < 0 {
 			return
 		}
-		old := l.v[s]
-		l.v[s] = maxOf(l.q[s*l.A : s*l.A+l.A])
-		// Backups that read v(s): unknown pairs of s, which loop on s, and known pairs into s.
-		if !l.stats.StateKnown(s) {
+		old := w.v[s]
+		w.v[s] = maxOf(w.q[s*w.A : s*w.A+w.A])
+		// Backups that read v(s): pairs of s that loop on s, and pairs planned through s.
+		if w.model.loopsOn(s) {
 			if w.delta {
-				l.backupUnknown(s)
+				w.backupLoops(s)
 			} else {
-				l.backupState(s)
+				w.backupState(s)
 			}
-			l.checkResidual(s)
+			w.checkResidual(s)
 		}
 		// Bring every backup into s up to date, then check each state they belong to once.
 		if w.delta {
-			l.moveInflows(s, l.v[s]-old)
+			w.moveInflows(s, w.v[s]-old)
 		} else {
-			l.backupPredecessors(s)
+			w.backupPredecessors(s)
 		}
 	}
 }
 
 // backupPredecessors recomputes every backup into s and then checks the residual of each state
 // they belong to, once (PlanIncremental).
-func (l *RMax) backupPredecessors(s int) {
-	w := &l.sweep
+func (w *sweeper) backupPredecessors(s int) {
 	if w.round++; w.round == 0 { // wrapped: old stamps could match
 		clear(w.stamp)
 		w.round = 1
 	}
 	w.touched = w.touched[:0]
 	for _, i := range w.pred[s] {
-		l.q[i] = l.backup(int(i))
-		if t := int32(int(i) / l.A); w.stamp[t] != w.round {
+		w.q[i] = w.model.backup(int(i))
+		if t := int32(int(i) / w.A); w.stamp[t] != w.round {
 			w.stamp[t] = w.round
 			w.touched = append(w.touched, t)
 		}
 	}
 	for _, t := range w.touched {
-		l.checkResidual(int(t))
+		w.checkResidual(int(t))
 	}
 }
 
-// backupUnknown recomputes q of the actions of s that are not known (PlanDelta: the known ones
-// follow v(s) through their inflow entries).
-func (l *RMax) backupUnknown(s int) {
-	for i := s * l.A; i < s*l.A+l.A; i++ {
-		if !l.stats.Known(i) {
-			l.q[i] = l.backup(i)
+// backupLoops recomputes q of the actions of s that are not planned through their successors
+// (PlanDelta: the others follow v(s) through their inflow entries).
+func (w *sweeper) backupLoops(s int) {
+	for i := s * w.A; i < s*w.A+w.A; i++ {
+		if !w.model.throughSuccessors(i) {
+			w.q[i] = w.model.backup(i)
 		}
 	}
 }
 
 // moveInflows adds to every known pair leading to s its weight times d, the change of v(s), and
 // checks the residual of each state whose pairs moved (PlanDelta).
-func (l *RMax) moveInflows(s int, d float64) {
+func (w *sweeper) moveInflows(s int, d float64) {
 	if d == 0 {
 		return
 	}
-	in := l.sweep.inflow[s]
+	in := w.inflow[s]
 	for k := 0; k < len(in); {
 		t := in[k].state // a run of entries of t's pairs
 		for ; k < len(in) && in[k].state == t; k++ {
-			l.q[in[k].pair] += in[k].w * d
+			w.q[in[k].pair] += in[k].w * d
 		}
 		// checkResidual(t), its call saved: most often t is in no bucket and stays within ε.
-		if r := l.residual(int(t)); r > l.sweep.eps || l.sweep.bucketOf[t] >= 0 {
-			l.sweep.file(int(t), r)
+		if r := w.residual(int(t)); r > w.eps || w.bucketOf[t] >= 0 {
+			w.file(int(t), r)
 		}
 	}
 }
 
 // checkResidual files s in the bucket of its residual when that exceeds ε, and in none otherwise.
-func (l *RMax) checkResidual(s int) {
-	if r := l.residual(s); r > l.sweep.eps || l.sweep.bucketOf[s] >= 0 {
-		l.sweep.file(s, r)
+func (w *sweeper) checkResidual(s int) {
+	if r := w.residual(s); r > w.eps || w.bucketOf[s] >= 0 {
+		w.file(s, r)
 	}
 }
 
 // residual is |max_a q(s,a) − v(s)|.
-func (l *RMax) residual(s int) float64 {
-	return math.Abs(maxOf(l.q[s*l.A:s*l.A+l.A]) - l.v[s])
+func (w *sweeper) residual(s int) float64 {
+	return math.Abs(maxOf(w.q[s*w.A:s*w.A+w.A]) - w.v[s])
 }
 
 // file puts s in the bucket of its residual r, or in none when r ≤ ε.

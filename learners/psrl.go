@@ -23,6 +23,25 @@ const (
 	// lengths grow by one, so a task of T steps draws about √(2T) models plus the doublings,
 	// however short the runner's episodes.
 	TSDE PSRLSchedule = "tsde"
+	// Doubling draws a model when some pair's samples in the current epoch ν(s,a) reach
+	// max(1, n_k(s,a)), its count when the epoch began: UCRL2's episode rule (Jaksch, Ortner &
+	// Auer 2010), the schedule of StatisticalRL's PSRL. It draws O(S·A·log T) models.
+	Doubling PSRLSchedule = "doubling"
+)
+
+// RewardPosterior is the family of PSRL's posterior of a pair's mean reward.
+type RewardPosterior string
+
+const (
+	// NormalReward is the Normal posterior of a N(μ₀, σ₀²) prior under Normal rewards of known
+	// noise σ (reward_mean, reward_sd, reward_noise).
+	NormalReward RewardPosterior = "normal"
+	// BetaReward is the Beta(1, 1) prior on the mean of rewards scaled to [0, 1] by the declared
+	// range [reward_min, reward_max], with fractional updates: a reward r adds its scaled value
+	// x = (r − reward_min)/(reward_max − reward_min) to the first parameter and 1 − x to the second
+	// (the posterior of Bernoulli rewards, applied to rewards in [0, 1]; Agrawal & Goyal 2012's
+	// Thompson sampling, as StatisticalRL's PSRL does). It narrows like 1/n whatever the scale.
+	BetaReward RewardPosterior = "beta"
 )
 
 // PriorSupport is which next states PSRL's Dirichlet prior puts its α₀ on.
@@ -38,32 +57,72 @@ const (
 	ObservedStates PriorSupport = "observed"
 )
 
+// PSRLSampling is how PSRL draws and solves its model.
+type PSRLSampling string
+
+const (
+	// Aggregate draws, per pair, a Gamma variate for each next state it has been seen to reach and
+	// one for the mass of all the others together — the Dirichlet posterior's exact marginal over
+	// that partition (its aggregation property) — and spreads that mass evenly over the unseen
+	// states (its expectation given the aggregate) instead of drawing how it splits. The sampled
+	// model is sparse: a pair's row is its observed successors plus one number, so a draw costs
+	// O(S·A + samples' support) variates instead of S·A·S, and it is solved by Gauss–Seidel value
+	// iteration warm-started from the last sample's values, to plan_tolerance, at the cost of a
+	// sparse sweep (the mean value of the unseen states comes from the sum of all values).
+	Aggregate PSRLSampling = "aggregate"
+	// Dense draws the whole Dirichlet, S variates per pair, and solves the dense sampled model
+	// exactly by policy iteration: the sampler before aggregate, whose results it keeps.
+	Dense PSRLSampling = "dense"
+)
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
 	// state (1: uniform over the simplex).
 	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
-	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood). They must
-	// be on the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to RiverSwim's
-	// near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
-	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
+	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood); used with
+	// reward_posterior normal. They must be on the scale of the task's rewards: with N(0, 1), in
+	// our run, PSRL kept to Strehl & Littman's RiverSwim's near reward of 5 for all 2000 episodes
+	// and never found the 10 000 at the far end (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000,
+	// σ = 5 000).
 	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
 	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
 	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
 	// M is the known threshold of Known and agent.Phase, a diagnostic only: PSRL acts on its samples,
 	// never on it.
 	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
-	// Schedule is per runner episode or TSDE.
-	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: every episode, or TSDE's epochs (when the epoch outgrows the last or a count doubles)" range:"episode | tsde"`
+	// Schedule is per runner episode, TSDE or the doubling rule. Per episode, a task of one long
+	// episode (RiverSwim run for 100 000 steps) keeps its first model throughout.
+	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: at every runner episode's end (one model for all of a single-episode task), TSDE's epochs (when the epoch outgrows the last or a count doubles; whatever the episodes), or UCRL2's doubling rule (when a pair's samples in the epoch reach its count before it)" range:"episode | tsde | doubling"`
+	// RewardPosterior is normal (RewardMean, RewardSD, RewardNoise) or beta (RewardMin,
+	// RewardMax).
+	RewardPosterior RewardPosterior `yaml:"reward_posterior" doc:"posterior of a pair's mean reward: normal (reward_mean, reward_sd, reward_noise) or beta on rewards scaled to [0, 1] by reward_min and reward_max" range:"normal | beta"`
+	// RewardMin and RewardMax are the range of the rewards for the Beta posterior. The posterior
+	// keeps only a pair's reward sum, so rewards outside the range are not clipped one by one:
+	// the scaled sum is clamped to [0, n(s,a)].
+	RewardMin float64 `yaml:"reward_min" doc:"smallest reward, for reward_posterior beta"`
+	RewardMax float64 `yaml:"reward_max" doc:"largest reward, for reward_posterior beta (a pair's scaled reward sum is clamped to [0, n])" range:"> reward_min"`
 	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
 	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
+	// Sampling is aggregate (sparse draws and solves, the default) or dense (the whole Dirichlet
+	// and an exact solve: the sampler before aggregate).
+	Sampling PSRLSampling `yaml:"sampling" doc:"how a model is drawn and solved: the unseen next states' mass drawn as one and spread evenly, solved by value iteration to plan_tolerance (aggregate), or every next state drawn and the model solved exactly (dense, the sampler before aggregate)" range:"aggregate | dense"`
+	// PlanTolerance bounds ‖V − Ṽ*‖∞ of the solve of each sampled model (aggregate sampling; dense
+	// solves exactly).
+	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each sampled model's solve (aggregate sampling; dense solves exactly)" range:"> 0"`
 }
 
-// DefaultPSRL are α₀ = 1, a N(0, 1) prior on mean rewards with unit noise (rewards of order 1,
-// as the mazes'), m = 500 (as RMax's) and a model per episode.
+// DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
+// [0, 1] (StatisticalRL's PSRL's), m = 500 (as RMax's) and the doubling rule, which draws models
+// within long episodes; the Normal prior's parameters, used with reward_posterior normal, are
+// N(0, 1) with unit noise. docs/decisions.md gives the measurements behind these defaults (before
+// them: a model per episode, the Normal posterior and the prior over all states). Models are drawn
+// by aggregate sampling and solved to a plan tolerance of 1e-4 (as the other learners').
 func DefaultPSRL() PSRLParams {
-	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: PerEpisode}
+	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
+		RewardPosterior: BetaReward, RewardMin: 0, RewardMax: 1, PriorSupport: ObservedStates,
+		Sampling: Aggregate, PlanTolerance: 1e-4}
 }
 
 // Validate names the first parameter out of range.
@@ -79,10 +138,20 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: reward_noise = %v, want a finite number > 0", p.RewardNoise)
 	case p.M < 1:
 		return fmt.Errorf("psrl: m = %d, want at least 1", p.M)
-	case p.Schedule != PerEpisode && p.Schedule != TSDE:
-		return fmt.Errorf("psrl: schedule %q, want %q or %q", p.Schedule, PerEpisode, TSDE)
+	case p.Schedule != PerEpisode && p.Schedule != TSDE && p.Schedule != Doubling:
+		return fmt.Errorf("psrl: schedule %q, want %q, %q or %q", p.Schedule, PerEpisode, TSDE, Doubling)
+	case p.RewardPosterior != "" && p.RewardPosterior != NormalReward && p.RewardPosterior != BetaReward:
+		return fmt.Errorf("psrl: reward_posterior %q, want %q or %q", p.RewardPosterior, NormalReward, BetaReward)
+	case math.IsNaN(p.RewardMin) || math.IsInf(p.RewardMin, 0):
+		return fmt.Errorf("psrl: reward_min = %v, want a finite number", p.RewardMin)
+	case !(p.RewardMax > p.RewardMin) || math.IsInf(p.RewardMax, 0):
+		return fmt.Errorf("psrl: reward_max = %v, want a finite number > reward_min (%v)", p.RewardMax, p.RewardMin)
 	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
 		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
+	case p.Sampling != Aggregate && p.Sampling != Dense:
+		return fmt.Errorf("psrl: sampling %q, want %q or %q", p.Sampling, Aggregate, Dense)
+	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
+		return fmt.Errorf("psrl: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
 	}
 	return nil
 }
@@ -93,20 +162,22 @@ func (p PSRLParams) Validate() error {
 //
 //   - next state: Dirichlet(α₀ + n(s,a,s′) for every s′), the conjugate posterior of a
 //     Dirichlet(α₀, …, α₀) prior;
-//   - mean reward: Normal with precision 1/σ₀² + n(s,a)/σ² and mean
-//     (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when the
-//     rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
+//   - mean reward: Beta(1 + x, 1 + n(s,a) − x) for rewards scaled to [0, 1] by the declared
+//     range, x their scaled sum (the default), or Normal with precision 1/σ₀² + n(s,a)/σ² and
+//     mean (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when
+//     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
 //
-// On its schedule (every runner episode, or TSDE) PSRL draws one model from the posterior, solves
+// On its schedule (the doubling rule, TSDE, or every runner episode) PSRL draws one model from
+// the posterior, solves
 // it exactly for the discount γ (terminal states at value 0) and follows it greedily, ties broken
 // at random. Every random number comes from the task's Rand. Osband et al. plan each sample for the
 // τ steps of their episodes; our learners are not told the runner's episode length, so the sample
 // is solved for the discounted objective the runner scores.
 //
-// Cost: the Dirichlet is over all S next states, so a draw is S Gamma variates per pair and the
-// sampled model is dense, S·A·S numbers. This is exact; the aggregation property of the Dirichlet
-// would give the total mass of the unseen states from one variate, but not how it splits among
-// them, which the plan needs. With α₀ = 1 the unseen states' variates are exponential (one
+// Cost (sampling: dense): the Dirichlet is over all S next states, so a draw is S Gamma variates
+// per pair and the sampled model is dense, S·A·S numbers. This is exact; the aggregation property
+// of the Dirichlet gives the total mass of the unseen states from one variate, but not how it
+// splits among them — aggregate sampling (the default, see Aggregate) spreads it evenly. With α₀ = 1 the unseen states' variates are exponential (one
 // ziggurat draw each); with α₀ < 1 the row is drawn in log space so that tiny variates do not
 // underflow, at a few logarithms per state. A dense model is solved by policy iteration (Howard),
 // started from the last sample's policy: an evaluation is one O(S³) linear solve, and successive
@@ -130,8 +201,12 @@ type PSRL struct {
 
 	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
 
-	// the sampled model, dense: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
-	p, r    []float64
+	// the sampled model of dense sampling: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
+	p, r []float64
+	// the sampled model of aggregate sampling: each pair's reward and observed successors in
+	// model, and the mass rest[i] spread evenly over its other next states
+	model   mdp.Sparse
+	rest    []float64
 	pol     []int     // the plan's policy, the start of the next policy iteration
 	mat     []float64 // scratch: I − γ·P_π, S×S
 	q, v    []float64
@@ -158,10 +233,12 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	n := t.S * t.A
 	l.stats.Reset(t.S, t.A, l.P.M)
-	l.p = buf.Zeroed(l.p, n*t.S)
-	l.r = buf.Zeroed(l.r, n)
-	l.pol = buf.Zeroed(l.pol, t.S)
-	l.mat = buf.Zeroed(l.mat, t.S*t.S)
+	if l.P.Sampling == Dense {
+		l.p = buf.Zeroed(l.p, n*t.S)
+		l.r = buf.Zeroed(l.r, n)
+		l.pol = buf.Zeroed(l.pol, t.S)
+		l.mat = buf.Zeroed(l.mat, t.S*t.S)
+	}
 	l.q = buf.Zeroed(l.q, n)
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
@@ -171,8 +248,13 @@ func (l *PSRL) Begin(t agent.Task) {
 
 // draw samples a model from the posterior, plans it, and begins a TSDE epoch.
 func (l *PSRL) draw() {
-	l.sample()
-	l.solve()
+	if l.P.Sampling == Dense {
+		l.sample()
+		l.solve()
+	} else {
+		l.sampleAggregate()
+		l.solveAggregate()
+	}
 	l.stats.Planned()
 	l.version++
 	l.epochStart = l.stats.Samples()
@@ -191,9 +273,7 @@ func (l *PSRL) sample() {
 		if l.terminal != nil && l.terminal[i/l.A] {
 			continue // an episode ends here: Q = 0
 		}
-		precision := prior + float64(l.stats.Counts().N(i))*noise
-		mean := (p.RewardMean*prior + l.stats.Counts().R(i)*noise) / precision
-		l.r[i] = mean + l.rng.NormFloat64()/math.Sqrt(precision)
+		l.r[i] = l.sampleReward(i, prior, noise)
 		row := l.p[i*l.S : i*l.S+l.S]
 		if p.PriorSupport == ObservedStates && l.stats.Counts().N(i) > 0 {
 			l.sampleObserved(i, row)
@@ -207,6 +287,161 @@ func (l *PSRL) sample() {
 		}
 		dirichlet(l.rng, row, p.Prior < 1)
 	}
+}
+
+// sampleReward draws pair i's mean reward from its posterior: Normal with precision
+// 1/σ₀² + n/σ² (prior and noise are those two terms' factors), or r_min + (r_max − r_min)·θ for
+// θ ~ Beta(1 + x, 1 + n − x), x the reward sum scaled to [0, 1] and clamped to [0, n], drawn as
+// G₁/(G₁ + G₂) from Gamma(1 + x) and Gamma(1 + n − x) variates.
+func (l *PSRL) sampleReward(i int, prior, noise float64) float64 {
+	p, n, sum := l.P, float64(l.stats.Counts().N(i)), l.stats.Counts().R(i)
+	if p.RewardPosterior == BetaReward {
+		width := p.RewardMax - p.RewardMin
+		x := math.Min(n, math.Max(0, (sum-n*p.RewardMin)/width))
+		g1 := gammaVariate(l.rng, 1+x)
+		g2 := gammaVariate(l.rng, 1+n-x)
+		return p.RewardMin + width*g1/(g1+g2)
+	}
+	precision := prior + n*noise
+	mean := (p.RewardMean*prior + sum*noise) / precision
+	return mean + l.rng.NormFloat64()/math.Sqrt(precision)
+}
+
+// sampleAggregate draws a model from the posterior into model and rest (aggregate sampling): per
+// pair in index order, its mean reward, then a Gamma(α₀ + n(s,a,s′)) variate for each next state
+// s′ it has reached and, unless the prior's support is the observed states and the pair has
+// samples, one Gamma((S − k)·α₀) for the k states it has not reached, together; normalised, the
+// last is the mass spread evenly over those states. A pair without samples moves uniformly (its
+// whole mass is the rest's). Terminal states' pairs have no successor and no reward.
+func (l *PSRL) sampleAggregate() {
+	p := l.P
+	prior := 1 / (p.RewardSD * p.RewardSD)
+	noise := 1 / (p.RewardNoise * p.RewardNoise)
+	m := &l.model
+	m.Reset(l.S, l.A)
+	l.rest = l.rest[:0]
+	for i := 0; i < l.S*l.A; i++ {
+		if l.terminal != nil && l.terminal[i/l.A] {
+			m.AppendPair(0) // an episode ends here: Q = 0
+			m.EndPair()
+			l.rest = append(l.rest, 0)
+			continue
+		}
+		m.AppendPair(l.sampleReward(i, prior, noise))
+		at, total := len(m.Next), 0.0
+		for _, x := range l.stats.Counts().Successors(i) {
+			if x.N > 0 {
+				g := gammaVariate(l.rng, p.Prior+float64(x.N))
+				m.AppendSuccessor(int(x.State), g)
+				total += g
+			}
+		}
+		rest := 1.0
+		if k := len(m.Next) - at; k > 0 {
+			rest = 0
+			if p.PriorSupport != ObservedStates && k < l.S {
+				rest = gammaVariate(l.rng, float64(l.S-k)*p.Prior)
+			}
+			total += rest
+			for j := at; j < len(m.Prob); j++ {
+				m.Prob[j] /= total
+			}
+			rest /= total
+		}
+		m.EndPair()
+		l.rest = append(l.rest, rest)
+	}
+}
+
+// solveAggregate solves the model of aggregate sampling by Gauss–Seidel value iteration,
+// warm-started from the last sample's values, until no value moves by more than the stop of
+// plan_tolerance, or sooner, as soon as the greedy policy is certain: after a sweep in which no
+// value moved by more than Δ, every value the sweep read was within Δ/(1−γ) of V*, so every q it
+// computed is within γΔ/(1−γ) of Q*, and where the best q of each state leads its others by more
+// than twice that, the greedy actions are the optimal ones (the actions a solve to any tolerance
+// would take, but for near-ties within its tolerance). Between two such sweeps over every action,
+// policySweeps sweeps back up only each state's greedy action of the last one (modified policy
+// iteration): they cost 1/A of a sweep and move the values towards V* as much, and the bound
+// holds after any sweep over every action, whatever values it starts from. q holds the backups of
+// the last sweep over every action. A pair's backup reads the mean value of the states it has not
+// reached from the sum of all values, kept up to date as they move.
+func (l *PSRL) solveAggregate() {
+	S, A, g := l.S, l.A, l.gamma
+	stop := mdp.StopFor(g, l.P.PlanTolerance)
+	l.pol = buf.Zeroed(l.pol, S) // the greedy actions of the last sweep over every action
+	for sweep := 0; sweep < maxPlanSweeps; sweep++ {
+		total := l.valueSum()
+		delta, gap := 0.0, math.Inf(1) // the largest move, the smallest lead of a best action
+		for s := 0; s < S; s++ {
+			q := l.q[s*A : s*A+A]
+			if l.terminal != nil && l.terminal[s] {
+				clear(q)
+				total -= l.v[s]
+				delta = max(delta, math.Abs(l.v[s]))
+				l.v[s] = 0
+				continue
+			}
+			best, second := math.Inf(-1), math.Inf(-1)
+			for a := range q {
+				x := l.backupAggregate(s*A+a, total)
+				q[a] = x
+				if x > best {
+					best, second = x, best
+					l.pol[s] = a
+				} else if x > second {
+					second = x
+				}
+			}
+			d := best - l.v[s]
+			total += d
+			delta = max(delta, math.Abs(d))
+			gap = min(gap, best-second)
+			l.v[s] = best
+		}
+		if delta <= stop || gap > 2*g*delta/(1-g) {
+			return
+		}
+		for range policySweeps {
+			total := l.valueSum()
+			for s := 0; s < S; s++ {
+				if l.terminal == nil || !l.terminal[s] {
+					x := l.backupAggregate(s*A+l.pol[s], total)
+					total += x - l.v[s]
+					l.v[s] = x
+				}
+			}
+		}
+	}
+}
+
+// policySweeps is the number of sweeps over the greedy actions alone between two sweeps over
+// every action (solveAggregate).
+const policySweeps = 3
+
+// valueSum is Σ v, summed afresh each sweep so that the rounding of its updates does not build up.
+func (l *PSRL) valueSum() float64 {
+	total := 0.0
+	for _, x := range l.v {
+		total += x
+	}
+	return total
+}
+
+// backupAggregate is pair i's backup r̃ + γ·(Σ p̃(s′)·v(s′) over its observed successors + its
+// rest's mass times the mean value of the others), total being Σ v.
+func (l *PSRL) backupAggregate(i int, total float64) float64 {
+	m := &l.model
+	lo, hi := m.Start[i], m.Start[i+1]
+	x, seen := 0.0, 0.0
+	for k := lo; k < hi; k++ {
+		v := l.v[m.Next[k]]
+		x += m.Prob[k] * v
+		seen += v
+	}
+	if r := l.rest[i]; r > 0 {
+		x += r * (total - seen) / float64(l.S-int(hi-lo))
+	}
+	return m.R[i] + l.gamma*x
 }
 
 // sampleObserved draws pair i's next-state distribution from Dirichlet(α₀ + n(s,a,s′)) over the
@@ -364,11 +599,16 @@ func logGammaVariate(rng *rand.Rand, a float64) float64 {
 func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng) }
 
 // Record keeps the sample of pair i (PSRL learns from all); with TSDE it draws a new model when
-// the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began.
+// the epoch has outrun the last one or n(s,a) has more than doubled since the epoch began, with
+// the doubling rule when the epoch's samples of i, n(s,a) − n_k(s,a), reach max(1, n_k(s,a)).
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
-	if n := l.stats.Samples(); l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || l.stats.Counts().N(i) > 2*l.nk[i]) {
+	n, ni := l.stats.Samples(), l.stats.Counts().N(i)
+	switch {
+	case l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || ni > 2*l.nk[i]):
 		l.lastLen = n - l.epochStart // T_{k−1} of the next epoch
+		l.draw()
+	case l.P.Schedule == Doubling && ni-l.nk[i] >= max(1, l.nk[i]):
 		l.draw()
 	}
 	return true
@@ -402,6 +642,11 @@ func (l *PSRL) ObserveTerminal(s int) {
 		return
 	}
 	l.terminal = agent.WithTerminal(l.terminal, l.S, s)
+	if l.P.Sampling == Aggregate {
+		l.solveAggregate() // its backups value a terminal state's pairs at 0
+		l.version++
+		return
+	}
 	for i := s * l.A; i < s*l.A+l.A; i++ {
 		clear(l.p[i*l.S : i*l.S+l.S])
 		l.r[i] = 0

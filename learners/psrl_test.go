@@ -51,10 +51,54 @@ func TestGammaVariateMoments(t *testing.T) {
 // augmented) give the Dirichlet mean (α₀ + n(s′))/(S·α₀ + n); μ₀, σ₀, σ and the reward sum give
 // the Normal posterior of the mean reward. The means of 40 000 sampled models agree within five
 // standard errors.
+// sampledRow writes the next-state distribution of pair i in l's sampled model into row (S
+// entries): aggregate sampling's rest spread evenly over the states the row does not list.
+func sampledRow(l *PSRL, i int, row []float64) {
+	if l.P.Sampling == Dense {
+		copy(row, l.p[i*l.S:i*l.S+l.S])
+		return
+	}
+	m := &l.model
+	k := int(m.Start[i+1] - m.Start[i])
+	for s := range row {
+		row[s] = 0
+		if k < l.S {
+			row[s] = l.rest[i] / float64(l.S-k)
+		}
+	}
+	for j := m.Start[i]; j < m.Start[i+1]; j++ {
+		row[m.Next[j]] = m.Prob[j]
+	}
+}
+
+// sampledReward is pair i's reward in l's sampled model.
+func sampledReward(l *PSRL, i int) float64 {
+	if l.P.Sampling == Dense {
+		return l.r[i]
+	}
+	return l.model.R[i]
+}
+
+// sample draws a model as l's sampling does, without solving it.
+func sample(l *PSRL) {
+	if l.P.Sampling == Dense {
+		l.sample()
+	} else {
+		l.sampleAggregate()
+	}
+}
+
+// The draws' means are the posterior's, pseudo-counts included; with aggregate sampling an unseen
+// state's mass is its share of the rest, whose mean is the Dirichlet's too.
 func TestPSRLPosteriorMeanWithPseudoCounts(t *testing.T) {
-	for _, prior := range []float64{0.5, 1, 2.5} {
+	for _, c := range []struct {
+		prior    float64
+		sampling PSRLSampling
+	}{{0.5, Dense}, {1, Dense}, {2.5, Dense}, {0.5, Aggregate}, {1, Aggregate}, {2.5, Aggregate}} {
+		prior := c.prior
 		p := DefaultPSRL()
-		p.Prior, p.RewardMean, p.RewardSD, p.RewardNoise = prior, 1, 2, 0.5
+		p.Prior, p.RewardMean, p.RewardSD, p.RewardNoise, p.Sampling = prior, 1, 2, 0.5, c.sampling
+		p.RewardPosterior, p.PriorSupport = NormalReward, AllStates
 		l := &PSRL{P: p}
 		l.Begin(task(3, 1, 7))
 		l.Record(0, 0, 0.5)
@@ -66,31 +110,41 @@ func TestPSRLPosteriorMeanWithPseudoCounts(t *testing.T) {
 		precision := 1/4.0 + 7/0.25
 		wantR := (1.0/4 + 3.5/0.25) / precision
 		const draws = 40_000
-		meanP := make([]float64, 3)
+		meanP, row := make([]float64, 3), make([]float64, 3)
 		meanR := 0.0
 		for k := 0; k < draws; k++ {
-			l.sample()
+			sample(l)
+			sampledRow(l, 0, row)
 			for s := range meanP {
-				meanP[s] += l.p[s] / draws
+				meanP[s] += row[s] / draws
 			}
-			meanR += l.r[0] / draws
+			meanR += sampledReward(l, 0) / draws
 		}
 		for s, m := range wantP {
 			se := math.Sqrt(m * (1 - m) / (total + 1) / draws) // Var of a Dirichlet component
 			if math.Abs(meanP[s]-m) > 5*se {
-				t.Errorf("α₀ = %v: mean p̃(%d) = %v, want %v ± %v", prior, s, meanP[s], m, 5*se)
+				t.Errorf("%s, α₀ = %v: mean p̃(%d) = %v, want %v ± %v", c.sampling, prior, s, meanP[s], m, 5*se)
 			}
 		}
 		if se := math.Sqrt(1 / precision / draws); math.Abs(meanR-wantR) > 5*se {
-			t.Errorf("α₀ = %v: mean r̃ = %v, want %v ± %v", prior, meanR, wantR, 5*se)
+			t.Errorf("%s, α₀ = %v: mean r̃ = %v, want %v ± %v", c.sampling, prior, meanR, wantR, 5*se)
 		}
 	}
 }
 
-// The sampled model is solved exactly: policy iteration's values equal value iteration's on the
-// same model, terminal states at 0.
+// The sampled model is solved: policy iteration's values (dense) equal value iteration's on the
+// same model, terminal states at 0, and aggregate sampling's sparse value iteration (to a
+// tolerance of 1e-11, or until the policy is certain) takes its greedy actions.
 func TestPSRLSolvesTheSampledModel(t *testing.T) {
-	l := &PSRL{P: DefaultPSRL()}
+	for _, sampling := range []PSRLSampling{Dense, Aggregate} {
+		t.Run(string(sampling), func(t *testing.T) { testPSRLSolvesTheSampledModel(t, sampling) })
+	}
+}
+
+func testPSRLSolvesTheSampledModel(t *testing.T, sampling PSRLSampling) {
+	p := DefaultPSRL()
+	p.Sampling, p.PlanTolerance = sampling, 1e-11
+	l := &PSRL{P: p}
 	const S, A = 5, 3
 	tk := task(S, A, 3)
 	tk.Terminal = []bool{false, false, false, true, false}
@@ -105,12 +159,14 @@ func TestPSRLSolvesTheSampledModel(t *testing.T) {
 		}
 		l.EndEpisode()
 		rows := make([][]mdp.Transition, S*A)
+		row := make([]float64, S)
 		for i := range rows {
 			if i/A == 3 {
 				continue
 			}
-			for s, x := range l.p[i*S : i*S+S] {
-				rows[i] = append(rows[i], mdp.Transition{Next: s, Prob: x, Reward: l.r[i]})
+			sampledRow(l, i, row)
+			for s, x := range row {
+				rows[i] = append(rows[i], mdp.Transition{Next: s, Prob: x, Reward: sampledReward(l, i)})
 			}
 			total := 0.0 // renormalise the rounding of the draw for the model's check
 			for _, x := range rows[i] {
@@ -128,6 +184,14 @@ func TestPSRLSolvesTheSampledModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if sampling == Aggregate { // solved until the greedy actions are certain
+			for s := 0; s < S; s++ {
+				if s != 3 && mdp.ArgMax(l.q[s*A:s*A+A]) != sol.Policy[s] {
+					t.Fatalf("round %d: greedy action %d in state %d, value iteration's %d", round, mdp.ArgMax(l.q[s*A:s*A+A]), s, sol.Policy[s])
+				}
+			}
+			continue
+		}
 		for i := range sol.Q {
 			if math.Abs(l.q[i]-sol.Q[i]) > 1e-8 {
 				t.Fatalf("round %d: Q[%d] = %v, value iteration %v", round, i, l.q[i], sol.Q[i])
@@ -140,7 +204,9 @@ func TestPSRLSolvesTheSampledModel(t *testing.T) {
 // (T_0 = 1) or n(s,a) more than doubles. Worked by hand for three samples of pair 0 then pair 1:
 // draws after samples 1 (n₀ = 1 > 0), 3 (epoch 2 > 1), 4 (n₁ = 1 > 0), 6 (2 > 1), 9 (3 > 2).
 func TestPSRLSchedules(t *testing.T) {
-	l := &PSRL{P: DefaultPSRL()}
+	p := DefaultPSRL()
+	p.Schedule = PerEpisode
+	l := &PSRL{P: p}
 	l.Begin(task(1, 2, 1))
 	for e := 1; e <= 5; e++ {
 		l.Record(0, 0, 0)
@@ -149,7 +215,6 @@ func TestPSRLSchedules(t *testing.T) {
 			t.Fatalf("after %d episodes: %d models, want %d", e, l.Stats().Plans(), 1+e)
 		}
 	}
-	p := DefaultPSRL()
 	p.Schedule = TSDE
 	l = &PSRL{P: p}
 	l.Begin(task(1, 2, 1))
@@ -185,7 +250,10 @@ func TestPSRLValidate(t *testing.T) {
 		{func(p *PSRLParams) { p.RewardSD = -1 }, "psrl: reward_sd = -1"},
 		{func(p *PSRLParams) { p.RewardNoise = 0 }, "psrl: reward_noise = 0"},
 		{func(p *PSRLParams) { p.M = -3 }, "psrl: m = -3"},
-		{func(p *PSRLParams) { p.Schedule = "weekly" }, `psrl: schedule "weekly", want "episode" or "tsde"`},
+		{func(p *PSRLParams) { p.Schedule = "weekly" }, `psrl: schedule "weekly", want "episode", "tsde" or "doubling"`},
+		{func(p *PSRLParams) { p.RewardPosterior = "gamma" }, `psrl: reward_posterior "gamma", want "normal" or "beta"`},
+		{func(p *PSRLParams) { p.RewardMin = math.Inf(-1) }, "psrl: reward_min = -Inf"},
+		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = 2, 2 }, "psrl: reward_max = 2, want a finite number > reward_min (2)"},
 	}
 	for _, c := range cases {
 		p := DefaultPSRL()
@@ -287,8 +355,9 @@ func TestPSRLBeatsUCRL2OnRiverSwim(t *testing.T) {
 	u.RMax = 10000
 	ucrl2, _ := NewUCRL2(u)
 	uTotal, uLast, uFinal := riverSwimRun(t, agent.NewSingle(ucrl2), episodes, steps, gamma)
-	for _, schedule := range []PSRLSchedule{PerEpisode, TSDE} {
+	for _, schedule := range []PSRLSchedule{PerEpisode, TSDE, Doubling} {
 		p := DefaultPSRL()
+		p.RewardPosterior, p.PriorSupport = NormalReward, AllStates
 		p.RewardSD, p.RewardNoise, p.Schedule = 10000, 5000, schedule
 		psrl, _ := NewPSRL(p)
 		total, last, final := riverSwimRun(t, agent.NewSingle(psrl), episodes, steps, gamma)
@@ -334,22 +403,29 @@ func TestPSRLPolicy(t *testing.T) {
 // ((α₀ + 2)/(2α₀ + 7), (α₀ + 5)/(2α₀ + 7)) and nothing on states 1 and 3; a pair without a sample
 // keeps the prior over all 4 states.
 func TestPSRLObservedPriorSupport(t *testing.T) {
+	for _, sampling := range []PSRLSampling{Dense, Aggregate} {
+		t.Run(string(sampling), func(t *testing.T) { testPSRLObservedPriorSupport(t, sampling) })
+	}
+}
+
+func testPSRLObservedPriorSupport(t *testing.T, sampling PSRLSampling) {
 	const prior = 0.5
 	p := DefaultPSRL()
-	p.Prior, p.PriorSupport = prior, ObservedStates
+	p.Prior, p.PriorSupport, p.Sampling = prior, ObservedStates, sampling
 	l := &PSRL{P: p}
 	l.Begin(task(4, 2, 3))
 	l.Augment(0, []mdp.Succ{{State: 0, N: 2}, {State: 2, N: 5}}, 0)
 	want := []float64{(prior + 2) / (2*prior + 7), 0, (prior + 5) / (2*prior + 7), 0}
 	const draws = 20_000
-	mean := make([]float64, 4)
+	mean, row := make([]float64, 4), make([]float64, 4)
 	unvisited := 0
 	for k := 0; k < draws; k++ {
-		l.sample()
+		sample(l)
+		sampledRow(l, 0, row)
 		for s := range mean {
-			mean[s] += l.p[s] / draws
+			mean[s] += row[s] / draws
 		}
-		if l.p[4+1] > 0 && l.p[4+3] > 0 { // pair 1 has no sample: all four states possible
+		if sampledRow(l, 1, row); row[1] > 0 && row[3] > 0 { // pair 1 has no sample: all four states possible
 			unvisited++
 		}
 	}
@@ -365,5 +441,91 @@ func TestPSRLObservedPriorSupport(t *testing.T) {
 	p.PriorSupport = "sparse"
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "prior_support") {
 		t.Errorf("prior_support sparse: error %v, want one naming prior_support", err)
+	}
+}
+
+// The Beta reward posterior, by hand: rewards 1, 0.25 and 0.5 on the range [0, 1] give
+// Beta(1 + 1.75, 1 + 3 − 1.75) = Beta(2.75, 2.25), mean 0.55; the same rewards declared on
+// [−1, 3] scale to 0.5, 0.3125 and 0.375, Beta(2.1875, 2.8125), and a sample r̃ = −1 + 4·θ has
+// mean −1 + 4·2.1875/5 = 0.75. Rewards above the range clamp the scaled sum at n: two rewards of
+// 5 on [0, 1] give Beta(3, 1), mean 0.75. The means of 40 000 draws agree within five standard
+// errors of the Beta's variance ab/((a+b)²(a+b+1)), scaled by the range.
+func TestPSRLBetaRewardPosterior(t *testing.T) {
+	cases := []struct {
+		lo, hi  float64
+		rewards []float64
+		a, b    float64
+	}{
+		{0, 1, []float64{1, 0.25, 0.5}, 2.75, 2.25},
+		{-1, 3, []float64{1, 0.25, 0.5}, 2.1875, 2.8125},
+		{0, 1, []float64{5, 5}, 3, 1},
+	}
+	for _, c := range cases {
+		p := DefaultPSRL()
+		p.RewardPosterior, p.RewardMin, p.RewardMax = BetaReward, c.lo, c.hi
+		l := &PSRL{P: p}
+		l.Begin(task(2, 1, 5))
+		for _, r := range c.rewards {
+			l.Record(0, 1, r)
+		}
+		const draws = 40_000
+		mean := 0.0
+		for k := 0; k < draws; k++ {
+			sample(l)
+			if sampledReward(l, 0) < c.lo || sampledReward(l, 0) > c.hi {
+				t.Fatalf("[%v, %v]: r̃ = %v outside the range", c.lo, c.hi, sampledReward(l, 0))
+			}
+			mean += sampledReward(l, 0) / draws
+		}
+		ab := c.a + c.b
+		want := c.lo + (c.hi-c.lo)*c.a/ab
+		sd := (c.hi - c.lo) * math.Sqrt(c.a*c.b/(ab*ab*(ab+1)))
+		if se := sd / math.Sqrt(draws); math.Abs(mean-want) > 5*se {
+			t.Errorf("[%v, %v], rewards %v: mean r̃ = %v, want %v ± %v", c.lo, c.hi, c.rewards, mean, want, 5*se)
+		}
+	}
+}
+
+// The doubling rule, by hand, for three samples of pair 0 then nine of pair 1 (n_k starts at 0): a
+// draw when the epoch's samples of the pair reach max(1, n_k) — after samples 1 (pair 0: 1 ≥ 1),
+// 2 (1 ≥ 1), 4 (pair 1: 1 ≥ 1), 5 (1 ≥ 1), 7 (2 ≥ 2) and 11 (4 ≥ 4). Runner episodes draw nothing.
+func TestPSRLDoublingSchedule(t *testing.T) {
+	p := DefaultPSRL()
+	p.Schedule = Doubling
+	l := &PSRL{P: p}
+	l.Begin(task(1, 2, 1))
+	var draws []int
+	for k := 1; k <= 12; k++ {
+		i := 0
+		if k > 3 {
+			i = 1
+		}
+		before := l.Stats().Plans()
+		l.Record(i, 0, 0)
+		l.EndEpisode()
+		if l.Stats().Plans() > before {
+			draws = append(draws, k)
+		}
+	}
+	if want := []int{1, 2, 4, 5, 7, 11}; !slices.Equal(draws, want) {
+		t.Errorf("doubling drew after samples %v, want %v", draws, want)
+	}
+}
+
+// On its defaults PSRL draws new models within one long episode (the doubling rule): 10 000 steps
+// of a single runner episode on a 3-state chain draw more than one model, where a model per
+// episode would keep the first.
+func TestPSRLDefaultsResampleWithinAnEpisode(t *testing.T) {
+	l := &PSRL{P: DefaultPSRL()}
+	l.Begin(task(3, 2, 1))
+	s := 0
+	for k := 0; k < 10_000; k++ {
+		a := l.Act(s)
+		next := (s + a) % 3
+		l.Record(s*2+a, next, 0.5)
+		s = next
+	}
+	if l.Stats().Plans() < 10 {
+		t.Errorf("%d models in one episode of 10 000 steps, want the doubling rule's dozens", l.Stats().Plans())
 	}
 }

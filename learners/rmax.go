@@ -235,7 +235,7 @@ func (l *RMax) Replace(i int, succ []mdp.Succ, reward float64) {
 // lists, which hold its weights by its present successors; the plan enters its new ones.
 func (l *RMax) retireDelta(i int) {
 	if l.sweep.delta {
-		l.retire(i)
+		l.sweep.retire(i)
 	}
 }
 
@@ -292,7 +292,7 @@ func (l *RMax) Q() []float64 {
 
 func (l *RMax) plan() {
 	if l.incremental {
-		l.planIncremental()
+		l.sweep.plan()
 	} else {
 		l.planFull()
 	}

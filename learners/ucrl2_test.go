@@ -246,7 +246,7 @@ func conservation(t *testing.T, b agent.Base) {
 			n[i] += k
 			r[i] += 0.25
 		case k == 10:
-			b.Replace(i, []mdp.Succ{{State: int32(next), N: 3}}, 1.5)
+			b.(agent.Replacer).Replace(i, []mdp.Succ{{State: int32(next), N: 3}}, 1.5)
 			n[i], r[i] = 3, 1.5
 		default:
 			b.Act(i / A)

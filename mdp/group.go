@@ -15,7 +15,7 @@ func ModelDistance(x, y *Counts, minSamples int64) float64 {
 	if x.S != y.S || x.A != y.A {
 		return math.Inf(1)
 	}
-	var rx, ry []Succ // one pair's successors in ascending state order
+	var px, py []StateProb // one pair's estimated distributions in ascending state order
 	d, shared := 0.0, false
 	for i := 0; i < x.S*x.A; i++ {
 		nx, ny := x.N(i), y.N(i)
@@ -23,26 +23,9 @@ func ModelDistance(x, y *Counts, minSamples int64) float64 {
 			continue
 		}
 		shared = true
-		rx, ry = byState(rx, x.Successors(i)), byState(ry, y.Successors(i))
 		fx, fy := float64(nx), float64(ny)
-		sq := 0.0
-		a, b := 0, 0
-		for a < len(rx) || b < len(ry) {
-			var v float64
-			switch {
-			case b == len(ry) || a < len(rx) && rx[a].State < ry[b].State:
-				v = float64(rx[a].N) / fx
-				a++
-			case a == len(rx) || ry[b].State < rx[a].State:
-				v = float64(ry[b].N) / fy
-				b++
-			default:
-				v = float64(rx[a].N)/fx - float64(ry[b].N)/fy
-				a, b = a+1, b+1
-			}
-			sq += v * v
-		}
-		d = math.Max(d, math.Sqrt(sq)+math.Abs(x.R(i)/fx-y.R(i)/fy))
+		px, py = Frequencies(px, x.Successors(i), fx), Frequencies(py, y.Successors(i), fy)
+		d = math.Max(d, L2(px, py)+math.Abs(x.R(i)/fx-y.R(i)/fy))
 	}
 	if !shared {
 		return math.Inf(1)
@@ -50,11 +33,43 @@ func ModelDistance(x, y *Counts, minSamples int64) float64 {
 	return d
 }
 
-// byState copies succ into dst sorted by ascending state.
-func byState(dst, succ []Succ) []Succ {
-	dst = append(dst[:0], succ...)
-	slices.SortFunc(dst, func(a, b Succ) int { return cmp.Compare(a.State, b.State) })
+// StateProb is a probability of one next state.
+type StateProb struct {
+	State int32
+	P     float64
+}
+
+// Frequencies writes into dst the successors' counts divided by n, in ascending state order.
+func Frequencies(dst []StateProb, succ []Succ, n float64) []StateProb {
+	dst = dst[:0]
+	for _, x := range succ {
+		dst = append(dst, StateProb{State: x.State, P: float64(x.N) / n})
+	}
+	slices.SortFunc(dst, func(a, b StateProb) int { return cmp.Compare(a.State, b.State) })
 	return dst
+}
+
+// L2 is ‖x − y‖₂ of two sparse distributions, each in ascending state order; the squares are
+// summed in state order.
+func L2(x, y []StateProb) float64 {
+	sum := 0.0
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		var d float64
+		switch {
+		case j == len(y) || i < len(x) && x[i].State < y[j].State:
+			d = x[i].P
+			i++
+		case i == len(x) || y[j].State < x[i].State:
+			d = y[j].P
+			j++
+		default:
+			d = x[i].P - y[j].P
+			i, j = i+1, j+1
+		}
+		sum += d * d
+	}
+	return math.Sqrt(sum)
 }
 
 // GroupModels clusters models in order (decision 11): each joins the closest existing group

@@ -43,7 +43,7 @@
 //	                regret_<phase> for every agent.Phase, [policy_mistakes] (Write, with the oracle)
 //	summary.json    Summary: name, tool_version, format_version, seed, runs, spec (the resolved spec in
 //	                the config's names, SpecJSON), agents, optimal, note (Write; read by ReadSummary)
-//	timings.json    cell_seconds (per cell name) and total_cell_seconds of this invocation (Write)
+//	timings.json    cell_seconds (per cell name, as timed by the invocation that ran it), total_cell_seconds and reused_cells (Write)
 //	figures/        the figures as PNG and SVG (plots.Figure; Write)
 //	report.html     the page built from the files above (WriteReport, by Write and temple report)
 //	compare.csv     the paired comparisons of temple compare (WriteComparisons)

@@ -32,7 +32,7 @@ func taskRewards(c CellResult) []float64 {
 // regretByPhase is the figure of an agent's regret per task and its parts by phase, when the
 // agent reports phases (some of its regret is classified).
 func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (plots.Figure, bool, error) {
-	f := plots.Figure{Title: title + ": " + name, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
+	f := plots.Figure{Title: "Regret per task by phase, " + name + ": " + title, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
 	series := func(label string, part func(*TaskOracle) float64) error {
 		band, err := stats.BandAcross(byAgent(cells, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
 		if err != nil {
@@ -224,16 +224,17 @@ type agentFigures struct {
 	perTask, cum, perEpisode, adv, mistakes plots.Figure
 }
 
+// Each figure's title says what it shows, then title (the experiment, runs and band).
 func newAgentFigures(s Setup, title, smooth string) *agentFigures {
 	f := &agentFigures{s: s, block: blockSize(s.Episodes)}
-	f.perTask = plots.Figure{Title: title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
-	f.cum = plots.Figure{Title: title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
-	f.perEpisode = plots.Figure{Title: title, XLabel: "Episode", YLabel: "Reward per episode"}
+	f.perTask = plots.Figure{Title: "Per-task reward: " + title, XLabel: "Task", YLabel: "Per-task reward" + smooth}
+	f.cum = plots.Figure{Title: "Cumulative reward within a task: " + title, XLabel: "Episode", YLabel: "Cumulative reward per task"}
+	f.perEpisode = plots.Figure{Title: "Reward per episode: " + title, XLabel: "Episode", YLabel: "Reward per episode"}
 	if f.block > 1 {
 		f.perEpisode.YLabel += fmt.Sprintf(" (mean of blocks of %d episodes)", f.block)
 	}
-	f.adv = plots.Figure{Title: title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
-	f.mistakes = plots.Figure{Title: title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
+	f.adv = plots.Figure{Title: "Advantage over " + s.Baseline + ": " + title, XLabel: "Task", YLabel: "Advantage over " + s.Baseline + smooth, ZeroLine: true}
+	f.mistakes = plots.Figure{Title: "ε-mistakes per task: " + title, XLabel: "Task", YLabel: fmt.Sprintf("ε-mistakes per task, ε = %g·V_max%s", s.Epsilon, smooth)}
 	return f
 }
 

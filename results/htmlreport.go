@@ -33,7 +33,8 @@ type reportPage struct {
 	Figures       []SVGFigure
 	Agents        []string        // the columns of Diagnostics
 	Diagnostics   []diagnosticRow // a row per metric, in order of first appearance
-	Seconds       float64
+	Seconds       float64         // cell time in timings.json
+	Reused        int             // cells read back from earlier invocations
 	Spec          string
 }
 
@@ -94,14 +95,15 @@ func WriteReport(dir string) error {
 		return err
 	}
 	var timings struct {
-		Total float64 `json:"total_cell_seconds"`
+		Total  float64 `json:"total_cell_seconds"`
+		Reused int     `json:"reused_cells"`
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
 			return &DamagedError{Path: filepath.Join(dir, "timings.json"), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
 	}
-	page.Seconds = timings.Total
+	page.Seconds, page.Reused = timings.Total, timings.Reused
 	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
@@ -222,10 +224,11 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Name}} — temple report</title>
 <style>
-body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; padding: 0 1em; }
+body { font-family: "Liberation Sans", Arial, sans-serif; max-width: 1300px; margin: 2em auto; color: #222; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }
-th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
+th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; white-space: nowrap; }
+td.verdict { white-space: normal; text-align: left; min-width: 14em; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; }
@@ -235,7 +238,7 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 .scroll { overflow-x: auto; }
 </style></head><body>
 <h1>{{.Name}}</h1>
-<p class="note">temple {{.Version}} · seed {{.Seed}} · {{.Runs}} runs · tasks: {{.Tasks}} · {{printf "%.1f" .Seconds}} s of cell time in the last invocation</p>
+<p class="note">temple {{.Version}} · seed {{.Seed}} · {{.Runs}} runs · tasks: {{.Tasks}} · {{printf "%.1f" .Seconds}} s of cell time, each cell's as measured by the invocation that ran it{{if .Reused}} ({{.Reused}} cells reused from earlier invocations){{end}}</p>
 
 <h2>Summary</h2>
 <p class="note">Mean over runs of each run's mean per-task reward (total reward of a task's episodes), ± half-width of the 95% confidence interval across runs (Student's t).{{if .Baseline}} The advantage over {{.Baseline}} is paired run by run.{{end}}</p>
@@ -251,9 +254,9 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 
 {{if .Comparisons}}<h2>Paired comparison{{if .AllPairs}}s: every pair of agents{{else}} with {{.Baseline}}{{end}}</h2>
 <p class="note">Two-sided paired t-test on the runs' mean per-task rewards (A − B, run by run); Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method; a verdict is significant below p (Holm) = 0.05, otherwise the agents are not distinguishable. These are the verdicts temple run prints.</p>
-<table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
-{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td>{{.Verdict}}</td></tr>
-{{end}}</table>{{end}}
+<div class="scroll"><table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
+{{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td class="verdict">{{.Verdict}}</td></tr>
+{{end}}</table></div>{{end}}
 
 <h2>Figures</h2>
 <div class="figures">{{range .Figures}}<div class="figure" id="{{.Name}}">{{.SVG}}</div>{{end}}</div>

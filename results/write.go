@@ -55,15 +55,28 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := writeJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return sum, err
 	}
+	// A cell read back from an earlier invocation keeps the time that invocation measured, so a
+	// rerun that reuses every cell does not report 0 s.
+	var earlier struct {
+		Cells map[string]float64 `json:"cell_seconds"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
+		json.Unmarshal(b, &earlier) // unreadable: the reused cells' times are unknown, left out
+	}
 	timings := map[string]any{}
-	total := 0.0
+	total, reused := 0.0, 0
 	for _, c := range cells {
-		if !c.Resumed {
-			timings[CellName(c.Run, c.Agent)] = c.Seconds
-			total += c.Seconds
+		seconds, known := c.Seconds, !c.Resumed
+		if c.Resumed {
+			reused++
+			seconds, known = earlier.Cells[CellName(c.Run, c.Agent)]
+		}
+		if known {
+			timings[CellName(c.Run, c.Agent)] = seconds
+			total += seconds
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total}); err != nil {
+	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
 		return sum, err
 	}
 	if err := writeFigures(filepath.Join(dir, "figures"), s, cells); err != nil {

@@ -194,6 +194,12 @@ func (l *Library) TotalVisits() int64 {
 	return n
 }
 
+// Snapshotter is an agent with a template library (O-TempLe, FM-TempLe): the runner writes its
+// snapshots to templates/, the C ABI hands them to Python.
+type Snapshotter interface {
+	TemplateSnapshot() Snapshot
+}
+
 // Snapshot is the state of an agent's templates at the end of a task, for pictures and analysis:
 // the template each pair was identified with and the library.
 type Snapshot struct {

@@ -126,7 +126,4 @@ func (g Point) Placed(sigma Sigma) []StateProb {
 }
 
 // StateProb is a probability of one next state.
-type StateProb struct {
-	State int32
-	P     float64
-}
+type StateProb = mdp.StateProb

@@ -111,8 +111,8 @@ func ExampleParams_optimism() {
 		fmt.Printf("opt_delta %g: reward in tasks 0, 1, 2: %v, optimistic placements: %v\n", delta, reward, placements)
 	}
 	// Output:
-	// opt_delta 0: reward in tasks 0, 1, 2: [1610 1604 1605], optimistic placements: [0 0 0]
-	// opt_delta 0.05: reward in tasks 0, 1, 2: [1609 1607 1605], optimistic placements: [35 96 96]
+	// opt_delta 0: reward in tasks 0, 1, 2: [1613 1602 1605], optimistic placements: [0 0 0]
+	// opt_delta 0.05: reward in tasks 0, 1, 2: [1611 1607 1605], optimistic placements: [35 96 96]
 }
 
 // runTask runs task k of model m with ot for the given number of episodes of 30 steps from state

@@ -35,8 +35,8 @@ func DefaultFMParams() FMParams {
 
 // Validate names the first parameter out of range; m is the base learner's known threshold.
 func (p FMParams) Validate(m int64) error {
-	if err := p.Params.Validate(m); err != nil {
-		return fmt.Errorf("fm-temple: %w", err)
+	if err := p.Params.validate("fm-temple", m); err != nil {
+		return err
 	}
 	switch {
 	case p.T1 < 1:
@@ -68,12 +68,12 @@ type FMTempLe struct {
 	groups  []*mdp.Counts // model groups, fixed after T_1
 
 	scores     []int
-	identified int                  // identified group, −1 while none
-	steps      int                  // steps observed in this task
-	foundAfter int                  // steps before the model was identified, −1 while not
-	row        []mdp.Succ           // scratch: a group's successors of one pair, by state
-	truthRow   []template.StateProb // scratch: the true outcomes of one pair, by state
-	truth      *mdp.Model           // the task's true model, for diagnostics only
+	identified int             // identified group, −1 while none
+	steps      int             // steps observed in this task
+	foundAfter int             // steps before the model was identified, −1 while not
+	freq       []mdp.StateProb // scratch: a group's (or an augmentation's) frequencies of one pair, by state
+	truthRow   []mdp.StateProb // scratch: the true outcomes of one pair, by state
+	truth      *mdp.Model      // the task's true model, for diagnostics only
 }
 
 // NewFMTempLe validates p and returns an agent over the base learner base.
@@ -137,7 +137,7 @@ func (f *FMTempLe) Observe(s, a int, r float64, next int) {
 }
 
 // score lowers the score of every group whose template or permutation for pair i disagrees
-// with the pair's just-identified template (Algorithm 3, lines 11–15): the L2 distance between
+// with the pair's just-identified template (Algorithm 3, lines 11–14): the L2 distance between
 // the template put back in state order by the pair's σ (so equal probabilities may swap freely)
 // and the group's estimate, plus the reward difference.
 func (f *FMTempLe) score(i int) {
@@ -149,9 +149,8 @@ func (f *FMTempLe) score(i int) {
 			continue
 		}
 		n := float64(grp.N(i))
-		f.row = append(f.row[:0], grp.Successors(i)...)
-		slices.SortFunc(f.row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
-		if l2(pair, f.row, n)+math.Abs(g.R-grp.R(i)/n) > f.p.Tau {
+		f.freq = mdp.Frequencies(f.freq, grp.Successors(i), n)
+		if mdp.L2(pair, f.freq)+math.Abs(g.R-grp.R(i)/n) > f.p.Tau {
 			f.scores[c]--
 		}
 	}
@@ -187,8 +186,7 @@ func (f *FMTempLe) checkIdentified() {
 		}
 		f.o.augment(i, add, reward)
 		if f.farFromTruth(add, reward, i) {
-			f.o.wrongPair[i] = true
-			f.o.wrong[i/f.o.A]++
+			f.o.diag.mark(i)
 		}
 	}
 }
@@ -203,39 +201,15 @@ func (f *FMTempLe) farFromTruth(add []mdp.Succ, reward float64, i int) bool {
 	s, a := i/f.o.A, i%f.o.A
 	f.truthRow = f.truthRow[:0]
 	for _, t := range f.truth.Row(s, a) {
-		f.truthRow = append(f.truthRow, template.StateProb{State: int32(t.Next), P: t.Prob})
+		f.truthRow = append(f.truthRow, mdp.StateProb{State: int32(t.Next), P: t.Prob})
 	}
-	slices.SortFunc(f.truthRow, func(x, y template.StateProb) int { return cmp.Compare(x.State, y.State) })
+	slices.SortFunc(f.truthRow, func(x, y mdp.StateProb) int { return cmp.Compare(x.State, y.State) })
 	var n int64
 	for _, x := range add {
 		n += x.N
 	}
-	f.row = append(f.row[:0], add...)
-	slices.SortFunc(f.row, func(a, b mdp.Succ) int { return cmp.Compare(a.State, b.State) })
-	return l2(f.truthRow, f.row, float64(n))+math.Abs(f.truth.ExpectedReward(s, a)-reward/float64(n)) > f.p.Tau
-}
-
-// l2 is ‖x − y‖₂ of probabilities x and counts y / n, both sparse in ascending state order;
-// the squares are summed in state order.
-func l2(x []template.StateProb, y []mdp.Succ, n float64) float64 {
-	sum := 0.0
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		var d float64
-		switch {
-		case j == len(y) || i < len(x) && x[i].State < y[j].State:
-			d = x[i].P
-			i++
-		case i == len(x) || y[j].State < x[i].State:
-			d = float64(y[j].N) / n
-			j++
-		default:
-			d = x[i].P - float64(y[j].N)/n
-			i, j = i+1, j+1
-		}
-		sum += d * d
-	}
-	return math.Sqrt(sum)
+	f.freq = mdp.Frequencies(f.freq, add, float64(n))
+	return mdp.L2(f.truthRow, f.freq)+math.Abs(f.truth.ExpectedReward(s, a)-reward/float64(n)) > f.p.Tau
 }
 
 // Phase is O-TempLe's phase of s, where a pair augmented from the identified model group

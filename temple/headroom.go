@@ -55,7 +55,11 @@ func NewTrueTemplates(p HeadroomParams, base agent.Base) (*TrueTemplates, error)
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &TrueTemplates{p: p, overBase: newOverBase(base)}, nil
+	ob, err := newOverBase(base, "true-templates")
+	if err != nil {
+		return nil, err
+	}
+	return &TrueTemplates{p: p, overBase: ob}, nil
 }
 
 // BeginTask begins the base and reads the task's true templates; a task without a true model
@@ -93,6 +97,7 @@ func (h *TrueTemplates) TaskMetrics() []agent.Metric {
 // every pair in the task, and the placement of a template's counts beside them.
 type overBase struct {
 	l    agent.Base
+	rep  agent.Replacer // l: a placement is withdrawn and placed again
 	st   *agent.Stats
 	S, A int
 	own  mdp.Counts // own samples of each pair in this task
@@ -100,7 +105,15 @@ type overBase struct {
 	placed []bool
 }
 
-func newOverBase(base agent.Base) overBase { return overBase{l: base, st: base.Stats()} }
+// newOverBase is the shared part of the learner named typ over base, which must be able to
+// replace a pair's counts (agent.Replacer).
+func newOverBase(base agent.Base, typ string) (overBase, error) {
+	rep, ok := base.(agent.Replacer)
+	if !ok {
+		return overBase{}, fmt.Errorf("%s: places templates by replacing a pair's counts in the base learner (agent.Replacer), and this base cannot", typ)
+	}
+	return overBase{l: base, rep: rep, st: base.Stats()}, nil
+}
 
 // Base is the base learner.
 func (o *overBase) Base() agent.Base { return o.l }
@@ -150,7 +163,7 @@ func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 		}
 		added += n
 	}
-	o.l.Replace(i, succ, o.own.R(i)+float64(added)*g.R)
+	o.rep.Replace(i, succ, o.own.R(i)+float64(added)*g.R)
 	o.placed[i] = true
 	return true
 }
@@ -158,7 +171,7 @@ func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 // unplace leaves pair i exactly its own samples, if a template was placed on it.
 func (o *overBase) unplace(i int) {
 	if o.placed[i] {
-		o.l.Replace(i, o.own.Successors(i), o.own.R(i))
+		o.rep.Replace(i, o.own.Successors(i), o.own.R(i))
 		o.placed[i] = false
 	}
 }

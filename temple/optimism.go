@@ -3,6 +3,8 @@ package temple
 import (
 	"math"
 
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/lazy"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -18,7 +20,7 @@ import (
 //
 // is largest. It is placed in the base as an augmentation (agent.Base.Augment: the template's
 // visits on top of the pair's own samples, so the base plans with essentially g and a bonus
-// shrunk by g's visits) and withdrawn (agent.Base.Replace with the own samples) when a later
+// shrunk by g's visits) and withdrawn (agent.Replacer with the own samples) when a later
 // sample excludes it, σ moves its support, or another consistent template becomes the most
 // optimistic. When no library template is consistent — the "new template" alternative, with a
 // reward part here (newRewardTerm), wins — or the most optimistic one has more ranks than the
@@ -39,6 +41,26 @@ import (
 // is close to one that stays consistent is planned with that template, with a bonus shrunk by
 // its visits — MBIE-EB's PAC bound is not claimed with the option on, nor Theorem 1's.
 
+// optimism is the state of optimism over library templates in a task.
+type optimism struct {
+	// tmpl[i] is the ID of the library template pair i is planned with, −1 for none; sigma[i]
+	// the σ it was placed by.
+	tmpl   lazy.Table[int32]
+	sigma  lazy.Table[template.Sigma]
+	values agent.Valued // the base's plan, read to rank the templates
+	gamma  float64      // the task's γ
+	// placements counts the optimistic templates placed in the task (a metric).
+	placements int
+}
+
+// begin starts a task of n pairs with discount γ and nothing placed.
+func (p *optimism) begin(n int, gamma float64) {
+	p.gamma = gamma
+	p.tmpl.Reset(n, -1)
+	p.sigma.Reset(n, template.Sigma{})
+	p.placements = 0
+}
+
 // placeOptimistic plans pair i, not identified, with the most optimistic library template its
 // own samples do not exclude, or with its own samples alone when every template is excluded or
 // the most optimistic one has more ranks than the pair has seen states (σ⁻¹ would place the
@@ -50,31 +72,31 @@ func (o *OTempLe) placeOptimistic(i int) {
 		o.withdrawOptimistic(i)
 		return
 	}
-	if o.optTmpl.At(i) == int32(best.ID) && sigma.Agrees(o.optSigma.At(i), int(best.Visits[len(best.Visits)-1].Rank)+1) {
+	if o.opt.tmpl.At(i) == int32(best.ID) && sigma.Agrees(o.opt.sigma.At(i), int(best.Visits[len(best.Visits)-1].Rank)+1) {
 		return
 	}
 	o.withdrawOptimistic(i)
 	o.augment(i, best.Augmentation(sigma), best.Reward)
-	o.optTmpl.Set(i, int32(best.ID))
-	o.optSigma.Set(i, sigma)
-	o.stats.optimistic++
+	o.opt.tmpl.Set(i, int32(best.ID))
+	o.opt.sigma.Set(i, sigma)
+	o.opt.placements++
 }
 
 // withdrawOptimistic leaves pair i its own samples alone if it is planned with an optimistic
 // template (OptDelta); otherwise it does nothing.
 func (o *OTempLe) withdrawOptimistic(i int) {
-	if o.p.OptDelta == 0 || o.optTmpl.At(i) < 0 {
+	if o.p.OptDelta == 0 || o.opt.tmpl.At(i) < 0 {
 		return
 	}
-	o.l.Replace(i, o.pending.Successors(i), o.pending.R(i))
+	o.replace(i, o.pending.Successors(i), o.pending.R(i))
 	o.augmented[i] = false
-	o.optTmpl.Set(i, -1)
+	o.opt.tmpl.Set(i, -1)
 }
 
 // mostOptimistic is the template of ts whose backup r_g + γ Σ q_g V, placed through σ, is
 // largest under the base's last plan; the first in library order among equals; nil for none.
 func (o *OTempLe) mostOptimistic(ts []*template.Template, sigma template.Sigma) *template.Template {
-	v := o.values.Values()
+	v := o.opt.values.Values()
 	var best *template.Template
 	bestValue := math.Inf(-1)
 	for _, t := range ts {
@@ -86,7 +108,7 @@ func (o *OTempLe) mostOptimistic(ts []*template.Template, sigma template.Sigma) 
 		if n == 0 {
 			continue
 		}
-		if value := (t.Reward + o.gamma*next) / n; value > bestValue {
+		if value := (t.Reward + o.opt.gamma*next) / n; value > bestValue {
 			best, bestValue = t, value
 		}
 	}

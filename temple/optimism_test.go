@@ -59,7 +59,7 @@ func pairCounts(o *OTempLe) (int64, float64) {
 func TestOptimismPlansWithTheBetterTemplate(t *testing.T) {
 	o, ids := optAgent(t, 0.05, [][]template.Count{deterministic, deterministic}, []float64{-200, 800})
 	o.Observe(0, 0, -0.2, 1)
-	if got := o.optTmpl.At(0); got != int32(ids[1]) {
+	if got := o.opt.tmpl.At(0); got != int32(ids[1]) {
 		t.Fatalf("planned with template %d, want %d (the better one)", got, ids[1])
 	}
 	if n, r := pairCounts(o); n != 1001 || math.Abs(r-799.8) > 1e-9 {
@@ -78,11 +78,11 @@ func TestOptimismPlansWithTheBetterTemplate(t *testing.T) {
 func TestOptimismDropsAnExcludedTemplate(t *testing.T) {
 	o, ids := optAgent(t, 0.05, [][]template.Count{deterministic, twoWay}, []float64{800, -200})
 	o.Observe(0, 0, -0.2, 1)
-	if got := o.optTmpl.At(0); got != int32(ids[0]) {
+	if got := o.opt.tmpl.At(0); got != int32(ids[0]) {
 		t.Fatalf("after one sample planned with template %d, want %d", got, ids[0])
 	}
 	o.Observe(0, 0, -0.2, 2)
-	if got := o.optTmpl.At(0); got != int32(ids[1]) {
+	if got := o.opt.tmpl.At(0); got != int32(ids[1]) {
 		t.Fatalf("after two samples planned with template %d, want %d (the other is excluded)", got, ids[1])
 	}
 	if n, r := pairCounts(o); n != 1002 || math.Abs(r-(-200.4)) > 1e-9 {
@@ -99,7 +99,7 @@ func TestOptimismWithoutConsistentTemplateKeepsOwnSamples(t *testing.T) {
 	for _, s := range []int{1, 2, 3, 4} {
 		o.Observe(0, 0, -0.2, s)
 	}
-	if got := o.optTmpl.At(0); got != -1 {
+	if got := o.opt.tmpl.At(0); got != -1 {
 		t.Fatalf("planned with template %d, want none", got)
 	}
 	if n, r := pairCounts(o); n != 4 || math.Abs(r-(-0.8)) > 1e-9 {
@@ -133,8 +133,8 @@ func TestOptimismGivesWayToIdentification(t *testing.T) {
 	for range 20 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if o.tmplOf(0) != ids[0] || o.optTmpl.At(0) != -1 {
-		t.Fatalf("template %d, optimistic %d; want identified with %d and no placement", o.tmplOf(0), o.optTmpl.At(0), ids[0])
+	if o.tmplOf(0) != ids[0] || o.opt.tmpl.At(0) != -1 {
+		t.Fatalf("template %d, optimistic %d; want identified with %d and no placement", o.tmplOf(0), o.opt.tmpl.At(0), ids[0])
 	}
 	if n, _ := pairCounts(o); n != 1020 {
 		t.Errorf("pair counts %d, want 1020", n)
@@ -189,11 +189,11 @@ func TestOptimismNewRewardExcludesTheOnlyTemplate(t *testing.T) {
 func TestOptimismWaitsForTheTemplatesSupport(t *testing.T) {
 	o, ids := optAgent(t, 0.05, [][]template.Count{twoWay}, []float64{800})
 	o.Observe(0, 0, -0.2, 1)
-	if n, _ := pairCounts(o); n != 1 || o.optTmpl.At(0) != -1 {
-		t.Fatalf("after one state: pair counts %d, template %d; want its own 1 and none", n, o.optTmpl.At(0))
+	if n, _ := pairCounts(o); n != 1 || o.opt.tmpl.At(0) != -1 {
+		t.Fatalf("after one state: pair counts %d, template %d; want its own 1 and none", n, o.opt.tmpl.At(0))
 	}
 	o.Observe(0, 0, -0.2, 2)
-	if n, _ := pairCounts(o); n != 1002 || o.optTmpl.At(0) != int32(ids[0]) {
-		t.Errorf("after two states: pair counts %d, template %d; want 1002 and %d", n, o.optTmpl.At(0), ids[0])
+	if n, _ := pairCounts(o); n != 1002 || o.opt.tmpl.At(0) != int32(ids[0]) {
+		t.Errorf("after two states: pair counts %d, template %d; want 1002 and %d", n, o.opt.tmpl.At(0), ids[0])
 	}
 }

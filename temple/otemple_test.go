@@ -220,9 +220,9 @@ func earlyMatchAgent(t *testing.T) (*OTempLe, int) {
 	for range 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if !o.st.Known(0) || o.st.Counts().N(0) != 1005 || o.early.At(0) != int32(id) || o.tmplOf(0) >= 0 {
+	if !o.st.Known(0) || o.st.Counts().N(0) != 1005 || o.early.tmpl.At(0) != int32(id) || o.tmplOf(0) >= 0 {
 		t.Fatalf("after 5 samples: known %v, n %d, provisional %d, identified %d; want known, 1005, %d, none",
-			o.st.Known(0), o.st.Counts().N(0), o.early.At(0), o.tmplOf(0), id)
+			o.st.Known(0), o.st.Counts().N(0), o.early.tmpl.At(0), o.tmplOf(0), id)
 	}
 	return o, id
 }
@@ -234,9 +234,9 @@ func TestEarlyMatchConfirmed(t *testing.T) {
 	for range o.p.Ms - 5 {
 		o.Observe(0, 0, -0.2, 1)
 	}
-	if o.tmplOf(0) != id || o.st.Counts().N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.stats.withdrawn != 0 {
+	if o.tmplOf(0) != id || o.st.Counts().N(0) != 1005 || o.lib.Get(id).N() != 1000+o.p.Ms || o.early.withdrawn != 0 {
 		t.Errorf("at m_s: template %d, n %d, template visits %d, withdrawn %d; want %d, 1005, %d, 0",
-			o.tmplOf(0), o.st.Counts().N(0), o.lib.Get(id).N(), o.stats.withdrawn, id, 1000+o.p.Ms)
+			o.tmplOf(0), o.st.Counts().N(0), o.lib.Get(id).N(), o.early.withdrawn, id, 1000+o.p.Ms)
 	}
 }
 
@@ -250,8 +250,8 @@ func TestEarlyMatchWithdrawn(t *testing.T) {
 	switch {
 	case o.st.Known(0) || o.st.Counts().N(0) != o.p.Ms:
 		t.Errorf("at m_s: known %v with %d samples, want unknown with its %d own", o.st.Known(0), o.st.Counts().N(0), o.p.Ms)
-	case o.stats.withdrawn != 1 || o.augmented[0]:
-		t.Errorf("withdrawn %d, augmented %v; want 1, false", o.stats.withdrawn, o.augmented[0])
+	case o.early.withdrawn != 1 || o.augmented[0]:
+		t.Errorf("withdrawn %d, augmented %v; want 1, false", o.early.withdrawn, o.augmented[0])
 	case o.tmplOf(0) == id || o.lib.Len() != 2 || o.lib.Get(id).N() != 1000:
 		t.Errorf("identified as template %d of %d, provisional template holds %d; want a new template, 1000",
 			o.tmplOf(0), o.lib.Len(), o.lib.Get(id).N())
@@ -330,8 +330,8 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 	case o.st.Known(0) || !slices.Equal(succ, want) || o.st.Counts().R(0) != reward:
 		t.Errorf("after the exit: known %v, successors %v, reward %v; want unknown, %v, %v",
 			o.st.Known(0), succ, o.st.Counts().R(0), want, reward)
-	case o.tmplOf(0) >= 0 || o.stats.refuted != 1:
-		t.Errorf("identified as %d, refuted %d; want none, 1", o.tmplOf(0), o.stats.refuted)
+	case o.tmplOf(0) >= 0 || o.refutes.refuted != 1:
+		t.Errorf("identified as %d, refuted %d; want none, 1", o.tmplOf(0), o.refutes.refuted)
 	}
 	// Further steps are the pair's own samples until m = 100; the template gets nothing more.
 	for range 100 {
@@ -341,9 +341,9 @@ func TestRefuteWithdrawsAMatchAStepContradicts(t *testing.T) {
 	if got := o.lib.Get(tmpl).N(); got != 1000+o.p.Ms {
 		t.Errorf("the refuted template holds %d visits, want %d", got, 1000+o.p.Ms)
 	}
-	if !o.st.Known(0) || o.st.Counts().N(0) != 100 || o.stats.refuted != 1 {
+	if !o.st.Known(0) || o.st.Counts().N(0) != 100 || o.refutes.refuted != 1 {
 		t.Errorf("known %v with %d samples, refuted %d; want known by its own 100, refuted once",
-			o.st.Known(0), o.st.Counts().N(0), o.stats.refuted)
+			o.st.Known(0), o.st.Counts().N(0), o.refutes.refuted)
 	}
 
 	// A step the estimate allows (the self-loop) refutes nothing, and without Refute nothing is.

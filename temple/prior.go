@@ -80,7 +80,7 @@ type PSRLModel struct {
 //   - rewards: the Normal–Normal marginal of the pair's rewards (priorML).
 //
 // To draw a model, each pair draws a component from these weights; a template component is
-// placed as c pseudo-counts beside the pair's own samples (agent.Base.Replace), and the base
+// placed as c pseudo-counts beside the pair's own samples (agent.Replacer), and the base
 // draws from Dirichlet(counts + its own α₀). What is approximated (docs/decisions.md, "Templates
 // as a prior"): pairs draw their components independently; a drawn template is placed on the
 // maximum-likelihood injection (σ) rather than one drawn from the posterior, and its ranks not yet
@@ -137,7 +137,11 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err != nil {
 		return nil, err
 	}
-	return &TemplatePrior{p: p, r: r, overBase: newOverBase(base), lib: lib, given: map[int]int64{}}, nil
+	ob, err := newOverBase(base, "template-prior")
+	if err != nil {
+		return nil, err
+	}
+	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}}, nil
 }
 
 // Library is the learner's template library.

@@ -168,7 +168,7 @@ func TestPriorParamsValidate(t *testing.T) {
 func episodePSRL(t testing.TB) *learners.PSRL {
 	t.Helper()
 	p := learners.DefaultPSRL()
-	p.PriorSupport = learners.ObservedStates
+	p.PriorSupport, p.Schedule = learners.ObservedStates, learners.PerEpisode
 	l, err := learners.NewPSRL(p)
 	if err != nil {
 		t.Fatal(err)

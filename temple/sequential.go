@@ -72,7 +72,7 @@ func (o *OTempLe) identifySequentially(i int) bool {
 	if t == nil {
 		return false
 	}
-	o.stats.sequential++
+	o.seqIdentified++
 	return o.identifyAs(i, t, sigma, ranked, reward, false)
 }
 

@@ -53,9 +53,9 @@ func identifiedAt(o *OTempLe, next []int) (int, int) {
 func TestSequentialFarTemplatesIdentifyEarly(t *testing.T) {
 	o, ids := seqAgent(t, 0.05, deterministic, fourWay)
 	n, id := identifiedAt(o, []int{1, 1, 1, 1, 1})
-	if n != 3 || id != ids[0] || o.stats.sequential != 1 || o.st.Counts().N(0) != 1003 {
+	if n != 3 || id != ids[0] || o.seqIdentified != 1 || o.st.Counts().N(0) != 1003 {
 		t.Errorf("identified at sample %d as template %d (sequential %d), n %d; want 3, %d, 1, 1003",
-			n, id, o.stats.sequential, o.st.Counts().N(0), ids[0])
+			n, id, o.seqIdentified, o.st.Counts().N(0), ids[0])
 	}
 	if got := o.lib.Get(ids[0]).N(); got != 1003 {
 		t.Errorf("the template holds %d visits, want its 1000 and the pair's 3", got)
@@ -78,8 +78,8 @@ func TestSequentialAmbiguousWaits(t *testing.T) {
 	o, _ := seqAgent(t, 0.05, []template.Count{{Rank: 0, N: 800}, {Rank: 1, N: 200}},
 		[]template.Count{{Rank: 0, N: 600}, {Rank: 1, N: 400}})
 	split := []int{1, 1, 2, 1, 1, 2, 1, 1, 1, 2}
-	if n, _ := identifiedAt(o, append(split, split...)); n != 20 || o.stats.sequential != 0 {
-		t.Errorf("identified at sample %d (sequential %d), want at m_s = 20 by the paper's rule", n, o.stats.sequential)
+	if n, _ := identifiedAt(o, append(split, split...)); n != 20 || o.seqIdentified != 0 {
+		t.Errorf("identified at sample %d (sequential %d), want at m_s = 20 by the paper's rule", n, o.seqIdentified)
 	}
 }
 

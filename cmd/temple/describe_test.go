@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, e := range append(describe.AgentTypes(), describe.TaskFamilies()...) {
+	for _, e := range append(append(describe.Config(), describe.AgentTypes()...), describe.TaskFamilies()...) {
 		block := out[strings.Index(out, "\n"+e.Name+" ")+1:]
 		if i := strings.Index(block, "\n\n"); i >= 0 {
 			block = block[:i]
@@ -37,6 +38,23 @@ func TestDescribeAgreesWithTheRegistries(t *testing.T) {
 	out, err = temple(t, "describe", "types")
 	if err != nil || strings.Contains(out, "Task families") || !strings.Contains(out, "o-temple") {
 		t.Errorf("describe types: %v\n%s", err, out)
+	}
+	out, err = temple(t, "describe", "families", "online-maze", "--json")
+	var listed map[string][]describe.Entry
+	if err != nil || json.Unmarshal([]byte(out), &listed) != nil || len(listed["families"]) != 1 || listed["families"][0].Params[0].Key != "width" {
+		t.Errorf("describe families online-maze --json: %v\n%s", err, out)
+	}
+	out, err = temple(t, "describe", "oracle.enabled")
+	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "\n  epsilon ") {
+		t.Errorf("describe oracle.enabled: %v\n%s", err, out)
+	}
+	if _, err = temple(t, "describe", "oracle.enabeld"); err == nil || !strings.Contains(err.Error(), `oracle has no key "enabeld"`) ||
+		!strings.Contains(err.Error(), `did you mean "enabled"?`) {
+		t.Errorf("describe oracle.enabeld: error %v, want the block's keys and a suggestion", err)
+	}
+	out, err = temple(t, "describe", "oracle")
+	if err != nil || !strings.Contains(out, "\n  enabled ") || strings.Contains(out, "Agent types") {
+		t.Errorf("describe oracle: %v\n%s", err, out)
 	}
 	_, err = temple(t, "describe", "frozenlak")
 	if err == nil || !strings.Contains(err.Error(), `did you mean "frozenlake"?`) {

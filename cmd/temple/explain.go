@@ -131,21 +131,20 @@ func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir strin
 }
 
 // printReused says how many of the experiment's cells were read back from an earlier run into
-// the same directory rather than run now (those absent from timings.json, which lists the cells
-// run in this invocation).
+// the same directory rather than run now (timings.json's reused_cells).
 func printReused(out io.Writer, dir string, cells int) {
 	b, err := os.ReadFile(filepath.Join(dir, "timings.json"))
 	if err != nil {
 		return
 	}
 	var timings struct {
-		Cells map[string]float64 `json:"cell_seconds"`
+		Reused int `json:"reused_cells"`
 	}
 	if json.Unmarshal(b, &timings) != nil {
 		return
 	}
-	if reused := cells - len(timings.Cells); reused > 0 {
+	if timings.Reused > 0 {
 		fmt.Fprintf(out, "\nReused %d of %d cells stored in %s by an earlier run of the same spec; --force to run them again.\n",
-			reused, cells, dir)
+			timings.Reused, cells, dir)
 	}
 }

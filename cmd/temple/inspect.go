@@ -48,6 +48,9 @@ func inspectCmd() *cobra.Command {
 			var err error
 			switch {
 			case results != "":
+				if err := checkResultsDir(results); err != nil {
+					return err
+				}
 				if s, err = experiment.Load(filepath.Join(results, "spec.yaml")); err == nil {
 					s.Tasks, s.Sweep = families.FromFile(filepath.Join(results, "tasks.json")), nil
 				}
@@ -55,8 +58,9 @@ func inspectCmd() *cobra.Command {
 				s, err = experiment.Load(args[0])
 			case preset != "":
 				var p experiment.Preset
-				p, err = experiment.LookupPreset(preset)
-				s = p.Spec()
+				if p, err = experiment.LookupPreset(preset); err == nil {
+					s = p.Spec()
+				}
 			}
 			if err != nil {
 				return err

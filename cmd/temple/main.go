@@ -51,7 +51,10 @@ func root() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       experiment.Version,
+		// Every command's flags are checked here, before the command prints anything.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return checkFlags(cmd) },
 	}
+	cmd.SetFlagErrorFunc(flagError)
 	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd())
 	return cmd
 }
@@ -96,9 +99,6 @@ func (o *overrides) apply(cmd *cobra.Command, s *experiment.Spec) error {
 	if o.tasks != "" {
 		s.Tasks = families.FromFile(o.tasks)
 	}
-	if f.Changed("jobs") && o.jobs < 1 {
-		return fmt.Errorf("--jobs = %d, want at least 1", o.jobs)
-	}
 	if o.out == "" {
 		o.out = filepath.Join(runsDir, s.Name)
 	}
@@ -109,19 +109,18 @@ func runCmd() *cobra.Command {
 	var o overrides
 	var printSpec bool
 	cmd := &cobra.Command{
-		Use:   "run [CONFIG.yaml]",
+		Use:   "run [CONFIG.yaml | -]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
 		Long: "run runs the experiment of a YAML config (docs/reference/configuration.md), or without\n" +
-			"one the default experiment: " + experiment.DemoDescription + ".",
+			"one the default experiment: " + experiment.DemoDescription + ".\n" +
+			"A config's relative paths are read from its directory; \"-\" reads the config from standard\n" +
+			"input, its paths from the working directory.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Demo()
-			if len(args) == 0 && !printSpec {
-				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
-			}
 			if len(args) == 1 {
 				var err error
-				if s, err = experiment.Load(args[0]); err != nil {
+				if s, err = loadConfig(cmd, args[0]); err != nil {
 					return err
 				}
 			}
@@ -130,6 +129,9 @@ func runCmd() *cobra.Command {
 			}
 			if printSpec {
 				return writeSpec(cmd, s)
+			}
+			if len(args) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
 			}
 			return execute(cmd, s, o)
 		},
@@ -191,6 +193,23 @@ func reproduceCmd() *cobra.Command {
 	return cmd
 }
 
+// loadConfig reads the config at path, or from standard input when path is "-" (its relative
+// paths are then the working directory's).
+func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
+	if path != "-" {
+		return experiment.Load(path)
+	}
+	b, err := io.ReadAll(cmd.InOrStdin())
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
+	}
+	s, err := experiment.Parse(b)
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
+	}
+	return s, nil
+}
+
 // writeSpec prints the resolved spec s as YAML, a config that reads back as s.
 func writeSpec(cmd *cobra.Command, s experiment.Spec) error {
 	b, err := yaml.Marshal(s)
@@ -223,6 +242,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return err
 	}
 	limitHeap(s)
+	if err := experiment.Check(s); err != nil { // before --force clears anything or a header prints
+		return err
+	}
 	if o.force {
 		if err := results.Discard(o.out); err != nil {
 			return err
@@ -239,7 +261,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
@@ -345,7 +367,7 @@ func limitHeap(s experiment.Spec) {
 func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experiment.Shard) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
 	if err != nil {
@@ -385,7 +407,7 @@ func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", experiment.Version, s.Name,
 		len(s.Scaling.Sizes), len(s.Scaling.LandformSets), s.Seed, s.Runs)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	rows, fits, err := experiment.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
@@ -420,7 +442,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		params = append(params, fmt.Sprintf("%s (%d values)", p.Param, len(p.Values)))
 	}
 	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
-	prog := newProgress(out, s)
+	prog := newProgress(cmd.ErrOrStderr(), s)
 	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {

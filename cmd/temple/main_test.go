@@ -87,7 +87,7 @@ func TestConfigErrorsReachTheUser(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(config, []byte("runs: 2\nepisods: 3\n"), 0o644)
-	if _, err := temple(t, "run", config); err == nil || !strings.Contains(err.Error(), "line 2: field episods not found") {
+	if _, err := temple(t, "run", config); err == nil || !strings.Contains(err.Error(), `line 2: a config has no key "episods"`) {
 		t.Errorf("error = %v, want the misspelt key and its line", err)
 	}
 	if _, err := temple(t, "run", "--runs", "0", "--out", dir); err == nil || !strings.Contains(err.Error(), "runs = 0") {
@@ -123,6 +123,14 @@ func TestInspect(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// An unknown preset is an error with a did-you-mean, not a crash.
+func TestInspectUnknownPreset(t *testing.T) {
+	out, err := temple(t, "inspect", "--preset", "onlin-maze")
+	if err == nil || !strings.Contains(err.Error()+out, `did you mean "online-maze"?`) {
+		t.Errorf("inspect --preset onlin-maze: err %v, output %q; want an error with a did-you-mean", err, out)
 	}
 }
 
@@ -312,5 +320,130 @@ func TestRunLimitsTheHeap(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("soft memory limit %d after a run under GOMEMLIMIT, want it unchanged (%d)", got, before)
+	}
+}
+
+// temple2 is temple with standard output and standard error apart.
+func temple2(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	cmd := root()
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetArgs(args)
+	err = cmd.ExecuteContext(context.Background())
+	return out.String(), errOut.String(), err
+}
+
+// Every flag error reads alike, names the flag and comes before anything is printed.
+func TestFlagErrorsInOneStyle(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--seed", "-1"}, "--seed = -1, want an integer >= 0"},
+		{[]string{"run", "--runs", "-1"}, "--runs = -1, want at least 1"},
+		{[]string{"run", "--jobs", "0"}, "--jobs = 0, want at least 1"},
+		{[]string{"run", "--jobs", "two"}, "--jobs = two, want an integer"},
+		{[]string{"reproduce", "online-maze", "--runs", "0"}, "--runs = 0, want at least 1"},
+		{[]string{"deep", "--lr", "0"}, "--lr = 0, want a number above 0"},
+		{[]string{"deep", "--sizes", "10,x"}, "--sizes = 10,x, want integers separated by commas"},
+		{[]string{"inspect", "--run", "-1"}, "--run = -1, want at least 0"},
+		{[]string{"run", "--shard", "3/2"}, "--shard = 3/2, want i/n with 0 <= i < n"},
+	} {
+		stdout, stderr, err := temple2(t, append(c.args, "--out", out)...)
+		if c.args[0] == "inspect" {
+			stdout, stderr, err = temple2(t, c.args...)
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "strconv") {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+		if stdout != "" || stderr != "" {
+			t.Errorf("%v: printed before its error:\n%s%s", c.args, stdout, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused command made %s", out)
+	}
+}
+
+// A run that cannot start (a missing task file, a simulator with the oracle on) prints nothing
+// and makes no directory.
+func TestFailedRunLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	for name, config := range map[string]string{
+		"missing":   "tasks:\n  family: custom\n  file: nothere.json\n",
+		"simulator": "tasks:\n  family: mountaincar\n",
+	} {
+		path := filepath.Join(dir, name+".yaml")
+		os.WriteFile(path, []byte(config), 0o644)
+		out := filepath.Join(dir, "runs", name)
+		stdout, stderr, err := temple2(t, "run", path, "--out", out)
+		if err == nil || stdout != "" || stderr != "" {
+			t.Errorf("%s: error %v, printed %q %q; want an error alone", name, err, stdout, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the failed run made %s", name, out)
+		}
+	}
+}
+
+// Progress goes to standard error; standard output holds the header and the results.
+func TestProgressOnStderr(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 3\n"), 0o644)
+	stdout, stderr, err := temple2(t, "run", config, "--out", filepath.Join(dir, "r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout, "progress:") || !strings.Contains(stderr, "progress: 18/18 tasks") {
+		t.Errorf("progress lines on stdout or missing from stderr:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if !strings.HasPrefix(stdout, "temple ") || !strings.Contains(stdout, "Mean per-task reward") {
+		t.Errorf("stdout lacks the header or the results:\n%s", stdout)
+	}
+}
+
+// compare, report, merge and inspect --results say plainly when a directory is missing or is not
+// a results directory.
+func TestReadersNameAMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	os.Mkdir(plain, 0o755)
+	missing := filepath.Join(dir, "missing")
+	for _, args := range [][]string{{"compare", missing}, {"compare", missing, plain}, {"report", missing}, {"merge", filepath.Join(dir, "m"), missing},
+		{"inspect", "--results", missing}} {
+		if _, err := temple(t, args...); err == nil || !strings.Contains(err.Error(), missing+": no such directory") {
+			t.Errorf("%v: error %v, want the missing directory named", args, err)
+		}
+	}
+	for _, args := range [][]string{{"compare", plain}, {"report", plain}, {"inspect", "--results", plain}} {
+		if _, err := temple(t, args...); err == nil || !strings.Contains(err.Error(), plain+" is not a results directory") {
+			t.Errorf("%v: error %v, want it said that %s is not a results directory", args, err, plain)
+		}
+	}
+}
+
+// temple run - reads the config from standard input; its errors name standard input.
+func TestRunReadsAConfigFromStdin(t *testing.T) {
+	run := func(config string, args ...string) (string, error) {
+		cmd := root()
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetIn(strings.NewReader(config))
+		cmd.SetArgs(append([]string{"run", "-"}, args...))
+		err := cmd.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	dir := t.TempDir()
+	out, err := run("name: piped\nruns: 2\nepisodes: 10\ntasks:\n  count: 2\n", "--out", filepath.Join(dir, "r"), "--print")
+	if err != nil || !strings.Contains(out, "name: piped") {
+		t.Errorf("run - --print: %v\n%s", err, out)
+	}
+	if _, err := run("runs: two\n"); err == nil || !strings.Contains(err.Error(), `config (standard input): line 1: runs = "two"`) {
+		t.Errorf("run - with a bad config: %v", err)
 	}
 }

@@ -17,7 +17,8 @@ import (
 
 // progress shows finished tasks and the estimated time left (at the average pace so far): a live
 // bar on a terminal, and otherwise a plain line at every tenth of the work, so that logs carry no
-// escape codes.
+// escape codes. It writes to standard error, with the notes, so that standard output holds the
+// results alone.
 type progress struct {
 	out      io.Writer
 	name     string

@@ -4,7 +4,10 @@ package main
 // results (and report's statistics), not the runner.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -30,6 +33,9 @@ func compareCmd() *cobra.Command {
 			"and writes compare.csv into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkResultsDirs(args...); err != nil {
+				return err
+			}
 			var cs []stats.Comparison
 			var err error
 			if len(args) == 2 {
@@ -90,6 +96,9 @@ func reportCmd() *cobra.Command {
 			"diagnostics, the timings and the resolved spec.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkResultsDir(args[0]); err != nil {
+				return err
+			}
 			if err := results.WriteReport(args[0]); err != nil {
 				return err
 			}
@@ -108,6 +117,9 @@ func mergeCmd() *cobra.Command {
 			"experiment, a sweep or a scaling study).",
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkResultsDirs(args[1:]...); err != nil {
+				return err
+			}
 			if err := results.Merge(args[0], args[1:]); err != nil {
 				return err
 			}
@@ -115,4 +127,33 @@ func mergeCmd() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// checkResultsDir says plainly when dir is not a results directory: missing, not a directory, or
+// without the spec.yaml temple run writes first into every results directory (of an experiment,
+// a sweep, a scaling study or a shard).
+func checkResultsDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such directory (a results directory is what temple run writes, runs/NAME by default)", dir)
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return fmt.Errorf("%s is a file, not a results directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "spec.yaml")); err != nil {
+		return fmt.Errorf("%s is not a results directory: it holds no spec.yaml (temple run writes one into each)", dir)
+	}
+	return nil
+}
+
+// checkResultsDirs is checkResultsDir of each directory in turn.
+func checkResultsDirs(dirs ...string) error {
+	for _, d := range dirs {
+		if err := checkResultsDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }

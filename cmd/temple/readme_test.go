@@ -134,10 +134,19 @@ func TestDocBlocksKnown(t *testing.T) {
 	}
 }
 
-// TestDocConfigs loads every yaml block of the README and docs/ as an experiment config, as
-// temple run would: each must be a valid config as written.
+// TestDocConfigs loads every yaml block of the README and docs/ as an experiment config and
+// builds its first run's tasks and agents, as temple run would: each must be a config that runs as
+// written (a simulator's block that left the oracle on fails here). The config is written beside
+// a link to the repository's examples/, as a user's config in the repository's root would be.
 func TestDocConfigs(t *testing.T) {
 	dir := t.TempDir()
+	examples, err := filepath.Abs(filepath.Join(repoRoot, "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(examples, filepath.Join(dir, "examples")); err != nil {
+		t.Fatal(err)
+	}
 	for _, page := range docPages(t) {
 		for _, b := range codeBlocks(t, page) {
 			if b.lang != "yaml" || b.illustrative {
@@ -151,17 +160,17 @@ func TestDocConfigs(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.Join(b.lines, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			// Relative paths in a config (examples/custom-mdp/...) are the repository root's.
-			wd, _ := os.Getwd()
-			if err := os.Chdir(repoRoot); err != nil {
-				t.Fatal(err)
-			}
-			_, err := experiment.Load(path)
-			if cerr := os.Chdir(wd); cerr != nil {
-				t.Fatal(cerr)
-			}
+			s, err := experiment.Load(path)
 			if err != nil {
 				t.Errorf("%s:%d: the yaml block is not a valid config: %v", b.page, b.line, err)
+				continue
+			}
+			if testing.Short() {
+				continue
+			}
+			s.Runs = 1 // the first run's tasks and agents say whether it runs
+			if _, err := experiment.Build(s); err != nil {
+				t.Errorf("%s:%d: the yaml block does not run as a config: %v", b.page, b.line, err)
 			}
 		}
 	}
@@ -199,14 +208,14 @@ const experimentPages = "docs/experiments/"
 // readmeSmall are the flags appended to a line so that it runs in seconds: the same command on
 // fewer runs, or a deep study on a few small models. A line not listed runs as shown.
 var readmeSmall = map[string][]string{
-	"temple reproduce online-maze":                                   {"--runs", "2"},
-	"temple reproduce online-maze --tasks published:online-maze-4x4": {"--runs", "2", "--out", "runs/online-maze-published"},
+	"temple reproduce online-maze": {"--runs", "2"},
+	"temple reproduce online-maze --tasks published:online-maze-4x4 --out runs/online-maze-published": {"--runs", "2"},
 	"temple deep": {"--seeds", "2", "--sizes", "50,100", "--test", "200", "--steps", "40", "--kmax", "2"},
 }
 
 // TestReadmeCommands runs every line of the sh blocks of README.md and docs/, page by page and in
-// order, in an empty directory standing for a fresh clone's working directory (with the
-// repository's examples/ beside it): "temple" and "go run ./cmd/temple" lines run the built
+// order, each page in an empty directory of its own standing for a fresh clone's working
+// directory (with the repository's examples/ beside it): "temple" and "go run ./cmd/temple" lines run the built
 // binary, with the flags of readmeSmall, through sh (so a redirection works as written); "go run
 // ./examples/..." lines run in the repository. The files a line expects to exist — the config
 // experiment.yaml of the cluster example, the results directories runs/a and runs/b that
@@ -219,12 +228,8 @@ func TestReadmeCommands(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "temple"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	work := t.TempDir()
 	examples, err := filepath.Abs(filepath.Join(repoRoot, "examples"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(examples, filepath.Join(work, "examples")); err != nil {
 		t.Fatal(err)
 	}
 	path := binDir + string(os.PathListSeparator) + os.Getenv("PATH")
@@ -237,12 +242,22 @@ func TestReadmeCommands(t *testing.T) {
 			t.Errorf("%s: %v\n%s", line, err, out)
 		}
 	}
-	config := "name: x\nruns: 3\nepisodes: 100\ntasks:\n  count: 5\n"
-	if err := os.WriteFile(filepath.Join(work, "experiment.yaml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
+	// fresh is a new working directory for a page, as a fresh clone's root would be: its commands
+	// run in it in order, so a page whose commands refuse one another fails here.
+	fresh := func() string {
+		work := t.TempDir()
+		if err := os.Symlink(examples, filepath.Join(work, "examples")); err != nil {
+			t.Fatal(err)
+		}
+		config := "name: x\nruns: 3\nepisodes: 100\ntasks:\n  count: 5\n"
+		if err := os.WriteFile(filepath.Join(work, "experiment.yaml"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return work
 	}
 	ran := 0
 	for _, page := range docPages(t) {
+		work := fresh()
 		for _, line := range readmeShLines(t, page) {
 			if why, ok := readmeSkipped[line]; ok {
 				t.Logf("%s: skipped %q: %s", page, line, why)

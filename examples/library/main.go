@@ -6,15 +6,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/template"
 	"github.com/temple-rl/temple/temple"
 )
 
@@ -60,11 +63,12 @@ func main() {
 func run(w io.Writer) error {
 	// Two runs of five corridors of growing length: templates learned on short corridors serve
 	// the long ones.
+	lengths := []int{6, 8, 10, 12, 14}
 	plan := &experiment.Plan{Seed: 1, Episodes: 300, Steps: 60, Gamma: 0.95, Start: experiment.StartPerTask,
 		Fingerprint: "library-example"}
 	for run := 0; run < 2; run++ {
 		var tasks []experiment.Task
-		for _, n := range []int{6, 8, 10, 12, 14} {
+		for _, n := range lengths {
 			def := Corridor{N: n, Slip: 0.3}
 			m, err := def.Model()
 			if err != nil {
@@ -106,17 +110,33 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "Reward of each task (corridors of %v cells, in order):\n", lengths)
+	fmt.Fprintf(w, "%-3s %-8s", "run", "agent")
+	for _, n := range lengths {
+		fmt.Fprintf(w, " %8s", fmt.Sprintf("n=%d", n))
+	}
+	fmt.Fprintln(w)
 	for _, c := range results {
-		fmt.Fprintf(w, "run %d %-8s", c.Run, c.Agent)
+		fmt.Fprintf(w, "%-3d %-8s", c.Run, c.Agent)
 		for _, t := range c.Tasks {
 			fmt.Fprintf(w, " %8.1f", t.Reward)
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "O-TempLe's library after run 0 (%d templates):\n", library.Library().Len())
-	for _, t := range library.Library().Templates() {
+	templates := slices.Clone(library.Library().Templates()) // sorted here: the library keeps its order
+	slices.SortStableFunc(templates, func(a, b *template.Template) int { return cmp.Compare(b.N(), a.N()) })
+	fmt.Fprintf(w, "\nO-TempLe's library after run 0: %d templates, most samples first.\n", len(templates))
+	fmt.Fprintln(w, "p is the probability of each rank: rank 1 is the outcome a pair saw most often in its first")
+	fmt.Fprintln(w, "m_s samples, when it was identified. A template whose later samples reversed that order")
+	fmt.Fprintln(w, "(pairs that slipped more than they moved early on) keeps it, and is marked *.")
+	fmt.Fprintf(w, "%-16s %8s %8s\n", "p by rank", "r", "samples")
+	for _, t := range templates {
 		g := t.Mean()
-		fmt.Fprintf(w, "  p = %.2f  r = %+.3f  (%d samples)\n", g.P, g.R, t.N())
+		mark := ""
+		if !slices.IsSortedFunc(g.P, func(a, b float64) int { return cmp.Compare(b, a) }) {
+			mark = " *"
+		}
+		fmt.Fprintf(w, "%-16s %+8.3f %8d%s\n", fmt.Sprintf("%.2f", g.P), g.R, t.N(), mark)
 	}
 	return nil
 }

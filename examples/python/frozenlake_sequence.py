@@ -28,7 +28,7 @@ LEFT, DOWN, RIGHT, UP = range(4)  # Gymnasium's order
 
 
 class Discrete:
-    """Gymnasium's Discrete space, enough of it for temple.gym.run."""
+    """Gymnasium's Discrete space, enough of it for temple.run_episodes."""
 
     def __init__(self, n):
         self.n = n
@@ -93,7 +93,7 @@ def main():
             means = []
             for k, desc in enumerate(MAPS):
                 env = FrozenLake(desc)
-                returns = temple.gym.run(agent, env, episodes=args.episodes, max_steps=args.steps,
+                returns = temple.run_episodes(agent, env, episodes=args.episodes, max_steps=args.steps,
                                          gamma=0.95, seed=args.seed * 1000 + k)
                 means.append(sum(returns) / len(returns))
                 metrics = agent.metrics()  # the learner's diagnostics of the task just ended

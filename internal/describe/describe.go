@@ -1,5 +1,5 @@
-// Package describe reads the documentation of configuration keys from the registries: for every
-// agent type and task family, each key of its parameter struct with its default, its bound and
+// Package describe reads the documentation of configuration keys from the code: for the config's
+// own keys and blocks (oracle, output, sweep, scaling), every agent type and every task family, each key of its parameter struct with its default, its bound and
 // its one-line doc. It is what `temple describe` prints and what docs/reference/configuration.md
 // is generated from, so that neither is kept by hand.
 //
@@ -8,8 +8,8 @@
 // method checks (">= 1", "(0, 1]", "cycle | random"). Of reads any such struct; the registries are
 // read in sources.go, the only file that knows them.
 //
-// It may import the registries (agents, families) and the YAML library; nothing but the command
-// line and its generator imports it.
+// It may import the registries (agents, families), package experiment (the config's own keys) and
+// the YAML library; nothing but the command line and its generator imports it.
 package describe
 
 //go:generate go run ./gen ../../docs/reference/configuration.md
@@ -23,19 +23,19 @@ import (
 
 // Param is one configuration key.
 type Param struct {
-	Key     string // the yaml key
-	Type    string // integer, number, boolean, string, list, mapping
-	Default string // the default value, as YAML in flow style
-	Range   string // the range:"..." tag ("" when the key has no bound)
-	Doc     string // the doc:"..." tag ("" when missing)
+	Key     string `json:"key"`     // the yaml key
+	Type    string `json:"type"`    // integer, number, boolean, string, list, mapping
+	Default string `json:"default"` // the default value, as YAML in flow style
+	Range   string `json:"range"`   // the range:"..." tag ("" when the key has no bound)
+	Doc     string `json:"doc"`     // the doc:"..." tag ("" when missing)
 }
 
 // Entry is one agent type or task family with its keys.
 type Entry struct {
-	Name    string // the config name: type: NAME or family: NAME
-	Summary string // one line: what it is
-	Params  []Param
-	Note    string // what else applies (a template learner's base keys), "" if nothing
+	Name    string  `json:"name"`    // the config name: type: NAME or family: NAME
+	Summary string  `json:"summary"` // one line: what it is
+	Params  []Param `json:"params"`
+	Note    string  `json:"note,omitempty"` // what else applies (a template learner's base keys), "" if nothing
 }
 
 // Of lists the keys of params, a struct or a pointer to one holding its defaults, in field order:

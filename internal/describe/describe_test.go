@@ -76,9 +76,9 @@ func keysOf(t *testing.T, typ string) []string {
 	return agenttypes.Keys(tp.Defaults())
 }
 
-// Every key of every agent type and task family has a doc tag, and every entry a summary.
+// Every key of the config, of every agent type and of every task family has a doc tag, and every entry a summary.
 func TestEveryKeyIsDocumented(t *testing.T) {
-	if missing := missing(append(AgentTypes(), TaskFamilies()...)); len(missing) > 0 {
+	if missing := missing(append(append(Config(), AgentTypes()...), TaskFamilies()...)); len(missing) > 0 {
 		t.Errorf("undocumented (give each a doc:\"...\" tag beside its yaml tag): %s", strings.Join(missing, ", "))
 	}
 }

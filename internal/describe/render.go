@@ -70,23 +70,26 @@ func upperFirst(s string) string {
 }
 
 // referenceTemplate is the hand-written part of docs/reference/configuration.md; the tables of
-// agent types and task families are generated into it, where it says {{.AgentTypes}} and
-// {{.Families}}.
+// the config's own keys, agent types and task families are generated into it, where it says
+// {{.Config}}, {{.AgentTypes}} and {{.Families}}.
 //
 //go:embed configuration.md.tmpl
 var referenceTemplate string
 
 // Reference writes docs/reference/configuration.md: the page of referenceTemplate with the keys
-// of every agent type and task family in it.
+// of the config, of every agent type and of every task family in it.
 func Reference(w io.Writer) error {
-	var types, families strings.Builder
+	var config, types, families strings.Builder
+	if err := Markdown(&config, Config()); err != nil {
+		return err
+	}
 	if err := Markdown(&types, AgentTypes()); err != nil {
 		return err
 	}
 	if err := Markdown(&families, TaskFamilies()); err != nil {
 		return err
 	}
-	page := strings.NewReplacer("{{.AgentTypes}}\n", types.String(), "{{.Families}}\n", families.String()).Replace(referenceTemplate)
+	page := strings.NewReplacer("{{.Config}}\n", config.String(), "{{.AgentTypes}}\n", types.String(), "{{.Families}}\n", families.String()).Replace(referenceTemplate)
 	_, err := io.WriteString(w, page)
 	return err
 }

@@ -2,8 +2,10 @@ package describe
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 )
 
@@ -30,4 +32,30 @@ func TaskFamilies() []Entry {
 		out = append(out, Entry{Name: f.Name, Summary: f.Summary, Params: Of(f.Defaults())})
 	}
 	return out
+}
+
+// Config describes the keys of a config file itself (package experiment's Spec): the top-level
+// keys with the defaults of a config (experiment.Default), then the keys of each block the spec
+// reads itself: oracle, output, sweep (each entry of the list) and scaling.
+func Config() []Entry {
+	s := experiment.Default()
+	s.Name = "experiment" // what a config without name: gets (experiment.Parse)
+	top := Of(s)
+	for i, p := range top {
+		switch p.Key {
+		case "tasks":
+			top[i].Default = fmt.Sprintf("{family: %s, count: %d}", s.Tasks.Family, s.Tasks.Params.(*families.OnlineMazeParams).Tasks)
+		case "agents":
+			top[i].Default = "[" + strings.Join(s.AgentNames(), ", ") + "]"
+		case "sweep", "scaling":
+			top[i].Default = "none"
+		}
+	}
+	return []Entry{
+		{Name: "config", Summary: "the top-level keys of a config file", Params: top},
+		{Name: "oracle", Summary: "oracle: how learners are measured against the optimal policy of each task's true model", Params: Of(s.Oracle)},
+		{Name: "output", Summary: "output: what the results directory holds besides the per-task results", Params: Of(s.Output)},
+		{Name: "sweep", Summary: "sweep: a list of entries, each one swept parameter and its values", Params: Of(experiment.SweepParam{})},
+		{Name: "scaling", Summary: "scaling: maze sizes and template counts of the sample-complexity law (tasks.family online-maze)", Params: Of(experiment.Scaling{})},
+	}
 }

@@ -14,18 +14,24 @@ shipped in this package).
         agent.metrics()                    # the task's diagnostics as a dict
 
     # temple's task families as Gymnasium-style environments, as the runner draws and steps them
-    for task in temple.make("online-maze", seed=1, run=0):
-        s, info = task.reset()
-        s, r, terminated, truncated, info = task.step(0)
-        task.optimal_value()               # V_T(start): the runner's yardstick of optimal
+    env = temple.make("online-maze", seed=1)      # one environment through a run's tasks
+    s, info = env.reset()                         # info["task"], info["new_task"]
+    s, r, terminated, truncated, info = env.step(env.action_space.sample())
+    for task in env:                              # or each task as an environment of its own
+        task.optimal_value(task.reset()[0])       # V_T(start): the runner's yardstick of optimal
+    temple.families()                             # the families, their parameters and ranges
+
+    # an agent through any Gymnasium-style environment, episode after episode
+    returns = temple.run_episodes(agent, env[0], episodes=100)
 
     # experiments through the bundled temple command, results as Python objects
     res = temple.run({"tasks": {"family": "online-maze"}, "agents": [{"type": "o-temple"}]}, out="runs/x")
     res = temple.results.load("runs/x")
 
-temple.gym.run drives an agent through any environment with Gymnasium's reset/step API and
-Discrete spaces. Standard library only: NumPy numbers are accepted, never needed; pandas is used
-by to_pandas() when installed. The guide: docs/guides/python.md of the temple repository.
+Standard library only: NumPy numbers are accepted, never needed; pandas is used by to_pandas()
+when installed. With Gymnasium installed, temple.register_gymnasium() registers the families as
+Gymnasium environments ("temple/online-maze", ...). The guide: docs/guides/python.md of the
+temple repository.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ import operator
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from . import _lib
+from ._checks import index as check_index
+from ._checks import seed as check_seed
 from ._command import command_path
 from ._lib import TempleError
 
@@ -44,7 +52,8 @@ try:
 except ImportError:  # a source tree where make python has not run
     __version__ = "unknown"
 
-__all__ = ["Agent", "TempleError", "__version__", "agent_types", "command_path", "gym", "make", "results", "run"]
+__all__ = ["Agent", "Discrete", "TempleError", "__version__", "agent_types", "command_path", "families", "loop",
+           "make", "register_gymnasium", "results", "run", "run_episodes"]
 
 
 def agent_types() -> List[Dict[str, Any]]:
@@ -69,6 +78,20 @@ class Agent:
 
     Calls on one agent are serialized (a lock per agent in the library); give each thread its own
     agent for parallel work. Not usable in a process forked after the agent was created.
+
+    >>> with temple.Agent("q-learning", seed=1) as agent:
+    ...     agent.begin_task(n_states=4, n_actions=2, gamma=0.9)
+    ...     a = agent.act(0)
+    ...     agent.observe(0, a, 1.0, 1)
+    ...     agent.end_episode()
+    ...     agent.end_task()
+    >>> a in (0, 1), agent.closed
+    (True, True)
+    >>> "o-temple" in [t["name"] for t in temple.agent_types()]
+    True
+
+    Integers are checked before they reach the library: a state, action, run or index that is
+    negative raises ValueError, one beyond 64 bits OverflowError (ctypes would drop its high bits).
     """
 
     def __init__(self, agent_type: str, seed: int = 0, *, run: int = 0, name: Optional[str] = None,
@@ -81,10 +104,8 @@ class Agent:
         except (TypeError, ValueError) as e:
             raise TempleError("agent type %s: parameters %r: %s" % (agent_type, p, e)) from None
         err = ctypes.c_void_p()
-        seed = operator.index(seed)
-        if seed < 0 or seed >= 1 << 64:
-            raise TempleError("seed = %d, want 0 <= seed < 2**64" % seed)
-        h = lib.temple_agent_new(str(agent_type).encode(), text.encode(), seed, operator.index(run),
+        seed, run = check_seed(seed), check_index(run, "run")
+        h = lib.temple_agent_new(str(agent_type).encode(), text.encode(), seed, run,
                                  None if name is None else str(name).encode(), ctypes.byref(err))
         if h == 0:
             raise TempleError(_lib.take_string(err.value))
@@ -101,11 +122,14 @@ class Agent:
     # -- the per-step calls --------------------------------------------------------------------
 
     def act(self, s: int) -> int:
-        """The learner's action in state s (an int in [0, n_actions))."""
+        """The learner's action in state s (an int in [0, n_actions)). A state that is not an
+        integer raises TypeError, a negative one ValueError, one beyond 64 bits OverflowError."""
         try:
+            if s >> 63:  # negative, or beyond int64: ctypes would wrap it (the slow path says why)
+                raise OverflowError
             a = self._act(self._h, s)
-        except ctypes.ArgumentError:
-            a = self._act(self._h, operator.index(s))
+        except (OverflowError, TypeError, ctypes.ArgumentError):
+            a = self._act(self._h, check_index(s, "state"))
         if a < 0:
             raise self._failure(a)
         return a
@@ -113,11 +137,13 @@ class Agent:
     def observe(self, s: int, a: int, r: float, s2: int, terminated: bool = False) -> None:
         """Reports the step (s, a, r, s2) that followed act(s). terminated is Gymnasium's: s2 is a
         terminal state (the learner bootstraps nothing past it from then on); a truncated step is
-        an ordinary step."""
+        an ordinary step. States and actions are checked as act's."""
         try:
+            if (s | a | s2) >> 63:
+                raise OverflowError
             c = self._observe(self._h, s, a, r, s2, 1 if terminated else 0)
-        except ctypes.ArgumentError:
-            c = self._observe(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2),
+        except (OverflowError, TypeError, ctypes.ArgumentError):
+            c = self._observe(self._h, check_index(s, "state"), check_index(a, "action"), _real(r), check_index(s2, "next state"),
                               bool(terminated))
         if c < 0:
             raise self._failure(c)
@@ -125,11 +151,13 @@ class Agent:
     def observe_act(self, s: int, a: int, r: float, s2: int) -> int:
         """observe(s, a, r, s2) of a step that did not terminate, then act(s2): the learner's
         action in s2. The same two calls in one crossing of the boundary, for the steps of an
-        episode that goes on (temple.gym.run uses it)."""
+        episode that goes on (temple.run_episodes uses it)."""
         try:
+            if (s | a | s2) >> 63:
+                raise OverflowError
             a2 = self._observe_act(self._h, s, a, r, s2)
-        except ctypes.ArgumentError:
-            a2 = self._observe_act(self._h, operator.index(s), operator.index(a), _real(r), operator.index(s2))
+        except (OverflowError, TypeError, ctypes.ArgumentError):
+            a2 = self._observe_act(self._h, check_index(s, "state"), check_index(a, "action"), _real(r), check_index(s2, "next state"))
         if a2 < 0:
             raise self._failure(a2)
         return a2
@@ -143,13 +171,12 @@ class Agent:
         terminal_states optionally declares the terminal states up front, as temple's runner
         does for a tabular task; the others are learned from the steps observed with
         terminated=True."""
-        if index is None:
-            index = self._tasks
-        term = [operator.index(x) for x in (() if terminal_states is None else terminal_states)]
+        k = self._tasks if index is None else check_index(index, "index")
+        n_states, n_actions = check_index(n_states, "n_states"), check_index(n_actions, "n_actions")
+        term = [check_index(x, "terminal state") for x in (() if terminal_states is None else terminal_states)]
         arr = (ctypes.c_int64 * len(term))(*term) if term else None
-        self._check(self._lib.temple_begin_task(self._h, operator.index(index), operator.index(n_states),
-                                                operator.index(n_actions), float(gamma), arr, len(term)))
-        self.n_states, self.n_actions = operator.index(n_states), operator.index(n_actions)
+        self._check(self._lib.temple_begin_task(self._h, k, n_states, n_actions, float(gamma), arr, len(term)))
+        self.n_states, self.n_actions = n_states, n_actions
         self._in_task, self._tasks = True, self._tasks + 1
 
     def end_episode(self) -> None:
@@ -256,6 +283,8 @@ class _Forked:
         raise _lib.forked_error()
 
 
-from . import gym, results  # noqa: E402  (gym uses Agent)
+from . import loop, results  # noqa: E402  (loop uses Agent)
 from ._experiment import run  # noqa: E402
-from .envs import make  # noqa: E402
+from ._gymnasium import register_gymnasium  # noqa: E402
+from .envs import Discrete, families, make  # noqa: E402
+from .loop import run_episodes  # noqa: E402

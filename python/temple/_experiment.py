@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from typing import Any, Dict, List, Optional, TextIO, Union
 
@@ -37,42 +36,39 @@ def run(config: Config = None, *, out: Optional[Union[str, "os.PathLike[str]"]] 
         "tasks": {"family": "online-maze"},
         "agents": [{"type": "o-temple"}, {"type": "rmax"}]}.
     out, runs, seed, jobs, tasks and force are the command's flags (--out, ...); without out the
-    command's default directory is used. The command's output, its progress lines included, is
-    copied to progress (default sys.stdout; works in notebooks too) as it comes; pass
+    command's default directory is used. A dict's relative paths (a task file) are read from the
+    working directory, a config file's from the file's directory. The command's output, its
+    progress lines included, is copied to progress (default sys.stdout; works in notebooks too)
+    as it comes; pass
     open(os.devnull, "w") for silence. An experiment the command refuses (bad config, unknown
     preset, an occupied --out) raises TempleError with the command's message. An interrupted run
     (Ctrl-C) keeps what finished, and running it again resumes.
     """
     progress = sys.stdout if progress is None else progress
     args: List[str] = [command_path()]
-    tmp = None
-    try:
-        if config is None:
-            args.append("run")
-        elif isinstance(config, dict):
-            fd, tmp = tempfile.mkstemp(prefix="temple-config-", suffix=".yaml")
-            with os.fdopen(fd, "w") as f:
-                json.dump(config, f, indent=1, default=_json_number)  # JSON is YAML
-            args += ["run", tmp]
+    stdin = None
+    if config is None:
+        args.append("run")
+    elif isinstance(config, dict):
+        # Given on standard input: the dict's relative paths are the working directory's.
+        stdin = json.dumps(config, indent=1, default=_json_number)  # JSON is YAML
+        args += ["run", "-"]
+    else:
+        c = os.fspath(config)
+        if os.path.exists(c) or c.endswith((".yaml", ".yml", ".json")):
+            args += ["run", c]
         else:
-            c = os.fspath(config)
-            if os.path.exists(c) or c.endswith((".yaml", ".yml", ".json")):
-                args += ["run", c]
-            else:
-                args += ["reproduce", c]
-        if out is not None:
-            args += ["--out", os.fspath(out)]
-        for flag, n in [("--runs", runs), ("--seed", seed), ("--jobs", jobs)]:
-            if n is not None:
-                args += [flag, str(_integer(n, flag))]
-        if tasks is not None:
-            args += ["--tasks", str(tasks)]
-        if force:
-            args.append("--force")
-        written = _execute(args, progress, tmp)
-    finally:
-        if tmp:
-            os.unlink(tmp)
+            args += ["reproduce", c]
+    if out is not None:
+        args += ["--out", os.fspath(out)]
+    for flag, n in [("--runs", runs), ("--seed", seed), ("--jobs", jobs)]:
+        if n is not None:
+            args += [flag, str(_integer(n, flag))]
+    if tasks is not None:
+        args += ["--tasks", str(tasks)]
+    if force:
+        args.append("--force")
+    written = _execute(args, progress, stdin)
     d = os.fspath(out) if out is not None else written
     if d is None:
         raise TempleError("temple.run: the command did not say where it wrote the results (a sweep or a "
@@ -80,18 +76,38 @@ def run(config: Config = None, *, out: Optional[Union[str, "os.PathLike[str]"]] 
     return load(d, compare=compare)
 
 
-def _execute(args: List[str], progress: TextIO, config_file: Optional[str]) -> Optional[str]:
-    """Runs the command, copying its standard output to progress line by line; returns the
-    results directory it names ("Results: DIR (...)"), if any. Raises TempleError on failure."""
-    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1) as p:
+def _execute(args: List[str], progress: TextIO, stdin: Optional[str]) -> Optional[str]:
+    """Runs the command (with stdin on its standard input, if given), copying its standard output
+    (the results) and its standard error (the progress lines and notes) to progress line by line
+    as they come; returns the results directory it names ("Results: DIR (...)"), if any. Raises
+    TempleError with the command's message on failure."""
+    lock = threading.Lock()
+
+    def show(line: str) -> None:
+        with lock:
+            progress.write(line)
+            progress.flush()
+
+    with subprocess.Popen(args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1) as p:
         errors: List[str] = []
-        reader = threading.Thread(target=lambda: errors.append(p.stderr.read()), daemon=True)  # type: ignore[union-attr]
+
+        def read_stderr() -> None:
+            for line in p.stderr:  # type: ignore[union-attr]
+                if line.startswith(("progress: ", "note: ")) and not errors:
+                    show(line)
+                else:  # the command's error ("temple: ..." and its further lines), raised below
+                    errors.append(line)
+
+        reader = threading.Thread(target=read_stderr, daemon=True)
         reader.start()
+        if stdin is not None:
+            p.stdin.write(stdin)  # type: ignore[union-attr]
+            p.stdin.close()  # type: ignore[union-attr]
         written = None
         try:
             for line in p.stdout:  # type: ignore[union-attr]
-                progress.write(line)
-                progress.flush()
+                show(line)
                 if line.startswith("Results: ") and " (" in line:
                     written = line[len("Results: "):line.rindex(" (")]
             code = p.wait()
@@ -102,11 +118,8 @@ def _execute(args: List[str], progress: TextIO, config_file: Optional[str]) -> O
         reader.join()
     if code != 0:
         msg = _command_error("".join(errors)) or "%s exited with status %d" % (" ".join(args), code)
-        if config_file:  # a dict's temporary file: name the dict instead
-            msg = msg.replace("config " + config_file, "config (the dict given to temple.run, as JSON)")
+        msg = msg.replace("config (standard input)", "config (the dict given to temple.run, as JSON)")
         raise TempleError(msg)
-    if errors and errors[0].strip():
-        sys.stderr.write(errors[0])
     return written
 
 

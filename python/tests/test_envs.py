@@ -34,7 +34,7 @@ class TestSameTransitionsAsTheRunner(unittest.TestCase):
                     for e, episode in enumerate(want["episodes"]):
                         s, info = task.reset()
                         self.assertEqual(s, int(episode[0][0]), "episode %d's start" % e)
-                        self.assertEqual((info["index"], info["task_family"]), (task.index, "frozenlake"))
+                        self.assertEqual((info["task"], info["task_family"]), (task.index, "frozenlake"))
                         for t, (s0, a, r, s2) in enumerate(episode):
                             obs, reward, terminated, truncated, _ = task.step(int(a))
                             self.assertEqual((obs, reward), (int(s2), r), "task %d episode %d step %d" % (task.index, e, t))
@@ -133,7 +133,7 @@ class TestShareOfOptimal(unittest.TestCase):
 
 class TestGymRun(unittest.TestCase):
     def test_gym_run_on_a_task_is_the_runners_loop(self):
-        # temple.gym.run on temple.make tasks with the runner's agent: the runner's per-task reward.
+        # temple.run_episodes on temple.make tasks with the runner's agent: the runner's per-task reward.
         tmp = tempfile.mkdtemp()
         try:
             res = temple.run(dict(SMALL, runs=1), out=os.path.join(tmp, "r"), progress=io.StringIO())
@@ -143,7 +143,7 @@ class TestGymRun(unittest.TestCase):
                           steps=SMALL["steps"])
         with temple.Agent("q-learning", seed=SMALL["seed"], name="Q-learning") as agent:
             for task in seq:
-                returns = temple.gym.run(agent, task, episodes=SMALL["episodes"])  # gamma: the task's
+                returns = temple.run_episodes(agent, task, episodes=SMALL["episodes"])  # gamma: the task's
                 got = 0.0
                 for r in returns:
                     got += r
@@ -164,8 +164,10 @@ class TestRefusals(unittest.TestCase):
         self.assertRefused(lambda: temple.make("online-maze", steps=0), "steps = 0")
         self.assertRefused(lambda: temple.make("online-maze", gamma=1.0), "gamma = 1")
         self.assertRefused(lambda: temple.make("online-maze", start="sometimes"), 'start = "sometimes"')
-        self.assertRefused(lambda: temple.make("online-maze", run=-1), "run = -1")
-        self.assertRefused(lambda: temple.make("online-maze", seed=-1), "seed = -1")
+        for kwargs, error in [({"run": -1}, ValueError), ({"seed": -1}, ValueError), ({"run": 2 ** 70}, OverflowError),
+                              ({"seed": 2 ** 64}, OverflowError)]:
+            with self.subTest(**kwargs), self.assertRaises(error):
+                temple.make("online-maze", **kwargs)
         self.assertRefused(lambda: temple.make("online-maze", params={"family": "grid"}), '"family" is not a parameter')
 
     def test_bad_steps(self):
@@ -174,7 +176,15 @@ class TestRefusals(unittest.TestCase):
             self.assertRefused(lambda: task.step(0), "call reset first")
             task.reset()
             self.assertRefused(lambda: task.step(4), "action 4 out of range [0, 4)")
-            self.assertRefused(lambda: task.step(-1), "action -1")
+            with self.assertRaises(ValueError):
+                task.step(-1)
+            for a in [2 ** 64, 2 ** 64 + 1, 2 ** 63]:  # would reach the library as 0, 1, a negative
+                with self.assertRaises(OverflowError):
+                    task.step(a)
+            with self.assertRaises(OverflowError):
+                task.optimal_value(2 ** 64)
+            with self.assertRaises(OverflowError):
+                task.reset(seed=2 ** 64)
             with self.assertRaises(TypeError):
                 task.step(1.5)
             for _ in range(3):
@@ -245,7 +255,7 @@ class TestEpisodes(unittest.TestCase):
             task = seq[1]
             s, info = task.reset()
             self.assertEqual(info["family"], "frozenlake")
-            self.assertEqual(info["index"], 1)
+            self.assertEqual(info["task"], 1)
             self.assertEqual(task.observation_space.n, 64)
             self.assertTrue(task.terminal_states)
             self.assertEqual(json.loads(json.dumps(info))["params"], task.params)

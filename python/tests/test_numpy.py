@@ -95,7 +95,7 @@ class TestNumPyNumbers(unittest.TestCase):
 
         def returns(env, **kw):
             with temple.Agent("q-learning", seed=4) as a:
-                return temple.gym.run(a, env, **kw)
+                return temple.run_episodes(a, env, **kw)
 
         want = returns(Chain(5, time_limit=20), episodes=30, gamma=0.9)
         got = returns(NumPyChain(5, time_limit=20), episodes=np.int64(30), gamma=np.float32(0.9), max_steps=np.int32(50))

@@ -150,6 +150,26 @@ class TestRefusals(unittest.TestCase):
             os.chdir(cwd)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, r.directory, "summary.json")), r.directory)
 
+    def test_paths_of_a_dict_are_the_working_directorys_and_of_a_file_the_files(self):
+        from test_example import ROOT
+        mdp_dir = os.path.join(ROOT, "examples", "custom-mdp")
+        config = {"name": "inv", "runs": 1, "episodes": 5, "tasks": {"family": "custom", "file": "inventory.json"},
+                  "agents": [{"type": "q-learning"}]}
+        cwd = os.getcwd()
+        os.chdir(mdp_dir)
+        try:
+            r = temple.run(config, out=os.path.join(self.tmp, "inv"), progress=self.quiet)
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(r.summary["runs"], 1)
+        path = os.path.join(self.tmp, "inv.json")
+        with open(path, "w") as f:
+            json.dump(config, f)
+        with self.assertRaises(temple.TempleError) as cm:  # inventory.json is not beside this file
+            temple.run(path, out=os.path.join(self.tmp, "inv2"), progress=self.quiet)
+        self.assertIn(os.path.join(self.tmp, "inventory.json"), str(cm.exception))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "inv2")))  # a run that cannot start makes nothing
+
     def test_load_refuses_what_is_not_a_results_directory(self):
         with self.assertRaises(temple.TempleError) as cm:
             temple.results.load(os.path.join(self.tmp, "nothing"))

@@ -39,7 +39,7 @@ def cells(config="trajectory.yaml", variable="TEMPLE_TRAJECTORIES"):
 
 def replay(test, cell, declare_terminal=True, name=True, combined=False):
     """Replays cell through a new agent; returns the number of actions compared. combined: the
-    steps of an episode that goes on are one observe_act call, as temple.gym.run makes them."""
+    steps of an episode that goes on are one observe_act call, as temple.run_episodes makes them."""
     params = dict(cell["agent"])
     typ, agent_name = params.pop("type"), params.pop("name")
     compared = 0

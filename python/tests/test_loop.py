@@ -1,4 +1,4 @@
-"""temple.gym.run against small Gymnasium-style environments written here."""
+"""temple.run_episodes against small Gymnasium-style environments written here."""
 
 import unittest
 
@@ -40,18 +40,18 @@ class TestRunProtocol(unittest.TestCase):
         # Chain of 3 reaches its end in 2 steps: terminated. With a time limit of 1 the first step
         # is truncated: an ordinary step for the agent, and the episode ends.
         spy = Spy()
-        self.assertEqual(temple.gym.run(spy, Chain(3), episodes=1, gamma=0.9), [1.0])
+        self.assertEqual(temple.run_episodes(spy, Chain(3), episodes=1, gamma=0.9), [1.0])
         self.assertEqual(spy.calls, [("begin", 3, 2, 0.9), ("act", 0), ("observe", 0, 1, 0.0, 1, False),
                                      ("act", 1), ("observe", 1, 1, 1.0, 2, True), ("end_episode",),
                                      ("end_task",)])
         spy = Spy()
-        self.assertEqual(temple.gym.run(spy, Chain(3, time_limit=1), episodes=2, gamma=0.9), [0.0, 0.0])
+        self.assertEqual(temple.run_episodes(spy, Chain(3, time_limit=1), episodes=2, gamma=0.9), [0.0, 0.0])
         self.assertEqual(spy.calls[1:4], [("act", 0), ("observe", 0, 1, 0.0, 1, False), ("end_episode",)])
         self.assertEqual(len(spy.calls), 1 + 2 * 3 + 1)
 
     def test_max_steps_truncates(self):
         spy = Spy()
-        temple.gym.run(spy, Chain(10), episodes=3, max_steps=4, gamma=0.9)
+        temple.run_episodes(spy, Chain(10), episodes=3, max_steps=4, gamma=0.9)
         observed = [c for c in spy.calls if c[0] == "observe"]
         self.assertEqual(len(observed), 12)
         self.assertFalse(any(c[5] for c in observed))
@@ -59,19 +59,19 @@ class TestRunProtocol(unittest.TestCase):
     def test_space_start_offsets(self):
         # Discrete(n, start=k): the agent sees 0..n-1, the environment k..k+n-1.
         spy = Spy()
-        temple.gym.run(spy, Chain(3, start=5), episodes=1, gamma=0.9)
+        temple.run_episodes(spy, Chain(3, start=5), episodes=1, gamma=0.9)
         self.assertEqual(spy.calls[1:3], [("act", 0), ("observe", 0, 1, 0.0, 1, False)])
 
     def test_continues_a_task_in_progress(self):
         with temple.Agent("q-learning", seed=1) as agent:
             agent.begin_task(3, 2, 0.9)
-            temple.gym.run(agent, Chain(3), episodes=2, max_steps=50)
+            temple.run_episodes(agent, Chain(3), episodes=2, max_steps=50)
             self.assertTrue(agent.in_task)  # run did not begin it, so it leaves it open
             with self.assertRaises(ValueError):
-                temple.gym.run(agent, Chain(4), episodes=1)
+                temple.run_episodes(agent, Chain(4), episodes=1)
             agent.end_task()
             with self.assertRaises(ValueError):
-                temple.gym.run(agent, Chain(3), episodes=1)  # a new task needs gamma
+                temple.run_episodes(agent, Chain(3), episodes=1)  # a new task needs gamma
 
     def test_refuses_non_discrete_spaces(self):
         class Box:
@@ -79,7 +79,7 @@ class TestRunProtocol(unittest.TestCase):
         env = Chain(3)
         env.observation_space = Box()
         with self.assertRaises(TypeError):
-            temple.gym.run(Spy(), env, episodes=1, gamma=0.9)
+            temple.run_episodes(Spy(), env, episodes=1, gamma=0.9)
 
 
 class TestLearning(unittest.TestCase):
@@ -89,7 +89,7 @@ class TestLearning(unittest.TestCase):
         # episodes (at most 2n pairs to try); every later episode is optimal.
         n = 6
         with temple.Agent("rmax", seed=4, m=1) as agent:
-            returns = temple.gym.run(agent, Chain(n), episodes=40, max_steps=100, gamma=0.95)
+            returns = temple.run_episodes(agent, Chain(n), episodes=40, max_steps=100, gamma=0.95)
             self.assertEqual(returns[-20:], [1.0] * 20)
 
     def test_rmax_and_o_temple_on_frozenlake(self):
@@ -98,7 +98,7 @@ class TestLearning(unittest.TestCase):
         lake = FrozenLake(slippery=False)
         for typ, params in [("rmax", {"m": 1}), ("o-temple", {"m": 1, "m_s": 1})]:
             with temple.Agent(typ, seed=2, **params) as agent:
-                returns = temple.gym.run(agent, lake, episodes=200, max_steps=100, gamma=0.95, seed=3)
+                returns = temple.run_episodes(agent, lake, episodes=200, max_steps=100, gamma=0.95, seed=3)
                 self.assertEqual(returns[-50:], [1.0] * 50, typ)
 
 

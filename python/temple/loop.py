@@ -1,9 +1,15 @@
-"""Driving a temple agent through a Gymnasium-style environment.
+"""Driving a temple agent through a Gymnasium-style environment: temple.run_episodes.
 
 Any object with Gymnasium's API works (duck-typed; Gymnasium itself is never imported):
 env.reset(seed=None) -> (observation, info), env.step(action) -> (observation, reward, terminated,
 truncated, info), and Discrete observation_space and action_space (attributes n and, optionally,
 start).
+
+>>> import temple
+>>> with temple.Agent("rmax", seed=1, m=5) as agent, temple.make("online-maze", count=1) as env:
+...     returns = temple.run_episodes(agent, env[0], episodes=3)
+>>> len(returns)
+3
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Iterable, List, Optional, Tuple
 
-__all__ = ["run", "space_size"]
+__all__ = ["run_episodes", "space_size"]
 
 
 def space_size(space: Any, what: str) -> Tuple[int, int]:
@@ -23,7 +29,7 @@ def space_size(space: Any, what: str) -> Tuple[int, int]:
     return operator.index(n), operator.index(getattr(space, "start", 0))
 
 
-def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, gamma: Optional[float] = None,
+def run_episodes(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, gamma: Optional[float] = None,
         seed: Optional[int] = None, terminal_states: Optional[Iterable[int]] = None) -> List[float]:
     """Runs episodes of env with agent and returns the return (undiscounted sum of rewards) of
     each episode, as a list.
@@ -47,9 +53,10 @@ def run(agent: Any, env: Any, episodes: int, max_steps: Optional[int] = None, ga
         max_steps = operator.index(max_steps)
         if max_steps < 1:
             raise ValueError("max_steps = %d, want >= 1 (or None: no limit)" % max_steps)
-    from .envs import Task
-    if isinstance(env, Task):
+    from .envs import Task, TaskSequence
+    if isinstance(env, (Task, TaskSequence)):
         gamma = env.gamma if gamma is None else gamma
+    if isinstance(env, Task):
         terminal_states = env.terminal_states if terminal_states is None else terminal_states
     n_states, s0 = space_size(env.observation_space, "observation_space")
     n_actions, a0 = space_size(env.action_space, "action_space")
