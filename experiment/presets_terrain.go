@@ -36,6 +36,7 @@ func terrain() Spec {
 
 	mbie := defaultAgent("mbie-eb")
 	mbie.mustSet("beta", terrainBeta)
+	mbie.mustSet("planning", learners.PlanFull) // as every preset's, and as it was tuned
 	rmax := defaultAgent(TypeRMax)
 	rmax.mustSet("m", terrainRMaxM)
 	rmax.mustSet("planning", learners.PlanFull) // as every preset's
@@ -50,6 +51,7 @@ func terrain() Spec {
 	}
 	trueMBIE := headroom("mbie-eb", "True-Templates-MBIE-EB")
 	trueMBIE.mustSet("beta", terrainBeta)
+	trueMBIE.mustSet("planning", learners.PlanFull)
 	trueRMax := headroom(TypeRMax, "True-Templates-RMax")
 	trueRMax.mustSet("m", terrainRMaxM)
 	trueRMax.mustSet("strength", terrainRMaxM) // placed, a pair is known
