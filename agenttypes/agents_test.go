@@ -170,7 +170,7 @@ func TestEveryTypeRunsOnDefaults(t *testing.T) {
 				}
 				rng := rand.New(rand.NewPCG(2, 2))
 				for task := range 2 {
-					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m}); err != nil {
 						t.Fatal(err)
 					}
 					for range 3 {
@@ -283,6 +283,9 @@ func TestEveryKeyIsDocumented(t *testing.T) {
 				docTags(reflect.TypeOf(p.Base), tags)
 				docTags(reflectElem(p.Base.Params), tags)
 			case *FMTempLe:
+				docTags(reflect.TypeOf(p.Base), tags)
+				docTags(reflectElem(p.Base.Params), tags)
+			case *TrueTemplates:
 				docTags(reflect.TypeOf(p.Base), tags)
 				docTags(reflectElem(p.Base.Params), tags)
 			}

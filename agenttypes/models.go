@@ -1,7 +1,9 @@
 package agenttypes
 
 // modelBuilt is implemented by the parameters of agents built from the true models of the run's
-// tasks (Context.Models): the offline baselines Abs-RL and MaxQInit (types.go).
+// tasks (Context.Models): the offline baselines Abs-RL and MaxQInit (types.go); and of those that
+// read each task's true model as they act (agent.Task.Truth): the true-templates reference
+// (templateprior.go).
 type modelBuilt interface{ builtFromModels() }
 
 // NeedsModels reports whether agents with parameters p are built from the true models of the

@@ -2,21 +2,25 @@ package agenttypes
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
 )
 
 // NeedsModels is the truth about every registered type: the types it names fail to build without
-// the tasks' models, every other type builds without them and learns terminal states from steps
-// (what a driver from outside needs).
+// the tasks' models, or to begin a task without its true model; every other type builds without
+// them and learns terminal states from steps (what a driver from outside needs).
 func TestNeedsModelsMatchesTheTypes(t *testing.T) {
 	for _, typ := range Types() {
 		p := typ.Defaults()
 		ag, err := p.New(Context{Gamma: 0.95})
 		if NeedsModels(p) {
 			if err == nil {
-				t.Errorf("%s: NeedsModels, but it builds without models", typ.Name)
+				err = ag.BeginTask(agent.Task{S: 2, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
+			}
+			if err == nil {
+				t.Errorf("%s: NeedsModels, but it builds and begins a task without models", typ.Name)
 			}
 			continue
 		}
@@ -42,4 +46,5 @@ func ExampleNeedsModels() {
 	// maxqinit-delayed-q
 	// maxqinit-q-learning
 	// maxqinit-rmax
+	// true-templates
 }

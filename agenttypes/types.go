@@ -35,6 +35,16 @@ var types = []Type{
 		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }, PairBytes: 320},
 	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
 		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }, PairBytes: 400},
+	{Name: "template-prior", Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
+		Defaults: func() Params {
+			base := learners.DefaultPSRL()
+			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward // what it can run
+			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
+		}, PairBytes: 240},
+	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
+		Defaults: func() Params {
+			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}
+		}, PairBytes: 240},
 	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
 		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280},
 	{Name: "delayed-q", Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",

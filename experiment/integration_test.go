@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/families"
+	resultspkg "github.com/temple-rl/temple/results"
 )
 
 // TestOTempLeLearnsTheOnlineMazes runs a small online-maze experiment end to end: O-TempLe must
@@ -14,10 +15,11 @@ func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 	s.Runs, s.Episodes = 6, 1000
 	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 12
 	results := buildAndRun(t, s, 0)
-	sum, err := Summarize(s, results)
+	set, err := s.setup()
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum := resultspkg.Summarize(set, results)
 	got := map[string]AgentSummary{}
 	for _, a := range sum.Agents {
 		got[a.Name] = a

@@ -198,6 +198,12 @@ var presets = []Preset{
 		Spec: regimeMap,
 	},
 	{
+		Name: "terrain",
+		Description: "Not in the paper: templates as a prior; 60 new 8x8 terrain grids (floor, ice, mud), PSRL, MBIE-EB " +
+			"and RMax tuned on the family, template-prior over PSRL, and the true-templates headroom over each, 20 runs",
+		Spec: terrain,
+	},
+	{
 		Name: "tau-sweep",
 		Description: "Figure 3(a): mean per-task reward of O-TempLe and RMax for tau from 0.01 to 1.9 on the online-maze " +
 			"setting, 20 runs",

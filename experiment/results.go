@@ -40,15 +40,6 @@ func (s Spec) setup() (results.Setup, error) {
 	}, nil
 }
 
-// Summarize computes the summary of the cells of spec s (in (run, agent) order).
-func Summarize(s Spec, cells []CellResult) (Summary, error) {
-	set, err := s.setup()
-	if err != nil {
-		return Summary{}, err
-	}
-	return results.Summarize(set, cells), nil
-}
-
 // Write writes the results directory of spec s (results.Write): spec.yaml, per_task.csv,
 // metrics.csv, the oracle's files, summary.json, timings.json, the figures and report.html.
 func Write(dir string, s Spec, cells []CellResult) (Summary, error) {

@@ -26,6 +26,8 @@ var registry = []Family{
 		Defaults: defaultNamed(RiverSwim)},
 	{Name: SixArms, Summary: "Strehl & Littman's SixArms (Appendix F.5)",
 		Defaults: defaultNamed(SixArms)},
+	{Name: Terrain, Summary: "a new grid layout per task with cells of recurring terrain kinds: floor, ice, mud, sand (not in the paper; templates as a prior)",
+		Defaults: defaultTerrain},
 	{Name: Custom, Summary: "a user's own MDPs from a temple-mdp/v1 file (not in the paper)",
 		Defaults: defaultCustom},
 	{Name: Mixed, Summary: "parts of other families one after another, repeated (Appendix F.5's classic sequence)",

@@ -1,0 +1,107 @@
+package agenttypes
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
+)
+
+// TrueTemplates is the parameters of the reference learner told each pair's true template
+// (temple.TrueTemplates): its strength and its base learner's.
+type TrueTemplates struct {
+	Base                  Base
+	temple.HeadroomParams `yaml:",inline"`
+}
+
+// Keys are the reference's keys and its base's.
+func (p *TrueTemplates) Keys() []string {
+	return append(p.Base.keys(), yamlkeys.Of(reflectElem(&p.HeadroomParams))...)
+}
+
+// UnmarshalYAML reads the base (base: NAME and its keys) and the strength, failing on any other
+// key with its line.
+func (p *TrueTemplates) UnmarshalYAML(n *yaml.Node) error {
+	if err := p.Base.decode(n); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "true-templates (base "+p.Base.Name+")", p.Keys()); err != nil {
+		return err
+	}
+	return n.Decode(&p.HeadroomParams)
+}
+
+// MarshalYAML writes the base and its parameters, then the strength.
+func (p *TrueTemplates) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.HeadroomParams) }
+
+func (p *TrueTemplates) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	return p.HeadroomParams.Validate()
+}
+
+func (p *TrueTemplates) New(Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewTrueTemplates(p.HeadroomParams, base)
+}
+
+// Display is "True-Templates" over RMax, "True-Templates-PSRL" over PSRL.
+func (p *TrueTemplates) Display(typeDisplay string) string { return typeDisplay + p.Base.suffix() }
+
+// builtFromModels: the reference reads each task's true model (NeedsModels), so it runs on stored
+// models only, never driven step by step from outside.
+func (*TrueTemplates) builtFromModels() {}
+
+// memory is the base's and the reference's own copy of every pair's samples.
+func (p *TrueTemplates) memory(typeBytes, S, A, _ int64) int64 {
+	return templeMemory(p.Base, typeBytes, S, A)
+}
+
+// TemplatePrior is the parameters of posterior sampling with the template library as each pair's
+// prior (temple.TemplatePrior): its base is PSRL, whose keys it has beside its own.
+type TemplatePrior struct {
+	PSRL               `yaml:",inline"`
+	temple.PriorParams `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and template-prior's, and what template-prior needs of its PSRL:
+// Normal rewards (its components' reward likelihoods are Normal) and a schedule it can run.
+func (p *TemplatePrior) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	if p.RewardPosterior != learners.NormalReward {
+		return fmt.Errorf("template-prior: reward_posterior = %q, want %q (the components' reward likelihoods are Normal: reward_mean, reward_sd, reward_noise)", p.RewardPosterior, learners.NormalReward)
+	}
+	if p.Schedule != learners.PerEpisode && p.Schedule != learners.TSDE {
+		return fmt.Errorf("template-prior: schedule = %q, want %q or %q (template-prior draws its base's models itself, after each pair's component)", p.Schedule, learners.PerEpisode, learners.TSDE)
+	}
+	return p.PriorParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says (schedule episode): the
+// learner draws the pairs' components first, at the end of every episode or on TSDE's epochs.
+func (p *TemplatePrior) New(Context) (agent.Agent, error) {
+	bp := p.PSRLParams
+	bp.Schedule = learners.PerEpisode
+	base, err := learners.NewPSRL(bp)
+	if err != nil {
+		return nil, err
+	}
+	r := temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise, TSDE: p.Schedule == learners.TSDE}
+	return temple.NewTemplatePrior(p.PriorParams, r, base)
+}
+
+// memory is PSRL's, a template learner's own tables, and the components' weights of every pair
+// (about 20 templates).
+func (p *TemplatePrior) memory(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRL.memory(typeBytes, S, A, tasks) + 21*8*S*A
+}

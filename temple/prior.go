@@ -1,0 +1,476 @@
+package temple
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/template"
+)
+
+// PriorParams are the parameters of TemplatePrior, posterior sampling with the template library
+// as each pair's prior.
+type PriorParams struct {
+	// Ms: at the end of a task, a pair with at least m_s own samples gives them to the library
+	// (matched within τ̂ or added as a new template).
+	Ms int64 `yaml:"m_s" doc:"own samples a pair needs, at the end of a task, to give its template to the library (matched within tau, or a new template)" range:">= 1"`
+	// Tau is τ̂, the library's matching distance.
+	Tau float64 `yaml:"tau" doc:"template gap τ̂: at the end of a task a pair's samples join the closest library template within τ̂" range:">= 0"`
+	// Strength is c: a library template is a Dirichlet(c·q) component over the pair's ranked next
+	// states, with a Normal prior of variance σ²/c on its mean reward.
+	Strength int64 `yaml:"strength" doc:"c: a template component is Dirichlet(c·q) over the pair's ranked next states, placed as c pseudo-counts" range:">= 1"`
+	// NewShare is ν, the prior probability of the "new template" component.
+	NewShare float64 `yaml:"new_share" doc:"ν: prior probability that a pair's template is none of the library's (the sparse Dirichlet component)" range:"0 < new_share < 1"`
+	// Partial places a drawn template before the pair has seen all its ranks (overBase.place).
+	Partial bool `yaml:"partial" doc:"place a drawn template whose ranks the pair has not all seen: its first ranks on the states seen, the rest left out"`
+}
+
+// DefaultPriorParams are m_s 10, τ̂ 0.15, c 50, ν 0.1 and partial placements.
+func DefaultPriorParams() PriorParams {
+	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true}
+}
+
+// Validate names the first parameter out of range.
+func (p PriorParams) Validate() error {
+	switch {
+	case p.Ms < 1:
+		return fmt.Errorf("template-prior: m_s = %d, want at least 1", p.Ms)
+	case !(p.Tau >= 0) || math.IsInf(p.Tau, 0):
+		return fmt.Errorf("template-prior: tau = %v, want a finite number >= 0", p.Tau)
+	case p.Strength < 1:
+		return fmt.Errorf("template-prior: strength = %d, want at least 1", p.Strength)
+	case !(p.NewShare > 0 && p.NewShare < 1):
+		return fmt.Errorf("template-prior: new_share = %v, want 0 < new_share < 1", p.NewShare)
+	}
+	return nil
+}
+
+// PSRLModel is what TemplatePrior takes of its PSRL base: the model of a pair's rewards, which the
+// components' likelihoods share — the mean reward ~ N(Mean, SD²) under the "new template"
+// component, each reward ~ N(mean, Noise²) — and when to draw a model. The base itself must draw
+// at every call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs'
+// components and then calls it, at the end of every episode or, with TSDE, when its epoch ends.
+type PSRLModel struct {
+	RewardMean, RewardSD, RewardNoise float64
+	// TSDE draws when the epoch has run longer than the last one or a pair's own count has more
+	// than doubled since it began (Ouyang et al. 2017, as learners.TSDE), counting own samples
+	// only: placed pseudo-counts do not end an epoch.
+	TSDE bool
+}
+
+// TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
+// one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
+// its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
+// reward — with weight (1 − ν)·(pairs g was given)/(pairs given in all), and a "new template"
+// component with weight ν — the sparse Dirichlet(1/S, …, 1/S) over the S next states and the
+// base's N(μ₀, σ₀²) on the mean reward. It is Thompson sampling with a mixture prior (Hong,
+// Kveton, Zaheer, Ghavamzadeh & Boutilier, AISTATS 2022) applied pair by pair, with the prior
+// learned across tasks as in Meta-Thompson sampling (Kveton et al., ICML 2021); the library is
+// learned as O-TempLe's is, at the end of each task.
+//
+// Conjugacy makes the posterior a mixture of the components' posteriors, each component k
+// weighted by w_k times the marginal likelihood of the pair's own samples under it:
+//
+//   - template g, transitions: (S−d)!/S! · Σ_π Γ(c)/Γ(c+n) · Π_j Γ(c·q_{π(j)} + n_j)/Γ(c·q_{π(j)}),
+//     over the injections π of the pair's d seen next states into g's ranks (zero when d exceeds
+//     g's ranks: one sample to a state too many rules g out);
+//   - new, transitions: Γ(1)/Γ(1+n) · Π_j Γ(1/S + n_j)/Γ(1/S);
+//   - rewards: the Normal–Normal marginal of the pair's rewards (priorML).
+//
+// To draw a model, each pair draws a component from these weights; a template component is
+// placed as c pseudo-counts beside the pair's own samples (agent.Replacer), and the base
+// draws from Dirichlet(counts + its own α₀). What is approximated (docs/decisions.md, "Templates
+// as a prior"): pairs draw their components independently; a drawn template is placed on the
+// maximum-likelihood injection (σ) rather than one drawn from the posterior, and its ranks not yet
+// seen are left out (partial) or, without partial, it is not placed until the pair has seen them
+// all; a drawn template that is not placed, and the new component, give the pair its own samples
+// under the base's prior; with more than 720 injections the likelihood keeps the σ term alone;
+// the weights are computed after every own sample up to 16, then when the pair's count doubles
+// or it reaches a new state.
+type TemplatePrior struct {
+	p PriorParams
+	r PSRLModel
+	overBase
+	lib   *template.Library
+	given map[int]int64 // pairs given to each template, by ID, over past tasks
+
+	// Per task.
+	comps   []component
+	logNew  float64   // ln ν, or 0 with an empty library
+	logw    []float64 // per pair, the log posterior weight of each component (templates, then new)
+	choice  []int32   // per pair, the component drawn last (−1: new)
+	ownSq   []float64 // per pair, the sum of its own rewards' squares
+	dirty   []bool    // per pair, own samples since its weights were computed
+	scratch mlScratch
+	// TSDE's epoch (PSRLModel.TSDE): own samples when it began, the last epoch's length, and
+	// each pair's own count when it began.
+	epochStart, lastLen int64
+	nk                  []int64
+	visited             []int // pairs with own samples, in order of first sample
+	rng                 *rand.Rand
+	truth               *template.Truth
+	created             int
+}
+
+// component is one library template as a prior component: q by rank, its ranks K, its reward and
+// log prior weight.
+type component struct {
+	id       int
+	g        template.Point
+	q        []float64
+	lgq      []float64 // lnΓ(c·q_r) per rank
+	logPrior float64
+}
+
+// NewTemplatePrior validates p and returns the learner over base, a PSRL that draws at every call
+// of EndEpisode, whose reward model and schedule are r.
+func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePrior, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if !(r.RewardSD > 0 && r.RewardNoise > 0) {
+		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.RewardSD, r.RewardNoise)
+	}
+	lib, err := template.NewLibrary(p.Tau)
+	if err != nil {
+		return nil, err
+	}
+	ob, err := newOverBase(base, "template-prior")
+	if err != nil {
+		return nil, err
+	}
+	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}}, nil
+}
+
+// Library is the learner's template library.
+func (tp *TemplatePrior) Library() *template.Library { return tp.lib }
+
+// BeginTask begins the base and sets the components' prior weights from the library.
+func (tp *TemplatePrior) BeginTask(t agent.Task) error {
+	tp.begin(t)
+	tp.rng = t.Rand
+	var total int64
+	for _, n := range tp.given {
+		total += n
+	}
+	tp.comps = tp.comps[:0]
+	tp.logNew = 0
+	if total > 0 {
+		tp.logNew = math.Log(tp.p.NewShare)
+		for _, tm := range tp.lib.Templates() {
+			g := tm.Mean()
+			q := make([]float64, ranks(g))
+			for j, x := range g.P {
+				q[rankOf(g, j)] = x
+			}
+			lgq := make([]float64, len(q))
+			for r, x := range q {
+				lgq[r] = lgamma(float64(tp.p.Strength) * x)
+			}
+			w := (1 - tp.p.NewShare) * float64(tp.given[tm.ID]) / float64(total)
+			tp.comps = append(tp.comps, component{id: tm.ID, g: g, q: q, lgq: lgq, logPrior: math.Log(w)})
+		}
+	}
+	n := t.S * t.A
+	tp.logw = buf.Zeroed(tp.logw, n*(len(tp.comps)+1))
+	tp.choice = buf.Zeroed(tp.choice, n)
+	for i := range tp.choice {
+		tp.choice[i] = -1
+	}
+	tp.ownSq = buf.Zeroed(tp.ownSq, n)
+	tp.dirty = buf.Zeroed(tp.dirty, n)
+	tp.nk = buf.Zeroed(tp.nk, n)
+	tp.epochStart, tp.lastLen = 0, 1 // T_0 = 1, as learners.PSRL
+	tp.visited = tp.visited[:0]
+	tp.created = 0
+	tp.truth = nil
+	if t.Truth != nil {
+		tr := template.OfModel(t.Truth)
+		tp.truth = &tr
+	}
+	return nil
+}
+
+// Observe records the sample with the base and marks the pair's weights for computing again
+// before the next draw; with TSDE it draws when the epoch ends.
+func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
+	i := s*tp.A + a
+	seen := len(tp.own.Successors(i))
+	if !tp.record(i, next, r) {
+		return
+	}
+	n := tp.own.N(i)
+	if n == 1 {
+		tp.visited = append(tp.visited, i)
+	}
+	tp.ownSq[i] += r * r
+	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
+		tp.dirty[i] = true
+	}
+	if total := tp.st.Samples(); tp.r.TSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]) {
+		tp.lastLen = total - tp.epochStart
+		tp.draw()
+	}
+}
+
+// exactWeights is the own samples up to which a pair's weights are computed again after every
+// sample; beyond it, when its count doubles or it reaches a new state (which can rule a template
+// out). A pair's weights settle as its samples grow, and computing them is most of the learner's
+// cost.
+const exactWeights = 16
+
+// EndEpisode draws a model at the end of every episode, unless the schedule is TSDE.
+func (tp *TemplatePrior) EndEpisode() {
+	if !tp.r.TSDE {
+		tp.draw()
+	}
+}
+
+// draw reweighs the pairs with new own samples, draws every visited pair's component, and has
+// the base draw its model from them; it begins a TSDE epoch.
+func (tp *TemplatePrior) draw() {
+	for _, i := range tp.visited {
+		if tp.dirty[i] {
+			tp.reweigh(i)
+			tp.dirty[i] = false
+		}
+		tp.redraw(i)
+		tp.nk[i] = tp.own.N(i)
+	}
+	tp.l.EndEpisode()
+	tp.epochStart = tp.st.Samples()
+}
+
+// weights are pair i's posterior weights: the library's components, then the new one (log
+// weights while reweigh computes them, probabilities after).
+func (tp *TemplatePrior) weights(i int) []float64 {
+	k := len(tp.comps) + 1
+	return tp.logw[i*k : i*k+k]
+}
+
+// reweigh computes pair i's posterior weights from its own samples.
+func (tp *TemplatePrior) reweigh(i int) {
+	w := tp.weights(i)
+	succ := tp.own.Successors(i)
+	n, sum, sq := tp.own.N(i), tp.own.R(i), tp.ownSq[i]
+	counts := tp.scratch.counts[:0]
+	for _, x := range succ {
+		counts = append(counts, x.N)
+	}
+	tp.scratch.counts = counts
+	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
+	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
+	alpha := 1 / float64(tp.S)
+	lw := lgamma(1) - lgamma(1+float64(n))
+	for _, c := range counts {
+		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
+	}
+	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
+	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
+	place := 0.0
+	for j := range counts {
+		place -= math.Log(float64(tp.S - j))
+	}
+	c := float64(tp.p.Strength)
+	for k, comp := range tp.comps {
+		tl := tp.scratch.transitionML(counts, comp, c)
+		if math.IsInf(tl, -1) {
+			w[k] = tl
+			continue
+		}
+		w[k] = comp.logPrior + place + tl + normalML(n, sum, sq, comp.g.R, noise2/c, noise2)
+	}
+	normalize(w)
+}
+
+// normalize turns log weights into probabilities, in place.
+func normalize(w []float64) {
+	top := math.Inf(-1)
+	for _, x := range w {
+		top = math.Max(top, x)
+	}
+	total := 0.0
+	for k, x := range w {
+		w[k] = math.Exp(x - top)
+		total += w[k]
+	}
+	for k := range w {
+		w[k] /= total
+	}
+}
+
+// maxInjections bounds the placements transitionML sums over; beyond it the likelihood keeps the
+// term of σ's placement alone (the largest counts on the most likely ranks).
+const maxInjections = 720
+
+// mlScratch are transitionML's buffers, kept between calls.
+type mlScratch struct {
+	counts []int64
+	f      []float64
+	terms  []float64
+}
+
+// transitionML is ln of the Dirichlet(c·q)–multinomial likelihood of the pair's seen counts (one
+// per distinct next state), summed over the injections of the seen states into q's ranks; −Inf
+// when there are more seen states than ranks.
+func (sc *mlScratch) transitionML(counts []int64, comp component, c float64) float64 {
+	q := comp.q
+	d, K := len(counts), len(q)
+	if d > K {
+		return math.Inf(-1)
+	}
+	var n int64
+	for _, x := range counts {
+		n += x
+	}
+	// f[j·K + r]: the factor of seen state j at rank r.
+	sc.f = buf.Zeroed(sc.f, d*K)
+	f := sc.f
+	for j, x := range counts {
+		for r, p := range q {
+			if p == 0 {
+				f[j*K+r] = math.Inf(-1)
+				continue
+			}
+			f[j*K+r] = lgamma(c*p+float64(x)) - comp.lgq[r]
+		}
+	}
+	head := lgamma(c) - lgamma(c+float64(n))
+	injections := 1.0
+	for j := range d {
+		injections *= float64(K - j)
+	}
+	if injections > maxInjections {
+		order := descending(counts)
+		sum := 0.0
+		for r, j := range order {
+			sum += f[j*K+r]
+		}
+		return head + sum
+	}
+	best := math.Inf(-1)
+	terms := sc.terms[:0]
+	var walk func(j int, used uint64, acc float64)
+	walk = func(j int, used uint64, acc float64) {
+		if j == d {
+			terms = append(terms, acc)
+			best = math.Max(best, acc)
+			return
+		}
+		for r := range K {
+			if used&(1<<r) == 0 && !math.IsInf(f[j*K+r], -1) {
+				walk(j+1, used|1<<r, acc+f[j*K+r])
+			}
+		}
+	}
+	walk(0, 0, 0)
+	sc.terms = terms
+	if math.IsInf(best, -1) {
+		return best
+	}
+	total := 0.0
+	for _, x := range terms {
+		total += math.Exp(x - best)
+	}
+	return head + best + math.Log(total)
+}
+
+// descending are the indices of counts, largest count first (ties by index).
+func descending(counts []int64) []int {
+	order := make([]int, len(counts))
+	for j := range order {
+		order[j] = j
+	}
+	for a := 1; a < len(order); a++ {
+		for b := a; b > 0 && counts[order[b]] > counts[order[b-1]]; b-- {
+			order[b], order[b-1] = order[b-1], order[b]
+		}
+	}
+	return order
+}
+
+// normalML is ln of the marginal likelihood of n rewards with sum and sum of squares sq, each
+// N(μ, noise2) with μ ~ N(mean, v0).
+func normalML(n int64, sum, sq, mean, v0, noise2 float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	k := float64(n)
+	xbar := sum / k
+	within := math.Max(sq-k*xbar*xbar, 0)
+	return -k/2*math.Log(2*math.Pi*noise2) - 0.5*math.Log(1+k*v0/noise2) -
+		within/(2*noise2) - k*(xbar-mean)*(xbar-mean)/(2*(noise2+k*v0))
+}
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// redraw draws pair i's component from its posterior weights and sets its statistics: a library
+// template placed beside its own samples when the pair has seen all its ranks, its own samples
+// otherwise.
+func (tp *TemplatePrior) redraw(i int) {
+	w := tp.weights(i)
+	k := drawIndex(w, tp.rng.Float64())
+	if k == len(w)-1 {
+		tp.choice[i] = -1
+		tp.unplace(i)
+		return
+	}
+	tp.choice[i] = int32(k)
+	tp.place(i, tp.comps[k].g, tp.p.Strength, tp.p.Partial)
+}
+
+// drawIndex is the index drawn with probabilities w (summing to 1) by u in [0, 1).
+func drawIndex(w []float64, u float64) int {
+	for k, x := range w {
+		u -= x
+		if u < 0 {
+			return k
+		}
+	}
+	return len(w) - 1
+}
+
+// EndTask gives the library the own samples of every pair with at least m_s of them: to the
+// closest template within τ̂, or as a new template.
+func (tp *TemplatePrior) EndTask() {
+	for _, i := range tp.visited {
+		if tp.own.N(i) < tp.p.Ms {
+			continue
+		}
+		_, ranked := template.Ranking(tp.own.Successors(i), tp.S)
+		t, _ := tp.lib.Match(pointOf(ranked, tp.own.R(i)))
+		if t == nil {
+			t = tp.lib.Add(ranked, tp.own.R(i))
+			tp.created++
+		} else {
+			t.Update(ranked, tp.own.R(i))
+		}
+		tp.given[t.ID]++
+	}
+}
+
+// TaskMetrics are the base's statistics; the library's size and the templates added this task;
+// the pairs whose drawn component is placed at the end of the task; and, against the true model,
+// the share of those placed with a template farther than τ̂ from the pair's true template.
+func (tp *TemplatePrior) TaskMetrics() []agent.Metric {
+	m := append(tp.st.Metrics(),
+		agent.Metric{Name: "library_size", Value: float64(tp.lib.Len())},
+		agent.Metric{Name: "new_templates", Value: float64(tp.created)},
+		agent.Metric{Name: "placed_pairs", Value: float64(tp.placedPairs())})
+	if tp.truth == nil || tp.placedPairs() == 0 {
+		return m
+	}
+	wrong := 0
+	for i, placed := range tp.placed {
+		if placed && tp.truth.PairTemplate[i] >= 0 &&
+			template.Distance(tp.comps[tp.choice[i]].g, tp.truth.Templates[tp.truth.PairTemplate[i]]) > tp.p.Tau {
+			wrong++
+		}
+	}
+	return append(m, agent.Metric{Name: "wrong_placements", Value: float64(wrong) / float64(tp.placedPairs())})
+}

@@ -1,0 +1,209 @@
+package temple
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/template"
+)
+
+// priorAgent is TemplatePrior (m_s 10, c 50, ν 0.1) over PSRL with the sparse prior, a draw per
+// episode and the base's default reward model N(0, 1), noise 1, whose library holds the given templates (reward sum 0), each given
+// once, beginning a task of 10 states and 1 action.
+func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
+	t.Helper()
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tmpls {
+		tp.given[tp.lib.Add(c, 0).ID] = 1
+	}
+	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// posterior is pair 0's posterior over the components (the library's, then new), computed from
+// all its own samples (past exactWeights, the learner computes it only now and then).
+func posterior(tp *TemplatePrior) []float64 {
+	tp.reweigh(0)
+	return tp.weights(0)
+}
+
+// feed gives pair 0 own samples to the next states in order, with reward 0, in one episode.
+func feed(tp *TemplatePrior, next ...int) {
+	for _, s := range next {
+		tp.Observe(0, 0, 0, s)
+	}
+	tp.EndEpisode()
+}
+
+// TestPriorRulesOutATemplateWithOneSample: with a deterministic and a two-way template, each
+// given once (prior 0.45 each, new 0.1), one sample to state 1 cannot tell them apart — the
+// deterministic template's likelihood is Γ(50)/Γ(51)·Γ(51)/Γ(50) = 1, the two-way one's
+// Γ(50)/Γ(51)·2·Γ(26)/Γ(25) = 1, and both place the state with probability 1/S. A sample to a
+// second state rules the deterministic template out (posterior exactly 0), and the odds of the
+// two-way template against new are, by hand,
+//
+//	[Γ(50)/Γ(52)·2·(Γ(26)/Γ(25))²/(S(S−1))] / [Γ(1)/Γ(3)·(Γ(1.1)/Γ(0.1))²] · (0.45/0.1) · √(3/1.04)
+//	= 50·10/(51·9) · 4.5 · 1.6984 = 8.3256,
+//
+// the last factor the rewards' (0 under N(0, 1/50) against N(0, 1), noise 1, two samples).
+// Drawn, the pair is never placed with the deterministic template again: its counts are its own 2
+// or those plus the two-way template's 25 + 25.
+func TestPriorRulesOutATemplateWithOneSample(t *testing.T) {
+	tp := priorAgent(t, deterministic, twoWay)
+	feed(tp, 1)
+	if p := posterior(tp); math.Abs(p[0]-p[1]) > 1e-12 || math.Abs(p[0]-0.45/(0.9+0.1*newAfterOne())) > 1e-9 {
+		t.Errorf("after one sample: posterior %v, want the two templates equal", p)
+	}
+	feed(tp, 2)
+	p := posterior(tp)
+	if p[0] != 0 || math.Abs(p[1]/p[2]-8.3256) > 1e-4 {
+		t.Fatalf("after samples to 1 and 2: posterior %v, odds two-way:new %v; want 0 and 8.3256", p, p[1]/p[2])
+	}
+	st := tp.Base().Stats()
+	for range 50 {
+		tp.EndEpisode()
+		if n := st.Counts().N(0); n != 2 && n != 52 {
+			t.Fatalf("pair 0 drawn with n = %d, want 2 (new) or 52 (two-way)", n)
+		}
+	}
+}
+
+// newAfterOne is the new component's likelihood of one sample relative to a template's, by hand:
+// transitions Γ(1)/Γ(2)·Γ(1.1)/Γ(0.1) = 0.1 against 1/S = 0.1 placed, rewards √(1.02/2).
+func newAfterOne() float64 { return math.Sqrt(1.02 / 2) }
+
+// TestPriorPutsMassOnTheRightTemplate: a pair that moves to state 1 five times. By hand, in logs:
+// deterministic ln 0.45 − ln 10 − ½ln(1.1); two-way ln 0.45 − ln 10 + ln(2·Γ(50)Γ(30)/(Γ(55)Γ(25)))
+// − ½ln(1.1); new ln 0.1 + ln(Γ(5.1)/(Γ(0.1)·5!)) − ½ln 6: posterior 0.9104, 0.0684, 0.0212.
+func TestPriorPutsMassOnTheRightTemplate(t *testing.T) {
+	tp := priorAgent(t, deterministic, twoWay)
+	feed(tp, 1, 1, 1, 1, 1)
+	want := []float64{0.9104302, 0.0683749, 0.0211949}
+	for k, p := range posterior(tp) {
+		if math.Abs(p-want[k]) > 1e-6 {
+			t.Errorf("posterior %v, want %v", posterior(tp), want)
+			break
+		}
+	}
+}
+
+// TestPriorOverturnsAWrongPrior: the library holds only the two-way template (prior 0.9); the
+// pair moves to state 1 nine times in ten. The evidence overturns the prior: by hand the new
+// component's posterior is 0.357 after 18 : 2 samples (the prior still holds) and 0.938 after
+// 45 : 5.
+func TestPriorOverturnsAWrongPrior(t *testing.T) {
+	tp := priorAgent(t, twoWay)
+	tenth := func(k int) {
+		for j := range k {
+			next := 1
+			if j%10 == 9 {
+				next = 2
+			}
+			feed(tp, next)
+		}
+	}
+	tenth(20)
+	if p := posterior(tp)[1]; math.Abs(p-0.3571125) > 1e-6 {
+		t.Errorf("after 18 : 2, P(new) = %v, want 0.3571125", p)
+	}
+	tenth(30)
+	if p := posterior(tp)[1]; math.Abs(p-0.9384245) > 1e-6 {
+		t.Errorf("after 45 : 5, P(new) = %v, want 0.9384245", p)
+	}
+}
+
+// TestPriorLearnsTheLibrary: with an empty library every pair has the new component alone; a pair
+// with m_s = 10 own samples to one state gives the library a deterministic template at the end of
+// the task, and in the next task its prior weight is 1 − ν = 0.9. One sample then gives it, by
+// hand, 0.9·(1/S)·√(1/1.02) against the new component's 0.1·0.1·√(1/2): posterior 0.9264.
+func TestPriorLearnsTheLibrary(t *testing.T) {
+	tp := priorAgent(t)
+	feed(tp, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3)
+	if len(tp.weights(0)) != 1 {
+		t.Fatalf("%d components with an empty library, want the new one alone", len(tp.weights(0)))
+	}
+	tp.EndTask()
+	if tp.lib.Len() != 1 || tp.lib.Templates()[0].N() != 10 {
+		t.Fatalf("library of %d templates, want one holding the 10 samples", tp.lib.Len())
+	}
+	if err := tp.BeginTask(agent.Task{Index: 1, S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	feed(tp, 7)
+	want := 0.9 * 0.1 * math.Sqrt(1/1.02) / (0.9*0.1*math.Sqrt(1/1.02) + 0.1*0.1*math.Sqrt(0.5))
+	if p := posterior(tp)[0]; math.Abs(p-want) > 1e-9 {
+		t.Errorf("P(deterministic) after one sample %v, want %v", p, want)
+	}
+}
+
+// TestPriorParamsValidate names the key out of range.
+func TestPriorParamsValidate(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*PriorParams)
+		want string
+	}{
+		{func(p *PriorParams) { p.Ms = 0 }, "m_s = 0"},
+		{func(p *PriorParams) { p.Tau = math.NaN() }, "tau = NaN"},
+		{func(p *PriorParams) { p.Strength = 0 }, "strength = 0"},
+		{func(p *PriorParams) { p.NewShare = 1 }, "new_share = 1"},
+	} {
+		p := DefaultPriorParams()
+		c.set(&p)
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Validate = %v, want it to contain %q", err, c.want)
+		}
+	}
+}
+
+// episodePSRL is PSRL with the sparse prior and a draw per episode, template-prior's base.
+func episodePSRL(t testing.TB) *learners.PSRL {
+	t.Helper()
+	p := learners.DefaultPSRL()
+	p.PriorSupport, p.Schedule = learners.ObservedStates, learners.PerEpisode
+	l, err := learners.NewPSRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestPriorTSDECountsOwnSamples: with TSDE, template-prior ends an epoch as learners.TSDE does,
+// on own samples alone. A pair moving to state 1 every time, with a deterministic template in the
+// library: the first sample doubles its count from 0 (a draw), the 3rd makes the epoch (2
+// samples) longer than the last (1), the 6th makes it 3 > 2 — draws after samples 1, 3 and 6,
+// although the pair's statistics hold 50 placed counts more than its own from the first draw on.
+func TestPriorTSDECountsOwnSamples(t *testing.T) {
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, TSDE: true}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp.given[tp.lib.Add(deterministic, 0).ID] = 1
+	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	var drawn []int
+	for k := 1; k <= 7; k++ {
+		v := tp.PolicyVersion()
+		tp.Observe(0, 0, 0, 1)
+		if tp.PolicyVersion() != v {
+			drawn = append(drawn, k)
+		}
+	}
+	if len(drawn) != 3 || drawn[0] != 1 || drawn[1] != 3 || drawn[2] != 6 {
+		t.Errorf("draws after own samples %v, want [1 3 6]", drawn)
+	}
+	v := tp.PolicyVersion()
+	tp.EndEpisode()
+	if tp.PolicyVersion() != v {
+		t.Errorf("the end of an episode drew a model under TSDE")
+	}
+}
