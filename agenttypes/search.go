@@ -60,6 +60,11 @@ var searched = map[string][]Dim{
 	"maxqinit-rmax":       rmaxDims,
 	"o-temple":            templeDims,
 	"fm-temple":           join(templeDims, logReal("model_gap", 0.01, 2)),
+	// The template prior's library parameters (m_s, τ̂, the strength c and the new-template
+	// share ν) with PSRL's.
+	"template-prior": join(psrlDims, logInt("m_s", 1, 100), logReal("tau", 0.01, 1), logInt("strength", 1, 1000),
+		logReal("new_share", 0.01, 0.5)),
+	"true-templates": dims(logInt("strength", 1, 10000)),
 }
 
 // baseSearched are the parameters of each base learner a template learner searches with its own.
@@ -74,7 +79,7 @@ var scales = dims(
 	logReal("seq_delta", 0.001, 0.5), logReal("opt_delta", 0.001, 0.5), linInt("eta", 1, 10), logInt("t1", 1, 100),
 	logInt("sample_tasks", 1, 100), logReal("delta", 0.001, 0.5), logReal("xi", 0.01, 10), logReal("epsilon_m", 0.001, 1),
 	choice("action_rule", "balanced-wandering", "optimistic"), choice("replan", "doubling", "every-sample"),
-	choice("schedule", "episode", "tsde"), choice("prior_support", "all", "observed"),
+	choice("schedule", "episode", "tsde", "doubling"), choice("prior_support", "all", "observed"),
 )
 
 // SearchSpace is what temple tune searches of an agent of type typ with parameters p unless a
@@ -86,6 +91,8 @@ func SearchSpace(typ string, p Params) []Dim {
 	case *OTempLe:
 		out = append(out, baseSearched[t.Base.Name]...)
 	case *FMTempLe:
+		out = append(out, baseSearched[t.Base.Name]...)
+	case *TrueTemplates:
 		out = append(out, baseSearched[t.Base.Name]...)
 	}
 	return append(out, searched[typ]...)
