@@ -79,8 +79,8 @@ func (p E3Params) Validate() error {
 // which m is meant to bound). This is the discounted form of K&S's Explore-or-Exploit lemma —
 // either the known part holds a near-optimal policy, or some policy leaves it within T steps with
 // probability above α/G_max^T — used as they suggest to do without knowing the optimal return:
-// explore when the exploration plan escapes with enough probability, else exploit. (We state
-// their undiscounted test from the literature; the K&S text itself was not available to us.)
+// explore when the exploration plan escapes with enough probability, else exploit (their
+// undiscounted test as the literature states it; docs/decisions.md, decision 34, gives the source).
 // K&S execute the chosen policy for T steps; here the choice is made afresh in every known state,
 // because both plans are stationary in the discounted setting, episodes may end at any step, and
 // it keeps the policy a function of the state (agent.PolicyInfo). Valuing the unknown states at 0 in

@@ -56,8 +56,8 @@ func (p UCRL2Params) Validate() error {
 //	|r̃(s,a) − r̂_k(s,a)|     ≤ R_max·√(7·log(2·S·A·t_k/δ) / (2·max(1, N_k(s,a))))
 //	‖p̃(·|s,a) − p̂_k(·|s,a)‖₁ ≤ √(14·S·log(2·A·t_k/δ) / max(1, N_k(s,a)))
 //
-// (the paper's confidence sets; we could not read the paper here, and checked both constants
-// against several public implementations, which agree). Extended value iteration finds the optimistic policy over
+// (the paper's confidence sets, checked against several public implementations, which agree:
+// docs/decisions.md, decision 34). Extended value iteration finds the optimistic policy over
 // that set, which UCRL2 follows until some pair's count in the episode, ν_k(s,a), reaches
 // max(1, N_k(s,a)) — the doubling rule — when a new episode begins at the next step.
 //

@@ -4,7 +4,7 @@
 // uses to argue that transition templates apply beyond grids: RiverSwim and SixArms.
 //
 // The definitions follow the 2008 paper's figure as public implementations that cite it write it
-// out; we could not read the papers themselves. RiverSwim: the generators of the mushroom-rl
+// out (docs/decisions.md, decision 34). RiverSwim: the generators of the mushroom-rl
 // lineage, cruz-lucas/classic_pacmdp_envs (riverswim.py) and a Gymnasium RiverSwimEnv agree.
 // SixArms: the mushroom-rl generators and cruz-lucas/classic_pacmdp_envs (sixarms.py) agree; a
 // gym SixArmsEnv differs only in the second arm, where it pays 133 on leaving the arm and nothing
