@@ -29,6 +29,9 @@ func TestNewTasksRefusals(t *testing.T) {
 		{"online-maze", "", `{"stpes": 3}`, `unknown field "stpes"`},
 		{"online-maze", "", `{"episodes": "x"}`, "episodes = a JSON string, want an integer"},
 		{"online-maze", "", `{"gamma": [1]}`, "gamma = a JSON array, want a number"},
+		// Issue 37, case 6: temple.make("online-maze", count=10**12) aborted the interpreter.
+		{"online-maze", `{"count": 1000000000000}`, "", "a run would hold 1000000000000 tasks"},
+		{"mixed", `{"repeat": 1001, "parts": [{"family": "online-maze", "count": 1000}]}`, "", "a run would hold 1001000 tasks"},
 	} {
 		_, err := newTasks(c.family, c.params, c.set, 1, 0, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -76,7 +76,16 @@ func decodeFamily(family, params string) (families.Spec, error) {
 		// The line is that of the one-line JSON document: it says nothing.
 		return families.Spec{}, fmt.Errorf("%s", linePrefix.ReplaceAllString(err.Error(), ""))
 	}
-	return spec, spec.Validate()
+	if err := spec.Validate(); err != nil {
+		return families.Spec{}, err
+	}
+	// Sizes before any draw: a draw that exhausts the memory kills the caller's process, which no
+	// recover at the boundary can turn into an error.
+	if n := families.TasksPerRun(spec.Params); n > families.MaxTasksPerRun {
+		return families.Spec{}, fmt.Errorf("family %s: a run would hold %d tasks (count, per_size × sizes, repeat), more than the %d a run may hold",
+			family, n, families.MaxTasksPerRun)
+	}
+	return spec, nil
 }
 
 // buildTask builds a task of the sequence: a simulator (validated by building one), or a table

@@ -1,10 +1,6 @@
 package experiment
 
 import (
-	"fmt"
-
-	"go.yaml.in/yaml/v3"
-
 	"github.com/temple-rl/temple/results"
 )
 
@@ -25,9 +21,9 @@ type Noter interface {
 
 // claim takes dir for experiment s (results.Claim); the caller calls release when done.
 func claim(dir string, s Spec, progress Progress) (release func(), err error) {
-	b, err := yaml.Marshal(s)
+	b, err := s.resolvedYAML()
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
 	var note func(string)
 	if n, ok := progress.(Noter); ok {

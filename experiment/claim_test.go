@@ -83,7 +83,7 @@ func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	}
 	b := small(1, 1, 10)
 	b.Name = "second"
-	if err := results.Discard(dir); err != nil {
+	if err := results.Discard(dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Execute(context.Background(), b, dir, 2, nil); err != nil {
@@ -206,7 +206,7 @@ func TestLockedDirectoryFailsAtOnce(t *testing.T) {
 	if cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*")); len(cells) > 0 {
 		t.Errorf("the refused run wrote %v", cells)
 	}
-	if err := results.Discard(dir); !errors.As(err, &locked) {
+	if err := results.Discard(dir, nil); !errors.As(err, &locked) {
 		t.Errorf("Discard of a locked directory: %v", err)
 	}
 

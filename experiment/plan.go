@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"runtime"
 
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agenttypes"
@@ -72,14 +71,17 @@ func BuildTasks(s Spec) (*Plan, error) {
 	if err := budget.Check(memory.BuiltSizes(budget, p.Runs)); err != nil {
 		return nil, err
 	}
+	if err := checkRewards(s, p.Runs); err != nil { // size.go
+		return nil, err
+	}
 	return p, nil
 }
 
 // newPlan is the plan of s without tasks or agents: its settings and the spec's fingerprint.
 func newPlan(s Spec) (*Plan, error) {
-	specYAML, err := yaml.Marshal(s)
+	specYAML, err := s.resolvedYAML()
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
 	return &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
@@ -234,7 +236,7 @@ func onDemand(s Spec, def env.Task) (env.OnDemand, bool) {
 func (s Spec) memory() memory.Experiment {
 	x := memory.Experiment{Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, StartPerEpisode: s.Start == StartPerEpisode,
 		Oracle: s.Oracle.Enabled, PolicyMistakes: s.Oracle.PolicyMistakes, DrawBytes: families.DrawBytes(s.Tasks.Params),
-		Generators: generators(s), MaxMemory: s.MaxMemory, OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
+		Generators: generators(s), MaxMemory: s.MaxMemory, Runs: s.Runs, TasksPerRun: families.TasksPerRun(s.Tasks.Params), OnDemand: func(def env.Task) (env.OnDemand, bool) { return onDemand(s, def) }}
 	for _, a := range s.Agents {
 		x.Agents = append(x.Agents, memory.Agent{Type: a.Type, Params: a.Params})
 	}

@@ -1,10 +1,6 @@
 package experiment
 
 import (
-	"fmt"
-
-	"go.yaml.in/yaml/v3"
-
 	"github.com/temple-rl/temple/results"
 )
 
@@ -27,9 +23,9 @@ type (
 
 // setup is what package results needs of the spec to write a results directory.
 func (s Spec) setup() (results.Setup, error) {
-	asYAML, err := yaml.Marshal(s)
+	asYAML, err := s.resolvedYAML()
 	if err != nil {
-		return results.Setup{}, fmt.Errorf("experiment: %w", err)
+		return results.Setup{}, err
 	}
 	asJSON, err := results.SpecJSON(asYAML) // in the config's names, as spec.yaml
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -126,6 +127,9 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
 		return nil, err
 	}
+	if err := p.checkCellPaths(dir); err != nil {
+		return nil, err
+	}
 	progress.Start(p.shardTasks())
 	if p.Oracle {
 		p.oracles = newOracleCache(p)
@@ -160,6 +164,23 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		cells = mine
 	}
 	return cells, nil
+}
+
+// checkCellPaths refuses, before any cell runs, a cell's path that holds something other than a
+// file (a directory there made every run fail once its cell had run).
+func (p *Plan) checkCellPaths(dir string) error {
+	for run := range p.Runs {
+		for k, fac := range p.Agents {
+			if !p.Shard.Has(run*len(p.Agents) + k) {
+				continue
+			}
+			path := results.CellPath(dir, run, fac.Name)
+			if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+				return fmt.Errorf("experiment: %s is not a file (a directory?) but the place of the cell of run %d, agent %s: remove it", path, run, fac.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // shardTasks is the number of tasks the cells of p's shard run together.

@@ -88,6 +88,9 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 		}
 		sh, err = ParseShard(fmt.Sprintf("%d/%d", id, count))
 		return sh, err == nil, err
+	case getenv("TEMPLE_SHARDS") != "":
+		return Shard{}, false, fmt.Errorf("TEMPLE_SHARDS = %q is set but neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX says which shard this is; "+
+			"give --shard i/n, or unset TEMPLE_SHARDS to run every cell", getenv("TEMPLE_SHARDS"))
 	}
 	return Shard{}, false, nil
 }

@@ -88,6 +88,8 @@ func TestShardParsingAndEnvironment(t *testing.T) {
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "1", "TEMPLE_SHARDS": "3"}, "1/3", true, ""},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "TEMPLE_SHARDS": "3"}, "", false, "indices must be 0 to TEMPLE_SHARDS-1"},
 		{map[string]string{"JOB_COMPLETION_INDEX": "2"}, "", false, "TEMPLE_SHARDS is not"},
+		// Issue 37, case 8: TEMPLE_SHARDS alone ran every cell without a word.
+		{map[string]string{"TEMPLE_SHARDS": "4"}, "", false, "neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX"},
 		{map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, "", false, `SLURM_ARRAY_TASK_ID = "x"`},
 	} {
 		sh, ok, err := ShardFromEnv(env(c.env))
@@ -124,7 +126,8 @@ func TestMergeRefusesOldAndForeignShards(t *testing.T) {
 	if _, err := ExecuteShard(context.Background(), other, d, 1, nil, Shard{Index: 1, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := results.Merge(t.TempDir(), []string{shards[1], d}); err == nil || !strings.Contains(err.Error(), "ran different specs") {
+	if err := results.Merge(t.TempDir(), []string{shards[1], d}); err == nil || !strings.Contains(err.Error(), "ran another spec") ||
+		!strings.Contains(err.Error(), "differs in seed") {
 		t.Errorf("merging shards of two specs: %v", err)
 	}
 }

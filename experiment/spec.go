@@ -47,6 +47,9 @@ type Spec struct {
 	// agents running at once); a larger one is refused before anything is built. 0: the
 	// machine's memory.
 	MaxMemory int64 `yaml:"max_memory,omitempty" doc:"MB the experiment may need by its estimate (0: the machine's memory)" range:">= 0"`
+	// Inputs is written by temple (fingerprint.go): the SHA-256 of every file the tasks read, by
+	// path, so that results record the content they were made from; a config's own is replaced.
+	Inputs map[string]string `yaml:"inputs,omitempty" doc:"written by temple into spec.yaml: the SHA-256 of every file the tasks read, by path (a config's own is replaced)"`
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -238,6 +241,12 @@ func (s *Spec) Validate() error {
 	}
 	if err := s.Tasks.Validate(); err != nil {
 		return fmt.Errorf("tasks: %w", err)
+	}
+	if err := validateNames(s); err != nil { // names.go
+		return err
+	}
+	if err := checkSizes(s); err != nil { // size.go
+		return err
 	}
 	names := map[string]bool{}
 	for k, a := range s.Agents {

@@ -193,9 +193,9 @@ func TestDemo(t *testing.T) {
 // million once held the parser for seconds and gigabytes).
 func TestValidationDoesNotBuildWhatItChecks(t *testing.T) {
 	for _, config := range []string{
-		"tasks:\n  family: taxi\n  count: 100000000\n",
-		"tasks:\n  family: riverswim\n  count: 100000000\n",
-		"tasks:\n  family: frozenlake\n  count: 100000000\n",
+		"tasks:\n  family: taxi\n  count: 1000000\n",       // families.MaxTasksPerRun
+		"tasks:\n  family: riverswim\n  count: 1000000\n",  // families.MaxTasksPerRun
+		"tasks:\n  family: frozenlake\n  count: 1000000\n", // families.MaxTasksPerRun
 		"tasks:\n  family: grid\n  width: 2048\n  height: 2048\n",
 	} {
 		var before, after runtime.MemStats

@@ -113,7 +113,7 @@ func (s Spec) at(point []int) (Spec, error) {
 	var label []string
 	for k, p := range s.Sweep {
 		v := &p.Values[point[k]]
-		label = append(label, p.Param+"="+valueText(v))
+		label = append(label, p.Param+"="+strings.NewReplacer("/", "_", `\`, "_").Replace(valueText(v))) // a name is no path (names.go)
 		if name := p.taskParam(); name != "" {
 			if err := setKey(out.Tasks.Params, name, v); err != nil {
 				return Spec{}, fmt.Errorf("sweep: tasks.%s = %s: %w", name, valueText(v), err)

@@ -77,6 +77,8 @@ func (e Estimate) parts() []string {
 		{e.Generation, fmt.Sprintf("drawing the runs' mazes, a run per core: %d MB (tasks: pool)", e.Generation>>20)},
 		{e.Oracles, fmt.Sprintf("oracle solutions: %d MB (steps; oracle.enabled: false)", e.Oracles>>20)},
 		{e.Agents, fmt.Sprintf("%d workers running %s: %d MB (agents; --jobs; the tasks' sizes: width, height, bins)", e.Workers, e.Agent, e.Agents>>20)},
+		{e.Records, fmt.Sprintf("the finished cells' records, an episode sum per episode and a record per task: %d MB (runs; agents; episodes; tasks: count)", e.Records>>20)},
+		{e.Sequences, fmt.Sprintf("the runs' task definitions: at least %d MB (runs; tasks: count)", e.Sequences>>20)},
 	}
 	slices.SortStableFunc(parts, func(a, b part) int { return cmp.Compare(b.bytes, a.bytes) })
 	var texts []string

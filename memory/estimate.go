@@ -31,6 +31,11 @@ type Experiment struct {
 	DrawBytes  int64
 	Generators int
 	MaxMemory  int64 // max_memory, in MB; 0: the machine's memory
+	// Runs and TasksPerRun are the experiment's runs and what its tasks block says of a run's
+	// tasks before they are drawn (families.TasksPerRun): the cells' records and the drawn
+	// sequences are estimated from them before anything is drawn.
+	Runs        int
+	TasksPerRun int64
 	// OnDemand returns a task definition as a task computed on demand, false when the
 	// experiment stores its model; nil stores every model.
 	OnDemand func(env.Task) (env.OnDemand, bool)
@@ -49,12 +54,30 @@ type Estimate struct {
 	Models     int64 // the distinct task models of every run
 	Oracles    int64 // the oracle solutions held at once
 	Agents     int64 // the busiest agents, one per worker, with their policy evaluations
-	Workers    int
-	Agent      string // the agent type with the largest tables
+	// Records are the finished cells the runner holds until it writes the results: per cell an
+	// episode sum per episode and a record per task; Sequences the runs' task definitions.
+	Records, Sequences int64
+	Workers            int
+	Agent              string // the agent type with the largest tables
 }
 
 // Total is the sum of the parts.
-func (e Estimate) Total() int64 { return e.Generation + e.Models + e.Oracles + e.Agents }
+func (e Estimate) Total() int64 {
+	total := int64(0)
+	for _, part := range []int64{e.Generation, e.Models, e.Oracles, e.Agents, e.Records, e.Sequences} {
+		total = min(total+part, math.MaxInt64/2) // each part is at most a quarter of MaxInt64
+	}
+	return total
+}
+
+// RecordBytes is what the runner holds of a finished cell per task (results.TaskRecord with a
+// few metrics), and EpisodeSumBytes per episode (its episode sum); TaskDefBytes is a lower bound
+// of a drawn task definition (a maze's landforms hold a byte per cell on top).
+const (
+	RecordBytes     = 512
+	EpisodeSumBytes = 8
+	TaskDefBytes    = 256
+)
 
 // saturatingMul is a·b for a, b ≥ 0, or a quarter of the largest int64 when that is more (a
 // total of four parts still fits).
@@ -104,6 +127,10 @@ func (x Experiment) EstimateRuns(sizes [][]Task, runs int) Estimate {
 	// Runs draw their sequences side by side, each holding what its family's drawing holds (a
 	// maze pool's landforms).
 	e := Estimate{Runs: runs, Generation: x.DrawBytes * int64(x.Generators)}
+	cells := saturatingMul(int64(x.Runs), int64(len(x.Agents)))
+	record := saturatingMul(int64(x.Episodes), EpisodeSumBytes) + saturatingMul(x.TasksPerRun, RecordBytes)
+	e.Records = saturatingMul(cells, min(record, math.MaxInt64/4))
+	e.Sequences = saturatingMul(int64(x.Runs), saturatingMul(x.TasksPerRun, TaskDefBytes))
 	w := x.widest(sizes)
 	e.Models = w.models
 	if len(sizes) > 0 && runs != len(sizes) {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -56,7 +57,24 @@ func cellChecksum(c CellResult) (string, error) {
 // fs.ErrNotExist when there is none, a *DamagedError that says what is wrong when it is not the
 // finished cell want describes.
 func ReadCell(path string, want CellWant) (CellResult, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return CellResult{}, fmt.Errorf("results: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return CellResult{}, fmt.Errorf("results: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return CellResult{}, &DamagedError{Path: path, Problem: "not a file (a directory?): remove it, and the cell runs again"}
+	}
+	// A file far larger than the cell can be (a file copied over it) is not read into memory.
+	if most := maxCellBytes(want); fi.Size() > most {
+		return CellResult{}, &DamagedError{Path: path, Problem: fmt.Sprintf("%d bytes, more than a cell of %d tasks and %d episodes can take (%d)",
+			fi.Size(), want.Tasks, want.Episodes, most)}
+	}
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return CellResult{}, fmt.Errorf("results: %w", err)
 	}
@@ -65,6 +83,12 @@ func ReadCell(path string, want CellWant) (CellResult, error) {
 		return CellResult{}, &DamagedError{Path: path, Problem: problem}
 	}
 	return c, nil
+}
+
+// maxCellBytes bounds the size of the file of a cell want describes: a megabyte, 32 bytes an
+// episode sum and 64 KB a task record (with its metrics and oracle record, far less in practice).
+func maxCellBytes(want CellWant) int64 {
+	return 1<<20 + 32*int64(want.Episodes) + 64<<10*int64(want.Tasks)
 }
 
 // cellFields and taskFields are the fields every cell and every task record of it has.

@@ -54,7 +54,7 @@ func WriteTasks(dir string, encoded []byte) error {
 	if err := atomicfile.Write(filepath.Join(dir, "tasks.json"), encoded); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	return nil
+	return record(dir, "tasks.json")
 }
 
 // EpisodeWriter streams one cell's episode returns to episodes/<CellName>.csv as they happen —

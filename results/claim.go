@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -35,13 +36,34 @@ type OccupiedError struct {
 	Held, Want string
 	// Differs lists the top-level keys of spec.yaml that differ when both have the same name.
 	Differs []string
+	// Inputs lists the files the tasks read whose content differs (spec.yaml's inputs:), each
+	// with its SHA-256 in the held spec and in the refused one ("" when it is not in one).
+	Inputs []InputChange
 }
+
+// InputChange is a file an experiment's tasks read whose content is not the one the results
+// were made from.
+type InputChange struct{ Path, Held, Want string }
 
 func (e *OccupiedError) Error() string {
 	switch {
 	case e.Held == "":
 		return fmt.Sprintf("%s holds cells of another spec (and no spec.yaml), not of experiment %q; "+
 			"use a fresh directory, or remove those results first", e.Dir, e.Want)
+	case e.Held == e.Want && len(e.Inputs) > 0:
+		var files []string
+		for _, c := range e.Inputs {
+			switch {
+			case c.Held == "":
+				files = append(files, fmt.Sprintf("%s (not read by those results)", c.Path))
+			case c.Want == "":
+				files = append(files, fmt.Sprintf("%s (read by those results, not by this spec)", c.Path))
+			default:
+				files = append(files, fmt.Sprintf("%s (SHA-256 %.12s… then, %.12s… now)", c.Path, c.Held, c.Want))
+			}
+		}
+		return fmt.Sprintf("%s holds the results of experiment %q made from other contents of the files its tasks read: %s changed "+
+			"since; restore the file, or use a fresh directory, or remove those results first", e.Dir, e.Want, strings.Join(files, ", "))
 	case e.Held == e.Want:
 		return fmt.Sprintf("%s holds the results of another spec of experiment %q (spec.yaml differs in %s); "+
 			"use a fresh directory, or remove those results first", e.Dir, e.Want, strings.Join(e.Differs, ", "))
@@ -86,7 +108,7 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		unlock()
 		return nil, err
 	}
-	if err := atomicfile.RemoveTemporaries(dir); err != nil { // of a process killed while writing
+	if err := removeTemporaries(dir); err != nil { // of a process killed while writing
 		unlock()
 		return nil, fmt.Errorf("results: %w", err)
 	}
@@ -95,62 +117,6 @@ func Claim(dir, name string, specYAML []byte, note func(string)) (release func()
 		return nil, fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err)
 	}
 	return unlock, nil
-}
-
-// lock creates dir's lock file naming this process, taking over one whose process is gone.
-func lock(dir, name string, note func(string)) (unlock func(), err error) {
-	path := filepath.Join(dir, LockFile)
-	host, _ := os.Hostname()
-	me, err := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Experiment: name})
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	// The lock appears with its content at once: written to a file of this process, then linked
-	// to the lock's name, which fails if the lock exists.
-	f, err := os.CreateTemp(dir, LockFile+".*")
-	if err == nil {
-		_, err = f.Write(me)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("results: writing the lock %s: %w", path, atomicfile.NotWritable(dir, err))
-	}
-	mine := f.Name()
-	defer os.Remove(mine)
-	for attempt := 0; ; attempt++ {
-		err := os.Link(mine, path)
-		if err == nil {
-			return func() { os.Remove(path) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("results: locking %s: %w", dir, err)
-		}
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) && attempt == 0 {
-			continue // released in between
-		}
-		if err != nil {
-			return nil, fmt.Errorf("results: reading the lock %s: %w", path, err)
-		}
-		var held lockInfo
-		if err := json.Unmarshal(b, &held); err != nil || held.PID <= 0 {
-			return nil, fmt.Errorf("results: %s is locked by %s, which does not name a process (%q); "+
-				"remove it if no experiment is running there", dir, path, b)
-		}
-		if held.Host != host || processAlive(held.PID) || attempt > 0 {
-			return nil, &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
-		}
-		// The holder is gone (killed, or the machine stopped): take the lock over, once; a second
-		// process taking it over at the same moment finds it held at the next attempt.
-		if note != nil {
-			note(fmt.Sprintf("%s: taking over the lock of process %d (experiment %q), which is gone", dir, held.PID, held.Experiment))
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("results: removing the stale lock %s: %w", path, err)
-		}
-	}
 }
 
 // checkOwner refuses dir if it holds results of a spec other than want: a different spec.yaml
@@ -162,7 +128,11 @@ func checkOwner(dir, name string, want []byte) error {
 		if bytes.Equal(held, want) || !holdsResults(dir) {
 			return nil // the same spec resumes; a spec that left no result (refused, or stopped early) is replaced
 		}
-		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differingKeys(held, want)}
+		differs := differingKeys(held, want)
+		if len(differs) == 0 {
+			return nil // the same spec, its spec.yaml edited in comments or layout only: rewritten
+		}
+		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differs, Inputs: changedInputs(held, want)}
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("results: %w", err)
 	}
@@ -225,6 +195,29 @@ func differingKeys(a, b []byte) []string {
 	return out
 }
 
+// changedInputs lists the files whose digests differ between the inputs: of two spec.yaml.
+func changedInputs(held, want []byte) []InputChange {
+	var a, b struct {
+		Inputs map[string]string `yaml:"inputs"`
+	}
+	if yaml.Unmarshal(held, &a) != nil || yaml.Unmarshal(want, &b) != nil {
+		return nil
+	}
+	var out []InputChange
+	for path, sum := range a.Inputs {
+		if b.Inputs[path] != sum {
+			out = append(out, InputChange{Path: path, Held: sum, Want: b.Inputs[path]})
+		}
+	}
+	for path, sum := range b.Inputs {
+		if _, ok := a.Inputs[path]; !ok {
+			out = append(out, InputChange{Path: path, Want: sum})
+		}
+	}
+	slices.SortFunc(out, func(x, y InputChange) int { return strings.Compare(x.Path, y.Path) })
+	return out
+}
+
 // Fingerprint identifies a resolved spec by its YAML: the first 8 bytes of its SHA-256, in hex.
 // Every cell carries the fingerprint of the spec that ran it.
 func Fingerprint(specYAML []byte) string {
@@ -232,10 +225,12 @@ func Fingerprint(specYAML []byte) string {
 	return hex.EncodeToString(digest[:8])
 }
 
-// Discard removes the results of whatever experiment dir holds — the files and directories an
-// experiment writes, and sweep points' directories — and leaves other files alone. It refuses a
-// directory in which an experiment is running.
-func Discard(dir string) error {
+// Discard removes the results of whatever experiment dir holds: the files and directories an
+// experiment writes at its top (resultFiles), and the points' directories that its own record
+// (sweep.json, scaling.json) lists. Everything else stays: other files, and a directory below
+// that holds another experiment, which note (if not nil) is told of. It refuses a directory in
+// which an experiment is running.
+func Discard(dir string, note func(string)) error {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -248,13 +243,92 @@ func Discard(dir string) error {
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
+	points := ownPoints(dir)
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
-		if !resultEntry(path, e) {
-			continue
+		switch {
+		case slices.Contains(resultFiles, e.Name()) || e.IsDir() && points[e.Name()]:
+			if err := os.RemoveAll(path); err != nil {
+				return fmt.Errorf("results: %w", err)
+			}
+		case e.IsDir() && holdsExperiment(path) && note != nil:
+			note(fmt.Sprintf("%s holds experiment %s, not a point of the one in %s: left as it is", path, experimentName(path), dir))
 		}
-		if err := os.RemoveAll(path); err != nil {
-			return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+// ownPoints are the points' directories that dir's sweep.json or scaling.json lists.
+func ownPoints(dir string) map[string]bool {
+	out := map[string]bool{}
+	var sw SweepSetup
+	if readLayout(dir, sweepFile, &sw) == nil {
+		for _, pt := range sw.Points {
+			out[pt.Dir] = true
+		}
+	}
+	var sc ScalingSetup
+	if readLayout(dir, scalingFile, &sc) == nil {
+		for _, pt := range sc.Points {
+			out[pt.Dir] = true
+		}
+	}
+	for d := range out {
+		if !filepath.IsLocal(d) || strings.ContainsAny(d, `/\`) {
+			delete(out, d) // a damaged record names no directory outside dir
+		}
+	}
+	return out
+}
+
+// holdsExperiment reports whether path holds an experiment's results: a spec.yaml or cells.
+func holdsExperiment(path string) bool {
+	for _, inner := range []string{"spec.yaml", "cells"} {
+		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// experimentName is the quoted name in path's spec.yaml, for a message.
+func experimentName(path string) string {
+	b, err := os.ReadFile(filepath.Join(path, "spec.yaml"))
+	if err != nil {
+		return "(no spec.yaml)"
+	}
+	return strconv.Quote(specName(b))
+}
+
+// removeTemporaries removes the temporary files that writes of an experiment into dir left when
+// their process was killed: those of its own files at the top of dir (resultFiles) and every
+// one in its own subdirectories of files (cells, episodes, templates, figures). A temporary of
+// another name, or below another directory (a point's, or another experiment's, whose process
+// may be writing it now), is not this experiment's.
+func removeTemporaries(dir string) error {
+	remove := func(sub string, ours func(target string) bool) error {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if target, ok := atomicfile.Temporary(e.Name()); ok && e.Type().IsRegular() && ours(target) {
+				if err := os.Remove(filepath.Join(dir, sub, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := remove("", func(target string) bool { return slices.Contains(resultFiles, target) || target == "compare.csv" }); err != nil {
+		return err
+	}
+	for _, sub := range append([]string{"figures"}, CellKinds...) {
+		if err := remove(sub, func(string) bool { return true }); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -263,21 +337,4 @@ func Discard(dir string) error {
 // resultFiles are the files and directories an experiment writes at the top of its directory.
 var resultFiles = []string{"spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv",
 	"summary.json", "timings.json", "report.html", "sweep.csv", "figures", "cells", "episodes", "templates",
-	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile}
-
-// resultEntry reports whether path is written by an experiment: a result file, or a directory
-// that holds a spec.yaml or cells (a sweep point).
-func resultEntry(path string, e os.DirEntry) bool {
-	if slices.Contains(resultFiles, e.Name()) {
-		return true
-	}
-	if !e.IsDir() {
-		return false
-	}
-	for _, inner := range []string{"spec.yaml", "cells"} {
-		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
-			return true
-		}
-	}
-	return false
-}
+	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile, ChecksumsFile}

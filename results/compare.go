@@ -13,15 +13,19 @@ import (
 
 // ReadSummary reads summary.json of a results directory: its name, runs, agents and optimum (the
 // numbers compare and report use; the seed and spec are left zero). A summary of a newer results
-// format is refused; an older one is read (these fields have not changed). A damaged one is
-// refused with a *DamagedError.
+// format is refused. A damaged one is refused with a *DamagedError, and so is the directory when
+// any file temple wrote there is missing or changed (Verify).
 func ReadSummary(dir string) (Summary, error) {
 	path := filepath.Join(dir, "summary.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
 	}
-	return ParseSummary(path, b)
+	sum, err := ParseSummary(path, b) // first: its format says more than its checksum
+	if err != nil {
+		return Summary{}, err
+	}
+	return sum, Verify(dir) // every file temple wrote there, summary.json with them
 }
 
 // ParseSummary is ReadSummary of the content b of the summary.json at path.
@@ -93,6 +97,14 @@ func Compare(sum Summary, baseline string) ([]stats.Comparison, error) {
 // run by run. Both must hold the same task sequences (identical tasks.json), so that run r
 // faced the same tasks in both.
 func CompareDirs(a, b string) ([]stats.Comparison, error) {
+	sa, err := ReadSummary(a) // checks every file of a, tasks.json too
+	if err != nil {
+		return nil, err
+	}
+	sb, err := ReadSummary(b)
+	if err != nil {
+		return nil, err
+	}
 	ta, errA := os.ReadFile(filepath.Join(a, "tasks.json"))
 	tb, errB := os.ReadFile(filepath.Join(b, "tasks.json"))
 	switch {
@@ -102,14 +114,6 @@ func CompareDirs(a, b string) ([]stats.Comparison, error) {
 		return nil, fmt.Errorf("results: compare: %w", errB)
 	case !bytes.Equal(ta, tb):
 		return nil, fmt.Errorf("results: compare: %s and %s ran different task sequences (their tasks.json differ); runs cannot be paired", a, b)
-	}
-	sa, err := ReadSummary(a)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := ReadSummary(b)
-	if err != nil {
-		return nil, err
 	}
 	var cs []stats.Comparison
 	for _, x := range sa.Agents {

@@ -46,6 +46,10 @@
 //	timings.json    cell_seconds (per cell name, as timed by the invocation that ran it), total_cell_seconds and reused_cells (Write)
 //	figures/        the figures as PNG and SVG (plots.Figure; Write)
 //	report.html     the page built from the files above (WriteReport, by Write and temple report)
+//	checksums.json  files: the SHA-256 of every derived file above, by path below the directory, but
+//	                spec.yaml, timings.json, report.html, compare.csv and cells/ (record, as each is
+//	                written; checked by Verify and by every reader, which refuses a file changed or
+//	                missing)
 //	compare.csv     the paired comparisons of temple compare (WriteComparisons)
 //
 // cells/, episodes/ and templates/ (CellKinds; MakeCellDirs makes them) hold a file per
@@ -66,6 +70,10 @@
 // a directory lacks them. Numbers are written by Num (the shortest decimal that reads back
 // exactly), text fields by CSVField.
 //
+// Version 3: checksums.json; spec.yaml records under inputs: the SHA-256 of every file the tasks
+// read (the runner's), so that such a file changed makes another spec. Directories of versions 1
+// and 2 have no checksums.json: the readers refuse them with the command that writes them again.
+//
 // Version 2: summary.json's spec is in the config's names (name, agents with type and m_s, as
 // spec.yaml) instead of the runner's Go names (Name, Agents); summary.json and setup.json record
 // format_version; cells carry a checksum. Readers refuse a newer version with a message;
@@ -75,4 +83,4 @@
 package results
 
 // FormatVersion is the version of the results directory's layout described above.
-const FormatVersion = 2
+const FormatVersion = 3

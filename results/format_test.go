@@ -25,7 +25,8 @@ func TestSpecJSONKeepsTheConfigsNames(t *testing.T) {
 }
 
 // A summary.json of a newer format is refused, naming the file and both versions; one of format 1
-// (no format_version) is read.
+// (no format_version) is refused too, for its directory has no checksums.json (format 3), with the
+// command that writes it again; with its checksum recorded, it is read.
 func TestReadSummaryChecksTheFormatVersion(t *testing.T) {
 	dir := t.TempDir()
 	write := func(text string) {
@@ -38,8 +39,14 @@ func TestReadSummaryChecksTheFormatVersion(t *testing.T) {
 		t.Errorf("a newer summary: %v", err)
 	}
 	write(`{"name": "x", "runs": 2, "agents": [{"name": "A", "mean_per_task_reward": 1, "ci95": 0, "per_run": [1, 1]}]}`)
+	if _, err := ReadSummary(dir); err == nil || !strings.Contains(err.Error(), "has no checksums.json") || !strings.Contains(err.Error(), "temple run") {
+		t.Errorf("a summary of format 1: %v, want a refusal that says how to write the directory again", err)
+	}
+	if err := record(dir, "summary.json"); err != nil {
+		t.Fatal(err)
+	}
 	if sum, err := ReadSummary(dir); err != nil || sum.Runs != 2 || len(sum.Agents) != 1 {
-		t.Errorf("a summary of format 1: %v, %+v", err, sum)
+		t.Errorf("a summary with its checksum: %v, %+v", err, sum)
 	}
 }
 
@@ -49,8 +56,8 @@ func TestReadSetupChecksTheFormatVersion(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte("name: x\n"), 0o644)
 	for version, want := range map[string]string{
-		`"format_version": 3,`: "is of results format 3, written by a newer temple",
-		``:                     "is of results format 1, written by an older temple than this one (" + Version + ", format " + strconv.Itoa(FormatVersion) + "); run the experiment (or this shard) again with this temple: temple run " + filepath.Join(dir, "spec.yaml"),
+		`"format_version": 99,`: "is of results format 99, written by a newer temple",
+		``:                      "is of results format 1, written by an older temple than this one (" + Version + ", format " + strconv.Itoa(FormatVersion) + "); run the experiment (or this shard) again with this temple: temple run " + filepath.Join(dir, "spec.yaml"),
 	} {
 		os.WriteFile(filepath.Join(dir, setupFile), []byte(`{`+version+`"name": "x", "runs": 1, "agents": ["A"], "spec": {}}`), 0o644)
 		if _, err := ReadSetup(dir); err == nil || !strings.Contains(err.Error(), want) {

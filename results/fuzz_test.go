@@ -1,7 +1,10 @@
 package results
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +65,27 @@ func fixtureShards(tb testing.TB) map[string][]byte {
 			files[filepath.Join("shard", string(rune('0'+k)), "cells", CellName(run, agent)+".json")] = b
 		}
 	}
+	for i := range 2 {
+		addChecksums(tb, files, filepath.Join("shard", string(rune('0'+i))))
+	}
 	return files
+}
+
+// addChecksums sets the checksums.json of directory dir of files to record the layout files there
+// (setup.json, tasks.json, sweep.json, scaling.json), as temple records them.
+func addChecksums(tb testing.TB, files map[string][]byte, dir string) {
+	sums := checksums{Files: map[string]string{}}
+	for _, name := range []string{setupFile, "tasks.json", sweepFile, scalingFile} {
+		if b, ok := files[filepath.Join(dir, name)]; ok {
+			sum := sha256.Sum256(b)
+			sums.Files[name] = hex.EncodeToString(sum[:])
+		}
+	}
+	b, err := json.Marshal(sums)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	files[filepath.Join(dir, ChecksumsFile)] = b
 }
 
 func FuzzDecodeCell(f *testing.F) {
@@ -198,11 +221,16 @@ func FuzzMergeShards(f *testing.F) {
 	f.Add(uint8(len(names)-2), []byte(`{"name":"s","runs":2,"params":["tau"],"agents":["A"],"points":[{"dir":".","values":["1"]}]}`))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		dir := t.TempDir()
-		for name, b := range files {
+		// The replaced file's checksum recorded as temple would: the readers behind the
+		// checksums are fuzzed, not the checksums.
+		changed := maps.Clone(files)
+		changed[names[int(which)%len(names)]] = data
+		addChecksums(t, changed, filepath.Join("shard", "0"))
+		addChecksums(t, changed, filepath.Join("shard", "1"))
+		for name, b := range changed {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 			os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		}
-		os.WriteFile(filepath.Join(dir, names[int(which)%len(names)]), data, 0o644)
 		m, err := readShards([]string{filepath.Join(dir, "shard", "0"), filepath.Join(dir, "shard", "1")})
 		if err != nil {
 			return

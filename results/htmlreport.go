@@ -3,6 +3,7 @@ package results
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -31,6 +32,7 @@ type reportPage struct {
 	Comparisons   []stats.Comparison // the verdicts of Verdicts: what temple run prints
 	AllPairs      bool               // Comparisons holds every pair, not every agent against Baseline
 	Figures       []SVGFigure
+	Foreign       []string        // SVG files under figures/ that temple did not write: named, not shown
 	Agents        []string        // the columns of Diagnostics
 	Diagnostics   []diagnosticRow // a row per metric, in order of first appearance
 	Seconds       float64         // cell time in timings.json
@@ -87,7 +89,7 @@ func WriteReport(dir string) error {
 			return err
 		}
 	}
-	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
+	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
 		return err
 	}
 	page.Agents = agents
@@ -141,11 +143,14 @@ func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 	return h, b, nil
 }
 
-// ReadFigures reads the SVG figures of dir in report order.
-func ReadFigures(dir string) ([]SVGFigure, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.svg"))
+// ReadFigures reads the SVG figures of the results directory dir (its figures/) in report order:
+// those that temple wrote, whose checksums dir's checksums.json records. Any other SVG there,
+// not temple's and so not to be trusted as markup, is not read: foreign names them, for the
+// report to say so.
+func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) {
+	files, err := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rank := func(name string) int {
 		for i, prefix := range figureOrder {
@@ -158,20 +163,29 @@ func ReadFigures(dir string) ([]SVGFigure, error) {
 	slices.SortStableFunc(files, func(a, b string) int {
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
-	var out []SVGFigure
 	for _, file := range files {
+		name := filepath.Join("figures", filepath.Base(file))
+		if err := verifyFile(dir, name); err != nil {
+			var damaged *DamagedError
+			if errors.As(err, &damaged) {
+				foreign = append(foreign, filepath.ToSlash(name))
+				continue
+			}
+			return nil, nil, err
+		}
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, fmt.Errorf("results: report: %w", err)
+			return nil, nil, fmt.Errorf("results: report: %w", err)
 		}
-		// Our own figures, written by plots.Figure: trusted markup. Drop the XML prolog.
+		// Our own figures, written by plots.Figure and checked above: trusted markup. Drop the
+		// XML prolog.
 		svg := string(b)
 		if i := strings.Index(svg, "<svg"); i > 0 {
 			svg = svg[i:]
 		}
-		out = append(out, SVGFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
+		figures = append(figures, SVGFigure{Name: strings.TrimSuffix(filepath.Base(file), ".svg"), SVG: template.HTML(svg)})
 	}
-	return out, nil
+	return figures, foreign, nil
 }
 
 // readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
@@ -260,6 +274,7 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 
 <h2>Figures</h2>
 <div class="figures">{{range .Figures}}<div class="figure" id="{{.Name}}">{{.SVG}}</div>{{end}}</div>
+{{if .Foreign}}<p class="note">Not shown, as temple did not write them (no checksum in checksums.json): {{range $i, $f := .Foreign}}{{if $i}}, {{end}}{{$f}}{{end}}.</p>{{end}}
 
 {{if .Diagnostics}}<h2>Diagnostics</h2>
 <p class="note">Each agent's per-task diagnostics (metrics.csv), averaged over runs and tasks; docs/reference/results-format.md says what each one counts.</p>

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
 )
@@ -56,7 +57,17 @@ func readShards(shards []string) (*merger, error) {
 			return nil, fmt.Errorf("results: merge: %w", err)
 		}
 		if !bytes.Equal(other, m.spec) {
-			return nil, fmt.Errorf("results: merge: %s and %s ran different specs (their spec.yaml differ)", shards[0], d)
+			return nil, fmt.Errorf("results: merge: shard %s ran another spec than shard %s: spec.yaml differs in %s%s",
+				d, shards[0], strings.Join(differingKeysOrText(m.spec, other), ", "), describeInputs(changedInputs(m.spec, other)))
+		}
+	}
+	for _, layout := range []string{sweepFile, scalingFile} {
+		for _, d := range shards {
+			if exists(filepath.Join(d, layout)) {
+				if err := verifyFile(d, layout); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	switch {
@@ -91,6 +102,9 @@ func readShards(shards []string) (*merger, error) {
 	var missing []string
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(shards[0], sub)
+		if err := sameLayoutFiles(shards, sub); err != nil {
+			return nil, err
+		}
 		if m.setups[k], err = ReadSetup(dir); err != nil {
 			return nil, err
 		}
@@ -160,6 +174,9 @@ func (m *merger) write(out string, shards []string) (err error) {
 			if err := copyFile(filepath.Join(shards[0], sub, name), filepath.Join(dir, name)); err != nil {
 				return fmt.Errorf("results: merge: %w", err)
 			}
+		}
+		if err := record(dir, setupFile, "tasks.json"); err != nil {
+			return err
 		}
 		for _, d := range shards {
 			for _, kind := range CellKinds {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -27,7 +28,11 @@ func ReadMetrics(path string) ([]MetricRow, error) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	return parseMetrics(f, path)
+	rows, err := parseMetrics(f, path) // first: a damaged line is named
+	if err != nil {
+		return nil, err
+	}
+	return rows, verifyFile(filepath.Dir(path), filepath.Base(path))
 }
 
 // parseMetrics reads the content of metrics.csv, whose path names it in errors.

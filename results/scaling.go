@@ -46,7 +46,10 @@ func WriteScalingSetup(dir string, sc ScalingSetup) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	return writeJSON(filepath.Join(dir, scalingFile), sc)
+	if err := writeJSON(filepath.Join(dir, scalingFile), sc); err != nil {
+		return err
+	}
+	return record(dir, scalingFile)
 }
 
 // ScalingRow is one agent at one point of a scaling experiment: each measure's mean over runs of
@@ -258,11 +261,16 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 			fig.Series = append(fig.Series, ser)
 		}
 	}
-	if len(fig.Series) == 0 {
-		return nil
+	if len(fig.Series) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
+			return fmt.Errorf("results: %w", err)
+		}
+		if err := fig.Save(filepath.Join(dir, "figures", "scaling")); err != nil {
+			return err
+		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
-		return fmt.Errorf("results: %w", err)
+	if err := record(dir, "scaling.csv", "scaling_fit.csv"); err != nil {
+		return err
 	}
-	return fig.Save(filepath.Join(dir, "figures", "scaling"))
+	return recordDir(dir, "figures")
 }

@@ -22,7 +22,10 @@ const (
 // Claim).
 func WriteSetup(dir string, s Setup) error {
 	s.FormatVersion = FormatVersion
-	return writeJSON(filepath.Join(dir, setupFile), s)
+	if err := writeJSON(filepath.Join(dir, setupFile), s); err != nil {
+		return err
+	}
+	return record(dir, setupFile)
 }
 
 // ReadSetup reads dir/setup.json and dir/spec.yaml back into a Setup. It refuses a setup.json of
@@ -38,7 +41,11 @@ func ReadSetup(dir string) (Setup, error) {
 	if err != nil {
 		return Setup{}, fmt.Errorf("results: %w", err)
 	}
-	return parseSetup(dir, b, specYAML)
+	s, err := parseSetup(dir, b, specYAML) // first: its format says more than its checksum
+	if err != nil {
+		return Setup{}, err
+	}
+	return s, verifyFile(dir, setupFile)
 }
 
 // parseSetup is ReadSetup of the contents of dir's setup.json, b, and spec.yaml.

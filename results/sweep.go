@@ -50,7 +50,10 @@ func WriteSweepSetup(dir string, sw SweepSetup) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	return writeJSON(filepath.Join(dir, sweepFile), sw)
+	if err := writeJSON(filepath.Join(dir, sweepFile), sw); err != nil {
+		return err
+	}
+	return record(dir, sweepFile)
 }
 
 // SweepPoints are the rows of sweep.csv from the summaries of the points (in order). An agent that
@@ -101,6 +104,12 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 		return err
 	}
 	if err := writeSweepFigure(dir, sw, points); err != nil {
+		return err
+	}
+	if err := record(dir, "sweep.csv"); err != nil {
+		return err
+	}
+	if err := recordDir(dir, "figures"); err != nil {
 		return err
 	}
 	return writeSweepReport(dir, sw, points)
@@ -156,6 +165,7 @@ type sweepPage struct {
 	Params        []string
 	Points        []SweepPoint
 	Figures       []SVGFigure
+	Foreign       []string // SVG files under figures/ that temple did not write: named, not shown
 	Dirs          []string
 }
 
@@ -166,7 +176,7 @@ func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
 		page.Dirs = append(page.Dirs, pt.Dir)
 	}
 	var err error
-	if page.Figures, err = ReadFigures(filepath.Join(dir, "figures")); err != nil {
+	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
 		return err
 	}
 	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
@@ -190,6 +200,7 @@ th { background: #f4f4f4; } .figure svg { width: 640px; height: auto; } .note { 
 <h1>{{.Name}}</h1>
 <p class="note">temple {{.Version}} · a sweep over {{range $i, $p := .Params}}{{if $i}} × {{end}}{{$p}}{{end}}</p>
 {{range .Figures}}<div class="figure">{{.SVG}}</div>{{end}}
+{{if .Foreign}}<p class="note">Not shown, as temple did not write them (no checksum in checksums.json): {{range $i, $f := .Foreign}}{{if $i}}, {{end}}{{$f}}{{end}}.</p>{{end}}
 <h2>Mean per-task reward at every point (95% CI across runs)</h2>
 <table><tr>{{range .Params}}<th>{{.}}</th>{{end}}<th>agent</th><th>mean per-task reward</th><th>95% CI</th></tr>
 {{range .Points}}<tr>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.Agent}}</td><td>{{f2 .MeanPerTaskReward}}</td><td>± {{f2 .CI95}}</td></tr>

@@ -45,6 +45,9 @@ func checkSetup(path string, s Setup) error {
 // readTaskCounts reads the number of tasks of each of the runs of the tasks.json at path (its
 // task definitions are the runner's to check).
 func readTaskCounts(path string, runs int) ([]int, error) {
+	if err := verifyFile(filepath.Dir(path), filepath.Base(path)); err != nil {
+		return nil, err
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)

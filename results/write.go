@@ -82,6 +82,18 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := writeFigures(filepath.Join(dir, "figures"), s, cells); err != nil {
 		return sum, err
 	}
+	written := []string{"per_task.csv", "metrics.csv", "summary.json"} // not timings.json, which differs every run
+	if s.Oracle {
+		written = append(written, "oracle.csv", "regret.csv")
+	}
+	if err := record(dir, written...); err != nil {
+		return sum, err
+	}
+	for _, sub := range []string{"figures", "episodes", "templates"} {
+		if err := recordDir(dir, sub); err != nil {
+			return sum, err
+		}
+	}
 	return sum, WriteReport(dir)
 }
 

@@ -26,7 +26,7 @@ import (
 func inspectCmd() *cobra.Command {
 	var run, samples, minCount int
 	var tau float64
-	var preset, tasks, drawDir, results, agentName string
+	var preset, tasks, drawDir, resultsDir, agentName string
 	cmd := &cobra.Command{
 		Use:   "inspect [CONFIG.yaml]",
 		Short: "Print the ground-truth transition templates of an experiment's tasks",
@@ -47,12 +47,15 @@ func inspectCmd() *cobra.Command {
 			s := experiment.Default()
 			var err error
 			switch {
-			case results != "":
-				if err := checkResultsDir(results); err != nil {
+			case resultsDir != "":
+				if err := checkResultsDir(resultsDir); err != nil {
 					return err
 				}
-				if s, err = experiment.Load(filepath.Join(results, "spec.yaml")); err == nil {
-					s.Tasks, s.Sweep = families.FromFile(filepath.Join(results, "tasks.json")), nil
+				// Every file temple wrote there as it wrote it (tasks.json, the templates/ files)
+				if err = results.Verify(resultsDir); err == nil {
+					if s, err = experiment.Load(filepath.Join(resultsDir, "spec.yaml")); err == nil {
+						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, "tasks.json")), nil
+					}
 				}
 			case len(args) == 1:
 				s, err = experiment.Load(args[0])
@@ -148,8 +151,8 @@ func inspectCmd() *cobra.Command {
 					}
 				}
 				drawn++
-				if results != "" {
-					if err := drawLearned(drawDir, results, agentName, s, run, k, mz, t.Dynamics()); err != nil {
+				if resultsDir != "" {
+					if err := drawLearned(drawDir, resultsDir, agentName, s, run, k, mz, t.Dynamics()); err != nil {
 						return err
 					}
 				}
@@ -165,7 +168,7 @@ func inspectCmd() *cobra.Command {
 	cmd.Flags().StringVar(&preset, "preset", "", "inspect a preset's tasks instead of a config")
 	cmd.Flags().StringVar(&tasks, "tasks", "", "inspect the task sequences of this JSON file")
 	cmd.Flags().StringVar(&drawDir, "draw", "", "also draw each maze task's landforms and true template map into this directory")
-	cmd.Flags().StringVar(&results, "results", "", "inspect the tasks of this results directory (and with --draw, what its agent learned)")
+	cmd.Flags().StringVar(&resultsDir, "results", "", "inspect the tasks of this results directory (and with --draw, what its agent learned)")
 	cmd.Flags().StringVar(&agentName, "agent", "", "with --results: the agent whose templates to draw (default: the first that has them)")
 	return cmd
 }

@@ -72,6 +72,7 @@ type overrides struct {
 	tasks      string
 	shard      string
 	force      bool
+	yes        bool // start a run estimated at more than an hour (work.go)
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
@@ -80,6 +81,7 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.Uint64Var(&o.seed, "seed", 0, "experiment seed (default: the spec's)")
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
+	f.BoolVar(&o.yes, "yes", false, "start a run estimated at more than an hour without asking (in batch mode, standard input not a terminal, it starts anyway)")
 	f.BoolVar(&o.force, "force", false, "replace the results the --out directory holds (of this or another experiment) instead of resuming or refusing")
 	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
@@ -241,12 +243,15 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	if err != nil {
 		return err
 	}
+	if err := confirmWork(cmd, s, o); err != nil {
+		return err
+	}
 	limitHeap(s)
 	if err := experiment.Check(s); err != nil { // before --force clears anything or a header prints
 		return err
 	}
 	if o.force {
-		if err := results.Discard(o.out); err != nil {
+		if err := results.Discard(o.out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 			return err
 		}
 	}

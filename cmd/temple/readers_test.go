@@ -53,10 +53,18 @@ func TestReadersRefuseDamagedFiles(t *testing.T) {
 	}{
 		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"compare", out}, "has 2 per-run values for 3 runs"},
 		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"report", out}, "has 2 per-run values for 3 runs"},
-		{"summary.json", `"format_version": 2`, `"format_version": 9`, []string{"report", out}, "is of results format 9, written by a newer temple"},
-		{"metrics.csv", "\n0,", "\n0;", []string{"report", out}, "line 2 is not run,agent,task,metric,value"},
+		{"summary.json", `"format_version": 3`, `"format_version": 9`, []string{"report", out}, "is of results format 9, written by a newer temple"},
+		{"metrics.csv", "\n0,", "\n0;", []string{"report", out}, "its content is not what temple wrote"},
 		{"templates/run-000--O-TempLe.jsonl", `"task":1`, `"task":0`, []string{"inspect", "--results", out, "--draw", filepath.Join(dir, "draw")},
-			"snapshot 2: task 0, want tasks numbered from 0 in increasing order"},
+			"its content is not what temple wrote"},
+		// Issue 37, case 5: edits that read as valid files are refused all the same, by their
+		// checksums (compare printed a verdict from an edited summary; report a negative CI).
+		{"summary.json", `"ci95": `, `"ci95": -`, []string{"compare", out}, "its content is not what temple wrote"},
+		{"summary.json", `"ci95": `, `"ci95": -`, []string{"report", out}, "its content is not what temple wrote"},
+		{"metrics.csv", "\n0,O-TempLe,0,", "\n0,O-TempLe,0,x", []string{"report", out}, "its content is not what temple wrote"},
+		{"per_task.csv", "\n0,", "\n1,", []string{"report", out}, "its content is not what temple wrote"},
+		{"tasks.json", `"slip"`, ` "slip"`, []string{"inspect", "--results", out}, "its content is not what temple wrote"},
+		{"setup.json", `"epsilon": 0.1`, `"epsilon": 0.5`, []string{"compare", out}, "its content is not what temple wrote"},
 	} {
 		restore := damage(c.file, c.from, c.to)
 		_, err := temple(t, c.args...)
@@ -70,5 +78,34 @@ func TestReadersRefuseDamagedFiles(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(out, "report.html")); !bytes.Equal(b, report) {
 			t.Errorf("temple %s with %s damaged changed report.html", c.args[0], c.file)
 		}
+	}
+}
+
+// Issue 37, case 5: report.html embeds only the figures temple wrote (their checksums recorded);
+// an SVG put under figures/ by someone else, a script in it, is named and not embedded; a
+// deleted per_task.csv is noticed.
+func TestReportEmbedsOnlyTemplesFigures(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 2\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	evil := `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`
+	os.WriteFile(filepath.Join(out, "figures", "evil.svg"), []byte(evil), 0o644)
+	if text, err := temple(t, "report", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	if bytes.Contains(page, []byte("<script>")) || !bytes.Contains(page, []byte("figures/evil.svg")) {
+		t.Errorf("report.html embeds the foreign figure, or does not name it")
+	}
+	if !bytes.Contains(page, []byte(`id="per_task_reward"`)) {
+		t.Errorf("report.html lost temple's own figures")
+	}
+	os.Remove(filepath.Join(out, "per_task.csv"))
+	if _, err := temple(t, "report", out); err == nil || !strings.Contains(err.Error(), filepath.Join(out, "per_task.csv")+": it is missing") {
+		t.Errorf("report with per_task.csv deleted: %v, want a refusal naming it", err)
 	}
 }

@@ -55,19 +55,15 @@ func WriteWith(path string, write func(w *bufio.Writer) error) error {
 // tempMark is in the name of every temporary file of Write, after a dot that starts it.
 const tempMark = ".tmp-"
 
-// RemoveTemporaries removes the temporary files that writes into dir and its subdirectories left
-// when their process was killed. The caller must know that no write is under way there (it
-// holds the directory's lock).
-func RemoveTemporaries(dir string) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), tempMark) {
-			return os.Remove(path)
-		}
-		return nil
-	})
+// Temporary reports whether name is the name of a temporary file of Write (left when its process
+// was killed), and if so the base name of the file that write was writing.
+func Temporary(name string) (target string, ok bool) {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return "", false
+	}
+	target, _, ok = strings.Cut(rest, tempMark)
+	return target, ok && target != ""
 }
 
 // NotWritable is err, of writing into dir, with what to do when dir cannot be written (a

@@ -33,24 +33,22 @@ func TestFailedWriteKeepsThePreviousFile(t *testing.T) {
 	}
 }
 
-// The temporary file of a write whose process was killed is removed by RemoveTemporaries, in
-// subdirectories too; other files stay.
-func TestRemoveTemporaries(t *testing.T) {
+// Temporary tells the temporary files of Write from other files, and names the file written.
+func TestTemporary(t *testing.T) {
 	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, "cells"), 0o755)
-	left := filepath.Join(dir, "cells", ".run-0.json"+tempMark+"123")
-	for _, name := range []string{left, filepath.Join(dir, "cells", "run-0.json"), filepath.Join(dir, ".temple.lock")} {
-		os.WriteFile(name, nil, 0o644)
+	path := filepath.Join(dir, "summary.json")
+	var tmp string
+	WriteWith(path, func(*bufio.Writer) error {
+		entries, _ := os.ReadDir(dir)
+		tmp = entries[0].Name()
+		return errors.New("killed")
+	})
+	if target, ok := Temporary(tmp); !ok || target != "summary.json" {
+		t.Errorf("Temporary(%q) = %q, %v; want summary.json, true", tmp, target, ok)
 	}
-	if err := RemoveTemporaries(dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(left); err == nil {
-		t.Error("the temporary file is still there")
-	}
-	for _, name := range []string{"cells/run-0.json", ".temple.lock"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("%s was removed", name)
+	for _, name := range []string{"summary.json", ".temple.lock", ".tmp-1", "notes.tmp-1"} {
+		if _, ok := Temporary(name); ok {
+			t.Errorf("Temporary(%q) is true", name)
 		}
 	}
 }
