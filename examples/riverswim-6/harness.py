@@ -44,6 +44,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,9 @@ def temple(binary, config_path, seeds, checkpoints):
     rows = []
     with open(config_path) as f:
         config = f.read()
+    # the cut configs are written elsewhere: make the task file's path absolute
+    here = os.path.dirname(os.path.abspath(config_path))
+    config = re.sub(r"(?m)^(\s*file:\s*)(\S+)$", lambda m: m.group(1) + os.path.join(here, m.group(2)), config)
     with tempfile.TemporaryDirectory() as tmp:
         for steps in checkpoints:
             cfg = os.path.join(tmp, f"steps-{steps}.yaml")
