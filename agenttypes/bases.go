@@ -36,6 +36,7 @@ var bases = []baseType{
 	{"e3", "E3", func() BaseParams { return &E3{learners.DefaultE3()} }},
 	{"ucrl2", "UCRL2", func() BaseParams { return &UCRL2{learners.DefaultUCRL2()} }},
 	{"psrl", "PSRL", func() BaseParams { return &PSRL{learners.DefaultPSRL()} }},
+	{"c-ucrl", "C-UCRL", func() BaseParams { return &CUCRL{learners.DefaultCUCRL()} }},
 }
 
 // BaseNames lists the base learners' names.
@@ -116,7 +117,7 @@ func single(b agent.Base, err error) (agent.Agent, error) {
 // learner reads and writes it itself (base: NAME, then the base's keys); the tags of Name document
 // the key base: for the references.
 type Base struct {
-	Name   string `yaml:"base" doc:"the base learner the templates act on, with its own keys beside the template learner's: rmax (the paper's), mbie-eb, e3, ucrl2 or psrl" range:"rmax | mbie-eb | e3 | ucrl2 | psrl"`
+	Name   string `yaml:"base" doc:"the base learner the templates act on, with its own keys beside the template learner's: rmax (the paper's), mbie-eb, e3, ucrl2, psrl or c-ucrl" range:"rmax | mbie-eb | e3 | ucrl2 | psrl | c-ucrl"`
 	Params BaseParams
 }
 

@@ -300,6 +300,11 @@ func experimentName(path string) string {
 	return strconv.Quote(specName(b))
 }
 
+// RemoveTemporaries removes the temporary files that writes into the results directory dir left
+// when their process was killed, as Claim does for the directory it claims: a tuning search
+// (package tune) calls it for the trial directories below the one it claims.
+func RemoveTemporaries(dir string) error { return removeTemporaries(dir) }
+
 // removeTemporaries removes the temporary files that writes of an experiment into dir left when
 // their process was killed: those of its own files at the top of dir (resultFiles) and every
 // one in its own subdirectories of files (cells, episodes, templates, figures). A temporary of

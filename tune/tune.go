@@ -103,6 +103,11 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	defer release()
+	for _, sr := range searches { // the trials' cells are below the directory claimed
+		if err := results.RemoveTemporaries(sr.dir); err != nil {
+			return s, nil, err
+		}
+	}
 	tasks := 0 // every stage's cells, those read back from earlier stages too
 	for _, sr := range searches {
 		for _, stg := range st {
