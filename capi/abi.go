@@ -5,10 +5,11 @@
 //
 //	go build -buildmode=c-shared -o libtemple.so ./capi
 //
-// which also writes libtemple.h. It imports the learners (agent, agents, template), the seeded
+// which also writes libtemple.h. It imports the learners (agent, agenttypes, template), the seeded
 // streams (stream), the episodes as the runner steps them (episode.Env), the task families
-// (families, and the tasks they make: env, mdp, the simulators), nothing of the runner: not
-// experiment, results, report, memory, mazepicture or the plotting, so the library stays small
+// (families, and the tasks they make: env, mdp, the simulators) and the machine's memory
+// (internal/sysmem), nothing of the runner: not experiment, results, stats, plots, memory or
+// mazepicture, so the library stays small
 // (the import rules' test, internal/importrules). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)

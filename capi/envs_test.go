@@ -32,6 +32,9 @@ func TestNewTasksRefusals(t *testing.T) {
 		// Issue 37, case 6: temple.make("online-maze", count=10**12) aborted the interpreter.
 		{"online-maze", `{"count": 1000000000000}`, "", "a run would hold 1000000000000 tasks"},
 		{"mixed", `{"repeat": 1001, "parts": [{"family": "online-maze", "count": 1000}]}`, "", "a run would hold 1001000 tasks"},
+		// A pool of mazes whose draw alone would exhaust the memory is refused before it is drawn (it
+		// died out of memory).
+		{"online-maze", `{"width": 2048, "height": 2048, "count": 1000000, "pool": 1000000}`, "", "more than the machine's"},
 	} {
 		_, err := newTasks(c.family, c.params, c.set, 1, 0, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

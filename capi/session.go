@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/internal/sysmem"
 	"github.com/temple-rl/temple/stream"
 	"github.com/temple-rl/temple/template"
 )
@@ -26,10 +27,11 @@ const maxPairs = math.MaxInt32
 type session struct {
 	guard
 
-	typ  string
-	name string // the agent's name in the runner, which names its random streams
-	seed uint64
-	run  int
+	typ    string
+	params agenttypes.Params // for the memory check of each task begun
+	name   string            // the agent's name in the runner, which names its random streams
+	seed   uint64
+	run    int
 
 	ag   agent.Agent
 	term agent.TerminalObserver
@@ -93,7 +95,22 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 	if name == "" {
 		name = agenttypes.DisplayName(t, p)
 	}
-	return &session{typ: t.Name, name: name, seed: seed, run: run, ag: ag, term: term}, nil
+	return &session{typ: t.Name, params: p, name: name, seed: seed, run: run, ag: ag, term: term}, nil
+}
+
+// fits refuses a task of S states and A actions whose learner would not fit in the machine's
+// memory by the registry's estimate (agenttypes.Memory): the allocation would kill the caller's
+// process, which no recover at the boundary can turn into an error.
+func (s *session) fits(S, A int) error {
+	t, err := agenttypes.Lookup(s.typ)
+	if err != nil {
+		return err
+	}
+	need, have := agenttypes.Memory(t, s.params, int64(S), int64(A), 1, 0), sysmem.Total()
+	if have > 0 && need > have {
+		return fmt.Errorf("begin_task: agent type %s needs about %d MB for a task of %d states and %d actions, more than the machine's %d MB", s.typ, need>>20, S, A, have>>20)
+	}
+	return nil
 }
 
 // drivableList names the registered types that need no models.
@@ -128,6 +145,9 @@ func (s *session) beginTask(index, S, A int, gamma float64, terminal []int64) er
 		return fmt.Errorf("begin_task: n_states·n_actions = %d·%d, want at most %d pairs", S, A, maxPairs)
 	case !(gamma >= 0 && gamma < 1):
 		return fmt.Errorf("begin_task: gamma = %v, want 0 <= gamma < 1", gamma)
+	}
+	if err := s.fits(S, A); err != nil {
+		return err
 	}
 	var declared []bool
 	for _, x := range terminal {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/sysmem"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -85,6 +86,9 @@ func decodeFamily(family, params string) (families.Spec, error) {
 		return families.Spec{}, fmt.Errorf("family %s: a run would hold %d tasks (count, per_size × sizes, repeat), more than the %d a run may hold",
 			family, n, families.MaxTasksPerRun)
 	}
+	if need, have := families.DrawBytes(spec.Params), sysmem.Total(); have > 0 && need > have {
+		return families.Spec{}, fmt.Errorf("family %s: drawing a run's tasks holds about %d MB, more than the machine's %d MB", family, need>>20, have>>20)
+	}
 	return spec, nil
 }
 
@@ -100,6 +104,11 @@ func buildTask(def env.Task, set settings) (runTask, error) {
 		t.sim = sim
 		t.S, t.A = sm.Size()
 		return t, nil
+	}
+	if sz, ok := def.(env.Sized); ok {
+		if S, A := sz.Size(); int64(S)*int64(A) > maxPairs {
+			return t, fmt.Errorf("task %s: %d states · %d actions, more than the %d pairs a task may have", def.Name(), S, A, maxPairs)
+		}
 	}
 	var err error
 	if od, ok := env.LargeOnDemand(def); ok {

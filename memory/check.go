@@ -1,13 +1,12 @@
 package memory
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/temple-rl/temple/internal/sysmem"
 )
 
 // Limit is the memory an experiment with max_memory maxMemory (MB) may take by its estimate, in
@@ -23,29 +22,8 @@ func limitOf(maxMemory int64) (limit int64, source string) {
 	if maxMemory > 0 {
 		return maxMemory << 20, fmt.Sprintf("max_memory = %d", maxMemory)
 	}
-	total := machineMemory()
+	total := sysmem.Total()
 	return total, fmt.Sprintf("the machine's %d MB (max_memory = 0)", total>>20)
-}
-
-// machineMemory is the total memory of the machine from /proc/meminfo, 0 where it is not there.
-func machineMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemTotal:" {
-			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 // Check refuses the experiment when its estimate on tasks of the given sizes per run exceeds the

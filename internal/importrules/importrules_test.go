@@ -44,11 +44,11 @@ var rules = []struct {
 	{"template", []string{"mdp"}, nil},
 	{"oracle", []string{"agent", "mdp", "results", "internal"},
 		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
-	{"memory", []string{"agenttypes", "env", "mdp", "oracle"}, []string{"experiment"}},
+	{"memory", []string{"agenttypes", "env", "mdp", "oracle", "internal/sysmem"}, []string{"experiment"}},
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, not the runner
 	// (capi's package doc), so that libtemple.so stays small.
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp"},
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "internal/sysmem"},
 		[]string{"experiment", "results", "stats", "plots", "gonum.org/v1/plot", "mazepicture", "memory"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "internal"}, []string{"cmd", "capi"}},
