@@ -168,17 +168,16 @@ func (p PSRLParams) Validate() error {
 //     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
 //
 // On its schedule (the doubling rule, TSDE, or every runner episode) PSRL draws one model from
-// the posterior, solves
-// it exactly for the discount γ (terminal states at value 0) and follows it greedily, ties broken
-// at random. Every random number comes from the task's Rand. Osband et al. plan each sample for the
+// the posterior, solves it exactly for the discount γ (terminal states at value 0) and follows it
+// greedily, ties broken at random. Every random number comes from the task's Rand. Osband et al. plan each sample for the
 // τ steps of their episodes; our learners are not told the runner's episode length, so the sample
 // is solved for the discounted objective the runner scores.
 //
 // Cost (sampling: dense): the Dirichlet is over all S next states, so a draw is S Gamma variates
 // per pair and the sampled model is dense, S·A·S numbers. This is exact; the aggregation property
 // of the Dirichlet gives the total mass of the unseen states from one variate, but not how it
-// splits among them — aggregate sampling (the default, see Aggregate) spreads it evenly. With α₀ = 1 the unseen states' variates are exponential (one
-// ziggurat draw each); with α₀ < 1 the row is drawn in log space so that tiny variates do not
+// splits among them — aggregate sampling (the default, see Aggregate) spreads it evenly. With
+// α₀ = 1 the unseen states' variates are exponential (one ziggurat draw each); with α₀ < 1 the row is drawn in log space so that tiny variates do not
 // underflow, at a few logarithms per state. A dense model is solved by policy iteration (Howard),
 // started from the last sample's policy: an evaluation is one O(S³) linear solve, and successive
 // samples' policies differ in few states, so it takes a few iterations where value iteration to
@@ -189,8 +188,8 @@ func (p PSRLParams) Validate() error {
 //
 // The statistics are every sample (Record keeps them all) plus counts that Augment and Replace
 // add: they enter n(s,a), n(s,a,s′) and R(s,a) as pseudo-counts of the posterior — that is how
-// templates help PSRL — and take effect at the next draw. The known set (agent.Stats), n(s,a) ≥ m, is a diagnostic
-// threshold for phases and TempLe's retry, not part of the algorithm.
+// templates help PSRL — and take effect at the next draw. The known set (agent.Stats),
+// n(s,a) ≥ m, is a diagnostic threshold for phases and TempLe's retry, not part of the algorithm.
 type PSRL struct {
 	P     PSRLParams
 	S, A  int

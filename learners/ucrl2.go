@@ -70,8 +70,8 @@ func (p UCRL2Params) Validate() error {
 // The statistics are every sample (Record keeps them all) plus counts that Augment and Replace
 // add: they enter N(s,a), which shrinks the confidence widths — the construction of C-UCRL (Asadi
 // et al. 2019) — and that is how templates help UCRL2. A change from Augment or Replace ends the
-// episode, so the next step plans with it. The known set (agent.Stats), n(s,a) ≥ m, is a diagnostic threshold for
-// phases and TempLe's retry, not part of the algorithm.
+// episode, so the next step plans with it. The known set (agent.Stats), n(s,a) ≥ m, is a
+// diagnostic threshold for phases and TempLe's retry, not part of the algorithm.
 type UCRL2 struct {
 	P     UCRL2Params
 	S, A  int
