@@ -1,0 +1,146 @@
+package temple
+
+import (
+	"math"
+
+	"github.com/temple-rl/temple/internal/buf"
+)
+
+// The arithmetic of TemplatePrior's posterior weights (prior.go): the marginal likelihood of a
+// pair's samples under a template component (transitionML) and of its rewards under the Normal
+// model (normalML), the normalisation of log weights, and the draw of a component.
+
+// normalize turns log weights into probabilities, in place.
+func normalize(w []float64) {
+	top := math.Inf(-1)
+	for _, x := range w {
+		top = math.Max(top, x)
+	}
+	total := 0.0
+	for k, x := range w {
+		w[k] = math.Exp(x - top)
+		total += w[k]
+	}
+	for k := range w {
+		w[k] /= total
+	}
+}
+
+// maxInjections bounds the placements transitionML sums over; beyond it the likelihood keeps the
+// term of σ's placement alone (the largest counts on the most likely ranks).
+const maxInjections = 720
+
+// mlScratch are transitionML's buffers, kept between calls.
+type mlScratch struct {
+	counts []int64
+	f      []float64
+	terms  []float64
+}
+
+// transitionML is ln of the Dirichlet(c·q)–multinomial likelihood of the pair's seen counts (one
+// per distinct next state), summed over the injections of the seen states into q's ranks; −Inf
+// when there are more seen states than ranks.
+func (sc *mlScratch) transitionML(counts []int64, comp component, c float64) float64 {
+	q := comp.q
+	d, K := len(counts), len(q)
+	if d > K {
+		return math.Inf(-1)
+	}
+	var n int64
+	for _, x := range counts {
+		n += x
+	}
+	// f[j·K + r]: the factor of seen state j at rank r.
+	sc.f = buf.Zeroed(sc.f, d*K)
+	f := sc.f
+	for j, x := range counts {
+		for r, p := range q {
+			if p == 0 {
+				f[j*K+r] = math.Inf(-1)
+				continue
+			}
+			f[j*K+r] = lgamma(c*p+float64(x)) - comp.lgq[r]
+		}
+	}
+	head := lgamma(c) - lgamma(c+float64(n))
+	injections := 1.0
+	for j := range d {
+		injections *= float64(K - j)
+	}
+	if injections > maxInjections {
+		order := descending(counts)
+		sum := 0.0
+		for r, j := range order {
+			sum += f[j*K+r]
+		}
+		return head + sum
+	}
+	best := math.Inf(-1)
+	terms := sc.terms[:0]
+	var walk func(j int, used uint64, acc float64)
+	walk = func(j int, used uint64, acc float64) {
+		if j == d {
+			terms = append(terms, acc)
+			best = math.Max(best, acc)
+			return
+		}
+		for r := range K {
+			if used&(1<<r) == 0 && !math.IsInf(f[j*K+r], -1) {
+				walk(j+1, used|1<<r, acc+f[j*K+r])
+			}
+		}
+	}
+	walk(0, 0, 0)
+	sc.terms = terms
+	if math.IsInf(best, -1) {
+		return best
+	}
+	total := 0.0
+	for _, x := range terms {
+		total += math.Exp(x - best)
+	}
+	return head + best + math.Log(total)
+}
+
+// descending are the indices of counts, largest count first (ties by index).
+func descending(counts []int64) []int {
+	order := make([]int, len(counts))
+	for j := range order {
+		order[j] = j
+	}
+	for a := 1; a < len(order); a++ {
+		for b := a; b > 0 && counts[order[b]] > counts[order[b-1]]; b-- {
+			order[b], order[b-1] = order[b-1], order[b]
+		}
+	}
+	return order
+}
+
+// normalML is ln of the marginal likelihood of n rewards with sum and sum of squares sq, each
+// N(μ, noise2) with μ ~ N(mean, v0).
+func normalML(n int64, sum, sq, mean, v0, noise2 float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	k := float64(n)
+	xbar := sum / k
+	within := math.Max(sq-k*xbar*xbar, 0)
+	return -k/2*math.Log(2*math.Pi*noise2) - 0.5*math.Log(1+k*v0/noise2) -
+		within/(2*noise2) - k*(xbar-mean)*(xbar-mean)/(2*(noise2+k*v0))
+}
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// drawIndex is the index drawn with probabilities w (summing to 1) by u in [0, 1).
+func drawIndex(w []float64, u float64) int {
+	for k, x := range w {
+		u -= x
+		if u < 0 {
+			return k
+		}
+	}
+	return len(w) - 1
+}
