@@ -21,6 +21,7 @@ func TestNewTasksRefusals(t *testing.T) {
 	for _, c := range []struct{ family, params, set, want string }{
 		{"online-mazes", "", "", `family = "online-mazes"`},
 		{"online-maze", `{"hieght": 3}`, "", `no parameter "hieght"`},
+		{"online-maze", `{"width": "five"}`, "", `width = "five", want an integer`}, // no Go type names
 		{"online-maze", `{"family": "grid"}`, "", `"family" is not a parameter here`},
 		{"online-maze", `[1]`, "", "not a JSON object"},
 		{"online-maze", "", `{"steps": 0}`, "steps = 0"},

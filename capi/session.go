@@ -13,6 +13,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/internal/sysmem"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/stream"
 	"github.com/temple-rl/temple/template"
 )
@@ -73,7 +74,8 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 	}
 	p, err := agenttypes.Decode(t.Name, node)
 	if err != nil {
-		return nil, err
+		// In a config's words, not the YAML library's; the line of the one-line JSON says nothing.
+		return nil, fmt.Errorf("%s", linePrefix.ReplaceAllString(yamlkeys.Words(err, node).Error(), ""))
 	}
 	if agenttypes.NeedsModels(p) {
 		return nil, fmt.Errorf("agent type %s is built from the true models of all tasks of a run, which a learner driven step by step does not have: run it with the temple CLI; the types that can be driven are %s", typ, drivableList())

@@ -25,6 +25,7 @@ func TestNewSessionRefusals(t *testing.T) {
 		{"nope", "", `agent type "nope"`},
 		{"o-temple", `{"taux": 0.1}`, `no parameter "taux"`},
 		{"o-temple", `{"tau": -1}`, "tau"},
+		{"rmax", `{"m": "x"}`, `m = "x", want an integer`}, // no Go type names
 		{"rmax", `[1]`, "not a JSON object"},
 		{"rmax", `{"m": `, "not a JSON object"},
 		{"rmax", `{"name": "x"}`, `"name" is not a parameter here`},

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/sysmem"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -34,7 +35,7 @@ func (t runTask) model() (*mdp.Model, error) {
 	return t.def.Model()
 }
 
-// linePrefix is the line number of an error about the one-line JSON tasks block.
+// linePrefix is the line number of an error about a one-line JSON block of parameters.
 var linePrefix = regexp.MustCompile(`^line \d+: `)
 
 // drawRun draws and builds the task sequence of run run of an experiment with seed seed whose
@@ -74,8 +75,11 @@ func decodeFamily(family, params string) (families.Spec, error) {
 	}
 	var spec families.Spec
 	if err := yaml.Unmarshal(doc, &spec); err != nil {
-		// The line is that of the one-line JSON document: it says nothing.
-		return families.Spec{}, fmt.Errorf("%s", linePrefix.ReplaceAllString(err.Error(), ""))
+		// In a config's words, not the YAML library's (width = "five", want an integer). The line
+		// is that of the one-line JSON document: it says nothing.
+		var root yaml.Node
+		_ = yaml.Unmarshal(doc, &root) // it decoded as JSON above: it parses
+		return families.Spec{}, fmt.Errorf("%s", linePrefix.ReplaceAllString(yamlkeys.Words(err, &root).Error(), ""))
 	}
 	if err := spec.Validate(); err != nil {
 		return families.Spec{}, err

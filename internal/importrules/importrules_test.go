@@ -48,7 +48,7 @@ var rules = []struct {
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, not the runner
 	// (capi's package doc), so that libtemple.so stays small.
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "internal/sysmem"},
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "internal/sysmem", "internal/yamlkeys"},
 		[]string{"experiment", "results", "stats", "plots", "gonum.org/v1/plot", "mazepicture", "memory"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "internal"}, []string{"cmd", "capi"}},
