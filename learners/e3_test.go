@@ -1,6 +1,7 @@
 package learners
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -282,25 +283,7 @@ func TestE3IncrementalPlansMatchFullPlans(t *testing.T) {
 						le.Record(i, next, r)
 					}
 					for k, pair := range [][2][]float64{{li.ExploitQ(), le.ExploitQ()}, {li.ExploreQ(), le.ExploreQ()}} {
-						qi, qe := pair[0], pair[1]
-						for j := range qe {
-							if math.Abs(qi[j]-qe[j]) > p.PlanTolerance {
-								t.Fatalf("trial %d change %d, plan %d: q(%d) = %v incrementally, %v in full", trial, change, k, j, qi[j], qe[j])
-							}
-						}
-						for s := 0; s < S; s++ {
-							row := qe[s*A : s*A+A]
-							best := mdp.ArgMax(row)
-							second := math.Inf(-1)
-							for a, x := range row {
-								if a != best {
-									second = math.Max(second, x)
-								}
-							}
-							if row[best]-second > 2*p.PlanTolerance && mdp.ArgMax(qi[s*A:s*A+A]) != best {
-								t.Fatalf("trial %d change %d, plan %d: greedy action in state %d differs from the exact plan's %d", trial, change, k, s, best)
-							}
-						}
+						checkSamePlan(t, fmt.Sprintf("trial %d change %d, plan %d", trial, change, k), pair[0], pair[1], S, A, p.PlanTolerance)
 					}
 				}
 			}

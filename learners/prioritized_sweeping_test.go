@@ -1,7 +1,7 @@
 package learners
 
 import (
-	"math"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -77,25 +77,7 @@ func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 				li.Record(i, next, r)
 				le.Record(i, next, r)
 			}
-			qi, qe := li.Q(), le.Q()
-			for k := range qe {
-				if math.Abs(qi[k]-qe[k]) > inc.PlanTolerance {
-					t.Fatalf("trial %d change %d: q(%d) = %v incrementally, %v optimal", trial, change, k, qi[k], qe[k])
-				}
-			}
-			for s := 0; s < S; s++ {
-				row := qe[s*A : s*A+A]
-				best := mdp.ArgMax(row)
-				second := math.Inf(-1)
-				for a, x := range row {
-					if a != best {
-						second = math.Max(second, x)
-					}
-				}
-				if row[best]-second > 2*inc.PlanTolerance && mdp.ArgMax(qi[s*A:s*A+A]) != best {
-					t.Fatalf("trial %d change %d: greedy action in state %d differs from the optimal %d", trial, change, s, best)
-				}
-			}
+			checkSamePlan(t, fmt.Sprintf("trial %d change %d", trial, change), li.Q(), le.Q(), S, A, inc.PlanTolerance)
 		}
 	}
 }
