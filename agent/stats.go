@@ -12,7 +12,11 @@ import (
 // a pair's samples, and a diagnostic threshold of UCRL2 and PSRL (for phases and TempLe's retry).
 //
 // The base that owns a Stats changes it (Reset, Record, Augment, Replace, Planned); everyone else
-// only reads it, through Base.Stats.
+// only reads it, through Base.Stats. The changing methods are exported because the bases live in
+// other packages (learners, baseline); they are not made unreachable from a caller of Base.Stats
+// on purpose: a read-only view would be an interface (or a copy of Counts) that O-TempLe reads on
+// every step, where a *Stats is read through inlined calls. A template learner changes a base's
+// counts only through the base (Base.Augment, Replacer.Replace), so that the base can re-plan.
 type Stats struct {
 	counts       mdp.Counts
 	m            int64
