@@ -309,3 +309,141 @@ func BenchmarkCUCRLMaze4x4(b *testing.B) {
 	}
 	benchTasks(b, agent.NewSingle(ag))
 }
+
+// afresh is ApproxEquivalence transcribed plainly from the paper's pseudo-code, with clusters as
+// values and Near as one scan that tests plausibility in order of d: the ground truth for the
+// learner's clustering. It returns each pair's class (−1: unclustered), given the pairs' profiles
+// from e.sortProfiles.
+func afresh(l *UCRL2, e *equivalence) []int32 {
+	type cluster struct {
+		name    int32
+		members []int32
+		pooled  []int64
+		n       int64
+	}
+	share := func(c *cluster) []float64 {
+		out := make([]float64, len(c.pooled))
+		for k, v := range c.pooled {
+			out[k] = float64(v) / float64(c.n)
+		}
+		return out
+	}
+	close := func(a []float64, na int64, b []float64, nb int64) (float64, bool) {
+		d := l1(a, b) - (e.Epsilon + e.clusterWidth(na) + e.clusterWidth(nb))
+		return d, d <= 0
+	}
+	var live []*cluster
+	for i := range int32(l.S * l.A) {
+		if n := l.stats.Counts().N(int(i)); n > 0 && (l.terminal == nil || !l.terminal[int(i)/l.A]) {
+			live = append(live, &cluster{i, []int32{i}, slices.Clone(e.profile(i)), n})
+		}
+	}
+	plausible := func(c, x *cluster) bool {
+		for _, a := range c.members {
+			for _, b := range x.members {
+				if _, ok := close(e.share(a), l.stats.Counts().N(int(a)), e.share(b), l.stats.Counts().N(int(b))); !ok {
+					return false
+				}
+			}
+		}
+		u := &cluster{pooled: addRanks(slices.Clone(c.pooled), x.pooled), n: c.n + x.n}
+		for _, a := range append(slices.Clone(c.members), x.members...) {
+			if _, ok := close(e.share(a), l.stats.Counts().N(int(a)), share(u), u.n); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		slices.SortStableFunc(live, func(a, b *cluster) int {
+			if a.n != b.n {
+				return int(b.n - a.n)
+			}
+			return int(a.name - b.name)
+		})
+		for _, c := range live {
+			if c.n == 0 {
+				break
+			}
+			var best *cluster
+			bestD := 0.0
+			for _, x := range live {
+				if x == c || x.n == 0 {
+					continue
+				}
+				d, ok := close(share(c), c.n, share(x), x.n)
+				if ok && (best == nil || d < bestD || d == bestD && x.name < best.name) && plausible(c, x) {
+					best, bestD = x, d
+				}
+			}
+			if best == nil {
+				continue
+			}
+			ratio := float64(c.n) / float64(len(c.members)) / (float64(best.n) / float64(len(best.members)))
+			if e.Alpha != 0 && (ratio < 1/e.Alpha || ratio > e.Alpha) {
+				continue
+			}
+			c.pooled, c.n = addRanks(c.pooled, best.pooled), c.n+best.n
+			c.members = append(c.members, best.members...)
+			best.n, best.members = 0, nil
+			changed = true
+		}
+		live = slices.DeleteFunc(live, func(c *cluster) bool { return c.n == 0 })
+	}
+	class := make([]int32, l.S*l.A)
+	for i := range class {
+		class[i] = -1
+	}
+	for _, c := range live {
+		for _, i := range c.members {
+			class[i] = c.name
+		}
+	}
+	return class
+}
+
+// The learner's clustering is the pseudo-code's (afresh), for both widths, with and without α
+// and ε, as the counts of pairs drawn from a few permuted templates grow sample by sample.
+func TestCUCRLClusteringIsThePseudoCode(t *testing.T) {
+	const S, A = 7, 3
+	templates := [][]float64{{0.7, 0.2, 0.1}, {0.5, 0.5}, {0.9, 0.1}, {1}}
+	for _, width := range []ClusterWidth{PaperWidth, InverseSqrtWidth} {
+		for _, alpha := range []float64{0, 4} {
+			for _, eps := range []float64{0, 0.05} {
+				p := DefaultCUCRL()
+				p.Width, p.Alpha, p.Epsilon = width, alpha, eps
+				l := newCUCRL(t, p, S, A)
+				rng := rand.New(rand.NewPCG(7, uint64(len(width))))
+				perm := make([][]int, S*A)
+				kind := make([]int, S*A)
+				for i := range perm {
+					perm[i], kind[i] = rng.Perm(S), rng.IntN(len(templates))
+				}
+				var m mdp.Sparse
+				merged := false
+				for step := 0; step < 3000; step++ {
+					i := rng.IntN(S * A)
+					u, k := rng.Float64(), 0
+					for k < len(templates[kind[i]])-1 && u > templates[kind[i]][k] {
+						u -= templates[kind[i]][k]
+						k++
+					}
+					l.Augment(i, []mdp.Succ{{State: int32(perm[i][k]), N: 1}}, 0)
+					if step%10 != 0 {
+						continue
+					}
+					l.build(&m, nil)
+					want := afresh(l, l.pool)
+					if !slices.Equal(l.pool.class, want) {
+						t.Fatalf("width %s, α %v, ε %v, step %d: classes %v, asked afresh %v", width, alpha, eps, step, l.pool.class, want)
+					}
+					merged = merged || slices.ContainsFunc(l.pool.members, func(m []int32) bool { return len(m) > 2 })
+				}
+				if !merged {
+					t.Errorf("width %s, α %v, ε %v: no class of more than two pairs; the test checks too little", width, alpha, eps)
+				}
+			}
+		}
+	}
+}
