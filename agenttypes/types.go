@@ -41,6 +41,10 @@ var types = []Type{
 			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward // what it can run
 			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
+	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL over a latent MDP: a posterior over the models of past tasks and a new model (Brunskill & Li 2013's setting), the model drawn from the chosen one's counts",
+		Defaults: func() Params {
+			return &LatentPSRL{PSRL: PSRL{learners.DefaultPSRL()}, LatentParams: temple.DefaultLatentParams()}
+		}, PairBytes: 240},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}
