@@ -176,21 +176,23 @@ func (lp *LatentPSRL) reweigh(i, next int, r float64) {
 			c, cs = cc.N(i), countOf(cc.Successors(i), next)
 			cx = math.Min(float64(c), math.Max(0, (cc.R(i)-float64(c)*lp.r.RewardMin)/width))
 		}
-		lp.logw[k] += math.Log((lp.r.Alpha+float64(cs+ns))/(float64(lp.S)*lp.r.Alpha+float64(c+n))) +
-			betaPredictive(1+cx+nx, 1+float64(c+n)-cx-nx, x)
+		trans := (lp.r.Alpha + float64(cs+ns)) / (float64(lp.S)*lp.r.Alpha + float64(c+n))
+		a, b := 1+cx+nx, 1+float64(c+n)-cx-nx
+		switch x { // one logarithm a step when the reward is 0 or 1
+		case 1:
+			lp.logw[k] += math.Log(trans * a / (a + b))
+		case 0:
+			lp.logw[k] += math.Log(trans * b / (a + b))
+		default:
+			lp.logw[k] += math.Log(trans) + betaFraction(a, b, x)
+		}
 	}
 }
 
-// betaPredictive is ln of B(a + x, b + 1 − x)/B(a, b): the Beta(a, b) marginal of one more
-// reward scaled to x in [0, 1] (a + x or b + 1 − x over a + b when x is 0 or 1).
-func betaPredictive(a, b, x float64) float64 {
-	switch x {
-	case 1:
-		return math.Log(a / (a + b))
-	case 0:
-		return math.Log(b / (a + b))
-	}
-	return lgamma(a+x) + lgamma(b+1-x) - lgamma(a+b+1) - lgamma(a) - lgamma(b) + lgamma(a+b)
+// betaFraction is ln of B(a + x, b + 1 − x)/B(a, b): the Beta(a, b) marginal of one more
+// reward scaled to x in (0, 1), fractionally (a/(a + b) and b/(a + b) at x = 1 and 0).
+func betaFraction(a, b, x float64) float64 {
+	return lgamma(a+x) - lgamma(a) + lgamma(b+1-x) - lgamma(b) - math.Log(a+b) // Γ(a+b+1) = (a+b)·Γ(a+b)
 }
 
 // countOf is the count of state next among succ.

@@ -227,3 +227,18 @@ func TestLatentParamsValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestBetaFraction: a fractional reward's Beta marginal, against B(a + x, b + 1 − x)/B(a, b) by
+// its definition, and at the ends x → 0, 1 it tends to b/(a + b) and a/(a + b).
+func TestBetaFraction(t *testing.T) {
+	lbeta := func(a, b float64) float64 { return lgamma(a) + lgamma(b) - lgamma(a+b) }
+	for _, c := range [][3]float64{{1, 1, 0.5}, {3, 9, 0.25}, {120.5, 7, 0.9}} {
+		a, b, x := c[0], c[1], c[2]
+		if got, want := betaFraction(a, b, x), lbeta(a+x, b+1-x)-lbeta(a, b); math.Abs(got-want) > 1e-12 {
+			t.Errorf("betaFraction(%v, %v, %v) = %v, want %v", a, b, x, got, want)
+		}
+	}
+	if got := math.Exp(betaFraction(3, 9, 1e-12)); math.Abs(got-0.75) > 1e-9 {
+		t.Errorf("at x → 0: %v, want b/(a+b) = 0.75", got)
+	}
+}
