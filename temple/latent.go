@@ -290,11 +290,13 @@ func (lp *LatentPSRL) EndTask() {
 }
 
 // TaskMetrics are the base's statistics, the library's size, whether this task founded a new
-// component, and the posterior weight of the new model at the end of the task.
+// component, the posterior weight of the new model at the end of the task, and the component
+// drawn last (its index in the library, −1 for the new model).
 func (lp *LatentPSRL) TaskMetrics() []agent.Metric {
 	w := lp.Weights()
 	return append(lp.st.Metrics(),
 		agent.Metric{Name: "library_size", Value: float64(len(lp.comps))},
 		agent.Metric{Name: "new_models", Value: float64(lp.created)},
-		agent.Metric{Name: "new_model_weight", Value: w[len(w)-1]})
+		agent.Metric{Name: "new_model_weight", Value: w[len(w)-1]},
+		agent.Metric{Name: "drawn_model", Value: float64(lp.choice)})
 }
