@@ -201,10 +201,10 @@ type PSRL struct {
 	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
 
 	// the sampled model of dense sampling: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
-	p, r []float64
+	p, r    []float64
 	agg     aggregateModel // the sampled model of aggregate sampling
-	pol     []int     // the plan's policy, the start of the next policy iteration
-	mat     []float64 // scratch: I − γ·P_π, S×S
+	pol     []int          // the plan's policy, the start of the next policy iteration
+	mat     []float64      // scratch: I − γ·P_π, S×S
 	q, v    []float64
 	version uint64 // changes with every draw
 
