@@ -75,6 +75,23 @@ const (
 	Dense PSRLSampling = "dense"
 )
 
+// PSRLRedraw is which pairs a draw of aggregate sampling samples anew.
+type PSRLRedraw string
+
+const (
+	// RedrawAll samples every pair at every draw: the posterior sampling of Osband et al.
+	RedrawAll PSRLRedraw = "all"
+	// RedrawChanged samples anew, at a draw, only the pairs whose statistics changed since their
+	// last sample, and keeps the others' samples, except at a full draw, which samples every pair:
+	// the first draw after more samples than between the last two full draws (so, as TSDE's
+	// epochs, about √(2T) full draws in T steps). Each pair's sample is still a draw from its
+	// posterior, which has not moved since, but the model is no longer independent of the last
+	// one: a pair kept from being visited by an unlucky sample keeps it until the next full draw.
+	// The model is then brought up to date by prioritized sweeping from the pairs sampled anew
+	// (see replan), to the same plan_tolerance. Not in the paper; it changes results.
+	RedrawChanged PSRLRedraw = "changed"
+)
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
@@ -111,6 +128,10 @@ type PSRLParams struct {
 	// PlanTolerance bounds ‖V − Ṽ*‖∞ of the solve of each sampled model (aggregate sampling; dense
 	// solves exactly).
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each sampled model's solve (aggregate sampling; dense solves exactly)" range:"> 0"`
+	// Redraw is all (every pair at every draw, the default) or changed (only the pairs whose
+	// statistics changed since their last sample, with a full draw on TSDE's epochs; aggregate
+	// sampling only; not in the paper). "" is all.
+	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws, and the plan is brought up to date by prioritized sweeping; aggregate sampling only)" range:"all | changed"`
 }
 
 // DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
@@ -122,7 +143,7 @@ type PSRLParams struct {
 func DefaultPSRL() PSRLParams {
 	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
 		RewardPosterior: BetaReward, RewardMin: 0, RewardMax: 1, PriorSupport: ObservedStates,
-		Sampling: Aggregate, PlanTolerance: 1e-4}
+		Sampling: Aggregate, PlanTolerance: 1e-4, Redraw: RedrawAll}
 }
 
 // Validate names the first parameter out of range.
@@ -152,6 +173,10 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: sampling %q, want %q or %q", p.Sampling, Aggregate, Dense)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("psrl: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	case p.Redraw != "" && p.Redraw != RedrawAll && p.Redraw != RedrawChanged:
+		return fmt.Errorf("psrl: redraw %q, want %q or %q", p.Redraw, RedrawAll, RedrawChanged)
+	case p.Redraw == RedrawChanged && p.Sampling != Aggregate:
+		return fmt.Errorf("psrl: redraw %q needs sampling %q, got sampling %q", p.Redraw, Aggregate, p.Sampling)
 	}
 	return nil
 }
@@ -212,6 +237,8 @@ type PSRL struct {
 	// and the counts n_{t_k}(s,a) when it began.
 	epochStart, lastLen int64
 	nk                  []int64
+
+	changed redrawState // redraw: changed
 }
 
 var _ agent.Base = (*PSRL)(nil)
@@ -239,15 +266,21 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
 	l.epochStart, l.lastLen = 0, 1 // T_0 = 1, our choice
+	if l.P.Redraw == RedrawChanged {
+		l.beginRedraw()
+	}
 	l.draw()
 }
 
 // draw samples a model from the posterior, plans it, and begins a TSDE epoch.
 func (l *PSRL) draw() {
-	if l.P.Sampling == Dense {
+	switch {
+	case l.P.Sampling == Dense:
 		l.sample()
 		l.solve()
-	} else {
+	case l.P.Redraw == RedrawChanged:
+		l.redraw()
+	default:
 		l.sampleAggregate()
 		l.solveAggregate()
 	}
@@ -462,6 +495,7 @@ func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng)
 // the doubling rule when the epoch's samples of i, n(s,a) − n_k(s,a), reach max(1, n_k(s,a)).
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
+	l.changed.mark(i)
 	n, ni := l.stats.Samples(), l.stats.Counts().N(i)
 	switch {
 	case l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || ni > 2*l.nk[i]):
@@ -482,10 +516,17 @@ func (l *PSRL) EndEpisode() {
 
 // Augment adds pseudo-counts to pair i's posterior (not its own samples), effective at the next
 // draw.
-func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) { l.stats.Augment(i, add, reward) }
+func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) {
+	l.stats.Augment(i, add, reward)
+	l.changed.mark(i)
+}
 
 // Replace sets pair i's statistics to the given counts and reward sum, effective at the next draw.
-func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) { l.stats.Replace(i, succ, reward) }
+func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
+	l.stats.Replace(i, succ, reward)
+	l.changed.mark(i)
+	l.changed.relink(i)
+}
 
 // Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
 func (l *PSRL) Stats() *agent.Stats { return &l.stats }
@@ -501,6 +542,11 @@ func (l *PSRL) ObserveTerminal(s int) {
 		return
 	}
 	l.terminal = agent.WithTerminal(l.terminal, l.S, s)
+	if l.P.Redraw == RedrawChanged {
+		l.replanTerminal(s)
+		l.version++
+		return
+	}
 	if l.P.Sampling == Aggregate {
 		l.solveAggregate() // its backups value a terminal state's pairs at 0
 		l.version++

@@ -69,36 +69,43 @@ func (l *PSRL) sampleAggregate() {
 	m := &l.agg
 	m.reset()
 	for i := 0; i < l.S*l.A; i++ {
-		if l.terminal != nil && l.terminal[i/l.A] {
-			m.r = append(m.r, 0) // an episode ends here: Q = 0
-			m.rest = append(m.rest, 0)
-			m.start = append(m.start, int32(len(m.succ)))
-			continue
-		}
-		m.r = append(m.r, l.sampleReward(i, prior, noise))
-		at, total := len(m.succ), 0.0
-		for _, x := range l.stats.Counts().Successors(i) {
-			if x.N > 0 {
-				g := gammaVariate(l.rng, p.Prior+float64(x.N))
-				m.succ = append(m.succ, aggregate{p: g, s: int32(x.State)})
-				total += g
-			}
-		}
-		rest := 1.0
-		if k := len(m.succ) - at; k > 0 {
-			rest = 0
-			if p.PriorSupport != ObservedStates && k < l.S {
-				rest = gammaVariate(l.rng, float64(l.S-k)*p.Prior)
-			}
-			total += rest
-			for j := at; j < len(m.succ); j++ {
-				m.succ[j].p /= total
-			}
-			rest /= total
-		}
-		m.start = append(m.start, int32(len(m.succ)))
-		m.rest = append(m.rest, rest)
+		l.samplePair(m, i, prior, noise)
 	}
+}
+
+// samplePair appends pair i's draw to m, as sampleAggregate describes; prior and noise are
+// 1/σ₀² and 1/σ² (sampleReward).
+func (l *PSRL) samplePair(m *aggregateModel, i int, prior, noise float64) {
+	p := l.P
+	if l.terminal != nil && l.terminal[i/l.A] {
+		m.r = append(m.r, 0) // an episode ends here: Q = 0
+		m.rest = append(m.rest, 0)
+		m.start = append(m.start, int32(len(m.succ)))
+		return
+	}
+	m.r = append(m.r, l.sampleReward(i, prior, noise))
+	at, total := len(m.succ), 0.0
+	for _, x := range l.stats.Counts().Successors(i) {
+		if x.N > 0 {
+			g := gammaVariate(l.rng, p.Prior+float64(x.N))
+			m.succ = append(m.succ, aggregate{p: g, s: int32(x.State)})
+			total += g
+		}
+	}
+	rest := 1.0
+	if k := len(m.succ) - at; k > 0 {
+		rest = 0
+		if p.PriorSupport != ObservedStates && k < l.S {
+			rest = gammaVariate(l.rng, float64(l.S-k)*p.Prior)
+		}
+		total += rest
+		for j := at; j < len(m.succ); j++ {
+			m.succ[j].p /= total
+		}
+		rest /= total
+	}
+	m.start = append(m.start, int32(len(m.succ)))
+	m.rest = append(m.rest, rest)
 }
 
 // solveAggregate solves the model of aggregate sampling by Gauss–Seidel value iteration,
