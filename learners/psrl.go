@@ -87,8 +87,8 @@ const (
 	// epochs, about √(2T) full draws in T steps). Each pair's sample is still a draw from its
 	// posterior, which has not moved since, but the model is no longer independent of the last
 	// one: a pair kept from being visited by an unlucky sample keeps it until the next full draw.
-	// The model is then brought up to date by prioritized sweeping from the pairs sampled anew
-	// (see replan), to the same plan_tolerance. Not in the paper; it changes results.
+	// The model is solved as every draw of aggregate sampling is. Not in the paper; it changes
+	// results.
 	RedrawChanged PSRLRedraw = "changed"
 )
 
@@ -131,7 +131,7 @@ type PSRLParams struct {
 	// Redraw is all (every pair at every draw, the default) or changed (only the pairs whose
 	// statistics changed since their last sample, with a full draw on TSDE's epochs; aggregate
 	// sampling only; not in the paper). "" is all.
-	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws, and the plan is brought up to date by prioritized sweeping; aggregate sampling only)" range:"all | changed"`
+	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws; aggregate sampling only)" range:"all | changed"`
 }
 
 // DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
@@ -525,7 +525,6 @@ func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) {
 func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
 	l.stats.Replace(i, succ, reward)
 	l.changed.mark(i)
-	l.changed.relink(i)
 }
 
 // Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
@@ -542,11 +541,6 @@ func (l *PSRL) ObserveTerminal(s int) {
 		return
 	}
 	l.terminal = agent.WithTerminal(l.terminal, l.S, s)
-	if l.P.Redraw == RedrawChanged {
-		l.replanTerminal(s)
-		l.version++
-		return
-	}
 	if l.P.Sampling == Aggregate {
 		l.solveAggregate() // its backups value a terminal state's pairs at 0
 		l.version++
