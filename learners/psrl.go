@@ -88,7 +88,7 @@ const (
 	// posterior, which has not moved since, but the model is no longer independent of the last
 	// one: a pair kept from being visited by an unlucky sample keeps it until the next full draw.
 	// The model is solved as every draw of aggregate sampling is. Not in the paper; it changes
-	// results.
+	// results (docs/decisions.md, decision 35, has what it does to learning).
 	RedrawChanged PSRLRedraw = "changed"
 )
 
