@@ -153,9 +153,10 @@ func checkOwner(dir, name string, want []byte) error {
 	return nil
 }
 
-// holdsResults reports whether dir holds a finished cell (its own or a sweep point's) or a summary.
+// holdsResults reports whether dir holds a finished cell (its own, a sweep point's or a temple
+// tune trial's) or a summary.
 func holdsResults(dir string) bool {
-	for _, pattern := range []string{"cells/*.json", "*/cells/*.json", "summary.json", "sweep.csv"} {
+	for _, pattern := range []string{"cells/*.json", "*/cells/*.json", "trials/*/cells/*.json", "summary.json", "sweep.csv"} {
 		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
 			return true
 		}

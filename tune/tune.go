@@ -98,7 +98,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	prog := newStageProgress(o.Progress)
-	release, err := results.Claim(dir, s.Name+" (tuning)", claimed, prog.note)
+	release, err := results.Claim(dir, claimName(s), claimed, prog.note)
 	if err != nil {
 		return s, nil, err
 	}
@@ -200,15 +200,21 @@ func write(dir string, tuned experiment.Spec, rec *Record) error {
 	return nil
 }
 
-// claimYAML is what owns a tuning directory: the config and the search's options (a directory
-// tuned with others is refused, the same resumes).
+// claimYAML is what owns a tuning directory: the config, named as the claim names it (NAME
+// (tuning), so that an experiment and a tuning never take each other's directory), and under the
+// key tune: the search's options (a directory holding the trials of another config or options is
+// refused, naming the keys that differ; the same resumes).
 func claimYAML(s experiment.Spec, o Options, objective string) ([]byte, error) {
+	s.Name = claimName(s)
 	b, err := specYAML(s)
 	if err != nil {
 		return nil, err
 	}
-	return append(b, fmt.Sprintf("# temple tune --seed %d --budget %d --runs %d --objective %s\n", o.Seed, o.Settings, o.Runs, objective)...), nil
+	return append(b, fmt.Sprintf("tune: {seed: %d, budget: %d, runs: %d, objective: %s}\n", o.Seed, o.Settings, o.Runs, objective)...), nil
 }
+
+// claimName is the name a tuning directory is claimed under.
+func claimName(s experiment.Spec) string { return s.Name + " (tuning)" }
 
 // Load reads a config for temple tune: as temple run does (experiment.Load), but a config must
 // list its agents (the default experiment's would be tuned otherwise).

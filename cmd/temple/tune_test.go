@@ -159,3 +159,48 @@ func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
 		t.Errorf("--merge without --from: %v", err)
 	}
 }
+
+// A tuning directory holding another search (other options) is refused, naming them and what to
+// do; --force replaces the search's own files (trials, record, tuned config) and leaves the rest:
+// a user's file and an experiment run below it. The replacing search is the one a fresh
+// directory gets.
+func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte(tuneConfig), 0o644)
+	tuning, fresh := filepath.Join(dir, "tuning"), filepath.Join(dir, "fresh")
+	first := []string{"tune", config, "--out", tuning, "--budget", "4", "--runs", "1", "--seed", "2"}
+	if text, err := temple(t, first...); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	notes := filepath.Join(tuning, "notes.txt")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	if text, err := temple(t, "run", config, "--runs", "1", "--out", filepath.Join(tuning, "judged")); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	other := []string{"--budget", "3", "--runs", "1", "--seed", "8"}
+	_, err := temple(t, append([]string{"tune", config, "--out", tuning}, other...)...)
+	if err == nil || !strings.Contains(err.Error(), "differs in tune") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("another search into the directory: %v, want a refusal that names the options and --force", err)
+	}
+	if text, err := temple(t, append([]string{"tune", config, "--out", tuning, "--force"}, other...)...); err != nil {
+		t.Fatalf("--force: %v\n%s", err, text)
+	}
+	if text, err := temple(t, append([]string{"tune", config, "--out", fresh}, other...)...); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for _, name := range []string{tune.TunedFile, tune.RecordFile} {
+		a, _ := os.ReadFile(filepath.Join(tuning, name))
+		b, _ := os.ReadFile(filepath.Join(fresh, name))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s after --force differs from a fresh directory's", name)
+		}
+	}
+	sameResults(t, filepath.Join(tuning, "trials"), filepath.Join(fresh, "trials"))
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "mine" {
+		t.Errorf("--force touched the user's file: %q, %v", b, err)
+	}
+	if !fileExists(filepath.Join(tuning, "judged", "summary.json")) {
+		t.Error("--force removed the experiment run below the tuning directory")
+	}
+}

@@ -8,7 +8,10 @@
 #      the bytes with an unsharded run;
 #   2. submits it again, cancels one array task mid-run with scancel, checks that the merge
 #      refuses the incomplete shards, resubmits that task alone (sbatch --array=K), merges:
-#      the same bytes.
+#      the same bytes;
+#   3. tunes examples/tuning/small.yaml with tune.sbatch, an array job of 2 tasks per stage of
+#      successive halving with a merge between the stages, and compares the tuned config, the
+#      record of the search and every trial with one machine's `temple tune`.
 #
 # It stops the daemons it started when it ends, and can be run again on the same machine.
 # Usage, from the repository root: bash examples/cluster/test-slurm.sh [RUNS]
@@ -113,6 +116,7 @@ echo "== temple and the experiment (examples/cluster/experiment.yaml, $runs runs
 go build -o "$base"/bin/temple ./cmd/temple
 export PATH=$base/bin:$PATH
 cp examples/cluster/experiment.yaml "$base"/work/
+cp examples/tuning/small.yaml "$base"/work/tuning.yaml
 cd "$base"/work
 temple run experiment.yaml --runs "$runs" --out whole --jobs 2 >/dev/null
 
@@ -175,5 +179,20 @@ states "$job"
 [ "$(states "$job")" = "$cancelled COMPLETED" ]
 temple merge merged-again again/tau-cluster-shard-* >/dev/null
 same_bytes merged-again
+
+echo "== 3. temple tune, a stage at a time as an array job of 2 tasks, merged between the stages"
+tune_args=(--budget 4 --runs 1)
+temple tune tuning.yaml "${tune_args[@]}" --out tuned-whole --jobs 2 2>/dev/null >/dev/null
+export OUT=runs/tuning
+for stage in 1 2 3 4; do
+	job=$(submit "$repo"/examples/cluster/tune.sbatch "${tune_args[@]}")
+	wait_job "$job"
+	[ "$(states "$job" | grep -c COMPLETED)" = 2 ]
+	temple tune tuning.yaml "${tune_args[@]}" --merge --from $OUT-shard-0 --from $OUT-shard-1 --out $OUT 2>/dev/null >/dev/null
+	[ -f $OUT/tuned.yaml ] && break
+done
+[ -f $OUT/tuned.yaml ] || { echo "no tuned.yaml after $stage stages" >&2; exit 1; }
+diff -r tuned-whole $OUT
+echo "tuned in $stage stages of 2 array tasks: the same tuned config, record and trials as one machine's search"
 
 echo "== the Slurm test passed in $((SECONDS - start)) s"
