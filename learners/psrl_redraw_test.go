@@ -105,7 +105,7 @@ func TestPSRLRedrawChangedPlansTheSampledModel(t *testing.T) {
 // in index order.
 func TestPSRLRedrawChangedSamplesOnlyChangedPairs(t *testing.T) {
 	p := DefaultPSRL()
-	p.PriorSupport, p.Redraw = AllStates, RedrawChanged
+	p.PriorSupport, p.Redraw, p.Schedule = AllStates, RedrawChanged, PerEpisode // draws only when asked
 	l := &PSRL{P: p}
 	const S, A = 6, 2
 	src := rand.NewPCG(7, 7)
@@ -115,7 +115,8 @@ func TestPSRLRedrawChangedSamplesOnlyChangedPairs(t *testing.T) {
 	for k := 0; k < 40; k++ {
 		l.Record(rng.IntN(S*A), rng.IntN(S), rng.Float64())
 	}
-	l.redraw() // a full draw (the first after the task began), then changed pairs only
+	l.draw() // a full draw (the first after the task began's), then the changed pairs only
+	full := l.changed.fullStart
 	changed := map[int]bool{3: true, 7: true}
 	l.Record(3, 1, 0.5)
 	l.Augment(7, []mdp.Succ{{State: 2, N: 4}}, 1)
@@ -123,7 +124,10 @@ func TestPSRLRedrawChangedSamplesOnlyChangedPairs(t *testing.T) {
 	old.start, old.succ, old.r, old.rest = append([]int32(nil), old.start...), append([]aggregate(nil), old.succ...),
 		append([]float64(nil), old.r...), append([]float64(nil), old.rest...)
 	replay := *src // the random numbers the draw will use
-	l.redraw()
+	l.draw()
+	if l.changed.fullStart != full {
+		t.Fatal("the second draw was a full draw")
+	}
 	want := aggregateModel{}
 	want.reset()
 	l.rng = rand.New(&replay)
