@@ -1,8 +1,6 @@
 package agenttypes
 
 import (
-	"fmt"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
@@ -72,23 +70,16 @@ type TemplatePrior struct {
 	temple.PriorParams `yaml:",inline"`
 }
 
-// Validate checks PSRL's keys and template-prior's, and what template-prior needs of its PSRL:
-// Normal rewards (its components' reward likelihoods are Normal) and a schedule it can run.
+// Validate checks PSRL's keys and template-prior's.
 func (p *TemplatePrior) Validate() error {
 	if err := p.PSRLParams.Validate(); err != nil {
 		return err
-	}
-	if p.RewardPosterior != learners.NormalReward {
-		return fmt.Errorf("template-prior: reward_posterior = %q, want %q (the components' reward likelihoods are Normal: reward_mean, reward_sd, reward_noise)", p.RewardPosterior, learners.NormalReward)
-	}
-	if p.Schedule != learners.PerEpisode && p.Schedule != learners.TSDE {
-		return fmt.Errorf("template-prior: schedule = %q, want %q or %q (template-prior draws its base's models itself, after each pair's component)", p.Schedule, learners.PerEpisode, learners.TSDE)
 	}
 	return p.PriorParams.Validate()
 }
 
 // New builds the learner over a PSRL that draws when the learner says (schedule episode): the
-// learner draws the pairs' components first, at the end of every episode or on TSDE's epochs.
+// learner draws the pairs' components first, then the model, on the PSRL schedule of the config.
 func (p *TemplatePrior) New(Context) (agent.Agent, error) {
 	bp := p.PSRLParams
 	bp.Schedule = learners.PerEpisode
@@ -96,7 +87,11 @@ func (p *TemplatePrior) New(Context) (agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise, TSDE: p.Schedule == learners.TSDE}
+	schedule := map[learners.PSRLSchedule]temple.DrawSchedule{
+		learners.PerEpisode: temple.DrawPerEpisode, learners.TSDE: temple.DrawTSDE, learners.Doubling: temple.DrawDoubling,
+	}[p.Schedule]
+	r := temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise,
+		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin, RewardMax: p.RewardMax, Schedule: schedule}
 	return temple.NewTemplatePrior(p.PriorParams, r, base)
 }
 

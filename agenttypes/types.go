@@ -38,7 +38,9 @@ var types = []Type{
 	{Name: "template-prior", Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
 		Defaults: func() Params {
 			base := learners.DefaultPSRL()
-			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward // what it can run
+			// as designed on the terrain family (docs/experiments/terrain.md); PSRL's own defaults,
+			// the doubling rule and Beta rewards, are one setting away
+			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward
 			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",

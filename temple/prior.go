@@ -48,24 +48,43 @@ func (p PriorParams) Validate() error {
 }
 
 // PSRLModel is what TemplatePrior takes of its PSRL base: the model of a pair's rewards, which the
-// components' likelihoods share — the mean reward ~ N(Mean, SD²) under the "new template"
-// component, each reward ~ N(mean, Noise²) — and when to draw a model. The base itself must draw
-// at every call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs'
-// components and then calls it, at the end of every episode or, with TSDE, when its epoch ends.
+// components' likelihoods share, and when to draw a model. The base itself must draw at every
+// call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs' components and
+// then calls it, on Schedule.
 type PSRLModel struct {
+	// Normal rewards (Beta false): the mean reward ~ N(RewardMean, RewardSD²) under the "new
+	// template" component, each reward ~ N(mean, RewardNoise²).
 	RewardMean, RewardSD, RewardNoise float64
-	// TSDE draws when the epoch has run longer than the last one or a pair's own count has more
-	// than doubled since it began (Ouyang et al. 2017, as learners.TSDE), counting own samples
-	// only: placed pseudo-counts do not end an epoch.
-	TSDE bool
+	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax, the
+	// scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
+	// likelihood θ^x·(1 − θ)^(n−x), the Bernoulli's at fractional x, as PSRL's posterior counts it.
+	Beta                 bool
+	RewardMin, RewardMax float64
+	Schedule             DrawSchedule
 }
+
+// DrawSchedule is when TemplatePrior draws a model; each is PSRL's schedule of that name
+// (learners.PSRLSchedule), counting own samples only: placed pseudo-counts end no epoch.
+type DrawSchedule int
+
+const (
+	// DrawPerEpisode draws at the end of every runner episode.
+	DrawPerEpisode DrawSchedule = iota
+	// DrawTSDE draws when the epoch has run longer than the last one or a pair's own count has
+	// more than doubled since it began (Ouyang et al. 2017, as learners.TSDE).
+	DrawTSDE
+	// DrawDoubling draws when a pair's own samples in the epoch reach max(1, its own count when
+	// the epoch began): UCRL2's doubling rule, as learners.Doubling.
+	DrawDoubling
+)
 
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
 // its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
 // reward — with weight (1 − ν)·(pairs g was given)/(pairs given in all), and a "new template"
 // component with weight ν — the sparse Dirichlet(1/S, …, 1/S) over the S next states and the
-// base's N(μ₀, σ₀²) on the mean reward. It is Thompson sampling with a mixture prior (Hong,
+// base's prior on the mean reward (N(μ₀, σ₀²), or with Beta rewards Beta(1, 1), and then
+// Beta(1 + c·r̄_g, 1 + c·(1 − r̄_g)) for template g, r̄_g its reward scaled to [0, 1]). It is Thompson sampling with a mixture prior (Hong,
 // Kveton, Zaheer, Ghavamzadeh & Boutilier, AISTATS 2022) applied pair by pair, with the prior
 // learned across tasks as in Meta-Thompson sampling (Kveton et al., ICML 2021); the library is
 // learned as O-TempLe's is, at the end of each task.
@@ -77,7 +96,8 @@ type PSRLModel struct {
 //     over the injections π of the pair's d seen next states into g's ranks (zero when d exceeds
 //     g's ranks: one sample to a state too many rules g out);
 //   - new, transitions: Γ(1)/Γ(1+n) · Π_j Γ(1/S + n_j)/Γ(1/S);
-//   - rewards: the Normal–Normal marginal of the pair's rewards (priorML).
+//   - rewards: the Normal–Normal marginal of the pair's rewards (normalML), or with Beta rewards
+//     B(a + x, b + n − x)/B(a, b) for the component's Beta(a, b) (betaML).
 //
 // To draw a model, each pair draws a component from these weights; a template component is
 // placed as c pseudo-counts beside the pair's own samples (agent.Replacer), and the base
@@ -104,8 +124,8 @@ type TemplatePrior struct {
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
 	dirty   []bool    // per pair, own samples since its weights were computed
 	scratch mlScratch
-	// TSDE's epoch (PSRLModel.TSDE): own samples when it began, the last epoch's length, and
-	// each pair's own count when it began.
+	// The epoch of TSDE and the doubling rule (PSRLModel.Schedule): own samples when it began,
+	// the last epoch's length, and each pair's own count when it began.
 	epochStart, lastLen int64
 	nk                  []int64
 	visited             []int // pairs with own samples, in order of first sample
@@ -130,8 +150,13 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if !(r.RewardSD > 0 && r.RewardNoise > 0) {
+	switch {
+	case r.Beta && !(r.RewardMax > r.RewardMin):
+		return nil, fmt.Errorf("template-prior: reward range [%v, %v], want reward_max > reward_min", r.RewardMin, r.RewardMax)
+	case !r.Beta && !(r.RewardSD > 0 && r.RewardNoise > 0):
 		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.RewardSD, r.RewardNoise)
+	case r.Schedule < DrawPerEpisode || r.Schedule > DrawDoubling:
+		return nil, fmt.Errorf("template-prior: draw schedule %d, want DrawPerEpisode, DrawTSDE or DrawDoubling", r.Schedule)
 	}
 	lib, err := template.NewLibrary(p.Tau)
 	if err != nil {
@@ -194,7 +219,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 }
 
 // Observe records the sample with the base and marks the pair's weights for computing again
-// before the next draw; with TSDE it draws when the epoch ends.
+// before the next draw; with TSDE or the doubling rule it draws when the epoch ends.
 func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	i := s*tp.A + a
 	seen := len(tp.own.Successors(i))
@@ -209,8 +234,11 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
 		tp.dirty[i] = true
 	}
-	if total := tp.st.Samples(); tp.r.TSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]) {
+	switch total := tp.st.Samples(); {
+	case tp.r.Schedule == DrawTSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]):
 		tp.lastLen = total - tp.epochStart
+		tp.draw()
+	case tp.r.Schedule == DrawDoubling && n-tp.nk[i] >= max(1, tp.nk[i]):
 		tp.draw()
 	}
 }
@@ -221,9 +249,9 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 // cost.
 const exactWeights = 16
 
-// EndEpisode draws a model at the end of every episode, unless the schedule is TSDE.
+// EndEpisode draws a model at the end of every episode when that is the schedule.
 func (tp *TemplatePrior) EndEpisode() {
-	if !tp.r.TSDE {
+	if tp.r.Schedule == DrawPerEpisode {
 		tp.draw()
 	}
 }
@@ -260,14 +288,13 @@ func (tp *TemplatePrior) reweigh(i int) {
 		counts = append(counts, x.N)
 	}
 	tp.scratch.counts = counts
-	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
 	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
 	alpha := 1 / float64(tp.S)
 	lw := lgamma(1) - lgamma(1+float64(n))
 	for _, c := range counts {
 		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
 	}
-	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
+	w[len(w)-1] = tp.logNew + lw + tp.rewardML(n, sum, sq, nil)
 	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
 	place := 0.0
 	for j := range counts {
@@ -280,9 +307,31 @@ func (tp *TemplatePrior) reweigh(i int) {
 			w[k] = tl
 			continue
 		}
-		w[k] = comp.logPrior + place + tl + normalML(n, sum, sq, comp.g.R, noise2/c, noise2)
+		w[k] = comp.logPrior + place + tl + tp.rewardML(n, sum, sq, &comp.g)
 	}
 	normalize(w)
+}
+
+// rewardML is ln of the marginal likelihood of a pair's n own rewards (their sum and sum of
+// squares) under template g's reward prior, of strength c about g's reward, or the new
+// component's (g nil): Normal–Normal, or with Beta rewards Beta–Bernoulli at the scaled sum.
+func (tp *TemplatePrior) rewardML(n int64, sum, sq float64, g *template.Point) float64 {
+	c := float64(tp.p.Strength)
+	if tp.r.Beta {
+		span := tp.r.RewardMax - tp.r.RewardMin
+		x := min(max((sum-float64(n)*tp.r.RewardMin)/span, 0), float64(n))
+		a, b := 1.0, 1.0
+		if g != nil {
+			r := min(max((g.R-tp.r.RewardMin)/span, 0), 1)
+			a, b = 1+c*r, 1+c*(1-r)
+		}
+		return betaML(n, x, a, b)
+	}
+	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
+	if g == nil {
+		return normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
+	}
+	return normalML(n, sum, sq, g.R, noise2/c, noise2)
 }
 
 // redraw draws pair i's component from its posterior weights and sets its statistics: a library
