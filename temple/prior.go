@@ -63,21 +63,6 @@ type PSRLModel struct {
 	Schedule             DrawSchedule
 }
 
-// DrawSchedule is when TemplatePrior draws a model; each is PSRL's schedule of that name
-// (learners.PSRLSchedule), counting own samples only: placed pseudo-counts end no epoch.
-type DrawSchedule int
-
-const (
-	// DrawPerEpisode draws at the end of every runner episode.
-	DrawPerEpisode DrawSchedule = iota
-	// DrawTSDE draws when the epoch has run longer than the last one or a pair's own count has
-	// more than doubled since it began (Ouyang et al. 2017, as learners.TSDE).
-	DrawTSDE
-	// DrawDoubling draws when a pair's own samples in the epoch reach max(1, its own count when
-	// the epoch began): UCRL2's doubling rule, as learners.Doubling.
-	DrawDoubling
-)
-
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
 // its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
@@ -124,14 +109,11 @@ type TemplatePrior struct {
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
 	dirty   []bool    // per pair, own samples since its weights were computed
 	scratch mlScratch
-	// The epoch of TSDE and the doubling rule (PSRLModel.Schedule): own samples when it began,
-	// the last epoch's length, and each pair's own count when it began.
-	epochStart, lastLen int64
-	nk                  []int64
-	visited             []int // pairs with own samples, in order of first sample
-	rng                 *rand.Rand
-	truth               *template.Truth
-	created             int
+	clock   drawClock // the epochs of PSRLModel.Schedule
+	visited []int     // pairs with own samples, in order of first sample
+	rng     *rand.Rand
+	truth   *template.Truth
+	created int
 }
 
 // component is one library template as a prior component: q by rank, its ranks K, its reward and
@@ -166,7 +148,7 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err != nil {
 		return nil, err
 	}
-	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}}, nil
+	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}, clock: drawClock{schedule: r.Schedule}}, nil
 }
 
 // Library is the learner's template library.
@@ -206,8 +188,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	}
 	tp.ownSq = buf.Zeroed(tp.ownSq, n)
 	tp.dirty = buf.Zeroed(tp.dirty, n)
-	tp.nk = buf.Zeroed(tp.nk, n)
-	tp.epochStart, tp.lastLen = 0, 1 // T_0 = 1, as learners.PSRL
+	tp.clock.reset(n)
 	tp.visited = tp.visited[:0]
 	tp.created = 0
 	tp.truth = nil
@@ -234,11 +215,7 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
 		tp.dirty[i] = true
 	}
-	switch total := tp.st.Samples(); {
-	case tp.r.Schedule == DrawTSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]):
-		tp.lastLen = total - tp.epochStart
-		tp.draw()
-	case tp.r.Schedule == DrawDoubling && n-tp.nk[i] >= max(1, tp.nk[i]):
+	if tp.clock.ends(tp.st.Samples(), i, n) {
 		tp.draw()
 	}
 }
@@ -251,7 +228,7 @@ const exactWeights = 16
 
 // EndEpisode draws a model at the end of every episode when that is the schedule.
 func (tp *TemplatePrior) EndEpisode() {
-	if tp.r.Schedule == DrawPerEpisode {
+	if tp.clock.atEpisodeEnd() {
 		tp.draw()
 	}
 }
@@ -265,10 +242,10 @@ func (tp *TemplatePrior) draw() {
 			tp.dirty[i] = false
 		}
 		tp.redraw(i)
-		tp.nk[i] = tp.own.N(i)
+		tp.clock.nk[i] = tp.own.N(i)
 	}
 	tp.l.EndEpisode()
-	tp.epochStart = tp.st.Samples()
+	tp.clock.epochStart = tp.st.Samples()
 }
 
 // weights are pair i's posterior weights: the library's components, then the new one (log
