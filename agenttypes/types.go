@@ -43,6 +43,10 @@ var types = []Type{
 			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward
 			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
+	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: posterior sampling for a latent MDP (Brunskill & Li 2013's setting)",
+		Defaults: func() Params {
+			return &LatentPrior{PSRL: PSRL{learners.DefaultPSRL()}, LatentParams: temple.DefaultLatentParams()}
+		}, PairBytes: 200},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}

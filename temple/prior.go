@@ -63,6 +63,57 @@ type PSRLModel struct {
 	Schedule             DrawSchedule
 }
 
+// validate names the first of r's settings that the learner typ cannot use.
+func (r PSRLModel) validate(typ string) error {
+	switch {
+	case r.Beta && !(r.RewardMax > r.RewardMin):
+		return fmt.Errorf("%s: reward range [%v, %v], want reward_max > reward_min", typ, r.RewardMin, r.RewardMax)
+	case !r.Beta && !(r.RewardSD > 0 && r.RewardNoise > 0):
+		return fmt.Errorf("%s: reward prior sd %v and noise %v, want both > 0", typ, r.RewardSD, r.RewardNoise)
+	case r.Schedule < DrawPerEpisode || r.Schedule > DrawDoubling:
+		return fmt.Errorf("%s: draw schedule %d, want DrawPerEpisode, DrawTSDE or DrawDoubling", typ, r.Schedule)
+	}
+	return nil
+}
+
+// scaled is a sum of n rewards scaled to [0, 1] each by RewardMin and RewardMax, clamped to
+// [0, n], as PSRL's Beta posterior counts it.
+func (r PSRLModel) scaled(n int64, sum float64) float64 {
+	return min(max((sum-float64(n)*r.RewardMin)/(r.RewardMax-r.RewardMin), 0), float64(n))
+}
+
+// The marginal likelihood of a pair's n rewards (their sum and sum of squares) when the pair's
+// mean reward has the posterior of r's prior given nm earlier rewards of sum sm — Beta(1 + x_m,
+// 1 + nm − x_m) at the scaled sum x_m, or the Normal posterior of N(RewardMean, RewardSD²) given
+// nm rewards of noise RewardNoise — is, in logs, rewardData(n, …) − rewardNorm(nm, sm): the
+// normaliser depends on the earlier rewards alone, so a learner that adds rewards one by one
+// computes it once.
+func (r PSRLModel) rewardData(n int64, sum, sq float64, nm int64, sm float64) float64 {
+	if r.Beta {
+		a, b := r.betaPosterior(nm, sm)
+		x := r.scaled(n, sum)
+		return lgamma(a+x) + lgamma(b+float64(n)-x) - lgamma(a+b+float64(n))
+	}
+	v0, noise2 := r.RewardSD*r.RewardSD, r.RewardNoise*r.RewardNoise
+	v := 1 / (1/v0 + float64(nm)/noise2)
+	return normalML(n, sum, sq, v*(r.RewardMean/v0+sm/noise2), v, noise2)
+}
+
+// rewardNorm is the normaliser of rewardData: ln B(a, b) of the Beta posterior, 0 for the Normal.
+func (r PSRLModel) rewardNorm(nm int64, sm float64) float64 {
+	if !r.Beta {
+		return 0
+	}
+	a, b := r.betaPosterior(nm, sm)
+	return lgamma(a) + lgamma(b) - lgamma(a+b)
+}
+
+// betaPosterior is Beta(1, 1) updated with nm rewards of sum sm, scaled.
+func (r PSRLModel) betaPosterior(nm int64, sm float64) (a, b float64) {
+	xm := r.scaled(nm, sm)
+	return 1 + xm, 1 + float64(nm) - xm
+}
+
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
 // its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
@@ -132,13 +183,8 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	switch {
-	case r.Beta && !(r.RewardMax > r.RewardMin):
-		return nil, fmt.Errorf("template-prior: reward range [%v, %v], want reward_max > reward_min", r.RewardMin, r.RewardMax)
-	case !r.Beta && !(r.RewardSD > 0 && r.RewardNoise > 0):
-		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.RewardSD, r.RewardNoise)
-	case r.Schedule < DrawPerEpisode || r.Schedule > DrawDoubling:
-		return nil, fmt.Errorf("template-prior: draw schedule %d, want DrawPerEpisode, DrawTSDE or DrawDoubling", r.Schedule)
+	if err := r.validate("template-prior"); err != nil {
+		return nil, err
 	}
 	lib, err := template.NewLibrary(p.Tau)
 	if err != nil {
@@ -295,14 +341,12 @@ func (tp *TemplatePrior) reweigh(i int) {
 func (tp *TemplatePrior) rewardML(n int64, sum, sq float64, g *template.Point) float64 {
 	c := float64(tp.p.Strength)
 	if tp.r.Beta {
-		span := tp.r.RewardMax - tp.r.RewardMin
-		x := min(max((sum-float64(n)*tp.r.RewardMin)/span, 0), float64(n))
 		a, b := 1.0, 1.0
 		if g != nil {
-			r := min(max((g.R-tp.r.RewardMin)/span, 0), 1)
+			r := tp.r.scaled(1, g.R)
 			a, b = 1+c*r, 1+c*(1-r)
 		}
-		return betaML(n, x, a, b)
+		return betaML(n, tp.r.scaled(n, sum), a, b)
 	}
 	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
 	if g == nil {

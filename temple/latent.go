@@ -1,0 +1,266 @@
+package temple
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/mdp"
+)
+
+// LatentParams are the parameters of LatentPrior, posterior sampling over the task models seen
+// so far and a new one.
+type LatentParams struct {
+	// Concentration is α of the Chinese restaurant process over the task models: after T tasks, a
+	// task's model is new with prior probability α/(T + α), and that of a model which T_k of them
+	// had with T_k/(T + α).
+	Concentration float64 `yaml:"concentration" doc:"α of the Chinese restaurant process over task models: after T tasks, a task's model is new with prior probability α/(T + α), that of a model T_k of them had with T_k/(T + α)" range:"> 0"`
+}
+
+// DefaultLatentParams are α = 1.
+func DefaultLatentParams() LatentParams { return LatentParams{Concentration: 1} }
+
+// Validate names the first parameter out of range.
+func (p LatentParams) Validate() error {
+	if !(p.Concentration > 0) || math.IsInf(p.Concentration, 0) {
+		return fmt.Errorf("latent-psrl: concentration = %v, want a finite number > 0", p.Concentration)
+	}
+	return nil
+}
+
+// LatentPrior is posterior sampling for a latent MDP (the setting of Brunskill & Li, UAI 2013;
+// Kwon, Efroni, Caramanis & Mannor, NeurIPS 2021, for its limits), over a PSRL base: each task's
+// model is one of the models of the tasks before it or a new one, a priori by a Chinese
+// restaurant process of concentration α, and a model is Dirichlet over each pair's next states
+// and Beta (or Normal) on its mean reward. It is the finite-model setting's counterpart of
+// TemplatePrior: a mixture prior over whole tasks where TemplatePrior's is over each pair.
+//
+// Model k holds the own samples of the tasks assigned to it, pooled (N_k). Under model k a pair's
+// next states are Dirichlet(1/S + N_k(s,a,·)) — the posterior of the sparse Dirichlet(1/S, …, 1/S)
+// given those samples, the tasks of one model sharing its transitions exactly — and under the new
+// model Dirichlet(1/S, …, 1/S). The posterior weight of model k is its prior weight times the
+// marginal likelihood of the task's own samples, exact and kept up to date sample by sample: the
+// predictive probability (1/S + N_k(s,a,s′) + n(s,a,s′))/(1 + N_k(s,a) + n(s,a)) of each next
+// state, and the rewards' marginal under the model's reward posterior (betaML or normalML). To
+// draw a model it draws k from those weights, places N_k beside every pair's own samples as
+// pseudo-counts (agent.Replacer; the new model places nothing), and has the base draw from its
+// posterior on these counts. At the end of a task the task joins the model of the largest
+// posterior weight, or starts a new one.
+//
+// What is approximated (docs/decisions.md, "The latent-model posterior"): a finished task joins
+// one model (the posterior's mode) instead of being kept as a distribution over models, so the
+// models are never regrouped; the base draws with its own prior (α₀ over observed next states)
+// where the weights use the sparse Dirichlet(1/S).
+type LatentPrior struct {
+	p LatentParams
+	r PSRLModel
+	overBase
+	models []latentModel
+	tasks  int // finished tasks
+
+	// Per task.
+	logw    []float64 // per model, then new: log prior weight + log marginal likelihood so far
+	drawn   int       // the model drawn last, placed beside the own samples (−1: new)
+	ownSq   []float64 // per pair, the sum of its own rewards' squares
+	clock   drawClock
+	rng     *rand.Rand
+	weights []float64
+	succ    []mdp.Succ
+	// Per model, then new, per pair: ln of the marginal likelihood of the pair's own rewards so
+	// far and its normaliser (rewardData, rewardNorm), kept so that a sample costs one term.
+	rewardML, rewardNorm []float64
+}
+
+// latentModel is one task model: the pooled own samples of the tasks that had it.
+type latentModel struct {
+	counts mdp.Counts
+	tasks  int
+}
+
+// NewLatentPrior validates p and returns the learner over base, a PSRL that draws at every call
+// of EndEpisode, whose reward model and schedule are r.
+func NewLatentPrior(p LatentParams, r PSRLModel, base agent.Base) (*LatentPrior, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := r.validate("latent-psrl"); err != nil {
+		return nil, err
+	}
+	ob, err := newOverBase(base, "latent-psrl")
+	if err != nil {
+		return nil, err
+	}
+	return &LatentPrior{p: p, r: r, overBase: ob, clock: drawClock{schedule: r.Schedule}}, nil
+}
+
+// Models is the number of task models the learner holds.
+func (lp *LatentPrior) Models() int { return len(lp.models) }
+
+// BeginTask begins the base and sets the models' prior weights: T_k/(T + α), new α/(T + α).
+func (lp *LatentPrior) BeginTask(t agent.Task) error {
+	if len(lp.models) > 0 && (lp.models[0].counts.S != t.S || lp.models[0].counts.A != t.A) {
+		return fmt.Errorf("latent-psrl: a task of %d states and %d actions after tasks of %d and %d: the latent-model posterior needs tasks of one size",
+			t.S, t.A, lp.models[0].counts.S, lp.models[0].counts.A)
+	}
+	lp.begin(t)
+	lp.rng = t.Rand
+	total := float64(lp.tasks) + lp.p.Concentration
+	lp.logw = lp.logw[:0]
+	for _, m := range lp.models {
+		lp.logw = append(lp.logw, math.Log(float64(m.tasks)/total))
+	}
+	lp.logw = append(lp.logw, math.Log(lp.p.Concentration/total))
+	lp.drawn = -1
+	lp.ownSq = buf.Zeroed(lp.ownSq, t.S*t.A)
+	lp.rewardML = buf.Zeroed(lp.rewardML, len(lp.logw)*t.S*t.A)
+	lp.rewardNorm = buf.Zeroed(lp.rewardNorm, len(lp.logw)*t.S*t.A)
+	lp.clock.reset(t.S * t.A)
+	return nil
+}
+
+// Observe brings every model's weight up to date with the sample, records it with the base, and
+// draws when the schedule's epoch ends.
+func (lp *LatentPrior) Observe(s, a int, r float64, next int) {
+	i := s*lp.A + a
+	n, sum, succ := lp.own.Pair(i)
+	nNext, sq := succCount(succ, next), lp.ownSq[i]
+	if !lp.record(i, next, r) {
+		return
+	}
+	for k := range lp.logw {
+		var m *mdp.Counts // nil: the new model
+		if k < len(lp.models) {
+			m = &lp.models[k].counts
+		}
+		lp.logw[k] += lp.transitionStep(m, i, next, n, nNext) + lp.rewardStep(k, m, i, n, sum, sq, r)
+	}
+	lp.ownSq[i] += r * r
+	if lp.clock.ends(lp.st.Samples(), i, lp.own.N(i)) {
+		lp.draw()
+	}
+}
+
+// transitionStep is ln of the predictive probability of next for pair i under model m (nil: the
+// new model), given the task's own n samples of i, nNext of them to next:
+// (1/S + N_m(i, next) + nNext)/(1 + N_m(i) + n).
+func (lp *LatentPrior) transitionStep(m *mdp.Counts, i, next int, n, nNext int64) float64 {
+	var nm, nmNext int64
+	if m != nil {
+		nm, nmNext = m.N(i), succCount(m.Successors(i), next)
+	}
+	return math.Log((1/float64(lp.S) + float64(nmNext+nNext)) / (1 + float64(nm+n)))
+}
+
+// rewardStep is the change of ln of the marginal likelihood of pair i's own rewards under model
+// k, m its counts (nil: new), when reward r joins its n rewards of sum sum and sum of squares sq.
+func (lp *LatentPrior) rewardStep(k int, m *mdp.Counts, i int, n int64, sum, sq, r float64) float64 {
+	var nm int64
+	var sm float64
+	if m != nil {
+		nm, sm = m.N(i), m.R(i)
+	}
+	at := k*lp.S*lp.A + i
+	if n == 0 {
+		lp.rewardNorm[at] = lp.r.rewardNorm(nm, sm)
+	}
+	ml := lp.r.rewardData(n+1, sum+r, sq+r*r, nm, sm) - lp.rewardNorm[at]
+	d := ml - lp.rewardML[at]
+	lp.rewardML[at] = ml
+	return d
+}
+
+// EndEpisode draws a model at the end of every episode when that is the schedule.
+func (lp *LatentPrior) EndEpisode() {
+	if lp.clock.atEpisodeEnd() {
+		lp.draw()
+	}
+}
+
+// draw draws a model from the posterior weights, places it beside the own samples when it is not
+// the one placed already, has the base draw from the counts, and begins an epoch.
+func (lp *LatentPrior) draw() {
+	k := -1 // with no model yet the new one is certain, and no random number is drawn
+	if len(lp.models) > 0 {
+		lp.weights = append(lp.weights[:0], lp.logw...)
+		normalize(lp.weights)
+		if k = drawIndex(lp.weights, lp.rng.Float64()); k == len(lp.models) {
+			k = -1
+		}
+	}
+	if k != lp.drawn {
+		lp.placeModel(k)
+		lp.drawn = k
+	}
+	for i := range lp.clock.nk {
+		lp.clock.nk[i] = lp.own.N(i)
+	}
+	lp.l.EndEpisode()
+	lp.clock.epochStart = lp.st.Samples()
+}
+
+// placeModel sets every pair's statistics to its own samples plus model k's pooled samples (k −1:
+// its own samples alone). An own sample recorded later joins both, so a placement stays right
+// until another model is drawn.
+func (lp *LatentPrior) placeModel(k int) {
+	for i := range lp.S * lp.A {
+		if k < 0 || lp.models[k].counts.N(i) == 0 {
+			lp.unplace(i)
+			continue
+		}
+		m := &lp.models[k].counts
+		lp.succ = append(lp.succ[:0], lp.own.Successors(i)...)
+		for _, x := range m.Successors(i) {
+			j := 0
+			for j < len(lp.succ) && lp.succ[j].State != x.State {
+				j++
+			}
+			if j == len(lp.succ) {
+				lp.succ = append(lp.succ, mdp.Succ{State: x.State})
+			}
+			lp.succ[j].N += x.N
+		}
+		lp.rep.Replace(i, lp.succ, lp.own.R(i)+m.R(i))
+		lp.placed[i] = true
+	}
+}
+
+// EndTask gives the task to the model of the largest posterior weight (the first of equal ones),
+// or makes it a new model.
+func (lp *LatentPrior) EndTask() {
+	best := len(lp.logw) - 1
+	for k, w := range lp.logw {
+		if w > lp.logw[best] {
+			best = k
+		}
+	}
+	if best == len(lp.models) {
+		lp.models = append(lp.models, latentModel{})
+		lp.models[best].counts.Reset(lp.S, lp.A)
+	}
+	m := &lp.models[best]
+	m.counts.Merge(&lp.own)
+	m.tasks++
+	lp.tasks++
+}
+
+// TaskMetrics are the base's statistics, the models held, and the posterior weight of a new model
+// at the end of the task.
+func (lp *LatentPrior) TaskMetrics() []agent.Metric {
+	lp.weights = append(lp.weights[:0], lp.logw...)
+	normalize(lp.weights)
+	return append(lp.st.Metrics(),
+		agent.Metric{Name: "latent_models", Value: float64(len(lp.models))},
+		agent.Metric{Name: "new_model_weight", Value: lp.weights[len(lp.weights)-1]})
+}
+
+// succCount is the count of next among succ.
+func succCount(succ []mdp.Succ, next int) int64 {
+	for _, x := range succ {
+		if int(x.State) == next {
+			return x.N
+		}
+	}
+	return 0
+}
