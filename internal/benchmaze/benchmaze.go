@@ -27,7 +27,7 @@ func Mazes(tb testing.TB, n int, rng *rand.Rand) []*mdp.Model {
 			slip[i] = []float64{0, 0.2, 0.4}[rng.IntN(3)]
 		}
 		mz := env.Maze{Width: 4, Height: 4, Slip: slip, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-			StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4}
+			Actions: 4}.WithRewards(env.PaperRewards)
 		var err error
 		if models[k], err = mz.Model(); err != nil {
 			tb.Fatal(err)
