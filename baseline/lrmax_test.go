@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -272,17 +273,9 @@ func runEpisodes(t testing.TB, ag agent.Agent, m *mdp.Model, index, episodes, st
 	if err := ag.BeginTask(agent.Task{Index: index, S: m.S, A: m.A, Gamma: gamma, Rand: rng, Terminal: m.TerminalStates(), Truth: m}); err != nil {
 		t.Fatal(err)
 	}
+	loop := episodetest.Loop{Agent: ag, Task: m, Rand: envRng, StopAtTerminal: true}
 	for range episodes {
-		s := m.SampleStart(envRng)
-		for range steps {
-			a := ag.Act(s)
-			next, r := m.Step(s, a, envRng)
-			ag.Observe(s, a, r, next)
-			if s = next; m.Terminal(s) {
-				break
-			}
-		}
-		ag.EndEpisode()
+		loop.Episode(m.SampleStart(envRng), steps)
 	}
 	ag.EndTask()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
@@ -128,16 +129,9 @@ type taskLearner interface {
 func runTask(ot taskLearner, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
 	ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
 	total := 0.0
+	loop := episodetest.Loop{Agent: ot, Task: m, Rand: envRand, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
 	for range episodes {
-		s := 0
-		for range 30 {
-			a := ot.Act(s)
-			next, r := m.Step(s, a, envRand)
-			ot.Observe(s, a, r, next)
-			total += r
-			s = next
-		}
-		ot.EndEpisode()
+		loop.Episode(0, 30)
 	}
 	ot.EndTask()
 	metrics := map[string]float64{"reward": total}
