@@ -119,9 +119,11 @@ func (p *LatentPrior) New(Context) (agent.Agent, error) {
 	return temple.NewLatentPrior(p.LatentParams, psrlModel(p.PSRLParams), base)
 }
 
-// memory is PSRL's and, at most, one model a task, each at most every successor of every pair.
+// memory is PSRL's and, at most, one model a task: each pair's counts with up to 8 next states
+// (a grid's move reaches a few; an estimate, not a bound, for tasks where a pair reaches many),
+// and the weights' reward terms of every model and pair.
 func (p *LatentPrior) memory(typeBytes, S, A, tasks int64) int64 {
-	return p.PSRL.memory(typeBytes, S, A, tasks) + tasks*S*A*(48+16*S)
+	return p.PSRL.memory(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+16)
 }
 
 // drawnBase is a PSRL whose models a template or latent-model learner draws: schedule episode,

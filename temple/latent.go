@@ -43,7 +43,7 @@ func (p LatentParams) Validate() error {
 // model Dirichlet(1/S, …, 1/S). The posterior weight of model k is its prior weight times the
 // marginal likelihood of the task's own samples, exact and kept up to date sample by sample: the
 // predictive probability (1/S + N_k(s,a,s′) + n(s,a,s′))/(1 + N_k(s,a) + n(s,a)) of each next
-// state, and the rewards' marginal under the model's reward posterior (betaML or normalML). To
+// state, and the rewards' marginal under the model's reward posterior (PSRLModel.rewardData). To
 // draw a model it draws k from those weights, places N_k beside every pair's own samples as
 // pseudo-counts (agent.Replacer; the new model places nothing), and has the base draw from its
 // posterior on these counts. At the end of a task the task joins the model of the largest
