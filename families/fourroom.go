@@ -55,7 +55,7 @@ func (p *FourRoomParams) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("fourroom: %w", err)
 	}
-	return mazeCopies(p.grid(), p.Tasks), nil
+	return repeated(p.grid, p.Tasks), nil
 }
 
 // fourRoomWalls are the wall cells of simple_rl's FourRoomMDP on an n×n grid: the row and the

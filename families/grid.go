@@ -44,24 +44,24 @@ func (p *GridParams) Validate() error {
 // grid is the one grid world of the family.
 func (p *GridParams) grid() env.Maze {
 	m := newMaze(p.Width, p.Height, p.MazeActions, p.Rewards, p.Goals, p.Lava)
+	m.Walls, m.TerminalGoals = p.Walls, p.TerminalGoals
+	m = m.Clone() // before the slips: a grid of 2048×2048 cells copies no 32 MB
 	m.Slip = env.UniformSlip(p.Width*p.Height, p.Slip)
-	m.Walls = p.Walls
-	m.TerminalGoals = p.TerminalGoals
-	return m.Clone()
+	return m
 }
 
 func (p *GridParams) Sequence(int, *rand.Rand) (env.Sequence, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("grid: %w", err)
 	}
-	return mazeCopies(p.grid(), p.Tasks), nil
+	return repeated(p.grid, p.Tasks), nil
 }
 
-// mazeCopies is the sequence of count deep copies of m.
-func mazeCopies(m env.Maze, count int) env.Sequence {
+// repeated is the sequence of count mazes that maze makes, each its own.
+func repeated(maze func() env.Maze, count int) env.Sequence {
 	out := make(env.Sequence, count)
 	for k := range out {
-		out[k] = m.Clone()
+		out[k] = maze()
 	}
 	return out
 }
