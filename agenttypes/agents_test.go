@@ -12,6 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -173,6 +174,7 @@ func TestEveryTypeRunsOnDefaults(t *testing.T) {
 					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m}); err != nil {
 						t.Fatal(err)
 					}
+					// Its own loop, not episodetest's: every action is checked before the model steps it.
 					for range 3 {
 						s := 0
 						for range 30 {
@@ -351,15 +353,9 @@ func TestTemplatesAugmentEveryBase(t *testing.T) {
 			if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
 				t.Fatal(err)
 			}
+			loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
 			for range 300 {
-				s := rng.IntN(m.S)
-				for range 30 {
-					a := ag.Act(s)
-					next, r := m.Step(s, a, rng)
-					ag.Observe(s, a, r, next)
-					s = next
-				}
-				ag.EndEpisode()
+				loop.Episode(rng.IntN(m.S), 30)
 			}
 			ag.EndTask()
 			for _, x := range ag.(agent.Reporter).TaskMetrics() {

@@ -64,8 +64,8 @@ var searched = map[string][]Dim{
 	// share ν) with PSRL's.
 	"template-prior": join(psrlDims, logInt("m_s", 1, 100), logReal("tau", 0.01, 1), logInt("strength", 1, 1000),
 		logReal("new_share", 0.01, 0.5)),
-	// The latent-model posterior's CRP concentration and PSRL's α₀ (its rewards are Beta: no reward_sd).
-	"latent-psrl":    dims(logReal("prior", 0.01, 10), logReal("concentration", 0.01, 100)),
+	// latent-psrl: PSRL's and α of its Chinese restaurant process over task models.
+	"latent-psrl":    join(psrlDims, logReal("concentration", 0.01, 100)),
 	"true-templates": dims(logInt("strength", 1, 10000)),
 }
 

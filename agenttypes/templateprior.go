@@ -1,8 +1,6 @@
 package agenttypes
 
 import (
-	"fmt"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
@@ -72,36 +70,75 @@ type TemplatePrior struct {
 	temple.PriorParams `yaml:",inline"`
 }
 
-// Validate checks PSRL's keys and template-prior's, and what template-prior needs of its PSRL:
-// Normal rewards (its components' reward likelihoods are Normal) and a schedule it can run.
+// Validate checks PSRL's keys and template-prior's.
 func (p *TemplatePrior) Validate() error {
 	if err := p.PSRLParams.Validate(); err != nil {
 		return err
 	}
-	if p.RewardPosterior != learners.NormalReward {
-		return fmt.Errorf("template-prior: reward_posterior = %q, want %q (the components' reward likelihoods are Normal: reward_mean, reward_sd, reward_noise)", p.RewardPosterior, learners.NormalReward)
-	}
-	if p.Schedule != learners.PerEpisode && p.Schedule != learners.TSDE {
-		return fmt.Errorf("template-prior: schedule = %q, want %q or %q (template-prior draws its base's models itself, after each pair's component)", p.Schedule, learners.PerEpisode, learners.TSDE)
-	}
 	return p.PriorParams.Validate()
 }
 
-// New builds the learner over a PSRL that draws when the learner says (schedule episode): the
-// learner draws the pairs' components first, at the end of every episode or on TSDE's epochs.
+// New builds the learner over a PSRL that draws when the learner says: the learner draws the
+// pairs' components first, then the model, on the PSRL schedule of the config.
 func (p *TemplatePrior) New(Context) (agent.Agent, error) {
-	bp := p.PSRLParams
-	bp.Schedule = learners.PerEpisode
-	base, err := learners.NewPSRL(bp)
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
 	if err != nil {
 		return nil, err
 	}
-	r := temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise, TSDE: p.Schedule == learners.TSDE}
-	return temple.NewTemplatePrior(p.PriorParams, r, base)
+	return temple.NewTemplatePrior(p.PriorParams, psrlModel(p.PSRLParams), base)
 }
 
 // memory is PSRL's, a template learner's own tables, and the components' weights of every pair
 // (about 20 templates).
 func (p *TemplatePrior) memory(typeBytes, S, A, tasks int64) int64 {
 	return p.PSRL.memory(typeBytes, S, A, tasks) + 21*8*S*A
+}
+
+// LatentPrior is the parameters of posterior sampling for a latent MDP over the task models seen
+// so far (temple.LatentPrior): its base is PSRL, whose keys it has beside its own.
+type LatentPrior struct {
+	PSRL                `yaml:",inline"`
+	temple.LatentParams `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and the learner's.
+func (p *LatentPrior) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.LatentParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
+// the config (as template-prior).
+func (p *LatentPrior) New(Context) (agent.Agent, error) {
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewLatentPrior(p.LatentParams, psrlModel(p.PSRLParams), base)
+}
+
+// memory is PSRL's and, at most, one model a task: each pair's counts with up to 8 next states
+// (a grid's move reaches a few; an estimate, not a bound, for tasks where a pair reaches many),
+// and the weights' reward terms of every model and pair.
+func (p *LatentPrior) memory(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRL.memory(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+16)
+}
+
+// drawnBase is a PSRL whose models a template or latent-model learner draws: schedule episode,
+// so that it draws at the calls of EndEpisode the learner makes.
+func drawnBase(p learners.PSRLParams) learners.PSRLParams {
+	p.Schedule = learners.PerEpisode
+	return p
+}
+
+// psrlModel is what temple's learners over PSRL take of its keys: the reward model and the
+// schedule they draw on.
+func psrlModel(p learners.PSRLParams) temple.PSRLModel {
+	schedule := map[learners.PSRLSchedule]temple.DrawSchedule{
+		learners.PerEpisode: temple.DrawPerEpisode, learners.TSDE: temple.DrawTSDE, learners.Doubling: temple.DrawDoubling,
+	}[p.Schedule]
+	return temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise,
+		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin, RewardMax: p.RewardMax, Schedule: schedule}
 }

@@ -38,13 +38,15 @@ var types = []Type{
 	{Name: "template-prior", Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
 		Defaults: func() Params {
 			base := learners.DefaultPSRL()
-			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward // what it can run
+			// as designed on the terrain family (docs/experiments/terrain.md); PSRL's own defaults,
+			// the doubling rule and Beta rewards, are one setting away
+			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward
 			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
-	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL over a latent MDP: a posterior over the models of past tasks and a new model (Brunskill & Li 2013's setting), the model drawn from the chosen one's counts",
+	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: posterior sampling for a latent MDP (Brunskill & Li 2013's setting)",
 		Defaults: func() Params {
-			return &LatentPSRL{PSRL: PSRL{learners.DefaultPSRL()}, LatentParams: temple.DefaultLatentParams()}
-		}, PairBytes: 240},
+			return &LatentPrior{PSRL: PSRL{learners.DefaultPSRL()}, LatentParams: temple.DefaultLatentParams()}
+		}, PairBytes: 200},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}

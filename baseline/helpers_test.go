@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -38,18 +39,18 @@ func runSteps(t testing.TB, ag agent.Agent, m *mdp.Model, index, steps int, gamm
 	if err := ag.BeginTask(agent.Task{Index: index, S: m.S, A: m.A, Gamma: gamma, Rand: rng, Truth: m}); err != nil {
 		t.Fatal(err)
 	}
-	s := m.SampleStart(envRng)
-	for k := 1; k <= steps; k++ {
-		a := ag.Act(s)
-		next, r := m.Step(s, a, envRng)
-		ag.Observe(s, a, r, next)
-		s = next
-		if hook != nil {
-			hook(k)
+	step := 0
+	loop := episodetest.Loop{Agent: ag, Task: m, Rand: envRng, AfterStep: func(int, int, float64, int) {
+		if step++; hook != nil {
+			hook(step)
 		}
-		if k%30 == 0 {
-			ag.EndEpisode()
-			s = m.SampleStart(envRng)
+	}}
+	for step < steps {
+		// The last episode is not ended when the task ends inside it.
+		if s, n := m.SampleStart(envRng), min(30, steps-step); n == 30 {
+			loop.Episode(s, n)
+		} else {
+			loop.Steps(s, n)
 		}
 	}
 	ag.EndTask()

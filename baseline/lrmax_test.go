@@ -10,6 +10,8 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -271,17 +273,9 @@ func runEpisodes(t testing.TB, ag agent.Agent, m *mdp.Model, index, episodes, st
 	if err := ag.BeginTask(agent.Task{Index: index, S: m.S, A: m.A, Gamma: gamma, Rand: rng, Terminal: m.TerminalStates(), Truth: m}); err != nil {
 		t.Fatal(err)
 	}
+	loop := episodetest.Loop{Agent: ag, Task: m, Rand: envRng, StopAtTerminal: true}
 	for range episodes {
-		s := m.SampleStart(envRng)
-		for range steps {
-			a := ag.Act(s)
-			next, r := m.Step(s, a, envRng)
-			ag.Observe(s, a, r, next)
-			if s = next; m.Terminal(s) {
-				break
-			}
-		}
-		ag.EndEpisode()
+		loop.Episode(m.SampleStart(envRng), steps)
 	}
 	ag.EndTask()
 }
@@ -438,9 +432,9 @@ func TestLRMaxBoundIsUpperBound(t *testing.T) {
 // 0.4}, goal (4,4), lava (2,2)) drawn with the given seed.
 func onlineMazes(t testing.TB, n int, seed uint64) []*mdp.Model {
 	t.Helper()
-	mz, err := env.OnlineMazes(rand.New(rand.NewPCG(seed, 0)), env.OnlineConfig{Width: 4, Height: 4, Pool: n, Tasks: n,
+	mz, err := (&families.OnlineMazeParams{Width: 4, Height: 4, Pool: n, Tasks: n,
 		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+		Rewards: env.PaperRewards}).Mazes(rand.New(rand.NewPCG(seed, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -724,9 +718,9 @@ func BenchmarkLRMaxOnlineMazes(b *testing.B) {
 // without estimation; with the pairs given an estimate and the start values below Q* per task.
 func BenchmarkLRMaxOnlineEstimate(b *testing.B) {
 	const episodes, steps, gamma, from = 3000, 30, 0.95, 15
-	mz, err := env.OnlineMazes(rand.New(rand.NewPCG(2, 0)), env.OnlineConfig{Width: 4, Height: 4, Pool: 5, Tasks: 40,
+	mz, err := (&families.OnlineMazeParams{Width: 4, Height: 4, Pool: 5, Tasks: 40,
 		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+		Rewards: env.PaperRewards}).Mazes(rand.New(rand.NewPCG(2, 0)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,14 +1,17 @@
 // Package env holds the tasks of the experiments and their sequences. A task is any tabular MDP
 // (Task): the slippery maze with per-cell landforms — which also makes the grid worlds, FourRoom
-// and the 8-action grid — and the other families. A sequence (Sequence) is the list of tasks one
-// run faces; this package generates them, writes and reads their JSON form and reads the
-// published sequences. A maze can also compute its model's rows on demand (OnDemand,
+// and the 8-action grid — and the other task kinds. A sequence (Sequence) is the list of tasks
+// one run faces; package families draws them, this package writes and reads their JSON form and
+// reads the published sequences. It also holds what every maze family shares: the rewards
+// (Rewards, PaperRewards) and the bound on a maze's size (MaxCells). A maze can also compute its model's rows on demand (OnDemand,
 // MazeDynamics), for mazes too large to store.
 package env
 
 import (
 	"fmt"
 	"math"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/mdp"
 )
@@ -17,6 +20,25 @@ import (
 type Cell struct{ X, Y int }
 
 func (c Cell) String() string { return fmt.Sprintf("(%d,%d)", c.X, c.Y) }
+
+// MarshalYAML writes a cell as the flow sequence [x, y].
+func (c Cell) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, v := range []int{c.X, c.Y} {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(v)})
+	}
+	return n, nil
+}
+
+// UnmarshalYAML reads a cell from [x, y], naming the line of anything else.
+func (c *Cell) UnmarshalYAML(n *yaml.Node) error {
+	var xy []int
+	if err := n.Decode(&xy); err != nil || len(xy) != 2 {
+		return fmt.Errorf("line %d: a cell is [x, y] with two integers", n.Line)
+	}
+	c.X, c.Y = xy[0], xy[1]
+	return nil
+}
 
 // Actions of the maze, in table order. Up moves to larger Y, so the goal (W,H) is the top-right cell.
 const (
@@ -106,7 +128,7 @@ func (m Maze) Validate() error {
 	if m.Width < 1 || m.Height < 1 {
 		return fmt.Errorf("maze: width %d and height %d must both be at least 1", m.Width, m.Height)
 	}
-	if err := checkCells(m.Width, m.Height); err != nil {
+	if err := CheckCells(m.Width, m.Height); err != nil {
 		return fmt.Errorf("maze: %w", err)
 	}
 	if m.Width*m.Height < 2 {
@@ -213,4 +235,42 @@ func (m Maze) Model() (*mdp.Model, error) {
 		start[s] = 1 / float64(len(d.starts))
 	}
 	return b.Model(start)
+}
+
+// Clone is a deep copy of m.
+func (m Maze) Clone() Maze {
+	m.Slip = cloneFloats(m.Slip)
+	m.Goals = cloneCells(m.Goals)
+	m.Lava = cloneCells(m.Lava)
+	m.Walls = cloneCells(m.Walls)
+	return m
+}
+
+// cloneCells copies cells; an empty list becomes nil, as it reads back from JSON.
+func cloneCells(cells []Cell) []Cell {
+	if len(cells) == 0 {
+		return nil
+	}
+	return append([]Cell(nil), cells...)
+}
+
+func cloneFloats(xs []float64) []float64 {
+	if xs == nil {
+		return nil
+	}
+	return append([]float64{}, xs...)
+}
+
+// MaxCells is the largest maze, in cells (2048 × 2048). A maze's model takes about 100 bytes per
+// state-action pair and each learner as much again, so a larger maze needs gigabytes per task;
+// it is refused before any array of one entry per cell is allocated.
+const MaxCells = 1 << 22
+
+// CheckCells refuses a maze of more than MaxCells cells, naming its size.
+func CheckCells(w, h int) error {
+	if w > MaxCells/h {
+		return fmt.Errorf("width = %d, height = %d: %d cells, more than the %d (2048x2048) a maze may have; "+
+			"use a smaller width and height", w, h, int64(w)*int64(h), MaxCells)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -22,14 +23,10 @@ const SequenceFormat = "temple-task-sequences/v2"
 // still read.
 const sequenceFormatV1 = "temple-task-sequences/v1"
 
-// Defaults of the published experiments (docs/decisions.md, 19 and 20): they are not stored in the
-// published task-sequence files, so the reader fills them in.
-const (
-	paperStepCost   = 0.2
-	paperGoalReward = 1.0
-	paperLavaCost   = 1.0
-	paperActions    = 4
-)
+// paperActions are the actions of the published experiments' mazes (docs/decisions.md, 19 and 20):
+// the published task-sequence files do not store them, nor the rewards (PaperRewards), so the
+// reader fills them in.
+const paperActions = 4
 
 // MarshalJSON writes a cell as the 2-element array [x, y].
 func (c Cell) MarshalJSON() ([]byte, error) {
@@ -65,6 +62,50 @@ func (s Sequence) NeedsGoals() bool {
 		}
 	}
 	return false
+}
+
+// DrawGoals returns a copy of seq in which every maze without a goal gets one goal drawn
+// uniformly over its open (non-wall) cells; other tasks are copied unchanged (mazes deeply). It is
+// used for the published varying-size sequences, whose goals were drawn at run time.
+//
+// Draw order: for each maze without a goal in turn, rng.IntN(number of open cells). A maze with
+// no open cell or an invalid size, and every maze when rng is nil, is left without a goal (the
+// result still NeedsGoals and fails later validation of the experiment).
+func DrawGoals(rng *rand.Rand, seq Sequence) Sequence {
+	out := make(Sequence, len(seq))
+	for k, t := range seq {
+		m, ok := t.(Maze)
+		if !ok {
+			out[k] = t
+			continue
+		}
+		m = m.Clone()
+		if len(m.Goals) == 0 && rng != nil {
+			if open := openCells(&m); len(open) > 0 {
+				m.Goals = []Cell{open[rng.IntN(len(open))]}
+			}
+		}
+		out[k] = m
+	}
+	return out
+}
+
+// openCells lists the non-wall cells of m in index order (nil for an invalid size).
+func openCells(m *Maze) []Cell {
+	if m.Width < 1 || m.Height < 1 {
+		return nil
+	}
+	walls := make(map[Cell]bool, len(m.Walls))
+	for _, w := range m.Walls {
+		walls[w] = true
+	}
+	var open []Cell
+	for i := range m.Width * m.Height {
+		if c := m.CellOf(i); !walls[c] {
+			open = append(open, c)
+		}
+	}
+	return open
 }
 
 // SequenceSet is one task sequence per run, as stored in a task-sequence file.
@@ -316,8 +357,7 @@ func decodeOurs(data []byte) (SequenceSet, error) {
 
 // publishedMaze is a published-layout maze with the experiment constants filled in.
 func publishedMaze(width, height int, slip []float64, goals, lava []Cell) Maze {
-	return Maze{Width: width, Height: height, Slip: slip, Goals: goals, Lava: lava,
-		StepCost: paperStepCost, GoalReward: paperGoalReward, LavaCost: paperLavaCost, Actions: paperActions}
+	return Maze{Width: width, Height: height, Slip: slip, Goals: goals, Lava: lava, Actions: paperActions}.WithRewards(PaperRewards)
 }
 
 // decodeOnline reads the online-maze layout (the published online-maze sequences): goal (W, H) and lava
@@ -369,7 +409,7 @@ func decodeFiniteModel(data []byte) (SequenceSet, error) {
 			if err := json.Unmarshal(g, &goal); err != nil {
 				return SequenceSet{}, fmt.Errorf("run %d, task %d: %w", r, k, err)
 			}
-			seq[k] = publishedMaze(raw.Width, raw.Height, uniformSlip(raw.Width*raw.Height, raw.Slip), []Cell{goal}, nil)
+			seq[k] = publishedMaze(raw.Width, raw.Height, UniformSlip(raw.Width*raw.Height, raw.Slip), []Cell{goal}, nil)
 		}
 		set.Runs = append(set.Runs, seq)
 	}
@@ -401,8 +441,8 @@ func decodeVaryingSize(data []byte) (SequenceSet, error) {
 	return set, nil
 }
 
-// uniformSlip is n copies of p.
-func uniformSlip(n int, p float64) []float64 {
+// UniformSlip is n copies of p.
+func UniformSlip(n int, p float64) []float64 {
 	s := make([]float64, n)
 	for i := range s {
 		s[i] = p

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/continuous"
 	"github.com/temple-rl/temple/continuous/acrobot"
 	"github.com/temple-rl/temple/continuous/cartpole"
 	"github.com/temple-rl/temple/continuous/discretize"
@@ -123,6 +124,21 @@ func physicsLabel(p, def any) string {
 	return " (" + strings.Join(out, ", ") + ")"
 }
 
+// What the simulator kinds below share: each is a physics struct and a Discretization; a task
+// given as a simulator has no table, and its simulator is its environment binned by its
+// Discretization.
+
+// noTable is the error of Model on simulated task t.
+func noTable(t Task) (*mdp.Model, error) { return nil, fmt.Errorf("%s: %w", t.Name(), ErrNoTable) }
+
+// simulator is environment e binned by d with e's own actions, or the error of making e.
+func (d Discretization) simulator(e continuous.Env, err error) (Simulator, error) {
+	if err != nil {
+		return nil, err
+	}
+	return discretize.New(e, d.config(nil))
+}
+
 // MountainCar is Gymnasium's MountainCar-v0 with the given physics, discretized.
 type MountainCar struct {
 	mountaincar.Params `yaml:",inline"`
@@ -138,9 +154,7 @@ func (t MountainCar) Name() string {
 }
 
 // Model fails: the task is a simulator.
-func (t MountainCar) Model() (*mdp.Model, error) {
-	return nil, fmt.Errorf("%s: %w", t.Name(), ErrNoTable)
-}
+func (t MountainCar) Model() (*mdp.Model, error) { return noTable(t) }
 
 // Size is the number of cells and the terminal state, and the 3 actions.
 func (t MountainCar) Size() (states, actions int) {
@@ -149,11 +163,7 @@ func (t MountainCar) Size() (states, actions int) {
 
 // Simulator builds the discretized environment.
 func (t MountainCar) Simulator() (Simulator, error) {
-	e, err := mountaincar.NewWith(t.Params)
-	if err != nil {
-		return nil, err
-	}
-	return discretize.New(e, t.config(nil))
+	return t.simulator(mountaincar.NewWith(t.Params))
 }
 
 // CartPole is Gymnasium's CartPole-v1 with the given physics, discretized.
@@ -171,7 +181,7 @@ func (t CartPole) Name() string {
 }
 
 // Model fails: the task is a simulator.
-func (t CartPole) Model() (*mdp.Model, error) { return nil, fmt.Errorf("%s: %w", t.Name(), ErrNoTable) }
+func (t CartPole) Model() (*mdp.Model, error) { return noTable(t) }
 
 // Size is the number of cells and the terminal state, and the 2 actions.
 func (t CartPole) Size() (states, actions int) {
@@ -179,13 +189,7 @@ func (t CartPole) Size() (states, actions int) {
 }
 
 // Simulator builds the discretized environment.
-func (t CartPole) Simulator() (Simulator, error) {
-	e, err := cartpole.NewWith(t.Params)
-	if err != nil {
-		return nil, err
-	}
-	return discretize.New(e, t.config(nil))
-}
+func (t CartPole) Simulator() (Simulator, error) { return t.simulator(cartpole.NewWith(t.Params)) }
 
 // Acrobot is Gymnasium's Acrobot-v1 with the given physics, its six-number observation
 // (cos θ₁, sin θ₁, cos θ₂, sin θ₂, θ̇₁, θ̇₂) discretized.
@@ -203,7 +207,7 @@ func (t Acrobot) Name() string {
 }
 
 // Model fails: the task is a simulator.
-func (t Acrobot) Model() (*mdp.Model, error) { return nil, fmt.Errorf("%s: %w", t.Name(), ErrNoTable) }
+func (t Acrobot) Model() (*mdp.Model, error) { return noTable(t) }
 
 // Size is the number of cells and the terminal state, and the 3 actions.
 func (t Acrobot) Size() (states, actions int) {
@@ -211,13 +215,7 @@ func (t Acrobot) Size() (states, actions int) {
 }
 
 // Simulator builds the discretized environment.
-func (t Acrobot) Simulator() (Simulator, error) {
-	e, err := acrobot.NewWith(t.Params)
-	if err != nil {
-		return nil, err
-	}
-	return discretize.New(e, t.config(nil))
-}
+func (t Acrobot) Simulator() (Simulator, error) { return t.simulator(acrobot.NewWith(t.Params)) }
 
 // Pendulum is Gymnasium's Pendulum-v1 with the given physics, its observation
 // (cos θ, sin θ, θ̇) discretized and Torques evenly spaced torques from −max_torque to
@@ -237,7 +235,7 @@ func (t Pendulum) Name() string {
 }
 
 // Model fails: the task is a simulator.
-func (t Pendulum) Model() (*mdp.Model, error) { return nil, fmt.Errorf("%s: %w", t.Name(), ErrNoTable) }
+func (t Pendulum) Model() (*mdp.Model, error) { return noTable(t) }
 
 // Size is the number of cells and the number of torques.
 func (t Pendulum) Size() (states, actions int) { return t.size(pendulum.ObsDim, false), t.Torques }

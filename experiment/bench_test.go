@@ -253,8 +253,9 @@ func BenchmarkLargeMaze(b *testing.B) {
 // fastLearnersConfig is issue 38's configuration on an n×n online maze: 4 mazes (lava at the
 // 10×10 cells (5,5), (3,7), (7,3), scaled with n; goal in the far corner), 300 episodes × 60
 // steps, one run, the oracle off, seed 3, every strong learner at its defaults, the tuned MBIE-EB,
-// both MBIE-EBs with the planner before delta planning (planning: full), and PSRL on each schedule
-// and prior support; the first agent, RMax, is the reference.
+// both MBIE-EBs with the planner before delta planning (planning: full), PSRL on each schedule
+// and prior support, and PSRL and O-TempLe over it with redraw: changed; the first agent, RMax,
+// is the reference.
 func fastLearnersConfig(n int) string {
 	at := func(k int) int { return max(1, (k*n+5)/10) }
 	return fmt.Sprintf(`name: fast-learners
@@ -299,6 +300,13 @@ agents:
     name: PSRL-obs-tsde
     prior_support: observed
     schedule: tsde
+  - type: psrl
+    name: PSRL-changed
+    redraw: changed
+  - type: psrl
+    name: PSRL-tsde-changed
+    schedule: tsde
+    redraw: changed
   - type: ucrl2
   - type: c-ucrl
   - type: e3
@@ -309,6 +317,10 @@ agents:
   - type: o-temple
     name: OT-PSRL
     base: psrl
+  - type: o-temple
+    name: OT-PSRL-changed
+    base: psrl
+    redraw: changed
 `, n, at(5), at(3), at(7))
 }
 

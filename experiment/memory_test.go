@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stream"
 )
@@ -175,14 +176,8 @@ func runTask(t *testing.T, p *Plan, ag agent.Agent, task Task) {
 	if err := ag.BeginTask(agent.Task{S: S, A: A, Gamma: p.Gamma, Rand: rng, Terminal: d.TerminalStates()}); err != nil {
 		t.Fatal(err)
 	}
+	loop := episodetest.Loop{Agent: ag, Task: d, Rand: rng}
 	for range p.Episodes {
-		s := d.SampleStart(rng)
-		for range p.Steps {
-			a := ag.Act(s)
-			next, r := d.Step(s, a, rng)
-			ag.Observe(s, a, r, next)
-			s = next
-		}
-		ag.EndEpisode()
+		loop.Episode(d.SampleStart(rng), p.Steps)
 	}
 }

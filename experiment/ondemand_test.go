@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/oracle"
 )
@@ -17,9 +18,9 @@ import (
 // same ε-mistakes — also when one task comes
 // twice in a sequence, sharing its dynamics but not its start states.
 func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
-	mazes, err := env.OnlineMazes(rand.New(rand.NewPCG(7, 8)), env.OnlineConfig{Width: 80, Height: 80, Pool: 2, Tasks: 2,
+	mazes, err := (&families.OnlineMazeParams{Width: 80, Height: 80, Pool: 2, Tasks: 2,
 		Landforms: []float64{0, 0.2, 0.4}, Goals: []env.Cell{{X: 80, Y: 80}}, Lava: []env.Cell{{X: 2, Y: 2}},
-		StepCost: 0.2, GoalReward: 1, LavaCost: 1})
+		Rewards: env.PaperRewards}).Mazes(rand.New(rand.NewPCG(7, 8)))
 	if err != nil {
 		t.Fatal(err)
 	}

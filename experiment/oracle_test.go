@@ -121,8 +121,8 @@ func corridorSpec(t *testing.T, start StartRule) Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks.Params.(*families.GridParams).GridConfig = env.GridConfig{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
-		StepCost: 0.2, GoalReward: 1}
+	*tasks.Params.(*families.GridParams) = families.GridParams{Width: 3, Height: 1, Tasks: 1, Goals: []env.Cell{{X: 3, Y: 1}},
+		Rewards: env.Rewards{GoalRewards: env.GoalRewards{StepCost: 0.2, GoalReward: 1}}}
 	s.Tasks = tasks
 	s.Output.Baseline = ""
 	return s

@@ -14,7 +14,8 @@
 // of tasks; the families online-maze, finite-model, grid and fourroom all make mazes.
 //
 // It imports the tasks (env and its subpackages, continuous/…, mdp), the seeded streams (stream)
-// and internal packages; it must not import experiment, results, report or anything that runs experiments.
+// and internal packages; it must not import experiment, results, stats, plots or anything that
+// runs experiments.
 package families
 
 import (

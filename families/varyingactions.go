@@ -13,20 +13,20 @@ const VaryingActions = "varying-actions"
 
 // VaryingActionsParams are online-maze's parameters and the number of 4-action tasks.
 type VaryingActionsParams struct {
-	env.OnlineConfig `yaml:",inline"`
+	OnlineMazeParams `yaml:",inline"`
 	SourceTasks      int `yaml:"source_tasks" doc:"number of 4-action tasks before the 8-action ones" range:"0 <= source_tasks <= count"`
 }
 
 // defaultVaryingActions is Appendix F.4's setting: 5 tasks with 4 actions, then 5 with 8, 4×4
 // mazes drawn from a pool of 10.
 func defaultVaryingActions() Params {
-	return &VaryingActionsParams{SourceTasks: 5, OnlineConfig: env.OnlineConfig{Width: 4, Height: 4, Pool: 10, Tasks: 10,
-		Actions: 4, Landforms: paperLandforms(), Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-		StepCost: 0.2, GoalReward: 1, LavaCost: 1}}
+	online := defaultOnlineMaze().(*OnlineMazeParams)
+	online.Pool, online.Tasks = 10, 10
+	return &VaryingActionsParams{OnlineMazeParams: *online, SourceTasks: 5}
 }
 
 func (p *VaryingActionsParams) Validate() error {
-	if err := p.OnlineConfig.Validate(); err != nil {
+	if err := p.OnlineMazeParams.Validate(); err != nil {
 		return err
 	}
 	if p.SourceTasks < 0 || p.SourceTasks > p.Tasks {
@@ -36,7 +36,7 @@ func (p *VaryingActionsParams) Validate() error {
 }
 
 func (p *VaryingActionsParams) Sequence(_ int, rng *rand.Rand) (env.Sequence, error) {
-	seq, err := env.OnlineMazes(rng, p.OnlineConfig)
+	seq, err := p.Mazes(rng)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +45,3 @@ func (p *VaryingActionsParams) Sequence(_ int, rng *rand.Rand) (env.Sequence, er
 	}
 	return env.Mazes(seq...), nil
 }
-
-// DrawBytes is the pool's landforms, as online-maze's.
-func (p *VaryingActionsParams) DrawBytes() int64 { return poolBytes(p.OnlineConfig) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -38,14 +39,7 @@ func line(t *testing.T) *mdp.Model {
 
 // play runs ag on m for steps steps from state 0 and returns the total reward.
 func play(ag agent.Agent, m *mdp.Model, steps int, rng *rand.Rand) float64 {
-	s, total := 0, 0.0
-	for i := 0; i < steps; i++ {
-		a := ag.Act(s)
-		next, r := m.Step(s, a, rng)
-		ag.Observe(s, a, r, next)
-		total += r
-		s = next
-	}
+	_, total := episodetest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(0, steps)
 	return total
 }
 

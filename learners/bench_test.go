@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/benchmaze"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -14,7 +15,7 @@ func benchMaze(b *testing.B) *mdp.Model {
 	b.Helper()
 	slip := []float64{0.2, 0.2, 0.2, 0.4, 0, 0.2, 0.4, 0.4, 0.4, 0, 0, 0, 0, 0.2, 0.4, 0.2}
 	mz := env.Maze{Width: 4, Height: 4, Slip: slip, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-		StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4}
+		Actions: 4}.WithRewards(env.PaperRewards)
 	m, err := mz.Model()
 	if err != nil {
 		b.Fatal(err)
@@ -22,30 +23,10 @@ func benchMaze(b *testing.B) *mdp.Model {
 	return m
 }
 
-// benchTasks runs whole tasks of the paper's size (3000 episodes × 30 steps) with ag and reports
-// steps per second, planning and all.
+// benchTasks runs whole tasks of the paper's size (3000 episodes × 30 steps) with ag on the bench
+// maze and reports steps per second, planning and all.
 func benchTasks(b *testing.B, ag agent.Agent) {
-	m := benchMaze(b)
-	const episodes, steps = 3000, 30
-	rng := rand.New(rand.NewPCG(1, 2))
-	b.ResetTimer()
-	for k := 0; k < b.N; k++ {
-		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
-			b.Fatal(err)
-		}
-		for e := 0; e < episodes; e++ {
-			s := 0
-			for t := 0; t < steps; t++ {
-				a := ag.Act(s)
-				next, r := m.Step(s, a, rng)
-				ag.Observe(s, a, r, next)
-				s = next
-			}
-			ag.EndEpisode()
-		}
-		ag.EndTask()
-	}
-	b.ReportMetric(float64(b.N*episodes*steps)/b.Elapsed().Seconds(), "steps/s")
+	benchmaze.Run(b, ag, []*mdp.Model{benchMaze(b)}, rand.New(rand.NewPCG(1, 2)))
 }
 
 func BenchmarkRMaxMaze4x4(b *testing.B) {

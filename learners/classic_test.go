@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env/classic"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -17,14 +18,7 @@ func runContinuing(t *testing.T, ag agent.Agent, m *mdp.Model, steps int, seed u
 	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(seed, 8))}); err != nil {
 		t.Fatal(err)
 	}
-	s, total := m.SampleStart(rng), 0.0
-	for range steps {
-		a := ag.Act(s)
-		next, r := m.Step(s, a, rng)
-		ag.Observe(s, a, r, next)
-		total += r
-		s = next
-	}
+	_, total := episodetest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(m.SampleStart(rng), steps)
 	return total
 }
 

@@ -248,13 +248,7 @@ func TestE3IncrementalPlansMatchFullPlans(t *testing.T) {
 		t.Run(string(planning), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(11, 12))
 			for trial := 0; trial < 60; trial++ {
-				S, A := 2+rng.IntN(7), 1+rng.IntN(3)
-				gamma := []float64{0, 0.5, 0.9, 0.95}[rng.IntN(4)]
-				var terminal []bool
-				if rng.IntN(2) == 0 {
-					terminal = make([]bool, S)
-					terminal[rng.IntN(S)] = true
-				}
+				S, A, gamma, terminal := randomPlanTask(rng)
 				p := E3Params{M: 1 + rng.Int64N(3), RMax: []float64{1, 2}[rng.IntN(2)], Epsilon: 0.1, PlanTolerance: 1e-4, Planning: planning}
 				exact := p
 				exact.Planning, exact.PlanTolerance = PlanFull, 1e-12
@@ -263,25 +257,7 @@ func TestE3IncrementalPlansMatchFullPlans(t *testing.T) {
 					l.Begin(agent.Task{S: S, A: A, Gamma: gamma, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: terminal})
 				}
 				for change := 0; change < 80; change++ {
-					i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
-					switch rng.IntN(10) {
-					case 0, 1:
-						add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
-						li.Augment(i, add, r)
-						le.Augment(i, add, r)
-					case 2: // a withdrawn augmentation leaving one sample: a known state may become unknown
-						succ := []mdp.Succ{{State: int32(next), N: 1}}
-						li.Replace(i, succ, r)
-						le.Replace(i, succ, r)
-					case 3: // a terminal state learned from a step
-						if rng.IntN(4) == 0 {
-							li.ObserveTerminal(next)
-							le.ObserveTerminal(next)
-						}
-					default:
-						li.Record(i, next, r)
-						le.Record(i, next, r)
-					}
+					changeAtRandom(rng, S, A, []planChange{augmentPair, augmentPair, withdrawToOne, learnTerminal}, li, le)
 					for k, pair := range [][2][]float64{{li.ExploitQ(), le.ExploitQ()}, {li.ExploreQ(), le.ExploreQ()}} {
 						checkSamePlan(t, fmt.Sprintf("trial %d change %d, plan %d", trial, change, k), pair[0], pair[1], S, A, p.PlanTolerance)
 					}

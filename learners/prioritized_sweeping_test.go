@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/mdp"
 )
 
 // TestIncrementalPlanMatchesPlanningFromScratch drives two learners, one planning incrementally
@@ -26,13 +25,7 @@ func TestIncrementalPlanMatchesPlanningFromScratch(t *testing.T) {
 func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 60; trial++ {
-		S, A := 2+rng.IntN(7), 1+rng.IntN(3)
-		gamma := []float64{0, 0.5, 0.9, 0.95}[rng.IntN(4)]
-		var terminal []bool
-		if rng.IntN(2) == 0 {
-			terminal = make([]bool, S)
-			terminal[rng.IntN(S)] = true
-		}
+		S, A, gamma, terminal := randomPlanTask(rng)
 		p := DefaultRMax()
 		p.M, p.RMax = 1+rng.Int64N(4), []float64{1, 2, -0.5}[rng.IntN(3)]
 		inc, exact := p, p
@@ -51,32 +44,7 @@ func testPlanMatchesPlanningFromScratch(t *testing.T, planning Planning) {
 			le.SetUnknownValues(values)
 		}
 		for change := 0; change < 80; change++ {
-			i, next, r := rng.IntN(S*A), rng.IntN(S), rng.Float64()*2-1
-			switch rng.IntN(10) {
-			case 0, 1:
-				add := []mdp.Succ{{State: int32(next), N: 1 + rng.Int64N(3)}, {State: int32(rng.IntN(S)), N: 1}}
-				li.Augment(i, add, r)
-				le.Augment(i, add, r)
-			case 2: // a withdrawn augmentation: the pair's statistics start again, in another order
-				succ := []mdp.Succ{{State: int32(rng.IntN(S)), N: 1 + rng.Int64N(4)}}
-				if s2 := int32(rng.IntN(S)); s2 != succ[0].State {
-					succ = append(succ, mdp.Succ{State: s2, N: 1})
-				}
-				li.Replace(i, succ, r)
-				le.Replace(i, succ, r)
-			case 3: // a terminal state learned from a step
-				if rng.IntN(4) == 0 {
-					li.ObserveTerminal(next)
-					le.ObserveTerminal(next)
-				}
-			case 4: // a withdrawn augmentation leaving one sample: a known pair becomes unknown
-				succ := []mdp.Succ{{State: int32(next), N: 1}}
-				li.Replace(i, succ, r)
-				le.Replace(i, succ, r)
-			default:
-				li.Record(i, next, r)
-				le.Record(i, next, r)
-			}
+			changeAtRandom(rng, S, A, []planChange{augmentPair, augmentPair, withdrawPair, learnTerminal, withdrawToOne}, li, le)
 			checkSamePlan(t, fmt.Sprintf("trial %d change %d", trial, change), li.Q(), le.Q(), S, A, inc.PlanTolerance)
 		}
 	}

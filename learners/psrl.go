@@ -75,6 +75,23 @@ const (
 	Dense PSRLSampling = "dense"
 )
 
+// PSRLRedraw is which pairs a draw of aggregate sampling samples anew.
+type PSRLRedraw string
+
+const (
+	// RedrawAll samples every pair at every draw: the posterior sampling of Osband et al.
+	RedrawAll PSRLRedraw = "all"
+	// RedrawChanged samples anew, at a draw, only the pairs whose statistics changed since their
+	// last sample, and keeps the others' samples, except at a full draw, which samples every pair:
+	// the first draw after more samples than between the last two full draws (so, as TSDE's
+	// epochs, about √(2T) full draws in T steps). Each pair's sample is still a draw from its
+	// posterior, which has not moved since, but the model is no longer independent of the last
+	// one: a pair kept from being visited by an unlucky sample keeps it until the next full draw.
+	// The model is solved as every draw of aggregate sampling is. Not in the paper; it changes
+	// results (docs/decisions.md, decision 35, has what it does to learning).
+	RedrawChanged PSRLRedraw = "changed"
+)
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next
@@ -111,6 +128,10 @@ type PSRLParams struct {
 	// PlanTolerance bounds ‖V − Ṽ*‖∞ of the solve of each sampled model (aggregate sampling; dense
 	// solves exactly).
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each sampled model's solve (aggregate sampling; dense solves exactly)" range:"> 0"`
+	// Redraw is all (every pair at every draw, the default) or changed (only the pairs whose
+	// statistics changed since their last sample, with a full draw on TSDE's epochs; aggregate
+	// sampling only; not in the paper). "" is all.
+	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws; aggregate sampling only)" range:"all | changed"`
 }
 
 // DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
@@ -122,7 +143,7 @@ type PSRLParams struct {
 func DefaultPSRL() PSRLParams {
 	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
 		RewardPosterior: BetaReward, RewardMin: 0, RewardMax: 1, PriorSupport: ObservedStates,
-		Sampling: Aggregate, PlanTolerance: 1e-4}
+		Sampling: Aggregate, PlanTolerance: 1e-4, Redraw: RedrawAll}
 }
 
 // Validate names the first parameter out of range.
@@ -152,6 +173,10 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: sampling %q, want %q or %q", p.Sampling, Aggregate, Dense)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("psrl: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	case p.Redraw != "" && p.Redraw != RedrawAll && p.Redraw != RedrawChanged:
+		return fmt.Errorf("psrl: redraw %q, want %q or %q", p.Redraw, RedrawAll, RedrawChanged)
+	case p.Redraw == RedrawChanged && p.Sampling != Aggregate:
+		return fmt.Errorf("psrl: redraw %q needs sampling %q, got sampling %q", p.Redraw, Aggregate, p.Sampling)
 	}
 	return nil
 }
@@ -201,13 +226,10 @@ type PSRL struct {
 	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
 
 	// the sampled model of dense sampling: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
-	p, r []float64
-	// the sampled model of aggregate sampling: each pair's reward and observed successors in
-	// model, and the mass rest[i] spread evenly over its other next states
-	model   mdp.Sparse
-	rest    []float64
-	pol     []int     // the plan's policy, the start of the next policy iteration
-	mat     []float64 // scratch: I − γ·P_π, S×S
+	p, r    []float64
+	agg     aggregateModel // the sampled model of aggregate sampling
+	pol     []int          // the plan's policy, the start of the next policy iteration
+	mat     []float64      // scratch: I − γ·P_π, S×S
 	q, v    []float64
 	version uint64 // changes with every draw
 
@@ -215,6 +237,8 @@ type PSRL struct {
 	// and the counts n_{t_k}(s,a) when it began.
 	epochStart, lastLen int64
 	nk                  []int64
+
+	changed redrawState // redraw: changed
 }
 
 var _ agent.Base = (*PSRL)(nil)
@@ -242,15 +266,21 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
 	l.epochStart, l.lastLen = 0, 1 // T_0 = 1, our choice
+	if l.P.Redraw == RedrawChanged {
+		l.beginRedraw()
+	}
 	l.draw()
 }
 
 // draw samples a model from the posterior, plans it, and begins a TSDE epoch.
 func (l *PSRL) draw() {
-	if l.P.Sampling == Dense {
+	switch {
+	case l.P.Sampling == Dense:
 		l.sample()
 		l.solve()
-	} else {
+	case l.P.Redraw == RedrawChanged:
+		l.redraw()
+	default:
 		l.sampleAggregate()
 		l.solveAggregate()
 	}
@@ -304,143 +334,6 @@ func (l *PSRL) sampleReward(i int, prior, noise float64) float64 {
 	precision := prior + n*noise
 	mean := (p.RewardMean*prior + sum*noise) / precision
 	return mean + l.rng.NormFloat64()/math.Sqrt(precision)
-}
-
-// sampleAggregate draws a model from the posterior into model and rest (aggregate sampling): per
-// pair in index order, its mean reward, then a Gamma(α₀ + n(s,a,s′)) variate for each next state
-// s′ it has reached and, unless the prior's support is the observed states and the pair has
-// samples, one Gamma((S − k)·α₀) for the k states it has not reached, together; normalised, the
-// last is the mass spread evenly over those states. A pair without samples moves uniformly (its
-// whole mass is the rest's). Terminal states' pairs have no successor and no reward.
-func (l *PSRL) sampleAggregate() {
-	p := l.P
-	prior := 1 / (p.RewardSD * p.RewardSD)
-	noise := 1 / (p.RewardNoise * p.RewardNoise)
-	m := &l.model
-	m.Reset(l.S, l.A)
-	l.rest = l.rest[:0]
-	for i := 0; i < l.S*l.A; i++ {
-		if l.terminal != nil && l.terminal[i/l.A] {
-			m.AppendPair(0) // an episode ends here: Q = 0
-			m.EndPair()
-			l.rest = append(l.rest, 0)
-			continue
-		}
-		m.AppendPair(l.sampleReward(i, prior, noise))
-		at, total := len(m.Next), 0.0
-		for _, x := range l.stats.Counts().Successors(i) {
-			if x.N > 0 {
-				g := gammaVariate(l.rng, p.Prior+float64(x.N))
-				m.AppendSuccessor(int(x.State), g)
-				total += g
-			}
-		}
-		rest := 1.0
-		if k := len(m.Next) - at; k > 0 {
-			rest = 0
-			if p.PriorSupport != ObservedStates && k < l.S {
-				rest = gammaVariate(l.rng, float64(l.S-k)*p.Prior)
-			}
-			total += rest
-			for j := at; j < len(m.Prob); j++ {
-				m.Prob[j] /= total
-			}
-			rest /= total
-		}
-		m.EndPair()
-		l.rest = append(l.rest, rest)
-	}
-}
-
-// solveAggregate solves the model of aggregate sampling by Gauss–Seidel value iteration,
-// warm-started from the last sample's values, until no value moves by more than the stop of
-// plan_tolerance, or sooner, as soon as the greedy policy is certain: after a sweep in which no
-// value moved by more than Δ, every value the sweep read was within Δ/(1−γ) of V*, so every q it
-// computed is within γΔ/(1−γ) of Q*, and where the best q of each state leads its others by more
-// than twice that, the greedy actions are the optimal ones (the actions a solve to any tolerance
-// would take, but for near-ties within its tolerance). Between two such sweeps over every action,
-// policySweeps sweeps back up only each state's greedy action of the last one (modified policy
-// iteration): they cost 1/A of a sweep and move the values towards V* as much, and the bound
-// holds after any sweep over every action, whatever values it starts from. q holds the backups of
-// the last sweep over every action. A pair's backup reads the mean value of the states it has not
-// reached from the sum of all values, kept up to date as they move.
-func (l *PSRL) solveAggregate() {
-	S, A, g := l.S, l.A, l.gamma
-	stop := mdp.StopFor(g, l.P.PlanTolerance)
-	l.pol = buf.Zeroed(l.pol, S) // the greedy actions of the last sweep over every action
-	for sweep := 0; sweep < maxPlanSweeps; sweep++ {
-		total := l.valueSum()
-		delta, gap := 0.0, math.Inf(1) // the largest move, the smallest lead of a best action
-		for s := 0; s < S; s++ {
-			q := l.q[s*A : s*A+A]
-			if l.terminal != nil && l.terminal[s] {
-				clear(q)
-				total -= l.v[s]
-				delta = max(delta, math.Abs(l.v[s]))
-				l.v[s] = 0
-				continue
-			}
-			best, second := math.Inf(-1), math.Inf(-1)
-			for a := range q {
-				x := l.backupAggregate(s*A+a, total)
-				q[a] = x
-				if x > best {
-					best, second = x, best
-					l.pol[s] = a
-				} else if x > second {
-					second = x
-				}
-			}
-			d := best - l.v[s]
-			total += d
-			delta = max(delta, math.Abs(d))
-			gap = min(gap, best-second)
-			l.v[s] = best
-		}
-		if delta <= stop || gap > 2*g*delta/(1-g) {
-			return
-		}
-		for range policySweeps {
-			total := l.valueSum()
-			for s := 0; s < S; s++ {
-				if l.terminal == nil || !l.terminal[s] {
-					x := l.backupAggregate(s*A+l.pol[s], total)
-					total += x - l.v[s]
-					l.v[s] = x
-				}
-			}
-		}
-	}
-}
-
-// policySweeps is the number of sweeps over the greedy actions alone between two sweeps over
-// every action (solveAggregate).
-const policySweeps = 3
-
-// valueSum is Σ v, summed afresh each sweep so that the rounding of its updates does not build up.
-func (l *PSRL) valueSum() float64 {
-	total := 0.0
-	for _, x := range l.v {
-		total += x
-	}
-	return total
-}
-
-// backupAggregate is pair i's backup r̃ + γ·(Σ p̃(s′)·v(s′) over its observed successors + its
-// rest's mass times the mean value of the others), total being Σ v.
-func (l *PSRL) backupAggregate(i int, total float64) float64 {
-	m := &l.model
-	lo, hi := m.Start[i], m.Start[i+1]
-	x, seen := 0.0, 0.0
-	for k := lo; k < hi; k++ {
-		v := l.v[m.Next[k]]
-		x += m.Prob[k] * v
-		seen += v
-	}
-	if r := l.rest[i]; r > 0 {
-		x += r * (total - seen) / float64(l.S-int(hi-lo))
-	}
-	return m.R[i] + l.gamma*x
 }
 
 // sampleObserved draws pair i's next-state distribution from Dirichlet(α₀ + n(s,a,s′)) over the
@@ -602,6 +495,7 @@ func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng)
 // the doubling rule when the epoch's samples of i, n(s,a) − n_k(s,a), reach max(1, n_k(s,a)).
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
+	l.changed.mark(i)
 	n, ni := l.stats.Samples(), l.stats.Counts().N(i)
 	switch {
 	case l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || ni > 2*l.nk[i]):
@@ -622,10 +516,16 @@ func (l *PSRL) EndEpisode() {
 
 // Augment adds pseudo-counts to pair i's posterior (not its own samples), effective at the next
 // draw.
-func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) { l.stats.Augment(i, add, reward) }
+func (l *PSRL) Augment(i int, add []mdp.Succ, reward float64) {
+	l.stats.Augment(i, add, reward)
+	l.changed.mark(i)
+}
 
 // Replace sets pair i's statistics to the given counts and reward sum, effective at the next draw.
-func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) { l.stats.Replace(i, succ, reward) }
+func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
+	l.stats.Replace(i, succ, reward)
+	l.changed.mark(i)
+}
 
 // Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
 func (l *PSRL) Stats() *agent.Stats { return &l.stats }

@@ -58,16 +58,16 @@ func sampledRow(l *PSRL, i int, row []float64) {
 		copy(row, l.p[i*l.S:i*l.S+l.S])
 		return
 	}
-	m := &l.model
-	k := int(m.Start[i+1] - m.Start[i])
+	m := &l.agg
+	k := int(m.start[i+1] - m.start[i])
 	for s := range row {
 		row[s] = 0
 		if k < l.S {
-			row[s] = l.rest[i] / float64(l.S-k)
+			row[s] = m.rest[i] / float64(l.S-k)
 		}
 	}
-	for j := m.Start[i]; j < m.Start[i+1]; j++ {
-		row[m.Next[j]] = m.Prob[j]
+	for _, e := range m.succ[m.start[i]:m.start[i+1]] {
+		row[e.s] = e.p
 	}
 }
 
@@ -76,7 +76,7 @@ func sampledReward(l *PSRL, i int) float64 {
 	if l.P.Sampling == Dense {
 		return l.r[i]
 	}
-	return l.model.R[i]
+	return l.agg.r[i]
 }
 
 // sample draws a model as l's sampling does, without solving it.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
@@ -117,20 +118,20 @@ func ExampleParams_optimism() {
 
 // runTask runs task k of model m with ot for the given number of episodes of 30 steps from state
 // 0 ((1,1)), drawing the environment from envRand, and returns the task's metrics by name, with
+
+// taskLearner is a learner of tasks that reports metrics at their end (O-TempLe, LatentPrior).
+type taskLearner interface {
+	agent.Agent
+	TaskMetrics() []agent.Metric
+}
+
 // the task's total reward as "reward".
-func runTask(ot *temple.OTempLe, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
+func runTask(ot taskLearner, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
 	ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
 	total := 0.0
+	loop := episodetest.Loop{Agent: ot, Task: m, Rand: envRand, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
 	for range episodes {
-		s := 0
-		for range 30 {
-			a := ot.Act(s)
-			next, r := m.Step(s, a, envRand)
-			ot.Observe(s, a, r, next)
-			total += r
-			s = next
-		}
-		ot.EndEpisode()
+		loop.Episode(0, 30)
 	}
 	ot.EndTask()
 	metrics := map[string]float64{"reward": total}
@@ -138,4 +139,39 @@ func runTask(ot *temple.OTempLe, m *mdp.Model, k, episodes int, envRand *rand.Ra
 		metrics[x.Name] = x.Value
 	}
 	return metrics
+}
+
+// The latent-model posterior on the finite-model setting: tasks of two 5×5 mazes (goal in one
+// corner or the other), A, A, B, A. The first task is a new model; the second is recognised as
+// A's (its samples join A's model); B starts a second model; the last A finds its model again.
+func ExampleNewLatentPrior() {
+	maze := func(goal env.Cell) *mdp.Model {
+		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
+		m, _ := mz.Model()
+		return m
+	}
+	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+	p := learners.DefaultPSRL()
+	p.Schedule = learners.PerEpisode // the learner says when its base draws
+	base, err := learners.NewPSRL(p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := temple.PSRLModel{Beta: true, RewardMin: -1, RewardMax: 1, Schedule: temple.DrawDoubling}
+	lp, err := temple.NewLatentPrior(temple.DefaultLatentParams(), r, base)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	envRand := rand.New(rand.NewPCG(1, 2))
+	for k, m := range []*mdp.Model{a, a, b, a} {
+		metrics := runTask(lp, m, k, 100, envRand)
+		fmt.Printf("task %d: posterior of a new model at its end %.2g; models held after it: %v\n", k, metrics["new_model_weight"], metrics["latent_models"])
+	}
+	// Output:
+	// task 0: posterior of a new model at its end 1; models held after it: 1
+	// task 1: posterior of a new model at its end 9.4e-117; models held after it: 1
+	// task 2: posterior of a new model at its end 1; models held after it: 2
+	// task 3: posterior of a new model at its end 9e-127; models held after it: 2
 }

@@ -3,242 +3,191 @@ package temple
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/learners"
-	"github.com/temple-rl/temple/mdp"
 )
 
-// latentBase is PSRL with its defaults (α₀ = 1 on observed states, Beta rewards on [0, 1]) and
-// the given schedule.
-func latentBase(t testing.TB, schedule learners.PSRLSchedule) *learners.PSRL {
-	t.Helper()
-	p := learners.DefaultPSRL()
-	p.Schedule = schedule
-	b, err := learners.NewPSRL(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+// latentModelSpec is a model for the tests: pair 0 of a 10-state, 1-action task moved to next n
+// times (reward 0), in the given number of tasks.
+type latentModelSpec struct {
+	next  int
+	n     int64
+	tasks int
 }
 
-// latentAgent is LatentPSRL (α = 1, per episode) over PSRL on a task of 3 states and 1 action,
-// whose library holds, for each entry of next, a model whose pair 0 went 8 times to that state
-// with reward 0, explained tasks[k] past tasks.
-func latentAgent(t *testing.T, next []int, tasks []int64) *LatentPSRL {
+// latentAgent is LatentPrior (α 1, Beta rewards on [0, 1], a draw per episode) over PSRL, holding
+// the given models, beginning a task of 10 states and 1 action.
+func latentAgent(t *testing.T, models ...latentModelSpec) *LatentPrior {
 	t.Helper()
-	lp, err := NewLatentPSRL(DefaultLatentParams(), LatentPrior{Alpha: 1, RewardMin: 0, RewardMax: 1},
-		latentBase(t, learners.PerEpisode))
+	lp, err := NewLatentPrior(DefaultLatentParams(), PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, s := range next {
-		c := mdp.NewCounts(3, 1)
-		c.Add(0, s, 8, 0)
-		lp.comps = append(lp.comps, latentComponent{counts: c, tasks: tasks[k]})
+	for _, m := range models {
+		var lm latentModel
+		lm.counts.Reset(10, 1)
+		lm.counts.Add(0, m.next, m.n, 0)
+		lm.tasks = m.tasks
+		lp.models = append(lp.models, lm)
+		lp.tasks += m.tasks
 	}
-	if err := lp.BeginTask(agent.Task{S: 3, A: 1, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+	if err := lp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 		t.Fatal(err)
 	}
 	return lp
 }
 
-// TestLatentPutsMassOnTheRightModel: models A (pair 0 → state 1, 8 times) and B (→ state 2, 8
-// times), each of one past task, α = 1 (prior 1/3 each). Two samples 0 → 1 with reward 0 have,
-// by hand, with α₀ = 1 over S = 3 states and Beta(1 + 0, 1 + 8) rewards,
-//
-//	A:   (1+8)/(3+8) · (1+8+1)/(3+8+1) · 9/10 · 10/11 = 15/22 · 9/11 = 135/242
-//	B:   1/11 · 2/12 · 9/11 = 9/726
-//	new: 1/3 · 2/4 · 1/2 · 2/3 = 1/18  (Beta(1, 1) rewards)
-//
-// and the posterior is these normalised. The draws then give pair 0 its 2 own samples plus A's 8
-// (10), B's (also 10, other state) or nothing (2).
-func TestLatentPutsMassOnTheRightModel(t *testing.T) {
-	lp := latentAgent(t, []int{1, 2}, []int64{1, 1})
-	w := lp.Weights()
-	for k, x := range w {
-		if math.Abs(x-1.0/3) > 1e-12 {
-			t.Fatalf("prior weight %d = %v, want 1/3", k, x)
-		}
-	}
+// latentPosterior is the learner's posterior over its models, then new.
+func latentPosterior(lp *LatentPrior) []float64 {
+	w := slices.Clone(lp.logw)
+	normalize(w)
+	return w
+}
+
+// Two models that differ on pair 0 (100 samples to state 1, or to state 2; one task each, so
+// prior 1/3 each and 1/3 for a new model with α = 1). One sample to state 1 with reward 0 has, by
+// hand, the predictive probabilities (0.1 + 100)/(1 + 100), 0.1/101 and 0.1/1 (S = 10) and, under
+// Beta(1, 101), Beta(1, 101) and Beta(1, 1), reward likelihoods 101/102, 101/102 and 1/2: the
+// posterior is proportional to 100.1/102, 0.1/102 and 0.05.
+func TestLatentPosteriorByHand(t *testing.T) {
+	lp := latentAgent(t, latentModelSpec{1, 100, 1}, latentModelSpec{2, 100, 1})
 	lp.Observe(0, 0, 0, 1)
+	want := []float64{100.1 / 102, 0.1 / 102, 0.05}
+	total := want[0] + want[1] + want[2]
+	for k, w := range latentPosterior(lp) {
+		if math.Abs(w-want[k]/total) > 1e-12 {
+			t.Errorf("posterior of component %d: %v, want %v", k, w, want[k]/total)
+		}
+	}
+	// A second sample to state 1 multiplies model 0's odds against the new model by
+	// (101.1/102)·(102/103) / ((1.1/2)·(2/3)) = 2.63 (transition and reward): 0.981 on model 0.
 	lp.Observe(0, 0, 0, 1)
-	a, b, nw := 135.0/242, 9.0/726, 1.0/18
-	want := []float64{a / (a + b + nw), b / (a + b + nw), nw / (a + b + nw)}
-	w = lp.Weights()
-	for k := range want {
-		if math.Abs(w[k]-want[k]) > 1e-12 {
-			t.Fatalf("posterior %v, want %v", w, want)
-		}
+	if w := latentPosterior(lp); math.Abs(w[0]-0.9813) > 1e-4 {
+		t.Errorf("after two samples to state 1 the posterior is %v, want 0.981 on model 0", w)
 	}
-	st := lp.Base().Stats()
-	drawnA := 0
-	for range 200 {
-		lp.EndEpisode()
-		switch n1, n2 := succOf(st, 0, 1), succOf(st, 0, 2); {
-		case n1 == 10 && n2 == 0:
-			drawnA++
-		case !(n1 == 2 && n2 == 8) && !(n1 == 2 && n2 == 0):
-			t.Fatalf("pair 0 drawn with counts %d to 1 and %d to 2: neither A, B nor its own", n1, n2)
-		}
-	}
-	if drawnA < 160 { // A's weight is 0.8914: 178 of 200 expected, sd 4.4
-		t.Errorf("A drawn %d times of 200, want about %.0f", drawnA, 200*want[0])
+	lp.EndEpisode()
+	if lp.drawn != 0 || lp.placedPairs() != 1 {
+		t.Errorf("drew model %d with %d pairs placed, want model 0 placed on pair 0", lp.drawn, lp.placedPairs())
 	}
 }
 
-// TestLatentOverturnsAWrongPrior: the library holds only B (pair 0 → 2), explaining 100 past
-// tasks, so the prior puts 100/101 on it. The task's pair goes to state 1 every time; after n
-// samples with reward 0 the likelihoods are, by hand,
-//
-//	B:   Π_{j<n} (1+j)/(11+j) · (9+j)/(10+j) = n!·10!/(n+10)! · 9/(9+n)
-//	new: Π_{j<n} (1+j)/(3+j) · (1+j)/(2+j)   = 2/((n+1)(n+2)) · 1/(n+1)
-//
-// so the odds new:B are 1/100 of their ratio: 0.0953 after 3 samples, 5.37 after 10, and after
-// 20 they are 2/(21·22·21) / (20!·10!/30!·9/29) / 100 = 199.57 — the new model dominates.
+// A wrong prior is overturned: the only model (pair 0 always to state 1, 1000 samples) had 50
+// tasks (prior 50/51), and the task's pair 0 moves to states 2 and 3. Each sample to a state the
+// model never saw costs it a factor 0.1/1001 against the new model's 0.1: after two samples the
+// new model has more than 0.999 of the posterior, and the draw places nothing.
 func TestLatentOverturnsAWrongPrior(t *testing.T) {
-	lp := latentAgent(t, []int{2}, []int64{100})
-	if w := lp.Weights(); math.Abs(w[0]-100.0/101) > 1e-12 {
-		t.Fatalf("prior %v, want 100/101 on B", w)
+	lp := latentAgent(t, latentModelSpec{1, 1000, 50})
+	if w := latentPosterior(lp); math.Abs(w[0]-50.0/51) > 1e-12 {
+		t.Fatalf("prior %v, want 50/51 on the model", w)
 	}
-	odds := func(n int) float64 {
-		lf := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-		b := math.Exp(lf(n)+lf(10)-lf(n+10)) * 9 / float64(9+n)
-		nw := 2 / float64((n+1)*(n+2)) / float64(n+1)
-		return nw / b / 100
+	lp.Observe(0, 0, 0, 2)
+	lp.Observe(0, 0, 0, 3)
+	if w := latentPosterior(lp); w[1] < 0.999 {
+		t.Errorf("posterior %v after two samples the model rules out, want more than 0.999 on a new model", w)
 	}
-	for n := 1; n <= 20; n++ {
-		lp.Observe(0, 0, 0, 1)
-		w := lp.Weights()
-		if got := w[1] / w[0]; math.Abs(got/odds(n)-1) > 1e-9 {
-			t.Fatalf("after %d samples: odds new:B %v, want %v", n, got, odds(n))
-		}
-	}
-	if w := lp.Weights(); w[1] < 0.99 || math.Abs(odds(3)-0.09533) > 1e-5 || math.Abs(odds(20)-199.57) > 0.01 {
-		t.Fatalf("after 20 samples: posterior %v (odds %v), want the new model above 0.99 (odds 199.57)", w, odds(20))
-	}
-	// The task's samples found a new model at its end: the library then holds two.
-	lp.EndTask()
-	if lp.Components() != 2 {
-		t.Errorf("library of %d models after the task, want 2 (B and the new one)", lp.Components())
+	lp.EndEpisode()
+	if lp.drawn != -1 || lp.placedPairs() != 0 {
+		t.Errorf("drew model %d with %d pairs placed, want the new model and nothing placed", lp.drawn, lp.placedPairs())
 	}
 }
 
-// TestLatentWithEmptyLibraryIsPSRL: with no past model, LatentPSRL over PSRL acts exactly as
-// PSRL alone with the same seed, on each schedule, step for step on a random 5-state MDP.
-func TestLatentWithEmptyLibraryIsPSRL(t *testing.T) {
-	const S, A = 5, 2
-	envRand := rand.New(rand.NewPCG(7, 7))
+// At the end of a task the task joins the model of the largest posterior weight or starts one: a
+// task whose pair 0 went to state 1 joins model 0 (its counts pooled: 100 + 3), one whose pair 0
+// went to state 5 starts model 1.
+func TestLatentTaskJoinsItsModel(t *testing.T) {
+	lp := latentAgent(t, latentModelSpec{1, 100, 1})
+	for range 3 {
+		lp.Observe(0, 0, 0, 1)
+	}
+	lp.EndTask()
+	if lp.Models() != 1 || lp.models[0].counts.N(0) != 103 || lp.models[0].tasks != 2 {
+		t.Fatalf("models %d, model 0: %d samples of pair 0 in %d tasks; want 1, 103, 2", lp.Models(), lp.models[0].counts.N(0), lp.models[0].tasks)
+	}
+	if err := lp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(2, 2))}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		lp.Observe(0, 0, 0, 5)
+	}
+	lp.EndTask()
+	if lp.Models() != 2 || lp.models[1].counts.N(0) != 3 {
+		t.Errorf("models %d after a task of another model, want 2 (the new one with its 3 samples)", lp.Models())
+	}
+	if err := lp.BeginTask(agent.Task{S: 11, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, 3))}); err == nil ||
+		!strings.Contains(err.Error(), "tasks of one size") {
+		t.Errorf("a task of another size: %v", err)
+	}
+}
+
+// With no model yet the learner is its base PSRL on PSRL's schedule: on a random MDP, the same
+// actions as PSRL run alone with the doubling rule, for the same random numbers.
+func TestLatentWithoutModelsIsPSRL(t *testing.T) {
+	const S, A, steps = 6, 2, 3000
+	mdpRng := rand.New(rand.NewPCG(9, 9))
 	next := make([][]float64, S*A)
 	for i := range next {
 		next[i] = make([]float64, S)
 		for s := range next[i] {
-			next[i][s] = envRand.Float64()
+			next[i][s] = mdpRng.Float64()
 		}
 	}
-	step := func(rng *rand.Rand, i int) int {
-		u, total := rng.Float64(), 0.0
-		for _, x := range next[i] {
-			total += x
-		}
-		for s, x := range next[i] {
-			u -= x / total
-			if u < 0 {
-				return s
-			}
-		}
-		return S - 1
-	}
-	for sched, ls := range map[learners.PSRLSchedule]LatentSchedule{learners.PerEpisode: LatentPerEpisode,
-		learners.TSDE: LatentTSDE, learners.Doubling: LatentDoubling} {
-		plain := agent.NewSingle(latentBase(t, sched))
-		lp, err := NewLatentPSRL(DefaultLatentParams(), LatentPrior{Alpha: 1, RewardMin: 0, RewardMax: 1, Schedule: ls},
-			latentBase(t, learners.PerEpisode))
-		if err != nil {
+	run := func(a agent.Agent) []int {
+		rng := rand.New(rand.NewPCG(4, 4))
+		if err := a.BeginTask(agent.Task{S: S, A: A, Gamma: 0.9, Rand: rng}); err != nil {
 			t.Fatal(err)
 		}
-		agents := []agent.Agent{plain, lp}
-		var actions [2][]int
-		for k, ag := range agents {
-			env := rand.New(rand.NewPCG(3, 3))
-			if err := ag.BeginTask(agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 2))}); err != nil {
-				t.Fatal(err)
+		env := rand.New(rand.NewPCG(5, 5))
+		var acts []int
+		s := 0
+		for range steps {
+			act := a.Act(s)
+			acts = append(acts, act)
+			i := s*A + act
+			u, to := env.Float64()*sum(next[i]), 0
+			for u > next[i][to] && to < S-1 {
+				u -= next[i][to]
+				to++
 			}
-			s := 0
-			for n := range 2000 {
-				a := ag.Act(s)
-				actions[k] = append(actions[k], a)
-				s2 := step(env, s*A+a)
-				ag.Observe(s, a, float64(s2%2), s2)
-				s = s2
-				if n%50 == 49 {
-					ag.EndEpisode()
-				}
-			}
+			r := float64(to) / S
+			a.Observe(s, act, r, to)
+			s = to
 		}
-		for n := range actions[0] {
-			if actions[0][n] != actions[1][n] {
-				t.Fatalf("schedule %s: step %d, PSRL took %d and LatentPSRL %d", sched, n, actions[0][n], actions[1][n])
-			}
-		}
+		return acts
+	}
+	p := learners.DefaultPSRL()
+	alone, err := learners.NewPSRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := NewLatentPrior(DefaultLatentParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, y := run(agent.NewSingle(alone)), run(lp); !slices.Equal(x, y) {
+		t.Error("without models the learner acted otherwise than PSRL alone")
 	}
 }
 
-// TestLatentWeightsInvariants: the weights sum to 1 and are finite with no samples, with a
-// component holding no counts of a pair, and with fractional rewards.
-func TestLatentWeightsInvariants(t *testing.T) {
-	lp := latentAgent(t, []int{1, 2}, []int64{3, 1})
-	lp.comps = append(lp.comps, latentComponent{counts: mdp.NewCounts(3, 1), tasks: 1}) // no counts at all
-	check := func(when string) {
-		t.Helper()
-		total := 0.0
-		for _, x := range lp.Weights() {
-			if math.IsNaN(x) || x < 0 || x > 1 {
-				t.Fatalf("%s: weight %v", when, x)
-			}
-			total += x
-		}
-		if math.Abs(total-1) > 1e-12 {
-			t.Fatalf("%s: weights sum to %v", when, total)
-		}
+func sum(xs []float64) float64 {
+	t := 0.0
+	for _, x := range xs {
+		t += x
 	}
-	lp.logw = append(lp.logw[:2], math.Log(1.0/6), math.Log(1.0/6)) // the CRP prior of 3, 1, 1 and α = 1
-	check("no samples")
-	rng := rand.New(rand.NewPCG(5, 5))
-	for n := range 300 {
-		lp.Observe(0, 0, rng.Float64(), rng.IntN(3))
-		if n%7 == 0 {
-			lp.EndEpisode()
-		}
-		check("after samples")
-	}
+	return t
 }
 
 func TestLatentParamsValidate(t *testing.T) {
 	for _, c := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		err := LatentParams{Concentration: c}.Validate()
-		if err == nil || !strings.Contains(err.Error(), "concentration") {
-			t.Errorf("concentration %v: error %v, want one naming concentration", c, err)
+		if err := (LatentParams{Concentration: c}).Validate(); err == nil || !strings.Contains(err.Error(), "concentration") {
+			t.Errorf("concentration %v: %v", c, err)
 		}
 	}
-	if err := DefaultLatentParams().Validate(); err != nil {
-		t.Error(err)
-	}
-}
-
-// TestBetaFraction: a fractional reward's Beta marginal, against B(a + x, b + 1 − x)/B(a, b) by
-// its definition, and at the ends x → 0, 1 it tends to b/(a + b) and a/(a + b).
-func TestBetaFraction(t *testing.T) {
-	lbeta := func(a, b float64) float64 { return lgamma(a) + lgamma(b) - lgamma(a+b) }
-	for _, c := range [][3]float64{{1, 1, 0.5}, {3, 9, 0.25}, {120.5, 7, 0.9}} {
-		a, b, x := c[0], c[1], c[2]
-		if got, want := betaFraction(a, b, x), lbeta(a+x, b+1-x)-lbeta(a, b); math.Abs(got-want) > 1e-12 {
-			t.Errorf("betaFraction(%v, %v, %v) = %v, want %v", a, b, x, got, want)
-		}
-	}
-	if got := math.Exp(betaFraction(3, 9, 1e-12)); math.Abs(got-0.75) > 1e-9 {
-		t.Errorf("at x → 0: %v, want b/(a+b) = 0.75", got)
+	if _, err := NewLatentPrior(DefaultLatentParams(), PSRLModel{Beta: true, RewardMin: 1, RewardMax: 0}, episodePSRL(t)); err == nil ||
+		!strings.Contains(err.Error(), "latent-psrl: reward range") {
+		t.Errorf("an empty reward range: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
@@ -35,16 +36,9 @@ func playTask(t *testing.T, ag agent.Agent, m *mdp.Model, k, episodes int, rng *
 		t.Fatal(err)
 	}
 	start, total := m.SampleStart(rng), 0.0
-	for e := 0; e < episodes; e++ {
-		s := start
-		for step := 0; step < 30; step++ {
-			a := ag.Act(s)
-			next, r := m.Step(s, a, rng)
-			ag.Observe(s, a, r, next)
-			total += r
-			s = next
-		}
-		ag.EndEpisode()
+	loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
+	for range episodes {
+		loop.Episode(start, 30)
 	}
 	ag.EndTask()
 	return total

@@ -47,25 +47,13 @@ func (p PriorParams) Validate() error {
 	return nil
 }
 
-// PSRLModel is what TemplatePrior takes of its PSRL base: the model of a pair's rewards, which the
-// components' likelihoods share — the mean reward ~ N(Mean, SD²) under the "new template"
-// component, each reward ~ N(mean, Noise²) — and when to draw a model. The base itself must draw
-// at every call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs'
-// components and then calls it, at the end of every episode or, with TSDE, when its epoch ends.
-type PSRLModel struct {
-	RewardMean, RewardSD, RewardNoise float64
-	// TSDE draws when the epoch has run longer than the last one or a pair's own count has more
-	// than doubled since it began (Ouyang et al. 2017, as learners.TSDE), counting own samples
-	// only: placed pseudo-counts do not end an epoch.
-	TSDE bool
-}
-
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
 // its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
 // reward — with weight (1 − ν)·(pairs g was given)/(pairs given in all), and a "new template"
 // component with weight ν — the sparse Dirichlet(1/S, …, 1/S) over the S next states and the
-// base's N(μ₀, σ₀²) on the mean reward. It is Thompson sampling with a mixture prior (Hong,
+// base's prior on the mean reward (N(μ₀, σ₀²), or with Beta rewards Beta(1, 1), and then
+// Beta(1 + c·r̄_g, 1 + c·(1 − r̄_g)) for template g, r̄_g its reward scaled to [0, 1]). It is Thompson sampling with a mixture prior (Hong,
 // Kveton, Zaheer, Ghavamzadeh & Boutilier, AISTATS 2022) applied pair by pair, with the prior
 // learned across tasks as in Meta-Thompson sampling (Kveton et al., ICML 2021); the library is
 // learned as O-TempLe's is, at the end of each task.
@@ -77,7 +65,8 @@ type PSRLModel struct {
 //     over the injections π of the pair's d seen next states into g's ranks (zero when d exceeds
 //     g's ranks: one sample to a state too many rules g out);
 //   - new, transitions: Γ(1)/Γ(1+n) · Π_j Γ(1/S + n_j)/Γ(1/S);
-//   - rewards: the Normal–Normal marginal of the pair's rewards (priorML).
+//   - rewards: the Normal–Normal marginal of the pair's rewards (normalML), or with Beta rewards
+//     B(a + x, b + n − x)/B(a, b) for the component's Beta(a, b) (betaML).
 //
 // To draw a model, each pair draws a component from these weights; a template component is
 // placed as c pseudo-counts beside the pair's own samples (agent.Replacer), and the base
@@ -104,14 +93,11 @@ type TemplatePrior struct {
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
 	dirty   []bool    // per pair, own samples since its weights were computed
 	scratch mlScratch
-	// TSDE's epoch (PSRLModel.TSDE): own samples when it began, the last epoch's length, and
-	// each pair's own count when it began.
-	epochStart, lastLen int64
-	nk                  []int64
-	visited             []int // pairs with own samples, in order of first sample
-	rng                 *rand.Rand
-	truth               *template.Truth
-	created             int
+	clock   drawClock // the epochs of PSRLModel.Schedule
+	visited []int     // pairs with own samples, in order of first sample
+	rng     *rand.Rand
+	truth   *template.Truth
+	created int
 }
 
 // component is one library template as a prior component: q by rank, its ranks K, its reward and
@@ -130,8 +116,8 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if !(r.RewardSD > 0 && r.RewardNoise > 0) {
-		return nil, fmt.Errorf("template-prior: reward prior sd %v and noise %v, want both > 0", r.RewardSD, r.RewardNoise)
+	if err := r.validate("template-prior"); err != nil {
+		return nil, err
 	}
 	lib, err := template.NewLibrary(p.Tau)
 	if err != nil {
@@ -141,7 +127,7 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err != nil {
 		return nil, err
 	}
-	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}}, nil
+	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}, clock: drawClock{schedule: r.Schedule}}, nil
 }
 
 // Library is the learner's template library.
@@ -181,8 +167,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	}
 	tp.ownSq = buf.Zeroed(tp.ownSq, n)
 	tp.dirty = buf.Zeroed(tp.dirty, n)
-	tp.nk = buf.Zeroed(tp.nk, n)
-	tp.epochStart, tp.lastLen = 0, 1 // T_0 = 1, as learners.PSRL
+	tp.clock.reset(n)
 	tp.visited = tp.visited[:0]
 	tp.created = 0
 	tp.truth = nil
@@ -194,7 +179,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 }
 
 // Observe records the sample with the base and marks the pair's weights for computing again
-// before the next draw; with TSDE it draws when the epoch ends.
+// before the next draw; with TSDE or the doubling rule it draws when the epoch ends.
 func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	i := s*tp.A + a
 	seen := len(tp.own.Successors(i))
@@ -209,8 +194,7 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 	if n <= exactWeights || n&(n-1) == 0 || len(tp.own.Successors(i)) > seen {
 		tp.dirty[i] = true
 	}
-	if total := tp.st.Samples(); tp.r.TSDE && (total-tp.epochStart > tp.lastLen || n > 2*tp.nk[i]) {
-		tp.lastLen = total - tp.epochStart
+	if tp.clock.ends(tp.st.Samples(), i, n) {
 		tp.draw()
 	}
 }
@@ -221,9 +205,9 @@ func (tp *TemplatePrior) Observe(s, a int, r float64, next int) {
 // cost.
 const exactWeights = 16
 
-// EndEpisode draws a model at the end of every episode, unless the schedule is TSDE.
+// EndEpisode draws a model at the end of every episode when that is the schedule.
 func (tp *TemplatePrior) EndEpisode() {
-	if !tp.r.TSDE {
+	if tp.clock.atEpisodeEnd() {
 		tp.draw()
 	}
 }
@@ -237,10 +221,10 @@ func (tp *TemplatePrior) draw() {
 			tp.dirty[i] = false
 		}
 		tp.redraw(i)
-		tp.nk[i] = tp.own.N(i)
+		tp.clock.nk[i] = tp.own.N(i)
 	}
 	tp.l.EndEpisode()
-	tp.epochStart = tp.st.Samples()
+	tp.clock.epochStart = tp.st.Samples()
 }
 
 // weights are pair i's posterior weights: the library's components, then the new one (log
@@ -260,14 +244,13 @@ func (tp *TemplatePrior) reweigh(i int) {
 		counts = append(counts, x.N)
 	}
 	tp.scratch.counts = counts
-	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
 	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
 	alpha := 1 / float64(tp.S)
 	lw := lgamma(1) - lgamma(1+float64(n))
 	for _, c := range counts {
 		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
 	}
-	w[len(w)-1] = tp.logNew + lw + normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
+	w[len(w)-1] = tp.logNew + lw + tp.rewardML(n, sum, sq, nil)
 	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
 	place := 0.0
 	for j := range counts {
@@ -280,9 +263,29 @@ func (tp *TemplatePrior) reweigh(i int) {
 			w[k] = tl
 			continue
 		}
-		w[k] = comp.logPrior + place + tl + normalML(n, sum, sq, comp.g.R, noise2/c, noise2)
+		w[k] = comp.logPrior + place + tl + tp.rewardML(n, sum, sq, &comp.g)
 	}
 	normalize(w)
+}
+
+// rewardML is ln of the marginal likelihood of a pair's n own rewards (their sum and sum of
+// squares) under template g's reward prior, of strength c about g's reward, or the new
+// component's (g nil): Normal–Normal, or with Beta rewards Beta–Bernoulli at the scaled sum.
+func (tp *TemplatePrior) rewardML(n int64, sum, sq float64, g *template.Point) float64 {
+	c := float64(tp.p.Strength)
+	if tp.r.Beta {
+		a, b := 1.0, 1.0
+		if g != nil {
+			r := tp.r.scaled(1, g.R)
+			a, b = 1+c*r, 1+c*(1-r)
+		}
+		return betaML(n, tp.r.scaled(n, sum), a, b)
+	}
+	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
+	if g == nil {
+		return normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
+	}
+	return normalML(n, sum, sq, g.R, noise2/c, noise2)
 }
 
 // redraw draws pair i's component from its posterior weights and sets its statistics: a library

@@ -25,10 +25,9 @@ func BenchmarkPriorPSRL(b *testing.B) {
 }
 
 func BenchmarkPriorTemplatePrior(b *testing.B) {
-	for _, tsde := range []bool{false, true} {
-		name := map[bool]string{false: "episode", true: "tsde"}[tsde]
+	for name, schedule := range map[string]DrawSchedule{"episode": DrawPerEpisode, "tsde": DrawTSDE} {
 		b.Run(name, func(b *testing.B) {
-			tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, TSDE: tsde}, episodePSRL(b))
+			tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, Schedule: schedule}, episodePSRL(b))
 			if err != nil {
 				b.Fatal(err)
 			}

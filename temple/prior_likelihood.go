@@ -8,7 +8,7 @@ import (
 
 // The arithmetic of TemplatePrior's posterior weights (prior.go): the marginal likelihood of a
 // pair's samples under a template component (transitionML) and of its rewards under the Normal
-// model (normalML), the normalisation of log weights, and the draw of a component.
+// or the Beta model (normalML, betaML), the normalisation of log weights, and the draw of a component.
 
 // normalize turns log weights into probabilities, in place.
 func normalize(w []float64) {
@@ -127,6 +127,13 @@ func normalML(n int64, sum, sq, mean, v0, noise2 float64) float64 {
 	within := math.Max(sq-k*xbar*xbar, 0)
 	return -k/2*math.Log(2*math.Pi*noise2) - 0.5*math.Log(1+k*v0/noise2) -
 		within/(2*noise2) - k*(xbar-mean)*(xbar-mean)/(2*(noise2+k*v0))
+}
+
+// betaML is ln of the marginal likelihood of n rewards of scaled sum x in [0, n], each a Bernoulli
+// at fractional x of mean θ ~ Beta(a, b): B(a + x, b + n − x)/B(a, b).
+func betaML(n int64, x, a, b float64) float64 {
+	k := float64(n)
+	return lgamma(a+x) + lgamma(b+k-x) - lgamma(a+b+k) - (lgamma(a) + lgamma(b) - lgamma(a+b))
 }
 
 func lgamma(x float64) float64 {

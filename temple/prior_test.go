@@ -3,6 +3,7 @@ package temple
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,7 +183,7 @@ func episodePSRL(t testing.TB) *learners.PSRL {
 // samples) longer than the last (1), the 6th makes it 3 > 2 — draws after samples 1, 3 and 6,
 // although the pair's statistics hold 50 placed counts more than its own from the first draw on.
 func TestPriorTSDECountsOwnSamples(t *testing.T) {
-	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, TSDE: true}, episodePSRL(t))
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, Schedule: DrawTSDE}, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,5 +206,74 @@ func TestPriorTSDECountsOwnSamples(t *testing.T) {
 	tp.EndEpisode()
 	if tp.PolicyVersion() != v {
 		t.Errorf("the end of an episode drew a model under TSDE")
+	}
+}
+
+// With Beta rewards on [0, 1] the rewards' marginal likelihoods are, by hand: two rewards of 1
+// under the new component's Beta(1, 1), B(3, 1)/B(1, 1) = 1/3; under a template of reward 1 and
+// strength 50, Beta(51, 1), B(53, 1)/B(51, 1) = 51/53; one reward of 0.5 under Beta(1, 1),
+// Γ(1.5)²/Γ(3) = π/8. Rewards of −1 on [−1, 1] are 0 scaled: B(1, 3)/B(1, 1) = 1/3 for two.
+func TestPriorBetaRewardsByHand(t *testing.T) {
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMin: 0, RewardMax: 1}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := template.Point{P: []float64{1}, R: 1}
+	for _, c := range []struct {
+		name    string
+		n       int64
+		sum, sq float64
+		g       *template.Point
+		want    float64
+	}{
+		{"new, rewards 1 and 1", 2, 2, 2, nil, 1.0 / 3},
+		{"template of reward 1, rewards 1 and 1", 2, 2, 2, &g, 51.0 / 53},
+		{"new, reward 0.5", 1, 0.5, 0.25, nil, math.Pi / 8},
+		{"no rewards", 0, 0, 0, &g, 1},
+	} {
+		if got := math.Exp(tp.rewardML(c.n, c.sum, c.sq, c.g)); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: marginal likelihood %v, want %v", c.name, got, c.want)
+		}
+	}
+	tp.r.RewardMin, tp.r.RewardMax = -1, 1
+	if got := math.Exp(tp.rewardML(2, -2, 2, nil)); math.Abs(got-1.0/3) > 1e-12 {
+		t.Errorf("rewards −1 and −1 on [−1, 1]: %v, want 1/3", got)
+	}
+	if _, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMin: 1, RewardMax: 1}, episodePSRL(t)); err == nil ||
+		!strings.Contains(err.Error(), "reward_max > reward_min") {
+		t.Errorf("an empty reward range: %v", err)
+	}
+}
+
+// Under the doubling rule, a pair moving to state 1 every time draws when its own samples in the
+// epoch reach max(1, its count when the epoch began): after own samples 1, 2, 4 and 8 — placed
+// pseudo-counts (50 from the first draw on) end no epoch — and never at an episode's end.
+func TestPriorDoublingCountsOwnSamples(t *testing.T) {
+	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp.given[tp.lib.Add(deterministic, 0).ID] = 1
+	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	var drawn []int
+	for k := 1; k <= 10; k++ {
+		v := tp.PolicyVersion()
+		tp.Observe(0, 0, 0, 1)
+		if tp.PolicyVersion() != v {
+			drawn = append(drawn, k)
+		}
+	}
+	if want := []int{1, 2, 4, 8}; !slices.Equal(drawn, want) {
+		t.Errorf("draws after own samples %v, want %v", drawn, want)
+	}
+	if tp.placedPairs() != 1 {
+		t.Errorf("%d pairs placed, want the one pair with the deterministic template", tp.placedPairs())
+	}
+	v := tp.PolicyVersion()
+	tp.EndEpisode()
+	if tp.PolicyVersion() != v {
+		t.Errorf("the end of an episode drew a model under the doubling rule")
 	}
 }

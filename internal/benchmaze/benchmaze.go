@@ -1,8 +1,7 @@
 // Package benchmaze is the workload the learners' benchmarks share: random 4×4 mazes of the
 // online setting (landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2)), each iteration one whole
 // task of the paper's size (3000 episodes × 30 steps), planning and template work included. It
-// is for _test files of packages that agent does not import (temple, agents); agent's own
-// benchmarks cannot import it, since it imports agent.
+// is for the benchmarks of the learners, temple and agenttypes.
 package benchmaze
 
 import (
@@ -11,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -27,7 +27,7 @@ func Mazes(tb testing.TB, n int, rng *rand.Rand) []*mdp.Model {
 			slip[i] = []float64{0, 0.2, 0.4}[rng.IntN(3)]
 		}
 		mz := env.Maze{Width: 4, Height: 4, Slip: slip, Goals: []env.Cell{{X: 4, Y: 4}}, Lava: []env.Cell{{X: 2, Y: 2}},
-			StepCost: 0.2, GoalReward: 1, LavaCost: 1, Actions: 4}
+			Actions: 4}.WithRewards(env.PaperRewards)
 		var err error
 		if models[k], err = mz.Model(); err != nil {
 			tb.Fatal(err)
@@ -45,15 +45,9 @@ func Run(b *testing.B, ag agent.Agent, models []*mdp.Model, rng *rand.Rand) {
 		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
 			b.Fatal(err)
 		}
+		loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
 		for range Episodes {
-			s := 0
-			for range Steps {
-				a := ag.Act(s)
-				next, r := m.Step(s, a, rng)
-				ag.Observe(s, a, r, next)
-				s = next
-			}
-			ag.EndEpisode()
+			loop.Episode(0, Steps)
 		}
 		ag.EndTask()
 	}

@@ -1,0 +1,120 @@
+package temple
+
+import (
+	"fmt"
+
+	"github.com/temple-rl/temple/internal/buf"
+)
+
+// DrawSchedule is when a learner that draws its PSRL base's models itself (TemplatePrior,
+// LatentPrior) draws a model; each is PSRL's schedule of that name (learners.PSRLSchedule),
+// counting own samples only: pseudo-counts placed beside them end no epoch.
+type DrawSchedule int
+
+const (
+	// DrawPerEpisode draws at the end of every runner episode.
+	DrawPerEpisode DrawSchedule = iota
+	// DrawTSDE draws when the epoch has run longer than the last one or a pair's own count has
+	// more than doubled since it began (Ouyang et al. 2017, as learners.TSDE).
+	DrawTSDE
+	// DrawDoubling draws when a pair's own samples in the epoch reach max(1, its own count when
+	// the epoch began): UCRL2's doubling rule, as learners.Doubling.
+	DrawDoubling
+)
+
+// drawClock keeps a DrawSchedule's epochs: own samples when the epoch began, the last epoch's
+// length, and each pair's own count when it began.
+type drawClock struct {
+	schedule            DrawSchedule
+	epochStart, lastLen int64
+	nk                  []int64
+}
+
+// reset begins a task of n pairs.
+func (d *drawClock) reset(n int) {
+	d.epochStart, d.lastLen = 0, 1 // T_0 = 1, as learners.PSRL
+	d.nk = buf.Zeroed(d.nk, n)
+}
+
+// ends reports whether the epoch ends after own sample total of the task, pair i's n-th, and if
+// so begins counting the next epoch's length.
+func (d *drawClock) ends(total int64, i int, n int64) bool {
+	switch {
+	case d.schedule == DrawTSDE && (total-d.epochStart > d.lastLen || n > 2*d.nk[i]):
+		d.lastLen = total - d.epochStart
+		return true
+	case d.schedule == DrawDoubling && n-d.nk[i] >= max(1, d.nk[i]):
+		return true
+	}
+	return false
+}
+
+// atEpisodeEnd reports whether the schedule draws at the end of every runner episode.
+func (d *drawClock) atEpisodeEnd() bool { return d.schedule == DrawPerEpisode }
+
+// PSRLModel is what TemplatePrior and LatentPrior take of their PSRL base: the model of a pair's rewards, which the
+// components' likelihoods share, and when to draw a model. The base itself must draw at every
+// call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs' components and
+// then calls it, on Schedule.
+type PSRLModel struct {
+	// Normal rewards (Beta false): the mean reward ~ N(RewardMean, RewardSD²) under the "new
+	// template" component, each reward ~ N(mean, RewardNoise²).
+	RewardMean, RewardSD, RewardNoise float64
+	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax, the
+	// scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
+	// likelihood θ^x·(1 − θ)^(n−x), the Bernoulli's at fractional x, as PSRL's posterior counts it.
+	Beta                 bool
+	RewardMin, RewardMax float64
+	Schedule             DrawSchedule
+}
+
+// validate names the first of r's settings that the learner typ cannot use.
+func (r PSRLModel) validate(typ string) error {
+	switch {
+	case r.Beta && !(r.RewardMax > r.RewardMin):
+		return fmt.Errorf("%s: reward range [%v, %v], want reward_max > reward_min", typ, r.RewardMin, r.RewardMax)
+	case !r.Beta && !(r.RewardSD > 0 && r.RewardNoise > 0):
+		return fmt.Errorf("%s: reward prior sd %v and noise %v, want both > 0", typ, r.RewardSD, r.RewardNoise)
+	case r.Schedule < DrawPerEpisode || r.Schedule > DrawDoubling:
+		return fmt.Errorf("%s: draw schedule %d, want DrawPerEpisode, DrawTSDE or DrawDoubling", typ, r.Schedule)
+	}
+	return nil
+}
+
+// scaled is a sum of n rewards scaled to [0, 1] each by RewardMin and RewardMax, clamped to
+// [0, n], as PSRL's Beta posterior counts it.
+func (r PSRLModel) scaled(n int64, sum float64) float64 {
+	return min(max((sum-float64(n)*r.RewardMin)/(r.RewardMax-r.RewardMin), 0), float64(n))
+}
+
+// The marginal likelihood of a pair's n rewards (their sum and sum of squares) when the pair's
+// mean reward has the posterior of r's prior given nm earlier rewards of sum sm — Beta(1 + x_m,
+// 1 + nm − x_m) at the scaled sum x_m, or the Normal posterior of N(RewardMean, RewardSD²) given
+// nm rewards of noise RewardNoise — is, in logs, rewardData(n, …) − rewardNorm(nm, sm): the
+// normaliser depends on the earlier rewards alone, so a learner that adds rewards one by one
+// computes it once.
+func (r PSRLModel) rewardData(n int64, sum, sq float64, nm int64, sm float64) float64 {
+	if r.Beta {
+		a, b := r.betaPosterior(nm, sm)
+		x := r.scaled(n, sum)
+		return lgamma(a+x) + lgamma(b+float64(n)-x) - lgamma(a+b+float64(n))
+	}
+	v0, noise2 := r.RewardSD*r.RewardSD, r.RewardNoise*r.RewardNoise
+	v := 1 / (1/v0 + float64(nm)/noise2)
+	return normalML(n, sum, sq, v*(r.RewardMean/v0+sm/noise2), v, noise2)
+}
+
+// rewardNorm is the normaliser of rewardData: ln B(a, b) of the Beta posterior, 0 for the Normal.
+func (r PSRLModel) rewardNorm(nm int64, sm float64) float64 {
+	if !r.Beta {
+		return 0
+	}
+	a, b := r.betaPosterior(nm, sm)
+	return lgamma(a) + lgamma(b) - lgamma(a+b)
+}
+
+// betaPosterior is Beta(1, 1) updated with nm rewards of sum sm, scaled.
+func (r PSRLModel) betaPosterior(nm int64, sm float64) (a, b float64) {
+	xm := r.scaled(nm, sm)
+	return 1 + xm, 1 + float64(nm) - xm
+}
