@@ -52,10 +52,10 @@ func (d *drawClock) ends(total int64, i int, n int64) bool {
 // atEpisodeEnd reports whether the schedule draws at the end of every runner episode.
 func (d *drawClock) atEpisodeEnd() bool { return d.schedule == DrawPerEpisode }
 
-// PSRLModel is what TemplatePrior and LatentPrior take of their PSRL base: the model of a pair's rewards, which the
-// components' likelihoods share, and when to draw a model. The base itself must draw at every
-// call of its EndEpisode (PSRL's schedule episode): TemplatePrior draws the pairs' components and
-// then calls it, on Schedule.
+// PSRLModel is what TemplatePrior and LatentPrior take of their PSRL base: the model of a pair's
+// rewards, which their components' likelihoods share, and when to draw a model. The base itself
+// must draw at every call of its EndEpisode (PSRL's schedule episode): the learner draws its
+// components and then calls it, on Schedule.
 type PSRLModel struct {
 	// Normal rewards (Beta false): the mean reward ~ N(RewardMean, RewardSD²) under the "new
 	// template" component, each reward ~ N(mean, RewardNoise²).
