@@ -177,13 +177,12 @@ func episodePSRL(t testing.TB) *learners.PSRL {
 	return l
 }
 
-// TestPriorTSDECountsOwnSamples: with TSDE, template-prior ends an epoch as learners.TSDE does,
-// on own samples alone. A pair moving to state 1 every time, with a deterministic template in the
-// library: the first sample doubles its count from 0 (a draw), the 3rd makes the epoch (2
-// samples) longer than the last (1), the 6th makes it 3 > 2 — draws after samples 1, 3 and 6,
-// although the pair's statistics hold 50 placed counts more than its own from the first draw on.
-func TestPriorTSDECountsOwnSamples(t *testing.T) {
-	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, Schedule: DrawTSDE}, episodePSRL(t))
+// drawsOnOwnSamples is template-prior on schedule r, with a deterministic template in its library,
+// as its pair 0 moves to state 1 again and again: the own samples after which it drew a model,
+// up to the last, and whether the end of an episode then drew one; it returns the learner too.
+func drawsOnOwnSamples(t *testing.T, r PSRLModel, last int) (*TemplatePrior, []int, bool) {
+	t.Helper()
+	tp, err := NewTemplatePrior(DefaultPriorParams(), r, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,19 +191,29 @@ func TestPriorTSDECountsOwnSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	var drawn []int
-	for k := 1; k <= 7; k++ {
+	for k := 1; k <= last; k++ {
 		v := tp.PolicyVersion()
 		tp.Observe(0, 0, 0, 1)
 		if tp.PolicyVersion() != v {
 			drawn = append(drawn, k)
 		}
 	}
-	if len(drawn) != 3 || drawn[0] != 1 || drawn[1] != 3 || drawn[2] != 6 {
-		t.Errorf("draws after own samples %v, want [1 3 6]", drawn)
-	}
 	v := tp.PolicyVersion()
 	tp.EndEpisode()
-	if tp.PolicyVersion() != v {
+	return tp, drawn, tp.PolicyVersion() != v
+}
+
+// TestPriorTSDECountsOwnSamples: with TSDE, template-prior ends an epoch as learners.TSDE does,
+// on own samples alone. A pair moving to state 1 every time, with a deterministic template in the
+// library: the first sample doubles its count from 0 (a draw), the 3rd makes the epoch (2
+// samples) longer than the last (1), the 6th makes it 3 > 2 — draws after samples 1, 3 and 6,
+// although the pair's statistics hold 50 placed counts more than its own from the first draw on.
+func TestPriorTSDECountsOwnSamples(t *testing.T) {
+	_, drawn, atEnd := drawsOnOwnSamples(t, PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1, Schedule: DrawTSDE}, 7)
+	if want := []int{1, 3, 6}; !slices.Equal(drawn, want) {
+		t.Errorf("draws after own samples %v, want %v", drawn, want)
+	}
+	if atEnd {
 		t.Errorf("the end of an episode drew a model under TSDE")
 	}
 }
@@ -249,31 +258,14 @@ func TestPriorBetaRewardsByHand(t *testing.T) {
 // epoch reach max(1, its count when the epoch began): after own samples 1, 2, 4 and 8 — placed
 // pseudo-counts (50 from the first draw on) end no epoch — and never at an episode's end.
 func TestPriorDoublingCountsOwnSamples(t *testing.T) {
-	tp, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp.given[tp.lib.Add(deterministic, 0).ID] = 1
-	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
-		t.Fatal(err)
-	}
-	var drawn []int
-	for k := 1; k <= 10; k++ {
-		v := tp.PolicyVersion()
-		tp.Observe(0, 0, 0, 1)
-		if tp.PolicyVersion() != v {
-			drawn = append(drawn, k)
-		}
-	}
+	tp, drawn, atEnd := drawsOnOwnSamples(t, PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, 10)
 	if want := []int{1, 2, 4, 8}; !slices.Equal(drawn, want) {
 		t.Errorf("draws after own samples %v, want %v", drawn, want)
 	}
 	if tp.placedPairs() != 1 {
 		t.Errorf("%d pairs placed, want the one pair with the deterministic template", tp.placedPairs())
 	}
-	v := tp.PolicyVersion()
-	tp.EndEpisode()
-	if tp.PolicyVersion() != v {
+	if atEnd {
 		t.Errorf("the end of an episode drew a model under the doubling rule")
 	}
 }
