@@ -7,6 +7,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // RMax on a 3×3 grid with a terminal goal: after enough episodes every pair it can reach is
@@ -27,16 +28,7 @@ func ExampleRMax() {
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
 	for range 100 {
-		s := 0
-		for steps = 1; steps <= 50; steps++ {
-			a := rm.Act(s)
-			next, r := m.Step(s, a, envRand)
-			rm.Observe(s, a, r, next)
-			if s = next; m.Terminal(s) {
-				break
-			}
-		}
-		rm.EndEpisode()
+		steps = gridEpisode(rm, m, envRand)
 	}
 	fmt.Println("steps to the goal in the last episode:", steps)
 	// Output: steps to the goal in the last episode: 4
@@ -58,16 +50,7 @@ func ExampleUCRL2() {
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
 	for episode := 1; episode <= 3000; episode++ {
-		s := 0
-		for steps = 1; steps <= 50; steps++ {
-			a := ag.Act(s)
-			next, r := m.Step(s, a, envRand)
-			ag.Observe(s, a, r, next)
-			if s = next; m.Terminal(s) {
-				break
-			}
-		}
-		ag.EndEpisode()
+		steps = gridEpisode(ag, m, envRand)
 		if episode%1000 == 0 {
 			if steps > 50 {
 				fmt.Printf("episode %d: goal not reached in 50 steps, %d UCRL2 episodes so far\n", episode, base.Stats().Plans())
@@ -98,17 +81,24 @@ func ExamplePSRL() {
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
 	for range 100 {
-		s := 0
-		for steps = 1; steps <= 50; steps++ {
-			a := ag.Act(s)
-			next, r := m.Step(s, a, envRand)
-			ag.Observe(s, a, r, next)
-			if s = next; m.Terminal(s) {
-				break
-			}
-		}
-		ag.EndEpisode()
+		steps = gridEpisode(ag, m, envRand)
 	}
 	fmt.Println("steps to the goal in the last episode:", steps)
 	// Output: steps to the goal in the last episode: 6
+}
+
+// gridEpisode runs one episode of ag on the grid m from state 0, of at most 50 steps, and returns
+// its steps to the goal (51: not reached).
+func gridEpisode(ag agent.Agent, m *mdp.Model, envRand *rand.Rand) int {
+	s, steps := 0, 1
+	for ; steps <= 50; steps++ {
+		a := ag.Act(s)
+		next, r := m.Step(s, a, envRand)
+		ag.Observe(s, a, r, next)
+		if s = next; m.Terminal(s) {
+			break
+		}
+	}
+	ag.EndEpisode()
+	return steps
 }

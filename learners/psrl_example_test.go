@@ -30,16 +30,7 @@ func ExamplePSRLParams_redraw() {
 		envRand := rand.New(rand.NewPCG(2, 2))
 		var steps int
 		for range 200 {
-			s := 0
-			for steps = 1; steps <= 50; steps++ {
-				a := ag.Act(s)
-				next, r := m.Step(s, a, envRand)
-				ag.Observe(s, a, r, next)
-				if s = next; m.Terminal(s) {
-					break
-				}
-			}
-			ag.EndEpisode()
+			steps = gridEpisode(ag, m, envRand)
 		}
 		fmt.Printf("redraw %s: %d steps to the goal in the last episode, %d models drawn\n", redraw, steps, base.Stats().Plans())
 	}
