@@ -309,6 +309,9 @@ agents:
     redraw: changed
   - type: ucrl2
   - type: c-ucrl
+  - type: c-ucrl
+    name: C-UCRL-doubling
+    recluster: doubling
   - type: e3
   - type: o-temple
   - type: o-temple

@@ -24,6 +24,21 @@ const (
 	InverseSqrtWidth ClusterWidth = "inverse-sqrt"
 )
 
+// Recluster is when C-UCRL runs ApproxEquivalence.
+type Recluster string
+
+const (
+	// ReclusterEveryEpisode clusters at the start of every episode, as the paper and both public
+	// codes do.
+	ReclusterEveryEpisode Recluster = "every-episode"
+	// ReclusterDoubling clusters at the start of an episode only when t_k has at least doubled
+	// since the last clustering (t_k = 1, 2, 4, …: about log₂ T clusterings in T steps instead of
+	// one an episode). In between, the classes are kept and pooled anew from the current counts,
+	// and a pair visited since the last clustering is a class of its own. Not the paper's: an
+	// option for speed (docs/decisions.md, decision 38).
+	ReclusterDoubling Recluster = "doubling"
+)
+
 // CUCRLParams are C-UCRL's parameters: UCRL2's and those of ApproxEquivalence.
 type CUCRLParams struct {
 	UCRL2Params `yaml:",inline"`
@@ -37,11 +52,14 @@ type CUCRLParams struct {
 	Alpha float64 `yaml:"alpha" doc:"α of ApproxEquivalence: classes merge only when their samples per pair are within a factor α (the paper's experiments: 4); 0 for α → ∞, no limit (its Proposition 1)" range:"0 or > 1"`
 	// Width is the clustering width ε(n): the paper's or 1/√n.
 	Width ClusterWidth `yaml:"width" doc:"clustering width ε(n): the paper's W_n(δ/(3SA)), or 1/√n (about StatisticalRL's UCRL_SA)" range:"paper | inverse-sqrt"`
+	// Recluster is when ApproxEquivalence runs: every episode (the paper) or when t_k doubles.
+	Recluster Recluster `yaml:"recluster" doc:"when to cluster: at every episode's start (the paper), or only when t has doubled since the last clustering, pooling the kept classes anew in between (faster; not the paper's)" range:"every-episode | doubling"`
 }
 
-// DefaultCUCRL are UCRL2's defaults, ε = 0, α → ∞ and the paper's width.
+// DefaultCUCRL are UCRL2's defaults, ε = 0, α → ∞, the paper's width and a clustering at every
+// episode.
 func DefaultCUCRL() CUCRLParams {
-	return CUCRLParams{UCRL2Params: DefaultUCRL2(), Width: PaperWidth}
+	return CUCRLParams{UCRL2Params: DefaultUCRL2(), Width: PaperWidth, Recluster: ReclusterEveryEpisode}
 }
 
 // Validate names the first parameter out of range.
@@ -56,6 +74,8 @@ func (p CUCRLParams) Validate() error {
 		return fmt.Errorf("c-ucrl: alpha = %v, want 0 (no limit) or a finite number > 1", p.Alpha)
 	case p.Width != PaperWidth && p.Width != InverseSqrtWidth:
 		return fmt.Errorf("c-ucrl: width %q, want %q or %q", p.Width, PaperWidth, InverseSqrtWidth)
+	case p.Recluster != ReclusterEveryEpisode && p.Recluster != ReclusterDoubling:
+		return fmt.Errorf("c-ucrl: recluster %q, want %q or %q", p.Recluster, ReclusterEveryEpisode, ReclusterDoubling)
 	}
 	return nil
 }
@@ -123,6 +143,12 @@ type equivalence struct {
 	union      []int64     // P_c + P_c′ of a tentative merge
 	unionShare []float64   // over n_c + n_c′
 	logW       float64     // log((2^S − 2)·3SA/δ), the constant of the paper's width
+
+	// recluster: doubling keeps the partition of the last clustering of an episode begun (not of
+	// Policy's plans on the side, which leave the learner unchanged) and the t_k it was made at.
+	clustered   bool    // this build clustered (rather than pooled the kept partition)
+	partition   []int32 // pair → its class at the last clustering; −1: none
+	clusteredAt float64 // t_k of the last clustering; 0: none in this task
 }
 
 // candidate is a neighbour c′ of a cluster and d(c, c′).
@@ -140,7 +166,12 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards
 	e.sortProfiles(l)
-	e.cluster(l)
+	e.clustered = e.Recluster != ReclusterDoubling || e.clusteredAt == 0 || tk >= 2*e.clusteredAt
+	if e.clustered {
+		e.cluster(l)
+	} else {
+		e.repool(l)
+	}
 
 	width = width[:0]
 	e.free = e.free[:0]
@@ -203,6 +234,43 @@ func (e *equivalence) sortProfiles(l *UCRL2) {
 			e.shares = append(e.shares, float64(x.N)/n)
 		}
 		e.start = append(e.start, len(e.sorted))
+	}
+}
+
+// repool pools the classes of the kept partition from the current counts (recluster: doubling,
+// between clusterings): n_c and P_c(k) as cluster makes them, over the class's pairs still
+// visited and not terminal; a pair visited since the last clustering is a class of its own.
+func (e *equivalence) repool(l *UCRL2) {
+	n := l.S * l.A
+	counts := l.stats.Counts()
+	e.class = append(e.class[:0], e.partition...)
+	e.nc = buf.Zeroed(e.nc, n)
+	for _, c := range e.class {
+		if c >= 0 {
+			e.pooled[c] = e.pooled[c][:0]
+		}
+	}
+	for i := range int32(n) {
+		if counts.N(int(i)) == 0 || (l.terminal != nil && l.terminal[int(i)/l.A]) {
+			e.class[i] = -1
+			continue
+		}
+		c := e.class[i]
+		if c < 0 { // no live class is named i: a class holds the pair it is named by
+			c, e.class[i] = i, i
+			e.pooled[i] = e.pooled[i][:0]
+		}
+		e.pooled[c] = addRanks(e.pooled[c], e.profile(i))
+		e.nc[c] += counts.N(int(i))
+	}
+}
+
+// began keeps the partition of the plan of an episode just begun at t_k = tk when that plan
+// clustered (recluster: doubling).
+func (e *equivalence) began(tk float64) {
+	if e.Recluster == ReclusterDoubling && e.clustered {
+		e.partition = append(e.partition[:0], e.class...)
+		e.clusteredAt = tk
 	}
 }
 

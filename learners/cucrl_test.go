@@ -298,6 +298,11 @@ func TestCUCRLValidate(t *testing.T) {
 	if _, err := NewCUCRL(p); err == nil || err.Error() != `c-ucrl: width "wide", want "paper" or "inverse-sqrt"` {
 		t.Errorf("width wide: error %v", err)
 	}
+	p = DefaultCUCRL()
+	p.Recluster = "sometimes"
+	if _, err := NewCUCRL(p); err == nil || err.Error() != `c-ucrl: recluster "sometimes", want "every-episode" or "doubling"` {
+		t.Errorf("recluster sometimes: error %v", err)
+	}
 }
 
 // BenchmarkCUCRLMaze4x4 is C-UCRL on whole 4×4 maze tasks, beside BenchmarkRMaxMaze4x4 and
@@ -444,6 +449,109 @@ func TestCUCRLClusteringIsThePseudoCode(t *testing.T) {
 					t.Errorf("width %s, α %v, ε %v: no class of more than two pairs; the test checks too little", width, alpha, eps)
 				}
 			}
+		}
+	}
+}
+
+// With recluster: doubling, an episode's plan clusters (as the paper's pseudo-code, afresh) only
+// when t_k has doubled since the last clustering; in between it pools the kept partition from the
+// current counts, a pair visited since then being a class of its own.
+func TestCUCRLReclusterDoubling(t *testing.T) {
+	const S, A = 7, 3
+	templates := [][]float64{{0.7, 0.3}, {0.5, 0.5}, {1}}
+	p := DefaultCUCRL()
+	p.Recluster = ReclusterDoubling
+	l := newCUCRL(t, p, S, A)
+	e := l.pool
+	rng := rand.New(rand.NewPCG(11, 1))
+	perm, kind := make([][]int, S*A), make([]int, S*A)
+	for i := range perm {
+		perm[i], kind[i] = rng.Perm(S), rng.IntN(len(templates))
+	}
+	var kept []int32
+	var keptAt float64
+	clusterings, plans := 0, l.Stats().Plans()
+	for step := 0; step < 4000; step++ {
+		s := rng.IntN(S)
+		a := l.Act(s)
+		if l.Stats().Plans() != plans { // an episode began at this step: check its plan
+			plans = l.Stats().Plans()
+			tk := float64(l.stats.Samples() + 1)
+			if want := keptAt == 0 || tk >= 2*keptAt; e.clustered != want {
+				t.Fatalf("t_k %v, last clustering at %v: clustered %v", tk, keptAt, e.clustered)
+			}
+			if e.clustered {
+				clusterings++
+				kept, keptAt = afresh(l, e), tk
+				if !slices.Equal(e.class, kept) {
+					t.Fatalf("t_k %v: classes %v, the pseudo-code's %v", tk, e.class, kept)
+				}
+			} else {
+				nc, pooled := map[int32]int64{}, map[int32][]int64{}
+				for i := range int32(S * A) {
+					want := kept[i]
+					if l.stats.Counts().N(int(i)) == 0 {
+						want = -1
+					} else if want < 0 {
+						want = i
+					}
+					if e.class[i] != want {
+						t.Fatalf("t_k %v: pair %d in class %d, want %d", tk, i, e.class[i], want)
+					}
+					if want >= 0 {
+						nc[want] += l.stats.Counts().N(int(i))
+						pooled[want] = addRanks(pooled[want], e.profile(i))
+					}
+				}
+				for c, n := range nc {
+					if e.nc[c] != n || !slices.Equal(e.pooled[c], pooled[c]) {
+						t.Fatalf("t_k %v: class %d pools %d %v, want %d %v", tk, c, e.nc[c], e.pooled[c], n, pooled[c])
+					}
+				}
+			}
+		}
+		i := s*A + a
+		u, k := rng.Float64(), 0
+		for k < len(templates[kind[i]])-1 && u > templates[kind[i]][k] {
+			u -= templates[kind[i]][k]
+			k++
+		}
+		l.Record(i, perm[i][k], 0)
+	}
+	if max := int(math.Log2(4000)) + 2; clusterings > max || clusterings < 5 {
+		t.Errorf("%d clusterings in 4000 steps, want about log2(4000)", clusterings)
+	}
+}
+
+// Policy's plan on the side leaves the kept partition alone: a learner asked for its policy
+// before every action, and between an episode's end and the Augment that follows it, keeps the
+// partition of a learner never asked and acts as it does.
+func TestCUCRLReclusterDoublingPolicyHasNoSideEffects(t *testing.T) {
+	p := DefaultCUCRL()
+	p.Recluster = ReclusterDoubling
+	asked, quiet := newCUCRL(t, p, 5, 2), newCUCRL(t, p, 5, 2)
+	rng := rand.New(rand.NewPCG(5, 5))
+	dst := make([]float64, 2)
+	for step := 0; step < 3000; step++ {
+		s := rng.IntN(5)
+		asked.Policy(s, dst)
+		a, b := asked.Act(s), quiet.Act(s)
+		if a != b {
+			t.Fatalf("step %d: the learner asked for its policy took %d, the other %d", step, a, b)
+		}
+		if !slices.Equal(asked.pool.partition, quiet.pool.partition) || asked.pool.clusteredAt != quiet.pool.clusteredAt {
+			t.Fatalf("step %d: kept partition %v at t %v, the other's %v at t %v", step,
+				asked.pool.partition, asked.pool.clusteredAt, quiet.pool.partition, quiet.pool.clusteredAt)
+		}
+		next := (s + a + rng.IntN(2)) % 5
+		asked.Record(s*2+a, next, 0)
+		quiet.Record(s*2+a, next, 0)
+		if asked.ended {
+			asked.Policy(s, dst) // plans on the side with the counts before the Augment
+			add := []mdp.Succ{{State: int32(rng.IntN(5)), N: int64(1 + rng.IntN(200))}}
+			i := rng.IntN(10)
+			asked.Augment(i, add, 0)
+			quiet.Augment(i, add, 0)
 		}
 	}
 }

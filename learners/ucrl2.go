@@ -127,6 +127,9 @@ func (l *UCRL2) Begin(t agent.Task) {
 	l.v = buf.Zeroed(l.v, t.S)
 	l.ended = true
 	l.version++
+	if l.pool != nil {
+		l.pool.clusteredAt = 0 // the first episode clusters
+	}
 }
 
 // Act follows the optimistic policy of the episode, beginning a new episode first if the last
@@ -146,6 +149,9 @@ func (l *UCRL2) beginEpisode() {
 	}
 	clear(l.nu)
 	l.width = l.build(&l.model, l.width)
+	if l.pool != nil {
+		l.pool.began(float64(l.stats.Samples() + 1))
+	}
 	l.extendedVI(&l.model, l.width, l.q, l.v)
 	l.ended = false
 	l.stats.Planned()
@@ -161,6 +167,10 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 	tk := float64(l.stats.Samples() + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards: log(2·S·A·t_k/δ)
+	// A pair of at most one sample has max(1, N) = 1: its bonus and width are the same for all.
+	bonus1 := l.P.RMax * math.Sqrt(7*logR/(2*1))
+	width1 := math.Sqrt(14 * S * logP / 1)
+	counts := l.stats.Counts()
 	width = width[:0]
 	m.Reset(l.S, l.A)
 	for i := 0; i < l.S*l.A; i++ {
@@ -170,18 +180,24 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 			width = append(width, 0)
 			continue
 		}
-		n := l.stats.Counts().N(i)
-		nn := float64(max(1, n))
-		rHat := 0.0
-		if n > 0 {
-			rHat = l.stats.Counts().R(i) / float64(n)
+		n, r, succ := counts.Pair(i)
+		if n == 0 {
+			m.AppendPair(min(l.P.RMax, 0+bonus1))
+			m.EndPair()
+			width = append(width, width1)
+			continue
 		}
-		m.AppendPair(math.Min(l.P.RMax, rHat+l.P.RMax*math.Sqrt(7*logR/(2*nn))))
-		for _, x := range l.stats.Counts().Successors(i) {
-			m.AppendSuccessor(int(x.State), float64(x.N)/float64(n))
+		nn := float64(n)
+		bonus, w := bonus1, width1
+		if n > 1 {
+			bonus, w = l.P.RMax*math.Sqrt(7*logR/(2*nn)), math.Sqrt(14*S*logP/nn)
+		}
+		m.AppendPair(min(l.P.RMax, r/nn+bonus))
+		for _, x := range succ {
+			m.AppendSuccessor(int(x.State), float64(x.N)/nn)
 		}
 		m.EndPair()
-		width = append(width, math.Sqrt(14*S*logP/nn))
+		width = append(width, w)
 	}
 	return width
 }
