@@ -282,6 +282,14 @@ agents:
     beta: 0.8
     m: 10
   - type: mbie-eb
+    name: MBIE-EB-tol0.01
+    plan_tolerance: 0.01
+  - type: mbie-eb
+    name: MBIE-EB-m10-tol0.01
+    beta: 0.8
+    m: 10
+    plan_tolerance: 0.01
+  - type: mbie-eb
     name: MBIE-EB-full
     planning: full
   - type: mbie-eb
