@@ -298,12 +298,14 @@ func optimisticNext(next []int32, prob []float64, d float64, best int, v []float
 func (l *UCRL2) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
 	l.nu[i]++
-	if l.nu[i] >= max(1, l.nk[i]) && !l.ended {
+	if l.nu[i] >= max(1, l.nk[i]) || l.ended {
 		l.endEpisode()
 	}
 	return true
 }
 
+// endEpisode ends the episode, or, when it has already ended, marks the plan the next Act makes
+// as changed: the statistics it will be made from changed, so Policy's plan on the side is stale.
 func (l *UCRL2) endEpisode() {
 	l.ended = true
 	l.version++
@@ -316,17 +318,13 @@ func (l *UCRL2) EndEpisode() {}
 // ends the episode.
 func (l *UCRL2) Augment(i int, add []mdp.Succ, reward float64) {
 	l.stats.Augment(i, add, reward)
-	if !l.ended {
-		l.endEpisode()
-	}
+	l.endEpisode()
 }
 
 // Replace sets pair i's statistics to the given counts and reward sum and ends the episode.
 func (l *UCRL2) Replace(i int, succ []mdp.Succ, reward float64) {
 	l.stats.Replace(i, succ, reward)
-	if !l.ended {
-		l.endEpisode()
-	}
+	l.endEpisode()
 }
 
 // Stats are the learner's statistics of the task; its known set is the diagnostic n(s,a) ≥ m.
@@ -340,13 +338,12 @@ func (l *UCRL2) KnownThreshold() int64 { return l.P.M }
 func (l *UCRL2) ObserveTerminal(s int) {
 	if l.terminal == nil || !l.terminal[s] {
 		l.terminal = agent.WithTerminal(l.terminal, l.S, s)
-		if !l.ended {
-			l.endEpisode()
-		}
+		l.endEpisode()
 	}
 }
 
-// PolicyVersion changes whenever the policy may have changed: when an episode ends.
+// PolicyVersion changes whenever the policy may have changed: when an episode ends, and at every
+// change of the statistics after it ended (the next plan changes with them).
 func (l *UCRL2) PolicyVersion() uint64 { return l.version }
 
 // Policy writes the distribution of Act's action in s: uniform over the actions of greatest

@@ -340,3 +340,25 @@ func TestUCRL2PolicyHasNoSideEffects(t *testing.T) {
 		l.Record(s*2+a, (s+a)%3, float64(a)*0.3)
 	}
 }
+
+// Policy after an Augment that comes when the episode has already ended (as O-TempLe's do after
+// the sample that ended it) is the plan the next Act makes with the added counts, not the plan
+// made on the side before them.
+func TestUCRL2PolicyAfterAugmentOfAnEndedEpisode(t *testing.T) {
+	l := &UCRL2{P: DefaultUCRL2()}
+	l.Begin(task(3, 2, 1))
+	before, after, acted := make([]float64, 2), make([]float64, 2), make([]float64, 2)
+	l.Policy(0, before) // the episode has not begun: a plan on the side, both actions untried
+	if before[0] != before[1] {
+		t.Fatalf("untried actions: %v, want a tie", before)
+	}
+	// Many samples of (0, 0) to state 0 with reward 0: its optimistic value falls below the
+	// untried action 1's.
+	l.Augment(0, []mdp.Succ{{State: 0, N: 5000}}, 0)
+	l.Policy(0, after)
+	l.Act(0)
+	l.Policy(0, acted)
+	if !slices.Equal(after, acted) || after[1] != 1 {
+		t.Fatalf("Policy after the Augment %v, after the plan Act made %v; want action 1 surely", after, acted)
+	}
+}
