@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/temple-rl/temple/stats"
 )
@@ -89,6 +90,61 @@ func Compare(sum Summary, baseline string) ([]stats.Comparison, error) {
 	}
 	if !found {
 		return nil, fmt.Errorf("results: compare: no agent named %q in %s", baseline, sum.Name)
+	}
+	stats.Holm(cs)
+	return cs, nil
+}
+
+// ComparePairs runs the paired comparisons named, each "A:B" testing A − B, and adjusts their
+// p-values together with Holm's correction, over these comparisons alone: the test of a
+// researcher who named in advance the comparisons that decide a question, which keeps the power
+// that Holm's correction over every pair would spend on comparisons nobody asked. A name may hold
+// a colon: "A:B" is split where both sides name agents, and must split so in exactly one place.
+func ComparePairs(sum Summary, pairs []string) ([]stats.Comparison, error) {
+	byName := map[string]AgentSummary{}
+	for _, a := range sum.Agents {
+		byName[a.Name] = a
+	}
+	var names []string
+	for _, a := range sum.Agents {
+		names = append(names, fmt.Sprintf("%q", a.Name))
+	}
+	seen := map[[2]string]bool{}
+	var cs []stats.Comparison
+	for _, pair := range pairs {
+		var splits [][2]string
+		for k := range len(pair) {
+			if pair[k] != ':' {
+				continue
+			}
+			a, b := pair[:k], pair[k+1:]
+			if _, ok := byName[a]; ok {
+				if _, ok := byName[b]; ok {
+					splits = append(splits, [2]string{a, b})
+				}
+			}
+		}
+		switch {
+		case len(splits) == 0:
+			return nil, fmt.Errorf("results: compare: pair %q is not A:B with A and B agents of %s (its agents: %s)", pair, sum.Name, strings.Join(names, ", "))
+		case len(splits) > 1:
+			return nil, fmt.Errorf("results: compare: pair %q splits into agents of %s in %d ways (%q:%q and %q:%q)", pair, sum.Name, len(splits), splits[0][0], splits[0][1], splits[1][0], splits[1][1])
+		case splits[0][0] == splits[0][1]:
+			return nil, fmt.Errorf("results: compare: pair %q compares %q with itself", pair, splits[0][0])
+		}
+		ab := splits[0]
+		if seen[ab] || seen[[2]string{ab[1], ab[0]}] {
+			return nil, fmt.Errorf("results: compare: %q and %q are compared twice", ab[0], ab[1])
+		}
+		seen[ab] = true
+		c, err := stats.PairedTest(ab[0], ab[1], byName[ab[0]].PerRun, byName[ab[1]].PerRun)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("results: compare: no pair given")
 	}
 	stats.Holm(cs)
 	return cs, nil

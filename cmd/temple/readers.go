@@ -20,6 +20,7 @@ import (
 func compareCmd() *cobra.Command {
 	var baseline string
 	var all bool
+	var pairs []string
 	cmd := &cobra.Command{
 		Use:   "compare DIR [OTHER_DIR]",
 		Short: "Paired statistical comparison of agents, run by run, with Holm's correction",
@@ -27,10 +28,11 @@ func compareCmd() *cobra.Command {
 			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size and\n" +
 			"the p-values adjusted for all comparisons together (Holm). With one results directory it\n" +
 			"compares every agent against the baseline (default: the experiment's output.baseline) or, with\n" +
-			"--all, every pair; with two directories that ran the same tasks, each agent against its\n" +
-			"namesake in the other. It prints a table and the verdict of each comparison (A > B or A < B when\n" +
-			"the Holm-adjusted p is below 0.05, the level of the 95% CIs; otherwise \"not distinguishable\")\n" +
-			"and writes compare.csv into DIR.",
+			"--all, every pair, or with --pair A:B only the comparisons named, adjusted over those alone (name\n" +
+			"in advance the comparisons that decide a question); with two directories that ran the same\n" +
+			"tasks, each agent against its namesake in the other. It prints a table and the verdict of each\n" +
+			"comparison (A > B or A < B when the Holm-adjusted p is below 0.05, the level of the 95% CIs;\n" +
+			"otherwise \"not distinguishable\") and writes compare.csv into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkResultsDirs(args...); err != nil {
@@ -38,7 +40,19 @@ func compareCmd() *cobra.Command {
 			}
 			var cs []stats.Comparison
 			var err error
-			if len(args) == 2 {
+			switch {
+			case len(pairs) > 0 && (all || baseline != ""):
+				return fmt.Errorf("--pair names the comparisons itself: give it without --all and --baseline")
+			case len(pairs) > 0 && len(args) == 2:
+				return fmt.Errorf("--pair compares agents of one results directory; two directories compare each agent with its namesake")
+			}
+			if len(pairs) > 0 {
+				var sum results.Summary
+				if sum, err = results.ReadSummary(args[0]); err != nil {
+					return err
+				}
+				cs, err = results.ComparePairs(sum, pairs)
+			} else if len(args) == 2 {
 				cs, err = results.CompareDirs(args[0], args[1])
 			} else {
 				var sum results.Summary
@@ -84,6 +98,7 @@ func compareCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "agent every other agent is compared with")
 	cmd.Flags().BoolVar(&all, "all", false, "compare every pair of agents")
+	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare agent A with agent B, as A:B (repeat for several; Holm over these alone)")
 	return cmd
 }
 
