@@ -471,6 +471,7 @@ func TestCUCRLReclusterDoubling(t *testing.T) {
 	var kept []int32
 	var keptAt float64
 	clusterings, plans := 0, l.Stats().Plans()
+	pooledClasses, newSingletons := 0, 0 // how often the pooling in between met either case
 	for step := 0; step < 4000; step++ {
 		s := rng.IntN(S)
 		a := l.Act(s)
@@ -494,6 +495,7 @@ func TestCUCRLReclusterDoubling(t *testing.T) {
 						want = -1
 					} else if want < 0 {
 						want = i
+						newSingletons++
 					}
 					if e.class[i] != want {
 						t.Fatalf("t_k %v: pair %d in class %d, want %d", tk, i, e.class[i], want)
@@ -504,6 +506,9 @@ func TestCUCRLReclusterDoubling(t *testing.T) {
 					}
 				}
 				for c, n := range nc {
+					if n > l.stats.Counts().N(int(c)) {
+						pooledClasses++ // a class of more than one pair
+					}
 					if e.nc[c] != n || !slices.Equal(e.pooled[c], pooled[c]) {
 						t.Fatalf("t_k %v: class %d pools %d %v, want %d %v", tk, c, e.nc[c], e.pooled[c], n, pooled[c])
 					}
@@ -518,8 +523,11 @@ func TestCUCRLReclusterDoubling(t *testing.T) {
 		}
 		l.Record(i, perm[i][k], 0)
 	}
-	if max := int(math.Log2(4000)) + 2; clusterings > max || clusterings < 5 {
+	if most := int(math.Log2(4000)) + 2; clusterings > most || clusterings < 5 {
 		t.Errorf("%d clusterings in 4000 steps, want about log2(4000)", clusterings)
+	}
+	if pooledClasses == 0 || newSingletons == 0 {
+		t.Errorf("between clusterings: %d classes of several pairs pooled, %d pairs new since the clustering; want both", pooledClasses, newSingletons)
 	}
 }
 
