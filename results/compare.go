@@ -102,11 +102,9 @@ func Compare(sum Summary, baseline string) ([]stats.Comparison, error) {
 // a colon: "A:B" is split where both sides name agents, and must split so in exactly one place.
 func ComparePairs(sum Summary, pairs []string) ([]stats.Comparison, error) {
 	byName := map[string]AgentSummary{}
+	var names []string // for the error of a pair that names no agents
 	for _, a := range sum.Agents {
 		byName[a.Name] = a
-	}
-	var names []string
-	for _, a := range sum.Agents {
 		names = append(names, fmt.Sprintf("%q", a.Name))
 	}
 	seen := map[[2]string]bool{}
