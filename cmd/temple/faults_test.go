@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -170,18 +171,43 @@ func TestKilledAndRunAgainGivesTheSameBytes(t *testing.T) {
 	})
 	t.Run("two merges into one directory", func(t *testing.T) {
 		// The first merge is stopped (SIGSTOP) once it holds the directory's lock, so that the
-		// second surely runs while it does.
-		first := temple("merge", "two", "s0", "s1")
-		if err := first.Start(); err != nil {
-			t.Fatal(err)
+		// second surely runs while it does. It holds the lock once the lock file names it: the
+		// file is created before its flock is taken and named after. A merge can end between the
+		// test's seeing its lock and stopping it: then the lock file is gone (a merge removes it
+		// as it ends), and the test starts again in a fresh directory.
+		var first *exec.Cmd
+		locked := func() bool {
+			b, err := os.ReadFile(filepath.Join(dir, "two", ".temple.lock"))
+			var held struct{ PID int }
+			return err == nil && json.Unmarshal(b, &held) == nil && held.PID == first.Process.Pid
 		}
-		for deadline := time.Now().Add(time.Minute); !exists(filepath.Join(dir, "two", ".temple.lock"))(); time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				first.Process.Kill()
-				t.Fatal("the first merge took no lock within a minute")
+		for attempt := 0; ; attempt++ {
+			if attempt == 20 {
+				t.Fatal("in 20 attempts, every first merge ended before it could be stopped holding its lock")
+			}
+			if err := os.RemoveAll(filepath.Join(dir, "two")); err != nil {
+				t.Fatal(err)
+			}
+			first = temple("merge", "two", "s0", "s1")
+			if err := first.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(time.Minute); !locked(); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					first.Process.Kill()
+					t.Fatal("the first merge took no lock within a minute")
+				}
+			}
+			first.Process.Signal(syscall.SIGSTOP)
+			if locked() {
+				break // stopped while it holds the lock
+			}
+			t.Logf("attempt %d: the first merge ended before it was stopped; again", attempt+1)
+			first.Process.Signal(syscall.SIGCONT)
+			if err := first.Wait(); err != nil {
+				t.Fatalf("the first merge: %v", err)
 			}
 		}
-		first.Process.Signal(syscall.SIGSTOP)
 		out, err := temple("merge", "two", "s0", "s1").CombinedOutput()
 		first.Process.Signal(syscall.SIGCONT)
 		if err == nil || !strings.Contains(string(out), "is in use: process") {
