@@ -44,7 +44,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verdicts, _, err := results.Verdicts(sum, s.Output.Baseline)
+	verdicts, _, err := results.Verdicts(sum, s.Output.Baseline, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,5 +63,37 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 	again, _ := os.ReadFile(filepath.Join(dir, "report.html"))
 	if string(again) != page {
 		t.Error("rebuilding report.html changed it")
+	}
+}
+
+// With output.verdicts, temple run's verdicts and report.html's are the comparisons named, with
+// Holm's correction over them alone.
+func TestReportShowsTheVerdictsNamed(t *testing.T) {
+	dir := t.TempDir()
+	s := small(3, 3, 40)
+	s.Output.Verdicts = []string{"O-TempLe:RMax"}
+	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	sum, err := results.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts, tested, err := results.Verdicts(sum, s.Output.Baseline, s.Output.Verdicts)
+	if err != nil || tested != results.TestedNamed || len(verdicts) != 1 || verdicts[0].A != "O-TempLe" || verdicts[0].B != "RMax" {
+		t.Fatalf("verdicts %+v (%v), %v; want O-TempLe − RMax alone", verdicts, tested, err)
+	}
+	if verdicts[0].PAdjusted != verdicts[0].P {
+		t.Errorf("one comparison: p %v adjusted to %v", verdicts[0].P, verdicts[0].PAdjusted)
+	}
+	if !strings.Contains(page, "Paired comparisons named in the spec (output.verdicts)") ||
+		!strings.Contains(page, `<td class="verdict">`+html.EscapeString(verdicts[0].Verdict())+"</td>") ||
+		strings.Count(page, `<td class="verdict">`) != 1 {
+		t.Error("the report does not show the one verdict named, alone")
 	}
 }

@@ -71,6 +71,10 @@ type OutputSpec struct {
 	// Baseline is the agent the advantage figure subtracts; by default the agent named RMax if
 	// there is one, else none (no advantage figure).
 	Baseline string `yaml:"baseline" doc:"the agent the advantage figure subtracts; default RMax if there is one" range:"an agent's name"`
+	// Verdicts are the comparisons that decide the experiment's question, each "A:B" (A − B),
+	// named before it runs: temple run, report.html and temple compare test these alone, with
+	// Holm's correction over them, and they are part of the spec the results are made from.
+	Verdicts []string `yaml:"verdicts,omitempty" doc:"the comparisons that decide the question, each \"A:B\" (A − B), named before the run: temple run, report.html and temple compare test these alone, Holm-adjusted over them (default: every pair of up to 4 agents, else each against the baseline)" range:"A:B, agents' names"`
 }
 
 // OracleSpec says how learners are measured against the optimal policy of each task's true model
@@ -269,6 +273,11 @@ func (s *Spec) Validate() error {
 	}
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
+	}
+	if v := s.Output.Verdicts; v != nil {
+		if _, err := results.SplitPairs(v, s.AgentNames()); err != nil {
+			return fmt.Errorf("output.verdicts: %w", err)
+		}
 	}
 	if s.Scaling != nil {
 		if err := s.Scaling.validate(*s); err != nil {

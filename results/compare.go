@@ -95,57 +95,72 @@ func Compare(sum Summary, baseline string) ([]stats.Comparison, error) {
 	return cs, nil
 }
 
-// ComparePairs runs the paired comparisons named, each "A:B" testing A − B, and adjusts their
-// p-values together with Holm's correction, over these comparisons alone: the test of a
-// researcher who named in advance the comparisons that decide a question, which keeps the power
-// that Holm's correction over every pair would spend on comparisons nobody asked. A name may hold
-// a colon: "A:B" is split where both sides name agents, and must split so in exactly one place.
+// ComparePairs runs the paired comparisons named, each "A:B" testing A − B (SplitPairs), and
+// adjusts their p-values together with Holm's correction, over these comparisons alone: the test
+// of a researcher who named in advance the comparisons that decide a question, which keeps the
+// power that Holm's correction over every pair would spend on comparisons nobody asked.
 func ComparePairs(sum Summary, pairs []string) ([]stats.Comparison, error) {
 	byName := map[string]AgentSummary{}
-	var names []string // for the error of a pair that names no agents
+	var names []string
 	for _, a := range sum.Agents {
 		byName[a.Name] = a
-		names = append(names, fmt.Sprintf("%q", a.Name))
+		names = append(names, a.Name)
 	}
-	seen := map[[2]string]bool{}
+	split, err := SplitPairs(pairs, names)
+	if err != nil {
+		return nil, fmt.Errorf("results: compare: %s: %w", sum.Name, err)
+	}
 	var cs []stats.Comparison
-	for _, pair := range pairs {
-		var splits [][2]string
-		for k := range len(pair) {
-			if pair[k] != ':' {
-				continue
-			}
-			a, b := pair[:k], pair[k+1:]
-			if _, ok := byName[a]; ok {
-				if _, ok := byName[b]; ok {
-					splits = append(splits, [2]string{a, b})
-				}
-			}
-		}
-		switch {
-		case len(splits) == 0:
-			return nil, fmt.Errorf("results: compare: pair %q is not A:B with A and B agents of %s (its agents: %s)", pair, sum.Name, strings.Join(names, ", "))
-		case len(splits) > 1:
-			return nil, fmt.Errorf("results: compare: pair %q splits into agents of %s in %d ways (%q:%q and %q:%q)", pair, sum.Name, len(splits), splits[0][0], splits[0][1], splits[1][0], splits[1][1])
-		case splits[0][0] == splits[0][1]:
-			return nil, fmt.Errorf("results: compare: pair %q compares %q with itself", pair, splits[0][0])
-		}
-		ab := splits[0]
-		if seen[ab] || seen[[2]string{ab[1], ab[0]}] {
-			return nil, fmt.Errorf("results: compare: %q and %q are compared twice", ab[0], ab[1])
-		}
-		seen[ab] = true
+	for _, ab := range split {
 		c, err := stats.PairedTest(ab[0], ab[1], byName[ab[0]].PerRun, byName[ab[1]].PerRun)
 		if err != nil {
 			return nil, err
 		}
 		cs = append(cs, c)
 	}
-	if len(cs) == 0 {
-		return nil, fmt.Errorf("results: compare: no pair given")
-	}
 	stats.Holm(cs)
 	return cs, nil
+}
+
+// SplitPairs reads comparisons named "A:B" between the agents named: each is split at the colon
+// where both sides name agents, which must happen in exactly one place (a name may hold a colon).
+// A pair that names no agents, splits two ways, compares an agent with itself or repeats another
+// (either way round) is refused, as is an empty list.
+func SplitPairs(pairs, agents []string) ([][2]string, error) {
+	known := map[string]bool{}
+	var quoted []string // for the error of a pair that names no agents
+	for _, a := range agents {
+		known[a] = true
+		quoted = append(quoted, fmt.Sprintf("%q", a))
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("no pair given")
+	}
+	seen := map[[2]string]bool{}
+	var out [][2]string
+	for _, pair := range pairs {
+		var splits [][2]string
+		for k := range len(pair) {
+			if pair[k] == ':' && known[pair[:k]] && known[pair[k+1:]] {
+				splits = append(splits, [2]string{pair[:k], pair[k+1:]})
+			}
+		}
+		switch {
+		case len(splits) == 0:
+			return nil, fmt.Errorf("pair %q is not A:B with A and B agents (the agents: %s)", pair, strings.Join(quoted, ", "))
+		case len(splits) > 1:
+			return nil, fmt.Errorf("pair %q splits into agents in %d ways (%q:%q and %q:%q)", pair, len(splits), splits[0][0], splits[0][1], splits[1][0], splits[1][1])
+		case splits[0][0] == splits[0][1]:
+			return nil, fmt.Errorf("pair %q compares %q with itself", pair, splits[0][0])
+		}
+		ab := splits[0]
+		if seen[ab] || seen[[2]string{ab[1], ab[0]}] {
+			return nil, fmt.Errorf("%q and %q are compared twice", ab[0], ab[1])
+		}
+		seen[ab] = true
+		out = append(out, ab)
+	}
+	return out, nil
 }
 
 // CompareDirs compares each agent of directory a with the agent of the same name in directory b,

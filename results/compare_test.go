@@ -51,7 +51,7 @@ func TestComparePairs(t *testing.T) {
 		}
 	}
 	for pair, want := range map[string]string{
-		"A:E":   `pair "A:E" is not A:B with A and B agents of x (its agents: "A", "B", "C", "D:1")`,
+		"A:E":   `x: pair "A:E" is not A:B with A and B agents (the agents: "A", "B", "C", "D:1")`,
 		"AB":    `pair "AB" is not A:B`,
 		"A:A":   `compares "A" with itself`,
 		"B:A":   `"B" and "A" are compared twice`,
@@ -66,7 +66,7 @@ func TestComparePairs(t *testing.T) {
 		}
 	}
 	sum.Agents = append(sum.Agents, AgentSummary{Name: "A:D", PerRun: []float64{1, 2, 3, 4}}, AgentSummary{Name: "D", PerRun: []float64{1, 1, 1, 1}}, AgentSummary{Name: "1", PerRun: []float64{2, 2, 2, 2}})
-	if _, err := ComparePairs(sum, []string{"A:D:1"}); err == nil || !strings.Contains(err.Error(), "splits into agents of x in 2 ways") {
+	if _, err := ComparePairs(sum, []string{"A:D:1"}); err == nil || !strings.Contains(err.Error(), "x: pair \"A:D:1\" splits into agents in 2 ways") {
 		t.Errorf("A:D:1 with agents A, D:1, A:D and 1: %v", err)
 	}
 }

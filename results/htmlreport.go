@@ -30,7 +30,7 @@ type reportPage struct {
 	Summary       Summary
 	Baseline      string
 	Comparisons   []stats.Comparison // the verdicts of Verdicts: what temple run prints
-	AllPairs      bool               // Comparisons holds every pair, not every agent against Baseline
+	Tested        Tested             // which comparisons Comparisons holds
 	Figures       []SVGFigure
 	Foreign       []string        // SVG files under figures/ that temple did not write: named, not shown
 	Agents        []string        // the columns of Diagnostics
@@ -55,15 +55,39 @@ type diagnosticRow struct {
 // each agent is tested against the baseline only.
 const VerdictPairs = 4
 
+// Tested says which comparisons Verdicts tested.
+type Tested int
+
+const (
+	// TestedNamed are the comparisons the spec named (output.verdicts).
+	TestedNamed Tested = iota
+	// TestedAllPairs is every pair of agents.
+	TestedAllPairs
+	// TestedBaseline is every agent against the baseline.
+	TestedBaseline
+)
+
+// Named and AllPairs say which comparisons were tested, for the report's template.
+func (t Tested) Named() bool    { return t == TestedNamed }
+func (t Tested) AllPairs() bool { return t == TestedAllPairs }
+
 // Verdicts are the paired comparisons that temple run prints and report.html shows, Holm-adjusted
-// together: every pair of up to VerdictPairs agents, otherwise every agent against the baseline
-// (every pair when there is none). The bool says whether they are every pair.
-func Verdicts(sum Summary, baseline string) ([]stats.Comparison, bool, error) {
+// together: the comparisons named, each "A:B" (a spec's output.verdicts), when there are any;
+// otherwise every pair of up to VerdictPairs agents, or every agent against the baseline (every
+// pair when there is none).
+func Verdicts(sum Summary, baseline string, named []string) ([]stats.Comparison, Tested, error) {
+	if len(named) > 0 {
+		cs, err := ComparePairs(sum, named)
+		return cs, TestedNamed, err
+	}
 	if len(sum.Agents) <= VerdictPairs {
 		baseline = ""
 	}
 	cs, err := Compare(sum, baseline)
-	return cs, baseline == "", err
+	if baseline == "" {
+		return cs, TestedAllPairs, err
+	}
+	return cs, TestedBaseline, err
 }
 
 // WriteReport writes report.html into a results directory from the files it holds: one
@@ -85,7 +109,7 @@ func WriteReport(dir string) error {
 	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
 		Spec: string(specYAML), Tasks: s.Tasks.Family}
 	if len(agents) >= 2 && s.Runs >= 2 {
-		if page.Comparisons, page.AllPairs, err = Verdicts(sum, page.Baseline); err != nil {
+		if page.Comparisons, page.Tested, err = Verdicts(sum, page.Baseline, s.Output.Verdicts); err != nil {
 			return err
 		}
 	}
@@ -125,7 +149,8 @@ type SpecHeader struct {
 		Family string `yaml:"family"`
 	} `yaml:"tasks"`
 	Output struct {
-		Baseline string `yaml:"baseline"`
+		Baseline string   `yaml:"baseline"`
+		Verdicts []string `yaml:"verdicts"`
 	} `yaml:"output"`
 }
 
@@ -268,8 +293,8 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 {{range $a := $.Summary.Agents}}{{with $o := $a.Oracle}}<tr><td>{{$a.Name}}</td><td>{{with $o.ShareOfOptimal}}{{printf "%.3f ± %.3f" .Mean .CI95}}{{end}}</td><td>{{f2 $o.MeanRegret.Mean}} ± {{f2 $o.MeanRegret.CI95}}</td><td>{{f2 $o.MeanEpsMistakes.Mean}} ± {{f2 $o.MeanEpsMistakes.CI95}}</td>{{range $p := phases}}<td>{{with index $o.RegretByPhase $p}}{{f2 .Mean}}{{end}}</td>{{end}}</tr>{{end}}
 {{end}}</table>{{end}}
 
-{{if .Comparisons}}<h2>Paired comparison{{if .AllPairs}}s: every pair of agents{{else}} with {{.Baseline}}{{end}}</h2>
-<p class="note">Two-sided paired t-test on the runs' mean per-task rewards (A − B, run by run); Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method; a verdict is significant below p (Holm) = 0.05, otherwise the agents are not distinguishable. These are the verdicts temple run prints.</p>
+{{if .Comparisons}}<h2>Paired comparison{{if .Tested.Named}}s named in the spec (output.verdicts){{else if .Tested.AllPairs}}s: every pair of agents{{else}} with {{.Baseline}}{{end}}</h2>
+<p class="note">Two-sided paired t-test on the runs' mean per-task rewards (A − B, run by run); Cohen's d_z is the mean difference over the standard deviation of the differences; p-values adjusted together by Holm's method{{if .Tested.Named}} over the comparisons named alone{{end}}; a verdict is significant below p (Holm) = 0.05, otherwise the agents are not distinguishable. These are the verdicts temple run prints.</p>
 <div class="scroll"><table><tr><th>A</th><th>B</th><th>A − B</th><th>95% CI</th><th>t</th><th>p</th><th>p (Holm)</th><th>d_z</th><th>runs A won</th><th>verdict</th></tr>
 {{range .Comparisons}}<tr><td>{{.A}}</td><td>{{.B}}</td><td>{{f2 .MeanDiff}}</td><td>± {{f2 .CI95}}</td><td>{{g3 .T}}</td><td>{{g3 .P}}</td><td>{{g3 .PAdjusted}}</td><td>{{f2 .EffectSize}}</td><td>{{.Wins}}/{{.N}}</td><td class="verdict">{{.Verdict}}</td></tr>
 {{end}}</table></div>{{end}}

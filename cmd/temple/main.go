@@ -319,7 +319,8 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 
 // printVerdicts says for the agents of the summary whether their paired differences in mean
 // per-task reward are significant (stats.Comparison.Verdict): the comparisons of
-// results.Verdicts, which report.html shows too, with Holm's correction over those tested.
+// results.Verdicts (the spec's output.verdicts when it names any), which report.html shows too,
+// with Holm's correction over those tested.
 func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error {
 	if len(sum.Agents) < 2 {
 		return nil
@@ -328,12 +329,16 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error 
 		fmt.Fprintln(out, "\nOne run: no paired test, so no verdict on the differences (give --runs 2 or more).")
 		return nil
 	}
-	cs, _, err := results.Verdicts(sum, s.Output.Baseline)
+	cs, tested, err := results.Verdicts(sum, s.Output.Baseline, s.Output.Verdicts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\nPaired differences (two-sided paired t-test over the %d runs, Holm-adjusted p, significant below %g):\n",
-		s.Runs, stats.Level)
+	over := "Holm-adjusted p"
+	if tested == results.TestedNamed {
+		over = "Holm-adjusted over the comparisons of output.verdicts alone"
+	}
+	fmt.Fprintf(out, "\nPaired differences (two-sided paired t-test over the %d runs, %s, significant below %g):\n",
+		s.Runs, over, stats.Level)
 	width := 0
 	for _, c := range cs {
 		width = max(width, utf8.RuneCountInString(c.Verdict()))

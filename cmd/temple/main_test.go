@@ -447,3 +447,37 @@ func TestRunReadsAConfigFromStdin(t *testing.T) {
 		t.Errorf("run - with a bad config: %v", err)
 	}
 }
+
+// The comparisons a config names (output.verdicts) are what temple run prints and what temple
+// compare tests by default, with Holm's correction over them alone; --all still tests every pair.
+func TestVerdictsNamedInTheConfig(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "named.yaml")
+	os.WriteFile(config, []byte("name: named\nruns: 3\nepisodes: 20\ntasks:\n  count: 3\n"+
+		"output:\n  verdicts: [\"O-TempLe:Q-learning\"]\n"), 0o644)
+	out := filepath.Join(dir, "results")
+	// lines are the lines of text's section that begins with the line holding heading.
+	lines := func(text, heading string) []string {
+		_, after, ok := strings.Cut(text, heading)
+		if !ok {
+			return nil
+		}
+		_, after, _ = strings.Cut(after, "\n")
+		block, _, _ := strings.Cut(after, "\n\n")
+		return strings.Split(strings.TrimSpace(block), "\n")
+	}
+	text, err := temple(t, "run", config, "--out", out, "--jobs", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if got := lines(text, "Holm-adjusted over the comparisons of output.verdicts alone"); len(got) != 1 || !strings.Contains(got[0], "Q-learning") {
+		t.Errorf("temple run's verdicts %q, want the one named:\n%s", got, text)
+	}
+	text, err = temple(t, "compare", out)
+	if got := lines(text, "Verdicts (paired"); err != nil || len(got) != 1 || !strings.Contains(got[0], "O-TempLe") || !strings.Contains(got[0], "Q-learning") {
+		t.Errorf("temple compare's verdicts %q (%v), want the one named:\n%s", got, err, text)
+	}
+	if text, err = temple(t, "compare", out, "--all"); err != nil || len(lines(text, "Verdicts (paired")) != 3 {
+		t.Errorf("--all: %v\n%s", err, text)
+	}
+}

@@ -27,9 +27,10 @@ func compareCmd() *cobra.Command {
 		Long: "compare tests whether one agent earns more than another, run by run on the same task sequences:\n" +
 			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size and\n" +
 			"the p-values adjusted for all comparisons together (Holm). With one results directory it\n" +
-			"compares every agent against the baseline (default: the experiment's output.baseline) or, with\n" +
-			"--all, every pair, or with --pair A:B only the comparisons named, adjusted over those alone (name\n" +
-			"in advance the comparisons that decide a question); with two directories that ran the same\n" +
+			"tests the comparisons the experiment named (output.verdicts), or else every agent against the\n" +
+			"baseline (the experiment's output.baseline, or --baseline); with --all every pair, with --pair A:B\n" +
+			"only the comparisons given, adjusted over those alone (name in advance the comparisons that\n" +
+			"decide a question: output.verdicts records them in the spec); with two directories that ran the same\n" +
 			"tasks, each agent against its namesake in the other. It prints a table and the verdict of each\n" +
 			"comparison (A > B or A < B when the Holm-adjusted p is below 0.05, the level of the 95% CIs;\n" +
 			"otherwise \"not distinguishable\") and writes compare.csv into DIR.",
@@ -59,19 +60,25 @@ func compareCmd() *cobra.Command {
 				if sum, err = results.ReadSummary(args[0]); err != nil {
 					return err
 				}
+				var named []string
 				if !all && baseline == "" {
 					spec, _, err := results.ReadSpecHeader(args[0])
 					if err != nil {
 						return err
 					}
-					if baseline = spec.Output.Baseline; baseline == "" {
-						return fmt.Errorf("the experiment has no baseline agent: give --baseline NAME or --all")
+					named, baseline = spec.Output.Verdicts, spec.Output.Baseline
+					if len(named) == 0 && baseline == "" {
+						return fmt.Errorf("the experiment names no verdicts (output.verdicts) and has no baseline agent: give --pair A:B, --baseline NAME or --all")
 					}
 				}
-				if all {
-					baseline = ""
+				switch {
+				case all:
+					cs, err = results.Compare(sum, "")
+				case len(named) > 0:
+					cs, err = results.ComparePairs(sum, named)
+				default:
+					cs, err = results.Compare(sum, baseline)
 				}
-				cs, err = results.Compare(sum, baseline)
 			}
 			if err != nil {
 				return err

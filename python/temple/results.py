@@ -4,7 +4,7 @@
     res = temple.results.load("runs/default")       # what `temple run` wrote
     res.summary["agents"][0]["mean_per_task_reward"]
     res.per_task.rows[0].reward                       # per_task.csv, a named tuple a row
-    res.comparisons                                   # compare.csv: each agent against the baseline
+    res.comparisons                                   # compare.csv: the verdicts named, or each agent against the baseline
     res.to_pandas()["regret"]                         # DataFrames, where pandas is installed
 
 The files and the meaning of every column are those of docs/reference/results-format.md (and the
@@ -161,8 +161,9 @@ def load(directory: PathLike, compare: bool = True) -> Results:
     """Reads the results directory of one experiment (`temple run --out DIR`, temple.run).
 
     compare: when the directory has no compare.csv and the experiment has two agents or more and
-    two runs or more, run the bundled `temple compare DIR` (which writes compare.csv) — against
-    the experiment's baseline, or every pair without one. compare=False reads what is there.
+    two runs or more, run the bundled `temple compare DIR` (which writes compare.csv) — the
+    comparisons the experiment named (output.verdicts), else each agent against its baseline, or
+    every pair without either. compare=False reads what is there.
 
     Raises TempleError naming the file and the value when a file is missing or malformed.
     """
@@ -209,7 +210,8 @@ def _compare(d: str, summary: Dict[str, Any]) -> None:
     if len(summary["agents"]) < 2 or summary.get("runs", 0) < 2:
         return
     args = [command_path(), "compare", d]
-    if not ((summary.get("spec") or {}).get("Output") or {}).get("Baseline"):
+    output = (summary.get("spec") or {}).get("output") or {}
+    if not output.get("verdicts") and not output.get("baseline"):
         args.append("--all")
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode != 0:

@@ -132,6 +132,14 @@ class TestRefusals(unittest.TestCase):
         with self.assertRaises(TypeError):
             temple.run(SMALL, runs=1.5, out=os.path.join(self.tmp, "z"), progress=self.quiet)
 
+    def test_comparisons_are_the_verdicts_named_else_against_the_baseline(self):
+        three = dict(SMALL, agents=SMALL["agents"] + [{"type": "q-learning"}])
+        r = temple.run(dict(three, output={"baseline": "RMax"}), out=os.path.join(self.tmp, "three"), progress=self.quiet)
+        self.assertEqual([(c.a, c.b) for c in r.comparisons], [("O-TempLe", "RMax"), ("Q-learning", "RMax")])
+        r = temple.run(dict(three, output={"verdicts": ["Q-learning:O-TempLe"]}), out=os.path.join(self.tmp, "named"),
+                       progress=self.quiet)
+        self.assertEqual([(c.a, c.b) for c in r.comparisons], [("Q-learning", "O-TempLe")])
+
     def test_config_file_and_one_run(self):
         path = os.path.join(self.tmp, "one.yaml")
         with open(path, "w") as f:
