@@ -55,12 +55,12 @@ type diagnosticRow struct {
 // each agent is tested against the baseline only.
 const VerdictPairs = 4
 
-// Tested says which comparisons Verdicts tested.
+// Tested says which comparisons Verdicts tested (0: none).
 type Tested int
 
 const (
 	// TestedNamed are the comparisons the spec named (output.verdicts).
-	TestedNamed Tested = iota
+	TestedNamed Tested = iota + 1
 	// TestedAllPairs is every pair of agents.
 	TestedAllPairs
 	// TestedBaseline is every agent against the baseline.
