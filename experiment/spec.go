@@ -274,7 +274,7 @@ func (s *Spec) Validate() error {
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
 	}
-	if v := s.Output.Verdicts; v != nil {
+	if v := s.Output.Verdicts; len(v) > 0 { // none (or []): the default verdicts
 		if _, err := results.SplitPairs(v, s.AgentNames()); err != nil {
 			return fmt.Errorf("output.verdicts: %w", err)
 		}

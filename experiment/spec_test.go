@@ -114,7 +114,6 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"output:\n  verdicts: [O-TempLe:DQN]\n", `output.verdicts: pair "O-TempLe:DQN" is not A:B with A and B agents (the agents: "O-TempLe", `},
 		{"output:\n  verdicts: [RMax:RMax]\n", `output.verdicts: pair "RMax:RMax" compares "RMax" with itself`},
 		{"output:\n  verdicts: [RMax:Q-learning, Q-learning:RMax]\n", `output.verdicts: "Q-learning" and "RMax" are compared twice`},
-		{"output:\n  verdicts: []\n", `output.verdicts: no pair given`},
 		{"tasks:\n  family: online-maze\n  count: 0\n", "tasks: count = 0, want at least 1"},
 		{"tasks:\n  family: file\n", `family "file" needs file: PATH`},
 		{"runs: [1]\n", "line 1"},
