@@ -14,16 +14,8 @@ import (
 // report.html holds every figure, the summary, every verdict temple run prints, the diagnostics
 // (a row per metric, so that no name is cut at the page's edge) and the spec.
 func TestReportHoldsEveryFigureAndTable(t *testing.T) {
-	dir := t.TempDir()
 	s := small(3, 3, 40)
-	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
+	dir, page := reportOf(t, s)
 	figures, _ := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
 	if len(figures) != 7 { // 5, and the regret by phase of O-TempLe and RMax
 		t.Fatalf("%d figures, want 7", len(figures))
@@ -69,17 +61,9 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 // With output.verdicts, temple run's verdicts and report.html's are the comparisons named, with
 // Holm's correction over them alone.
 func TestReportShowsTheVerdictsNamed(t *testing.T) {
-	dir := t.TempDir()
 	s := small(3, 3, 40)
 	s.Output.Verdicts = []string{"O-TempLe:RMax"}
-	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
+	dir, page := reportOf(t, s)
 	sum, err := results.ReadSummary(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -96,4 +80,18 @@ func TestReportShowsTheVerdictsNamed(t *testing.T) {
 		strings.Count(page, `<td class="verdict">`) != 1 {
 		t.Error("the report does not show the one verdict named, alone")
 	}
+}
+
+// reportOf runs s with two workers into a new directory and returns it and its report.html.
+func reportOf(t *testing.T, s Spec) (dir, page string) {
+	t.Helper()
+	dir = t.TempDir()
+	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, string(b)
 }
