@@ -2,10 +2,7 @@ package learners_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 
-	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/env/classic"
 	"github.com/temple-rl/temple/learners"
 )
 
@@ -23,7 +20,7 @@ func ExampleNewCUCRL() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("C-UCRL ahead of UCRL2:", riverSwimReward(c) > riverSwimReward(u)) // about 1.41 M against 141 120 here
+	fmt.Println("C-UCRL ahead of UCRL2:", riverSwimReward(c, 20000) > riverSwimReward(u, 20000)) // about 1.41 M against 141 120 here
 	// Output: C-UCRL ahead of UCRL2: true
 }
 
@@ -48,26 +45,9 @@ func ExampleNewCUCRL_reclusterDoubling() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("every episode:", riverSwimReward(a))
-	fmt.Println("doubling:", riverSwimReward(b))
+	fmt.Println("every episode:", riverSwimReward(a, 20000))
+	fmt.Println("doubling:", riverSwimReward(b, 20000))
 	// Output:
 	// every episode: 1.40536e+06
 	// doubling: 1.79072e+06
-}
-
-// riverSwimReward is what base learner l, as a single-task agent, earns in 20 000 steps of one
-// continuing run of RiverSwim, the environment's random numbers the same for every learner.
-func riverSwimReward(l agent.Base) float64 {
-	m, _ := classic.RiverSwim()
-	ag := agent.NewSingle(l)
-	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
-	envRand := rand.New(rand.NewPCG(2, 2))
-	s, total := m.SampleStart(envRand), 0.0
-	for range 20000 {
-		a := ag.Act(s)
-		next, r := m.Step(s, a, envRand)
-		ag.Observe(s, a, r, next)
-		s, total = next, total+r
-	}
-	return total
 }

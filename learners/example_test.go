@@ -6,6 +6,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/env/classic"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -101,4 +102,21 @@ func gridEpisode(ag agent.Agent, m *mdp.Model, envRand *rand.Rand) int {
 	}
 	ag.EndEpisode()
 	return steps
+}
+
+// riverSwimReward is what base learner l, as a single-task agent, earns in the given steps of one
+// continuing run of RiverSwim, the environment's random numbers the same for every learner.
+func riverSwimReward(l agent.Base, steps int) float64 {
+	m, _ := classic.RiverSwim()
+	ag := agent.NewSingle(l)
+	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
+	envRand := rand.New(rand.NewPCG(2, 2))
+	s, total := m.SampleStart(envRand), 0.0
+	for range steps {
+		a := ag.Act(s)
+		next, r := m.Step(s, a, envRand)
+		ag.Observe(s, a, r, next)
+		s, total = next, total+r
+	}
+	return total
 }

@@ -2,9 +2,7 @@ package learners_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 
-	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env/classic"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
@@ -23,16 +21,7 @@ func ExampleMBIEEB() {
 		fmt.Println(err)
 		return
 	}
-	ag := agent.NewSingle(mb)
-	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
-	envRand := rand.New(rand.NewPCG(2, 2))
-	s, total := m.SampleStart(envRand), 0.0
-	for range 5000 {
-		a := ag.Act(s)
-		next, r := m.Step(s, a, envRand)
-		ag.Observe(s, a, r, next)
-		s, total = next, total+r
-	}
+	total := riverSwimReward(mb, 5000)
 	pi, dst := make([]int, m.S), make([]float64, m.A)
 	for s := range pi {
 		mb.Policy(s, dst)
