@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Faults of the disk under a results directory, on a small tmpfs of its own (mounted as root;
 // the tests skip elsewhere): full while a finished directory's summary is rewritten, and

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -14,7 +14,7 @@ import (
 )
 
 // repoRoot is the repository's root, seen from this package's directory (where go test runs).
-const repoRoot = "../.."
+const repoRoot = ".."
 
 // illustrativeMarker, on the line just before a code fence, says that the block is not run as
 // written, and why: <!-- illustrative: a picture of the packages, not a command -->. Use it
@@ -225,7 +225,7 @@ func TestReadmeCommands(t *testing.T) {
 		t.Skip("builds temple and runs every command of the README and docs/")
 	}
 	binDir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "temple"), ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "temple"), "../cmd/temple").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	examples, err := filepath.Abs(filepath.Join(repoRoot, "examples"))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The parts of temple run's summary that explain it: what the template learners learned, a
 // legend of its terms, warnings about results that say less than they seem to, and whether the

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The commands that only read results directories, compare, report and merge, need package
 // results (and report's statistics), not the runner.

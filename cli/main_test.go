@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -183,14 +183,14 @@ func TestSlurmScriptShardsMergeToTheUnshardedResults(t *testing.T) {
 		t.Skip("builds the command and runs a small experiment four times")
 	}
 	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "temple"), ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "temple"), "../cmd/temple").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
 	config := filepath.Join(dir, "small.yaml")
 	os.WriteFile(config, []byte("name: small\nruns: 3\nepisodes: 50\ntasks:\n  family: online-maze\n  count: 3\n"+
 		"sweep:\n  - parameter: tau\n    values: [0.1, 0.3]\n"), 0o644)
-	script, _ := filepath.Abs("../../examples/cluster/slurm.sbatch")
+	script, _ := filepath.Abs("../examples/cluster/slurm.sbatch")
 	var shards []string
 	for i := range 3 {
 		cmd := exec.Command("bash", script)
@@ -222,7 +222,7 @@ func TestSlurmScriptShardsMergeToTheUnshardedResults(t *testing.T) {
 // The example Kubernetes Job tells temple the number of shards it runs: TEMPLE_SHARDS must equal
 // the Job's completions.
 func TestKubernetesJobShardsMatchItsCompletions(t *testing.T) {
-	b, err := os.ReadFile("../../examples/cluster/job.yaml")
+	b, err := os.ReadFile("../examples/cluster/job.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

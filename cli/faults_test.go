@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 // Faults a results directory survives: a process killed (SIGKILL) while it runs cells, while it
 // merges shards and while it writes the summary, figures and report, then run again: the same
@@ -28,7 +28,7 @@ const faultConfig = "name: faults\nruns: 4\nepisodes: 60\ntasks:\n  family: onli
 func buildTemple(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "temple")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/temple").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
