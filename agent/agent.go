@@ -78,6 +78,18 @@ type Reporter interface {
 	TaskMetrics() []Metric
 }
 
+// Remote is implemented by learners that run in another process or language (package external:
+// a learner speaking temple's agent protocol, a Python learner): a call across the boundary can
+// fail where a Go learner cannot (the process exits, raises, answers junk or nothing in time).
+// After its first failure the learner answers Act with action 0 without asking, so that the rest
+// of the task runs at no cost, and Err says what failed; the runner checks Err after every task
+// and ends the cell with it. Close ends the learner's process; the runner calls it when the
+// cell ends, however it ends.
+type Remote interface {
+	Err() error
+	Close() error
+}
+
 // Greedy returns an action maximising q, ties broken uniformly at random with rng.
 func Greedy(q []float64, rng *rand.Rand) int {
 	best, ties := 0, 1

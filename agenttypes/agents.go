@@ -35,6 +35,11 @@ type Context struct {
 	Models []*mdp.Model
 	// Gamma is the discount γ of every agent of the experiment.
 	Gamma float64
+	// Name is the agent's name in the experiment, and Seed a seed of its own for the run, drawn
+	// from the runner's stream of that name and run: learners outside temple are built with them
+	// (their streams of each task come with agent.Task).
+	Name string
+	Seed uint64
 }
 
 // Params are one agent type's parameters: a pointer to a struct whose yaml tags are its keys.
@@ -180,6 +185,12 @@ func Set(typ string, p Params, key string, v *yaml.Node) (Params, error) {
 	q, err := Clone(typ, p)
 	if err != nil {
 		return nil, err
+	}
+	if ps, ok := q.(paramSetter); ok && !slices.Contains(Keys(q), key) {
+		if err := ps.SetParam(key, v); err != nil {
+			return nil, fmt.Errorf("params: %s: %w", key, err)
+		}
+		return q, nil
 	}
 	// Only key is read onto the copy: setting base: starts the new base at its defaults.
 	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}

@@ -63,6 +63,10 @@ var types = []Type{
 		Defaults: func() Params { return newMaxQInitDelayedQ() }, PairBytes: 64},
 	{Name: "maxqinit-rmax", Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
 		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
+	{Name: "python", Display: "Python", Summary: "a learner written as a Python class of your own (module:Class), run in a Python process by the runner's own code (docs/guides/own-learner.md)",
+		Defaults: func() Params { return defaultPython() }},
+	{Name: "external", Display: "External", Summary: "a learner in any language, in a process of its own speaking temple's agent protocol on its standard input and output (docs/reference/external-agents.md)",
+		Defaults: func() Params { return defaultExternal() }},
 }
 
 // LRMax is LRMax's parameters.

@@ -12,6 +12,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/stream"
 )
 
 // Agent types of the presets (the registry, package agenttypes, has them all).
@@ -190,10 +191,25 @@ func models(ctx RunContext) []*mdp.Model {
 // factory returns the agent factory of a: it validates the parameters and builds a fresh agent
 // for each run.
 func (a AgentSpec) factory() AgentFactory {
-	return AgentFactory{Name: a.Name, New: func(ctx RunContext) (agent.Agent, error) {
+	py, _ := a.Params.(*agenttypes.Python)
+	return AgentFactory{Name: a.Name, Python: py, New: func(ctx RunContext) (agent.Agent, error) {
 		if err := a.Params.Validate(); err != nil {
 			return nil, err
 		}
-		return a.Params.New(agenttypes.Context{Models: models(ctx), Gamma: ctx.Gamma})
+		return a.Params.New(agenttypes.Context{Models: models(ctx), Gamma: ctx.Gamma, Name: a.Name,
+			Seed: learnerSeed(ctx.Seed, ctx.Run, a.Name)})
 	}}
+}
+
+// learnerSeed is the seed of the agent named name in run of an experiment of seed seed, for a
+// learner outside temple (stream.Learner).
+func learnerSeed(seed uint64, run int, name string) uint64 {
+	return stream.New(seed, run, name, 0, stream.Learner).Uint64()
+}
+
+// outside reports whether the agent is a learner written outside temple (its source a file of
+// the user's), built only to run: in its own process, or in Python.
+func (a AgentSpec) outside() bool {
+	_, ok := a.Params.(agenttypes.Sourced)
+	return ok
 }

@@ -15,13 +15,21 @@ import (
 // runCell runs one agent through one run's task sequence (the published experiment loop): for
 // every task, E episodes of T steps from the task's start (package episode), recording each
 // task's episode returns, the agent's templates and the task's record.
-func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (res CellResult, err error) {
 	began := time.Now()
-	ag, err := fac.New(RunContext{Run: run, Tasks: p.Runs[run], Gamma: p.Gamma})
+	ag, err := fac.New(RunContext{Run: run, Tasks: p.Runs[run], Gamma: p.Gamma, Seed: p.Seed})
 	if err != nil {
 		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
 	}
-	res := CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
+	remote, _ := ag.(agent.Remote)
+	if remote != nil {
+		defer func() {
+			if cerr := remote.Close(); err == nil && cerr != nil {
+				res, err = CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, cerr)
+			}
+		}()
+	}
+	res = CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
 	out, err := p.openCellFiles(dir, run, fac.Name, ag)
 	if err != nil {
 		return CellResult{}, err
@@ -34,6 +42,9 @@ func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory
 			return CellResult{}, err
 		}
 		rec, err := p.runTask(ag, run, fac.Name, k, task, returns)
+		if remote != nil && remote.Err() != nil {
+			err = fmt.Errorf("experiment: agent %s, run %d, task %d: %w", fac.Name, run, k, remote.Err())
+		}
 		if err == nil {
 			err = out.endTask(k, ag)
 		}

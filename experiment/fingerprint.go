@@ -21,8 +21,9 @@ import (
 // changed after some cells ran makes another spec: a resume refuses the directory, naming the
 // file (results.OccupiedError), and shards run against two versions of it do not merge.
 
-// inputFiles lists the files the tasks of s read: every string parameter named file (yaml tag
-// "file") of its tasks block, parts of a mixed family included, in order.
+// inputFiles lists the files the tasks of s read — every string parameter named file (yaml tag
+// "file") of its tasks block, parts of a mixed family included, in order — and then the files of
+// the sources of its learners written outside temple (outside.go).
 func inputFiles(s Spec) []string {
 	var out []string
 	var walk func(v reflect.Value)
@@ -58,7 +59,7 @@ func inputFiles(s Spec) []string {
 		}
 	}
 	walk(reflect.ValueOf(s.Tasks))
-	return out
+	return append(out, agentInputs(s)...)
 }
 
 // digestInputs is the SHA-256 of every file the tasks of s read, by the path the spec gives. A

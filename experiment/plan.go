@@ -26,10 +26,17 @@ func Build(s Spec) (*Plan, error) {
 	}
 	for k, a := range s.Agents {
 		fac := a.factory()
+		if a.outside() { // started only to run: its parameters and its source checked here
+			if err := checkOutside(a); err != nil {
+				return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+			}
+			p.Agents = append(p.Agents, fac)
+			continue
+		}
 		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
-		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma}); err != nil {
+		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma, Seed: s.Seed}); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
 		p.Agents = append(p.Agents, fac)
@@ -85,7 +92,7 @@ func newPlan(s Spec) (*Plan, error) {
 	}
 	return &Plan{Seed: s.Seed, Episodes: s.Episodes, Steps: s.Steps, Gamma: s.Gamma, Start: s.Start, EpisodeReturns: s.Output.Episodes,
 		TemplateSnapshots: s.Output.Templates, Oracle: s.Oracle.Enabled, Epsilon: s.Oracle.Epsilon, PolicyMistakes: s.Oracle.PolicyMistakes,
-		Fingerprint: results.Fingerprint(specYAML)}, nil
+		Fingerprint: results.Fingerprint(specYAML), spec: specYAML}, nil
 }
 
 // modelCache holds the task models built so far, by taskKey. Equal task definitions — a task drawn

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/oracle"
@@ -62,12 +63,18 @@ type RunContext struct {
 	Run   int
 	Tasks []Task
 	Gamma float64
+	// Seed is the experiment's seed: a learner outside temple is built with a seed drawn from
+	// the stream of its name and run (stream.Learner).
+	Seed uint64
 }
 
 // AgentFactory builds a fresh agent for each run.
 type AgentFactory struct {
 	Name string
 	New  func(RunContext) (agent.Agent, error)
+	// Python, when set, is a Python learner: its cells run in a Python process (worker.go), and
+	// New is not called.
+	Python *agenttypes.Python
 }
 
 // Plan is a resolved experiment, ready to run: every task built, every agent constructible.
@@ -96,6 +103,8 @@ type Plan struct {
 	Fingerprint string
 	// Shard, when set, restricts Run to its share of the cells (see Shard).
 	Shard Shard
+	// spec is the resolved spec (spec.yaml), which a Python learner's worker builds its cell from.
+	spec []byte
 	// oracles shares each task's oracle solution among the cells of a Run (nil: every cell
 	// solves its own).
 	oracles *oracle.Cache
@@ -135,8 +144,12 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
 	}
+	// A cell that fails does not stop the others: every cell that can finish is stored, so that
+	// running again resumes after the failure is mended (a learner outside temple that raises,
+	// say). The errors are returned together, in cell order.
 	cells := make([]CellResult, len(p.Runs)*len(p.Agents))
-	g, ctx := errgroup.WithContext(ctx)
+	failed := make([]error, len(cells))
+	var g errgroup.Group
 	g.SetLimit(jobs)
 	for run := range p.Runs {
 		for k, fac := range p.Agents {
@@ -145,13 +158,13 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 				continue
 			}
 			g.Go(func() error {
-				res, err := p.cell(ctx, dir, run, fac, progress)
-				cells[idx] = res
-				return err
+				cells[idx], failed[idx] = p.cell(ctx, dir, run, fac, progress)
+				return nil
 			})
 		}
 	}
-	if err := g.Wait(); err != nil {
+	g.Wait()
+	if err := cellErrors(ctx, failed); err != nil {
 		return nil, err
 	}
 	if p.Shard.Count > 1 {
@@ -164,6 +177,24 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 		cells = mine
 	}
 	return cells, nil
+}
+
+// cellErrors joins the errors of the cells that failed; when the run was interrupted, its
+// context's error alone (every unfinished cell fails with it).
+func cellErrors(ctx context.Context, failed []error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var errs []error
+	for _, err := range failed {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 1 {
+		errs = append([]error{fmt.Errorf("%d cells failed; the other cells are stored, and running again resumes them", len(errs))}, errs...)
+	}
+	return errors.Join(errs...)
 }
 
 // checkCellPaths refuses, before any cell runs, a cell's path that holds something other than a
@@ -217,6 +248,9 @@ func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, 
 	}
 	if n, ok := progress.(Noter); ok && !errors.Is(err, fs.ErrNotExist) {
 		n.Note(fmt.Sprintf("%v: running the cell again", err))
+	}
+	if fac.Python != nil {
+		return p.pythonCell(ctx, dir, run, fac, progress)
 	}
 	res, err = runCell(ctx, p, dir, run, fac, progress)
 	if err != nil {

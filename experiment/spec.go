@@ -131,8 +131,8 @@ func Demo() Spec {
 
 // Load reads a spec file: defaults first (those of the file's task family), then the file on
 // top. Unknown or misspelt keys, and parameters of another family or agent type, fail with their
-// line number. A relative path in the file (a task file) is read relative to the file's
-// directory, not the working directory.
+// line number. A relative path in the file (a task file, a learner's source) is read relative to
+// the file's directory, not the working directory.
 func Load(path string) (Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -143,6 +143,7 @@ func Load(path string) (Spec, error) {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
 	}
 	resolvePaths(&s.Tasks, filepath.Dir(path))
+	resolveAgentPaths(s.Agents, filepath.Dir(path))
 	return s, nil
 }
 

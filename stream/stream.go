@@ -22,6 +22,9 @@ const (
 	Start    Purpose = "start"    // start states; shared by all agents of a run
 	Env      Purpose = "env"      // the environment's transitions
 	Agent    Purpose = "agent"    // the agent's own choices
+	// Learner is the seed a learner outside temple is built with, once a run (its task's streams
+	// are Agent's); drawn from the stream of task 0.
+	Learner Purpose = "learner"
 )
 
 // New returns the random stream of (seed, run, agent, task, purpose). The agent is named, not

@@ -1,0 +1,191 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/external"
+	"github.com/temple-rl/temple/results"
+)
+
+// Learners written outside temple (type: python, type: external; package external) run as any
+// agent: the same tasks, streams, oracle and files. Their source is part of the experiment's
+// identity (its files' SHA-256 under inputs:, fingerprint.go); a Python learner's cells run in a
+// Python worker, which builds the cell from the resolved spec with this package's own code
+// (RunCellHere) and writes it where the runner reads it back.
+
+// checkOutside checks an outside learner before any cell runs: its parameters, its source files
+// (they exist and are read), and for a program that it can be found.
+func checkOutside(a AgentSpec) error {
+	if err := a.Params.Validate(); err != nil {
+		return err
+	}
+	files, err := a.Params.(agenttypes.Sourced).SourceFiles()
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if _, err := digestFile(f); err != nil {
+			return fmt.Errorf("a file of the learner's source: %w", err)
+		}
+	}
+	if ext, ok := a.Params.(*agenttypes.External); ok {
+		if _, err := exec.LookPath(ext.Program()); err != nil {
+			return fmt.Errorf("external: command: %w", err)
+		}
+	}
+	return nil
+}
+
+// resolveAgentPaths makes the outside learners' directories the config's (dir) unless a config
+// gives one, relative ones relative to it: their files are read there, as a task file is.
+func resolveAgentPaths(agents []AgentSpec, dir string) {
+	resolve := func(path *string) {
+		if !filepath.IsAbs(*path) {
+			*path = filepath.Join(dir, *path)
+		}
+	}
+	for _, a := range agents {
+		switch p := a.Params.(type) {
+		case *agenttypes.Python:
+			resolve(&p.Path)
+		case *agenttypes.External:
+			resolve(&p.Dir)
+		}
+	}
+}
+
+// agentInputs are the files of the outside learners' sources, by path, in order; a file that
+// cannot be found is left out (Build names it).
+func agentInputs(s Spec) []string {
+	var out []string
+	for _, a := range s.Agents {
+		if src, ok := a.Params.(agenttypes.Sourced); ok {
+			files, _ := src.SourceFiles()
+			out = append(out, files...)
+		}
+	}
+	return out
+}
+
+// pythonCell runs the cell of Python learner fac in run in a worker and reads back what it wrote.
+func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+	fail := func(err error) (CellResult, error) {
+		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
+	}
+	module, err := fac.Python.ModuleFile()
+	if err != nil {
+		return fail(err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fail(err)
+	}
+	s, err := Parse(p.spec)
+	if err != nil {
+		return fail(err)
+	}
+	req := external.CellRequest{Version: Version, Spec: string(p.spec), Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name,
+		Dir: abs, Class: fac.Python.Class, ModuleFile: module, Digest: s.Inputs[module], Params: fac.Python.Params,
+		Timeout: fac.Python.Timeout}
+	if req.Params == nil {
+		req.Params = map[string]any{}
+	}
+	if err := external.RunPythonCell(ctx, req, func(k int) { progress.TaskDone(run, fac.Name, k) }); err != nil {
+		if ctx.Err() != nil {
+			return CellResult{}, ctx.Err()
+		}
+		return fail(err)
+	}
+	return results.ReadCell(results.CellPath(dir, run, fac.Name), p.cellWant(run, fac.Name))
+}
+
+// cellWant is what the stored cell of agent name in run must be.
+func (p *Plan) cellWant(run int, name string) results.CellWant {
+	return results.CellWant{Fingerprint: p.Fingerprint, Run: run, Agent: name, Tasks: len(p.Runs[run]),
+		Episodes: p.Episodes, Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes}
+}
+
+// RunCellHere runs one cell of the resolved spec specYAML — run's cell of the agent named name,
+// a Python learner, built by learner — in this process and writes it to dir, as Run would.
+// A Python worker calls it through temple's C library. The spec's fingerprint, computed here
+// with the content of its inputs now, must be fingerprint: a task file or the learner's source
+// changed since the experiment started is refused, naming the difference.
+func RunCellHere(ctx context.Context, specYAML []byte, fingerprint, dir string, run int, name string,
+	learner func(agenttypes.Context) (agent.Agent, error), taskDone func(task int)) error {
+	s, err := Parse(specYAML)
+	if err != nil {
+		return err
+	}
+	recorded := s.Inputs
+	p, err := BuildTasks(s)
+	if err != nil {
+		return err
+	}
+	if p.Fingerprint != fingerprint {
+		return fmt.Errorf("experiment: the spec's inputs changed since the experiment started (fingerprint %s, now %s): %s",
+			fingerprint, p.Fingerprint, changedInputs(recorded, digestInputs(s)))
+	}
+	if run < 0 || run >= len(p.Runs) {
+		return fmt.Errorf("experiment: run %d, want one of 0..%d", run, len(p.Runs)-1)
+	}
+	idx := -1
+	for k, a := range s.Agents {
+		if a.Name == name {
+			idx = k
+		}
+	}
+	if idx < 0 {
+		return fmt.Errorf("experiment: no agent named %q in the spec", name)
+	}
+	a := s.Agents[idx]
+	fac := AgentFactory{Name: name, New: func(ctx RunContext) (agent.Agent, error) {
+		return learner(agenttypes.Context{Models: models(ctx), Gamma: ctx.Gamma, Name: name,
+			Seed: learnerSeed(ctx.Seed, ctx.Run, a.Name)})
+	}}
+	if p.Oracle {
+		p.oracles = newOracleCache(p)
+	}
+	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
+		return err
+	}
+	res, err := runCell(ctx, p, dir, run, fac, progressFunc(taskDone))
+	if err != nil {
+		return err
+	}
+	return results.WriteCell(dir, res)
+}
+
+// changedInputs names the input files whose digest differs between was and now.
+func changedInputs(was, now map[string]string) error {
+	var errs []error
+	for path, d := range now {
+		if was[path] != d {
+			errs = append(errs, fmt.Errorf("%s has another content (SHA-256 %s, recorded %s)", path, d, orNone(was[path])))
+		}
+	}
+	for path := range was {
+		if _, ok := now[path]; !ok {
+			errs = append(errs, fmt.Errorf("%s can no longer be read", path))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// progressFunc is a Progress that calls f for every finished task.
+type progressFunc func(task int)
+
+func (progressFunc) Start(int)                         {}
+func (f progressFunc) TaskDone(_ int, _ string, k int) { f(k) }
