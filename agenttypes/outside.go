@@ -48,6 +48,9 @@ func (p *External) Validate() error {
 
 // New starts the learner's process for one run and opens its cell.
 func (p *External) New(ctx Context) (agent.Agent, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	proc, err := external.Start(external.Command{Args: append([]string{p.Program()}, p.Command[1:]...), Dir: p.Dir,
 		Timeout: p.timeout()}, ctx.Name, ctx.Seed, p.Params)
 	if err != nil {
@@ -147,6 +150,14 @@ func (p *Python) SetParam(key string, v *yaml.Node) error { return setParam(&p.P
 // TimeoutDuration is Timeout as a duration.
 func (p *Python) TimeoutDuration() time.Duration {
 	return time.Duration(p.Timeout * float64(time.Second))
+}
+
+// Outside reports whether p are the parameters of a learner written outside temple (type:
+// python, type: external): it has no defaults to run on (its class or command is the user's), is
+// not driven from the C library, and runs only in experiments.
+func Outside(p Params) bool {
+	_, ok := p.(Sourced)
+	return ok
 }
 
 // Sourced is implemented by the parameters of learners whose source is a file of the user's: the

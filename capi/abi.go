@@ -7,9 +7,11 @@
 //
 // which also writes libtemple.h. It imports the learners (agent, agenttypes, template), the seeded
 // streams (stream), the episodes as the runner steps them (episode.Env), the task families
-// (families, and the tasks they make: env, mdp, the simulators) and the machine's memory
-// (internal/sysmem), nothing of the runner: not experiment, results, stats, plots, memory or
-// mazepicture, so the library stays small
+// (families, and the tasks they make: env, mdp, the simulators), the machine's memory
+// (internal/sysmem), and the runner (experiment) for one use: temple_cell_run (cell.go) runs a
+// cell of an experiment whose learner is a Python class, by the runner's own code, in the Python
+// process (package external says why). That doubles the library (7 to 15 MB); the commands
+// (cli, tune) stay out
 // (the import rules' test, internal/importrules). The functions:
 //
 //	int64_t temple_agent_new(char *type, char *params_json, uint64_t seed, int64_t run, char *name, char **err)
@@ -37,6 +39,11 @@
 //	int64_t temple_env_reset(int64_t e)                        // the start state of a new episode
 //	int64_t temple_env_step(int64_t e, int64_t a, double *reward) // next state | TEMPLE_TERMINATED | TEMPLE_TRUNCATED
 //	void    temple_free(char *p)           // frees every char * returned above
+//
+// and one cell of an experiment whose learner is a Python object behind C function pointers
+// (learner.h), for the Python worker of a type: python agent (python/temple/_cell.py):
+//
+//	int     temple_cell_run(char *request, temple_learner *learner, int fd)
 //
 // temple_close and temple_error take every kind of handle.
 //

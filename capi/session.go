@@ -77,6 +77,9 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 		// In a config's words, not the YAML library's; the line of the one-line JSON says nothing.
 		return nil, fmt.Errorf("%s", linePrefix.ReplaceAllString(yamlkeys.Words(err, node).Error(), ""))
 	}
+	if drivable(p) != nil {
+		return nil, drivable(p)
+	}
 	if agenttypes.NeedsModels(p) {
 		return nil, fmt.Errorf("agent type %s is built from the true models of all tasks of a run, which a learner driven step by step does not have: run it with the temple CLI; the types that can be driven are %s", typ, drivableList())
 	}
@@ -115,11 +118,20 @@ func (s *session) fits(S, A int) error {
 	return nil
 }
 
-// drivableList names the registered types that need no models.
+// drivable refuses the learners written outside temple (type: python, type: external): from
+// Python, a learner of one's own is driven directly; temple runs them only in experiments.
+func drivable(p agenttypes.Params) error {
+	if agenttypes.Outside(p) {
+		return fmt.Errorf("agent types python and external are your own learners, for experiments (temple run): drive your class directly, or see docs/guides/own-learner.md")
+	}
+	return nil
+}
+
+// drivableList names the registered types that need no models and are temple's own.
 func drivableList() string {
 	var b bytes.Buffer
 	for _, t := range agenttypes.Types() {
-		if !agenttypes.NeedsModels(t.Defaults()) {
+		if p := t.Defaults(); !agenttypes.NeedsModels(p) && drivable(p) == nil {
 			if b.Len() > 0 {
 				b.WriteString(", ")
 			}
@@ -309,7 +321,7 @@ func agentTypes() string {
 	for _, t := range agenttypes.Types() {
 		p := t.Defaults()
 		out = append(out, typeInfo{Name: t.Name, Display: agenttypes.DisplayName(t, p), Summary: t.Summary,
-			Keys: agenttypes.Keys(p), Drivable: !agenttypes.NeedsModels(p)})
+			Keys: agenttypes.Keys(p), Drivable: !agenttypes.NeedsModels(p) && drivable(p) == nil})
 	}
 	b, _ := json.Marshal(out) // strings and bools only: cannot fail
 	return string(b)

@@ -209,7 +209,4 @@ func learnerSeed(seed uint64, run int, name string) uint64 {
 
 // outside reports whether the agent is a learner written outside temple (its source a file of
 // the user's), built only to run: in its own process, or in Python.
-func (a AgentSpec) outside() bool {
-	_, ok := a.Params.(agenttypes.Sourced)
-	return ok
-}
+func (a AgentSpec) outside() bool { return agenttypes.Outside(a.Params) }

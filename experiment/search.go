@@ -26,7 +26,12 @@ func (s *Spec) validateSearch() error {
 		}
 		keys := agenttypes.Keys(s.Agents[k].Params)
 		for _, key := range sortedKeys(s.Search[name]) {
-			if !slices.Contains(keys, key) {
+			switch {
+			case agenttypes.Outside(s.Agents[k].Params) && slices.Contains(keys, key):
+				return fmt.Errorf("search: %s: %s is not searched: a learner of your own is searched in its params:, by their names", name, key)
+			case agenttypes.Outside(s.Agents[k].Params):
+				// a keyword argument of the class (the learner refuses one it does not take)
+			case !slices.Contains(keys, key):
 				return fmt.Errorf("search: %s: agent %s (type %s) has no parameter %q (it has %s)%s", name, name, s.Agents[k].Type,
 					key, strings.Join(keys, ", "), suggest.DidYouMean(key, keys))
 			}

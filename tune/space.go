@@ -56,6 +56,10 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 	}
 	// m_s is set after the base's m, so that it can be clamped to it.
 	slices.SortStableFunc(sp.dims, func(x, y agenttypes.Dim) int { return boolInt(x.Key == "m_s") - boolInt(y.Key == "m_s") })
+	if len(sp.dims) == 0 && agenttypes.Outside(a.Params) {
+		return space{}, fmt.Errorf("search: %s: a learner of your own (type %s) is searched where the config's search: block says: "+
+			"give its parameters ranges, e.g. search: {%s: {alpha: [0.01, 1]}} (docs/guides/own-learner.md)", a.Name, a.Type, a.Name)
+	}
 	if len(sp.dims) == 0 {
 		return space{}, fmt.Errorf("search: %s: nothing left to search (every parameter of type %s is fixed); give one a range, "+
 			"or leave the agent out of the config", a.Name, a.Type)

@@ -39,19 +39,22 @@ var rules = []struct {
 	// The seam: what a learner is to the rest of temple, and nothing of any learner.
 	{"agent", []string{"mdp", "internal"}, []string{"learners", "template", "temple", "baseline", "experiment"}},
 	{"learners", []string{"agent", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
-	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "mdp", "internal"},
+	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "external", "mdp", "internal"},
 		[]string{"experiment", "results", "episode", "oracle", "families"}},
 	{"template", []string{"mdp"}, nil},
 	{"oracle", []string{"agent", "mdp", "results", "internal"},
 		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
 	{"memory", []string{"agenttypes", "env", "mdp", "oracle", "internal/sysmem"}, []string{"experiment"}},
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
-	// The C library carries the learners, the task families and the episode rules, not the runner
-	// (capi's package doc), so that libtemple.so stays small.
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "internal/sysmem", "internal/yamlkeys"},
-		[]string{"experiment", "results", "stats", "plots", "gonum.org/v1/plot", "mazepicture", "memory"}},
+	// The C library carries the learners, the task families and the episode rules, and the
+	// runner's cell for a Python learner's worker (temple_cell_run: the runner's own code, so that
+	// a Python learner's results are those of any agent); not the commands (capi's package doc).
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "external",
+		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture"}},
+	// Learners outside temple: the seam and the standard library alone.
+	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
-		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "internal"}, []string{"cmd", "capi"}},
+		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "internal"}, []string{"cmd", "cli", "capi"}},
 	// Tuning is a client of the runner: its trials are the runner's cells.
 	{"tune", []string{"experiment", "agenttypes", "results", "internal"}, []string{"cmd", "capi"}},
 }

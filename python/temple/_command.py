@@ -31,4 +31,6 @@ def main() -> NoReturn:
     except TempleError as e:
         print("temple:", e, file=sys.stderr)
         sys.exit(1)
+    # A `type: python` learner's cells run in workers of this interpreter, which has the package.
+    os.environ.setdefault("TEMPLE_PYTHON", sys.executable)
     os.execv(path, ["temple"] + sys.argv[1:])

@@ -88,8 +88,11 @@ def _execute(args: List[str], progress: TextIO, stdin: Optional[str]) -> Optiona
             progress.write(line)
             progress.flush()
 
+    # A `type: python` learner's cells run in workers of this interpreter, which has the package.
+    env = dict(os.environ)
+    env.setdefault("TEMPLE_PYTHON", sys.executable)
     with subprocess.Popen(args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1) as p:
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1, env=env) as p:
         errors: List[str] = []
 
         def read_stderr() -> None:
