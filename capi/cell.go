@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/temple-rl/temple/agent"
@@ -20,15 +21,31 @@ import (
 
 // temple_cell_run runs one cell of an experiment whose learner is l, a Python learner (the
 // worker of package external: python/temple/_cell.py), by the runner's own code
-// (experiment.RunCellHere), and writes it into the results directory. request is an
+// (experiment.Host), and writes it into the results directory. request is an
 // external.CellRequest as JSON. It writes its progress on the file descriptor fd — "task K" as
 // each task ends, then "done", or "error TEXT" (TEXT a JSON string) — and returns 0 when the cell
 // is written, 1 when it failed. A call of the learner that takes longer than the request's
-// timeout ends the process (exit status 3) after writing its error.
+// timeout ends the process (exit status 3) after writing "fatal TEXT".
 //
+// host keeps the tasks of the last experiment whose cell this process ran: a worker runs cell
+// after cell of one experiment, one at a time.
+var (
+	host   experiment.Host
+	hostMu sync.Mutex
+	// progress are the files of the descriptors cells write their progress on, kept open: an
+	// *os.File closes its descriptor when it is collected, and the worker's next cell writes there.
+	progress = map[C.int]*os.File{}
+)
+
 //export temple_cell_run
 func temple_cell_run(request *C.char, l *C.temple_learner, fd C.int) (status C.int) {
-	out := os.NewFile(uintptr(fd), "progress")
+	hostMu.Lock()
+	defer hostMu.Unlock()
+	out := progress[fd]
+	if out == nil {
+		out = os.NewFile(uintptr(fd), "progress")
+		progress[fd] = out
+	}
 	report := func(err error) C.int {
 		msg, _ := json.Marshal(err.Error())
 		fmt.Fprintf(out, "error %s\n", msg)
@@ -53,7 +70,7 @@ func temple_cell_run(request *C.char, l *C.temple_learner, fd C.int) (status C.i
 	timeout := time.Duration(req.Timeout * float64(time.Second))
 	watch := newWatchdog(timeout, func(call string, timeout time.Duration) {
 		msg, _ := json.Marshal(timeoutError(req.Agent, call, timeout))
-		fmt.Fprintf(out, "error %s\n", msg)
+		fmt.Fprintf(out, "fatal %s\n", msg)
 		os.Exit(3)
 	})
 	defer watch.Stop()
@@ -64,7 +81,7 @@ func temple_cell_run(request *C.char, l *C.temple_learner, fd C.int) (status C.i
 		}
 		return external.NewLearner(ctx.Name, py), nil
 	}
-	err := experiment.RunCellHere(context.Background(), []byte(req.Spec), req.Fingerprint, req.Dir, req.Run, req.Agent, learner,
+	err := host.RunCell(context.Background(), []byte(req.Spec), req.Fingerprint, req.Dir, req.Run, req.Agent, learner,
 		func(k int) { fmt.Fprintf(out, "task %d\n", k) })
 	if err != nil {
 		return report(err)

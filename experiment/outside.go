@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
@@ -96,7 +97,7 @@ func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFac
 	if req.Params == nil {
 		req.Params = map[string]any{}
 	}
-	if err := external.RunPythonCell(ctx, req, func(k int) { progress.TaskDone(run, fac.Name, k) }); err != nil {
+	if err := p.workers.RunPythonCell(ctx, req, func(k int) { progress.TaskDone(run, fac.Name, k) }); err != nil {
 		if ctx.Err() != nil {
 			return CellResult{}, ctx.Err()
 		}
@@ -111,45 +112,53 @@ func (p *Plan) cellWant(run int, name string) results.CellWant {
 		Episodes: p.Episodes, Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes}
 }
 
-// RunCellHere runs one cell of the resolved spec specYAML — run's cell of the agent named name,
-// a Python learner, built by learner — in this process and writes it to dir, as Run would.
-// A Python worker calls it through temple's C library. The spec's fingerprint, computed here
-// with the content of its inputs now, must be fingerprint: a task file or the learner's source
-// changed since the experiment started is refused, naming the difference.
-func RunCellHere(ctx context.Context, specYAML []byte, fingerprint, dir string, run int, name string,
+// Host runs cells of experiments in this process for a Python worker (through temple's C
+// library), keeping the tasks it built for the last spec: a worker runs cell after cell of one
+// experiment.
+type Host struct {
+	fingerprint string
+	spec        Spec
+	plan        *Plan
+}
+
+// RunCell runs one cell of the resolved spec specYAML — run's cell of the agent named name, a
+// Python learner, built by learner — in this process and writes it to dir, as Run would. The
+// spec's fingerprint, computed here with the content of its inputs now, must be fingerprint: a
+// task file or the learner's source changed since the experiment started is refused, naming the
+// difference.
+func (h *Host) RunCell(ctx context.Context, specYAML []byte, fingerprint, dir string, run int, name string,
 	learner func(agenttypes.Context) (agent.Agent, error), taskDone func(task int)) error {
-	s, err := Parse(specYAML)
-	if err != nil {
-		return err
+	if h.plan == nil || h.fingerprint != fingerprint {
+		h.plan = nil
+		s, err := Parse(specYAML)
+		if err != nil {
+			return err
+		}
+		recorded := s.Inputs
+		p, err := BuildTasks(s)
+		if err != nil {
+			return err
+		}
+		if p.Fingerprint != fingerprint {
+			return fmt.Errorf("experiment: the spec's inputs changed since the experiment started (fingerprint %s, now %s): %w",
+				fingerprint, p.Fingerprint, changedInputs(recorded, digestInputs(s)))
+		}
+		h.fingerprint, h.spec, h.plan = fingerprint, s, p
 	}
-	recorded := s.Inputs
-	p, err := BuildTasks(s)
-	if err != nil {
-		return err
-	}
-	if p.Fingerprint != fingerprint {
-		return fmt.Errorf("experiment: the spec's inputs changed since the experiment started (fingerprint %s, now %s): %s",
-			fingerprint, p.Fingerprint, changedInputs(recorded, digestInputs(s)))
-	}
+	p := h.plan
 	if run < 0 || run >= len(p.Runs) {
 		return fmt.Errorf("experiment: run %d, want one of 0..%d", run, len(p.Runs)-1)
 	}
-	idx := -1
-	for k, a := range s.Agents {
-		if a.Name == name {
-			idx = k
-		}
-	}
-	if idx < 0 {
+	if !slices.ContainsFunc(h.spec.Agents, func(a AgentSpec) bool { return a.Name == name }) {
 		return fmt.Errorf("experiment: no agent named %q in the spec", name)
 	}
-	a := s.Agents[idx]
 	fac := AgentFactory{Name: name, New: func(ctx RunContext) (agent.Agent, error) {
 		return learner(agenttypes.Context{Models: models(ctx), Gamma: ctx.Gamma, Name: name,
-			Seed: learnerSeed(ctx.Seed, ctx.Run, a.Name)})
+			Seed: learnerSeed(ctx.Seed, ctx.Run, name)})
 	}}
 	if p.Oracle {
 		p.oracles = newOracleCache(p)
+		defer func() { p.oracles = nil }()
 	}
 	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
 		return err

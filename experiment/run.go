@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/external"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/results"
@@ -105,6 +107,8 @@ type Plan struct {
 	Shard Shard
 	// spec is the resolved spec (spec.yaml), which a Python learner's worker builds its cell from.
 	spec []byte
+	// workers are the Python workers of the Python learners' cells while Run runs (nil: none).
+	workers *external.Pool
 	// oracles shares each task's oracle solution among the cells of a Run (nil: every cell
 	// solves its own).
 	oracles *oracle.Cache
@@ -143,6 +147,10 @@ func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) 
 	if p.Oracle {
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
+	}
+	if slices.ContainsFunc(p.Agents, func(f AgentFactory) bool { return f.Python != nil }) {
+		p.workers = &external.Pool{}
+		defer func() { p.workers.Close(); p.workers = nil }()
 	}
 	// A cell that fails does not stop the others: every cell that can finish is stored, so that
 	// running again resumes after the failure is mended (a learner outside temple that raises,

@@ -247,6 +247,13 @@ func (t *tail) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// reset forgets the lines kept so far.
+func (t *tail) reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines, t.part = nil, nil
+}
+
 // String is ":" and the kept lines, indented, or "" when the process wrote none.
 func (t *tail) String() string {
 	t.mu.Lock()

@@ -1,6 +1,6 @@
-"""The worker of a Python learner's cell (python -m temple._cell): `temple run` starts one for each
-cell of a `type: python` agent and writes the cell's request (external.CellRequest, JSON) on its
-standard input. The worker loads the learner's class from the file the experiment recorded
+"""The worker of a Python learner's cell (python -m temple._cell): `temple run` starts as many as it
+runs cells of `type: python` agents at once, and writes each cell's request (external.CellRequest,
+JSON) as a line on a worker's standard input. The worker loads the learner's class from the file the experiment recorded
 (checking its SHA-256), then asks temple's library to run the cell with the runner's own code
 (temple_cell_run), which calls the learner's methods through the C function pointers below and
 writes its progress on file descriptor 3. Not for direct use.
@@ -59,23 +59,29 @@ def callbacks(cls: Any, params: Dict[str, Any]) -> _Callbacks:
         return call
 
     def new_learner(seed):
-        state["learner"] = Learner(cls, seed, params)
+        learner = Learner(cls, seed, params)
+        state["learner"] = learner
+        # The per-step calls, bound once: the learner's own methods, its answers checked inline.
+        state["observe"], state["act"], state["check"] = learner.obj.observe, learner.obj.act, learner.check_action
         return 0
 
     def begin_task(index, n_states, n_actions, gamma, terminal, n_terminal, seed):
         state["learner"].begin_task(index, n_states, n_actions, gamma, [terminal[i] for i in range(n_terminal)], seed)
+        state["n_actions"] = n_actions
         return 0
 
     def act(s):
-        return state["learner"].act(s)
+        a = state["act"](s)
+        if type(a) is int and 0 <= a < state["n_actions"]:
+            return a
+        return state["check"](s, a)  # the slow path: an int-like (a NumPy integer), or an error with the reason
 
     def observe_act(s, a, r, s2, terminated):
-        learner = state["learner"]
-        learner.observe(s, a, r, s2, bool(terminated))
-        return learner.act(s2)
+        state["observe"](s, a, r, s2, terminated != 0)
+        return act(s2)
 
     def observe(s, a, r, s2, terminated):
-        state["learner"].observe(s, a, r, s2, bool(terminated))
+        state["observe"](s, a, r, s2, terminated != 0)
         return 0
 
     def end_episode():
@@ -113,18 +119,27 @@ def _report(text: str) -> None:
 
 
 def main(argv: Optional[list] = None) -> int:
-    try:
-        req = json.loads(sys.stdin.read())
-        cls = load_class(req["class"], req["module_file"], req.get("digest") or None)
-    except BaseException as e:
-        _report("learner %s: loading %s: %s" % (locals().get("req", {}).get("agent", "?"),
-                                                  locals().get("req", {}).get("class", "?"), error_text(e)))
-        return 1
-    lib = _lib.library()
-    run = lib.temple_cell_run
-    run.restype, run.argtypes = ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_Callbacks), ctypes.c_int]
-    cb = callbacks(cls, req.get("params") or {})
-    return run(json.dumps(req).encode("utf-8"), ctypes.byref(cb), PROGRESS)
+    """Runs the cells requested on standard input, one a line, until it closes."""
+    lib = None
+    classes: Dict[Any, Any] = {}
+    for line in sys.stdin:
+        req: Dict[str, Any] = {}
+        try:
+            req = json.loads(line)
+            key = (req["class"], req["module_file"], req.get("digest"))
+            if key not in classes:
+                classes[key] = load_class(req["class"], req["module_file"], req.get("digest") or None)
+            cls = classes[key]
+            if lib is None:
+                lib = _lib.library()
+                lib.temple_cell_run.restype = ctypes.c_int
+                lib.temple_cell_run.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Callbacks), ctypes.c_int]
+        except BaseException as e:
+            _report("learner %s: loading %s: %s" % (req.get("agent", "?"), req.get("class", "?"), error_text(e)))
+            continue
+        cb = callbacks(cls, req.get("params") or {})
+        lib.temple_cell_run(json.dumps(req).encode("utf-8"), ctypes.byref(cb), PROGRESS)
+    return 0
 
 
 if __name__ == "__main__":

@@ -126,7 +126,10 @@ class Learner:
                             seed=seed)
 
     def act(self, state: int) -> int:
-        a = self.obj.act(state)
+        return self.check_action(state, self.obj.act(state))
+
+    def check_action(self, state: int, a: Any) -> int:
+        """a, act(state)'s answer, as an action: an int (or int-like, a NumPy integer) in range."""
         try:
             a = operator.index(a)
         except TypeError:

@@ -59,7 +59,17 @@ def config(agents, name="own", runs=2):
 
 
 RMAX = {"type": "rmax", "m": 5}
-QUIET = open(os.devnull, "w")
+
+
+class _Quiet:
+    def write(self, text):
+        pass
+
+    def flush(self):
+        pass
+
+
+QUIET = _Quiet()
 
 
 def rows(directory, agent):
@@ -140,7 +150,6 @@ class TestOwnLearner(unittest.TestCase):
         cells = sorted(os.listdir(os.path.join(d, "cells")))
         self.assertEqual([c for c in cells if "RMax" in c], ["run-000--RMax.json", "run-001--RMax.json"])
         # The failure was transient (MINE_FAIL): running again resumes, reusing RMax's cells.
-        progress = open(os.devnull, "w")
         res = temple.run(config([failing, RMAX]), out=d, progress=QUIET)
         self.assertEqual(res.agents, ["Mine", "RMax"])
 
