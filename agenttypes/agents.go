@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -61,7 +62,37 @@ type Type struct {
 	// PairBytes is what an agent of the type holds per state-action pair of a task, for the
 	// runner's memory estimate (see Memory).
 	PairBytes int64
+	// Search are the parameters temple tune searches by default, for a type registered from
+	// another module (Register); the types of this package have theirs in search.go.
+	Search []Dim
 }
+
+// registered are the types added by Register, after the table of types.go.
+var (
+	registeredMu sync.RWMutex
+	registered   []Type
+)
+
+// Register adds a learner of another module to the registry, so that configs name it (type: NAME)
+// and temple's command runs, tunes and compares it as any other: call it from an init function in
+// the learner's own file, and run the command with cli.Main from the program's main
+// (examples/own-learner-go). A learner built over a base is not registered this way. Register
+// panics on a type without a name, display name or defaults, or whose name is taken: that is a
+// mistake of the program, found when it starts.
+func Register(t Type) {
+	if t.Name == "" || t.Display == "" || t.Defaults == nil {
+		panic(fmt.Sprintf("agenttypes.Register: type %q needs a Name, a Display name and Defaults", t.Name))
+	}
+	registeredMu.Lock()
+	defer registeredMu.Unlock()
+	if slices.ContainsFunc(allTypes(), func(x Type) bool { return x.Name == t.Name }) {
+		panic(fmt.Sprintf("agenttypes.Register: agent type %q is registered already", t.Name))
+	}
+	registered = append(registered, t)
+}
+
+// allTypes are the table's types and the registered ones (with registeredMu held).
+func allTypes() []Type { return append(slices.Clone(types), registered...) }
 
 // memoryer is implemented by parameters whose agents' memory is not their type's PairBytes per
 // pair: PSRL's dense sampled model, LRMax's memory of past tasks, a template learner's base.
@@ -88,7 +119,10 @@ func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
 
 // Lookup returns the type of that name.
 func Lookup(name string) (Type, error) {
-	for _, t := range types {
+	registeredMu.RLock()
+	all := allTypes()
+	registeredMu.RUnlock()
+	for _, t := range all {
 		if t.Name == name {
 			return t, nil
 		}
@@ -98,7 +132,9 @@ func Lookup(name string) (Type, error) {
 
 // Types lists the registered types in name order.
 func Types() []Type {
-	out := slices.Clone(types)
+	registeredMu.RLock()
+	out := allTypes()
+	registeredMu.RUnlock()
 	slices.SortFunc(out, func(a, b Type) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -97,7 +97,13 @@ func SearchSpace(typ string, p Params) []Dim {
 	case *TrueTemplates:
 		out = append(out, baseSearched[t.Base.Name]...)
 	}
-	return append(out, searched[typ]...)
+	if dims, ok := searched[typ]; ok {
+		return append(out, dims...)
+	}
+	if t, err := Lookup(typ); err == nil { // a type registered from another module
+		return append(out, t.Search...)
+	}
+	return out
 }
 
 // Scale is the scale temple tune searches key of an agent of type typ with parameters p on when a

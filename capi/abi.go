@@ -40,6 +40,12 @@
 //	int64_t temple_env_step(int64_t e, int64_t a, double *reward) // next state | TEMPLE_TERMINATED | TEMPLE_TRUNCATED
 //	void    temple_free(char *p)           // frees every char * returned above
 //
+// the statistics of temple compare, for Python's temple.results (JSON in and out; NULL with *err
+// set on failure):
+//
+//	char   *temple_paired_tests(char *request, char **err) // {"per_run": {...}, "pairs": [[a, b]]}
+//	char   *temple_mean_ci(char *values, char **err)       // [x, ...] → {"mean": m, "ci95": h}
+//
 // and one cell of an experiment whose learner is a Python object behind C function pointers
 // (learner.h), for the Python worker of a type: python agent (python/temple/_cell.py):
 //
@@ -278,6 +284,31 @@ func temple_env_step(h, a C.int64_t, reward *C.double) C.int64_t {
 		}
 		return x, err
 	}))
+}
+
+//export temple_paired_tests
+func temple_paired_tests(request *C.char, errOut **C.char) *C.char {
+	return jsonCall(request, errOut, pairedTests)
+}
+
+//export temple_mean_ci
+func temple_mean_ci(values *C.char, errOut **C.char) *C.char {
+	return jsonCall(values, errOut, meanCI)
+}
+
+// jsonCall is f of the text in, as a C string, or NULL with *errOut set to its error.
+func jsonCall(in *C.char, errOut **C.char, f func(string) (string, error)) (out *C.char) {
+	defer func() {
+		if r := recover(); r != nil {
+			*errOut, out = C.CString(describe(r)), nil
+		}
+	}()
+	res, err := f(goString(in))
+	if err != nil {
+		*errOut = C.CString(err.Error())
+		return nil
+	}
+	return C.CString(res)
 }
 
 //export temple_agent_types

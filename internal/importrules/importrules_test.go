@@ -49,7 +49,7 @@ var rules = []struct {
 	// The C library carries the learners, the task families and the episode rules, and the
 	// runner's cell for a Python learner's worker (temple_cell_run: the runner's own code, so that
 	// a Python learner's results are those of any agent); not the commands (capi's package doc).
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "external",
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "external", "stats",
 		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture"}},
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},

@@ -53,7 +53,7 @@ except ImportError:  # a source tree where make python has not run
     __version__ = "unknown"
 
 __all__ = ["Agent", "Discrete", "TempleError", "__version__", "agent_types", "command_path", "families", "loop",
-           "make", "register_gymnasium", "results", "run", "run_episodes"]
+           "make", "register_gymnasium", "results", "run", "run_episodes", "stats"]
 
 
 def agent_types() -> List[Dict[str, Any]]:
@@ -283,7 +283,7 @@ class _Forked:
         raise _lib.forked_error()
 
 
-from . import loop, results  # noqa: E402  (loop uses Agent)
+from . import loop, results, stats  # noqa: E402  (loop uses Agent)
 from ._experiment import run  # noqa: E402
 from ._gymnasium import register_gymnasium  # noqa: E402
 from .envs import Discrete, families, make  # noqa: E402

@@ -58,6 +58,8 @@ def _declare(lib):
         ("temple_env_new", i64, [i64, i64, ctypes.c_uint64]),
         ("temple_env_reset", i64, [i64]),
         ("temple_env_step", i64, [i64, i64, ctypes.POINTER(dbl)]),
+        ("temple_paired_tests", p, [ctypes.c_char_p, ctypes.POINTER(p)]),
+        ("temple_mean_ci", p, [ctypes.c_char_p, ctypes.POINTER(p)]),
         ("temple_free", None, [p]),
     ]:
         f = getattr(lib, name)

@@ -21,6 +21,7 @@ import os
 import subprocess
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from . import stats as _stats
 from ._command import command_path
 from ._lib import TempleError
 
@@ -141,6 +142,16 @@ class Results:
             if s:
                 out[a["name"]] = (s["mean"], s["ci95"])
         return out
+
+    def paired_tests(self, *pairs: Tuple[str, str]) -> List[Dict[str, Any]]:
+        """The paired tests of `temple compare --pair A:B ...` on this experiment's runs (each
+        run's mean per-task reward), Holm-adjusted over the pairs given (A, B): temple.stats's
+        dicts, the numbers temple prints. Without pairs: every pair of agents."""
+        if not pairs:
+            names = self.agents
+            pairs = tuple((a, b) for i, a in enumerate(names) for b in names[i + 1:])
+        per_run = {a: self.agent(a)["per_run"] for pair in pairs for a in pair}
+        return _stats.paired_tests(per_run, pairs)
 
     def to_pandas(self) -> Dict[str, Any]:
         """Every table as a pandas DataFrame, by attribute name (per_task, metrics, oracle,

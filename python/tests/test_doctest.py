@@ -7,8 +7,9 @@ import unittest
 import temple
 import temple.envs
 import temple.loop
+import temple.stats
 
-MODULES = [temple.envs, temple.loop, temple]
+MODULES = [temple.envs, temple.loop, temple.stats, temple]
 
 
 def load_tests(loader, tests, ignore):
