@@ -106,12 +106,17 @@ func readmeShLines(t *testing.T, pages ...string) []string {
 	return lines
 }
 
-// pythonPages are the pages whose python blocks python/tests/test_docs.py runs (its PAGES).
-var pythonPages = map[string]bool{"README.md": true, "docs/guides/python.md": true}
+// pythonPages are the pages whose python blocks python/tests/test_docs.py runs (its PAGES), and
+// the pages of a learner of one's own, whose blocks python/tests/test_own_learner.py runs.
+var pythonPages = map[string]bool{"README.md": true, "docs/guides/python.md": true, "docs/guides/own-learner.md": true,
+	"docs/reference/external-agents.md": true}
 
 // checkedElsewhere are pages whose go and yaml blocks another package's test checks, and which.
 var checkedElsewhere = map[string]string{
 	"docs/guides/new-family.md": "families.TestGuideIsTheTestFamily: its go blocks are the test family corridor, word for word, and its yaml reads with corridor registered",
+	// Their configs name a Python learner, which runs with temple's Python package.
+	"docs/guides/own-learner.md":        "python/tests/test_own_learner.py (TestGuides): its yaml blocks are examples/own-learner's files, and its commands run there",
+	"docs/reference/external-agents.md": "python/tests/test_own_learner.py (TestGuides): its learner runs under its config",
 }
 
 // TestDocBlocksKnown checks that every code block of the README and docs/ is of a kind some test
@@ -198,7 +203,17 @@ var readmeSkipped = map[string]string{
 	"make python-test":                                                 "needs a C compiler, make and python3; .ci/run runs it",
 	"PYTHONPATH=python python3 examples/python/frozenlake_sequence.py": "needs the library make python builds; .ci/run runs it after make python-test",
 	"PYTHONPATH=python python3 -m temple.bench":                        "needs the library make python builds; .ci/run runs it after make python-test",
+	// A learner of one's own: in Python (the package and its library), in a Go module of its own.
+	"temple run examples/own-learner/judge.yaml --out runs/own-learner":                            ownLearner,
+	"temple compare runs/own-learner --pair OptQ:MBIE-EB --pair OptQ:PSRL":                         ownLearner,
+	"temple tune examples/own-learner/tune.yaml --budget 8 --runs 1 --out runs/own-learner-tuning": ownLearner,
+	"temple run runs/own-learner-tuning/tuned.yaml --out runs/own-learner-judged":                  ownLearner,
+	"cd examples/own-learner-go":                                        ".ci/run builds and runs the module examples/own-learner-go",
+	"go run . run config.yaml --runs 2 --out ../../runs/own-learner-go": ".ci/run builds and runs the module examples/own-learner-go",
 }
+
+// ownLearner is why TestReadmeCommands skips the commands of a Python learner of one's own.
+const ownLearner = "runs a Python learner, with temple's Python package and library: python/tests/test_own_learner.py runs the guide's commands after make python"
 
 // experimentPages are the pages of the experiments: their commands run the full experiments
 // (minutes to hours), so TestReadmeCommands checks each temple run and temple reproduce line with

@@ -43,24 +43,6 @@ func checkOutside(a AgentSpec) error {
 	return nil
 }
 
-// resolveAgentPaths makes the outside learners' directories the config's (dir) unless a config
-// gives one, relative ones relative to it: their files are read there, as a task file is.
-func resolveAgentPaths(agents []AgentSpec, dir string) {
-	resolve := func(path *string) {
-		if !filepath.IsAbs(*path) {
-			*path = filepath.Join(dir, *path)
-		}
-	}
-	for _, a := range agents {
-		switch p := a.Params.(type) {
-		case *agenttypes.Python:
-			resolve(&p.Path)
-		case *agenttypes.External:
-			resolve(&p.Dir)
-		}
-	}
-}
-
 // agentInputs are the files of the outside learners' sources, by path, in order; a file that
 // cannot be found is left out (Build names it).
 func agentInputs(s Spec) []string {

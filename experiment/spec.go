@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/yamlkeys"
@@ -142,29 +143,73 @@ func Load(path string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	resolvePaths(&s.Tasks, filepath.Dir(path))
-	resolveAgentPaths(s.Agents, filepath.Dir(path))
+	dir := filepath.Dir(path)
+	s.mapPaths(func(p string) string { return filepath.Join(dir, p) })
 	return s, nil
 }
 
-// resolvePaths makes the relative task-file paths of tasks relative to dir instead: a custom MDP
-// file, a task-sequence file (not published:NAME), and those of a mixed family's parts.
-func resolvePaths(tasks *families.Spec, dir string) {
+// Relocated is s, whose relative input paths (task files, learners' directories) are the
+// working directory's, with those paths made relative to dir instead: the spec of a config
+// written into dir (a tuned config), which Load reads from there. s is unchanged.
+func (s Spec) Relocated(dir string) (Spec, error) {
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return Spec{}, err
+	}
+	out, err := Parse(b)
+	if err != nil {
+		return Spec{}, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Spec{}, err
+	}
+	out.mapPaths(func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			if rel, err := filepath.Rel(abs, a); err == nil {
+				return rel
+			}
+		}
+		return p
+	})
+	return out, nil
+}
+
+// mapPaths replaces every relative input path of s by f of it: a custom MDP file, a
+// task-sequence file (not published:NAME), those of a mixed family's parts, and the directories
+// of learners written outside temple (where their files are read; "" is the config's).
+func (s *Spec) mapPaths(f func(string) string) {
+	var tasks func(t *families.Spec)
 	resolve := func(path *string) {
 		if *path != "" && !filepath.IsAbs(*path) {
-			*path = filepath.Join(dir, *path)
+			*path = f(*path)
 		}
 	}
-	switch p := tasks.Params.(type) {
-	case *families.CustomParams:
-		resolve(&p.File)
-	case *families.FileParams:
-		if !strings.HasPrefix(p.File, published.Prefix) {
+	tasks = func(t *families.Spec) {
+		switch p := t.Params.(type) {
+		case *families.CustomParams:
 			resolve(&p.File)
+		case *families.FileParams:
+			if !strings.HasPrefix(p.File, published.Prefix) {
+				resolve(&p.File)
+			}
+		case *families.MixedParams:
+			for i := range p.Parts {
+				tasks(&p.Parts[i])
+			}
 		}
-	case *families.MixedParams:
-		for i := range p.Parts {
-			resolvePaths(&p.Parts[i], dir)
+	}
+	tasks(&s.Tasks)
+	for _, a := range s.Agents {
+		switch p := a.Params.(type) {
+		case *agenttypes.Python:
+			if !filepath.IsAbs(p.Path) {
+				p.Path = f(p.Path)
+			}
+		case *agenttypes.External:
+			if !filepath.IsAbs(p.Dir) {
+				p.Dir = f(p.Dir)
+			}
 		}
 	}
 }

@@ -186,7 +186,8 @@ func newSearch(s experiment.Spec, a experiment.AgentSpec, o Options, runs int) (
 	}
 	ts := s
 	ts.Seed, ts.Runs, ts.Agents, ts.Output.Baseline = DesignSeed(o.Seed), runs, sr.settings, ""
-	ts.Search, ts.Tuning, ts.Output.Episodes, ts.Output.Templates = nil, nil, false, false
+	// A trial names its agents setting-NNN: the config's verdicts are of the tuned config, not of a trial.
+	ts.Search, ts.Tuning, ts.Output.Episodes, ts.Output.Templates, ts.Output.Verdicts = nil, nil, false, false, nil
 	if sr.plan, err = experiment.Build(ts); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.Name, err)
 	}

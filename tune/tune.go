@@ -188,7 +188,12 @@ func write(dir string, tuned experiment.Spec, rec *Record) error {
 	if err := atomicfile.Write(filepath.Join(dir, RecordFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	y, err := yaml.Marshal(tuned)
+	// Its relative paths (task files, learners' sources) are read from its own directory.
+	here, err := tuned.Relocated(dir)
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	y, err := yaml.Marshal(here)
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}

@@ -55,7 +55,7 @@ func init() {
 	agenttypes.Register(agenttypes.Type{
 		Name: "eps-decay-q", Display: "EpsDecayQ", Summary: "Q-learning with ε decaying as ε₀/(1 + t/τ) (examples/own-learner-go)",
 		Defaults: func() agenttypes.Params { return &EpsDecayQParams{Alpha: 0.2, Epsilon0: 0.5, Tau: 1000} },
-		Search: []agenttypes.Dim{{Key: "alpha", Low: 0.01, High: 1, Log: true}, {Key: "epsilon0", Low: 0.01, High: 1, Log: true}},
+		Search:   []agenttypes.Dim{{Key: "alpha", Low: 0.01, High: 1, Log: true}, {Key: "epsilon0", Low: 0.01, High: 1, Log: true}},
 	})
 }
 

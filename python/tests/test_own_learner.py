@@ -208,3 +208,63 @@ class TestOwnLearner(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestGuides(unittest.TestCase):
+    """docs/guides/own-learner.md and docs/reference/external-agents.md as written: their blocks
+    are the example's files, their commands run (from a scratch directory beside examples/)."""
+
+    @classmethod
+    def setUpClass(cls):
+        from test_docs import blocks
+        from test_example import ROOT, package_env
+        cls.root, cls.blocks = ROOT, staticmethod(blocks)
+        cls.env = dict(package_env(), TEMPLE_PYTHON=sys.executable)
+        home = os.path.dirname(os.path.dirname(os.path.abspath(temple.__file__)))
+        cls.env["PYTHONPATH"] = home + (os.pathsep + cls.env["PYTHONPATH"] if cls.env.get("PYTHONPATH") else "")
+        cls.tmp = tempfile.mkdtemp()
+        os.symlink(os.path.join(ROOT, "examples"), os.path.join(cls.tmp, "examples"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def read(self, *path):
+        with open(os.path.join(self.root, *path)) as f:
+            return f.read()
+
+    def test_the_guides_blocks_are_the_examples_files(self):
+        page = os.path.join("docs", "guides", "own-learner.md")
+        self.assertEqual(self.blocks(page, "python")[0], self.read("examples", "own-learner", "optq.py"))
+        yamls = self.blocks(page, "yaml")
+        self.assertEqual(yamls[0], self.read("examples", "own-learner", "judge.yaml"))
+        self.assertIn(yamls[1], self.read("examples", "own-learner", "tune.yaml"))
+
+    def test_the_guides_commands_run(self):
+        page = os.path.join("docs", "guides", "own-learner.md")
+        lines = [l for b in self.blocks(page, "sh") for l in b.splitlines() if l.startswith("temple ")]
+        self.assertEqual(len(lines), 4)
+        for line in lines:
+            args = [temple.command_path()] + line.split()[1:]
+            p = subprocess.run(args, cwd=self.tmp, env=self.env, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, "%s:\n%s" % (line, p.stderr))
+        with open(os.path.join(self.tmp, "runs", "own-learner-tuning", "tuned.yaml")) as f:
+            self.assertIn("q_init:", f.read())
+        code = self.blocks(page, "python")[1]
+        p = subprocess.run([sys.executable, "-c", code], cwd=self.tmp, env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(p.stdout.splitlines()), 2, p.stdout)
+        self.assertTrue(p.stdout.startswith("OptQ"), p.stdout)
+
+    def test_the_protocols_learner_runs_under_its_config(self):
+        page = os.path.join("docs", "reference", "external-agents.md")
+        d = os.path.join(self.tmp, "protocol")
+        os.makedirs(d)
+        with open(os.path.join(d, "learner.py"), "w") as f:
+            f.write(self.blocks(page, "python")[0])
+        with open(os.path.join(d, "config.yaml"), "w") as f:
+            f.write(self.blocks(page, "yaml")[0])
+        p = subprocess.run([temple.command_path(), "run", os.path.join(d, "config.yaml"), "--out", os.path.join(d, "out")],
+                           env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(rows(os.path.join(d, "out"), "Mine")), 6)  # 2 runs x 3 tasks
