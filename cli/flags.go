@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/temple-rl/temple/internal/suggest"
+
 	"github.com/temple-rl/temple/experiment"
 )
 
@@ -73,11 +75,19 @@ func checkFlags(cmd *cobra.Command) error {
 // flagError rewrites the flag library's message for a value that does not parse ("invalid
 // argument "-1" for "--seed" flag: strconv.ParseUint: parsing "-1": invalid syntax") in the same
 // words: "--seed = -1, want an integer >= 0".
-func flagError(_ *cobra.Command, err error) error {
+//
+// An unknown flag gets the command's closest flags as a suggestion ("--runz": did you mean
+// "--runs"?).
+func flagError(cmd *cobra.Command, err error) error {
 	var invalid *pflag.InvalidValueError
 	if errors.As(err, &invalid) {
 		f := invalid.GetFlag()
 		return fmt.Errorf("--%s = %s, want %s", f.Name, invalid.GetValue(), flagWant(f.Value.Type()))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: "); ok && strings.HasPrefix(name, "--") {
+		var flags []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) { flags = append(flags, "--"+f.Name) })
+		return fmt.Errorf("%w%s", err, suggest.DidYouMean(name, flags))
 	}
 	return err
 }

@@ -481,3 +481,11 @@ func TestVerdictsNamedInTheConfig(t *testing.T) {
 		t.Errorf("--all: %v\n%s", err, text)
 	}
 }
+
+// TestAnUnknownFlagIsSuggestedItsNeighbour: a mistyped flag names the command's closest one.
+func TestAnUnknownFlagIsSuggestedItsNeighbour(t *testing.T) {
+	_, err := temple(t, "run", "--runz", "2")
+	if err == nil || err.Error() != `unknown flag: --runz; did you mean "--runs"?` {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -11,11 +11,6 @@ type Discrete interface {
 	NumActions() int
 }
 
-// Bounded is an environment whose actions are vectors in the box [low, high] (Gymnasium's Box).
-type Bounded interface {
-	ActionBounds() (low, high []float64)
-}
-
 // CheckParam is the range check of a physics parameter: it fails, naming key and value, unless
 // lo < v ≤ hi (a NaN fails too). Every environment's Params.Validate uses it, so that a sequence
 // that varies the physics gets one kind of error for a value out of range.
