@@ -95,7 +95,7 @@ class TestOwnLearner(unittest.TestCase):
 
     def test_it_is_judged_and_reproducible(self):
         a = temple.run(config([self.mine, RMAX]), out=self.out("a"), progress=QUIET)
-        b = temple.run(config([self.mine, RMAX]), out=self.out("b"), progress=QUIET)
+        b = temple.run(config([self.mine, RMAX]), out=self.out("b"), jobs=2, progress=QUIET)  # any parallelism
         self.assertEqual(a.agents, ["Mine", "RMax"])
         self.assertEqual(rows(self.out("a"), "Mine"), rows(self.out("b"), "Mine"))
         self.assertEqual(len(rows(self.out("a"), "Mine")), 8)  # 2 runs x 4 tasks
