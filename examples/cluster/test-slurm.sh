@@ -195,4 +195,23 @@ done
 diff -r tuned-whole $OUT
 echo "tuned in $stage stages of 2 array tasks: the same tuned config, record and trials as one machine's search"
 
+echo "== 4. a Python learner of one's own (examples/own-learner), an array job of 3 tasks, merged"
+# Its cells run in Python workers with temple's Python package and library (make python, which
+# .ci/run has run before this script): the job's environment, which sbatch passes on, names them.
+if [ -f "$repo"/python/temple/libtemple.so ]; then
+	export PYTHONPATH=$repo/python TEMPLE_PYTHON=${TEMPLE_PYTHON:-/usr/bin/python3}
+	cp "$repo"/examples/own-learner/optq.py .
+	sed -e 's/^runs: 4/runs: 3/' "$repo"/examples/own-learner/judge.yaml > own.yaml
+	temple run own.yaml --out own-whole --jobs 2 >/dev/null
+	export OUT=runs/own CONFIG=own.yaml
+	job=$(submit "$repo"/examples/cluster/slurm.sbatch)
+	wait_job "$job"
+	[ "$(states "$job" | grep -c COMPLETED)" = 3 ]
+	temple merge own-merged runs/own-shard-* >/dev/null
+	diff -r -x timings.json -I 's of cell time, each cell' own-merged own-whole
+	echo "own-merged: the same bytes as the unsharded run"
+else
+	echo "skipped: no python/temple/libtemple.so (make python)"
+fi
+
 echo "== the Slurm test passed in $((SECONDS - start)) s"
