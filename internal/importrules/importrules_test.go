@@ -42,6 +42,8 @@ var rules = []struct {
 	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "external", "mdp", "internal"},
 		[]string{"experiment", "results", "episode", "oracle", "families"}},
 	{"template", []string{"mdp"}, nil},
+	// A family's measures read its true models and their templates, nothing of the runner.
+	{"measures", []string{"mdp", "template"}, []string{"experiment", "results", "learners", "agenttypes", "families", "env"}},
 	{"oracle", []string{"agent", "mdp", "results", "internal"},
 		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
 	{"memory", []string{"agenttypes", "env", "mdp", "oracle", "internal/sysmem"}, []string{"experiment"}},
