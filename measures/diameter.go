@@ -219,11 +219,17 @@ func (h *hitting) solve(g int, tol float64) (int, error) {
 				for k := m.Start[i]; k < m.Start[i+1]; k++ {
 					x += m.Prob[k] * h.v[m.Next[k]]
 				}
-				best = math.Min(best, x)
+				if x < best {
+					best = x
+				}
 			}
 			h.nxt[s] = best
-			delta = math.Max(delta, best-h.v[s])
-			largest = math.Max(largest, h.v[s])
+			if d := best - h.v[s]; d > delta {
+				delta = d
+			}
+			if h.v[s] > largest {
+				largest = h.v[s]
+			}
 		}
 		// A terminal state's time is μ's mixture of the start states' times of the same sweep:
 		// it moves with them, so δ (measured on the other states) bounds its change too.
