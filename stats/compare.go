@@ -22,10 +22,19 @@ type Comparison struct {
 	T, P float64
 	// PAdjusted is P adjusted for all the comparisons made together (Holm 1979); set by Holm.
 	PAdjusted float64
-	// EffectSize is Cohen's d_z: MeanDiff divided by the standard deviation of the differences.
-	EffectSize float64
+	// EffectSize is Cohen's d_z: MeanDiff divided by SD, the sample standard deviation of the
+	// differences.
+	EffectSize, SD float64
 	// Wins counts the runs where A did better than B.
 	Wins int
+	// MDE is the test's minimum detectable effect: the least true |A − B| it detects with
+	// probability DetectPower at Level, from N and SD (MinDetectableEffect), before any
+	// adjustment for the other comparisons.
+	MDE float64
+	// Margin is the margin δ of the comparison's equivalence test (TestEquivalence), 0 when it
+	// has none; PTOST is that test's p-value and PTOSTAdjusted the same adjusted with the other
+	// tests (HolmWithEquivalence). Both are 1 without a test.
+	Margin, PTOST, PTOSTAdjusted float64
 }
 
 // Level is the significance level of every verdict: 1 − 0.95, the confidence of the intervals
@@ -37,15 +46,25 @@ const Level = 0.05
 func (c Comparison) Distinguishable() bool { return c.PAdjusted < Level }
 
 // Verdict says in words what the comparison shows: "A > B" or "A < B" when the difference is
-// significant (Distinguishable), "A and B are not distinguishable" when it is not.
+// significant (Distinguishable), followed by ", by less than the margin" when the equivalence
+// test shows it too; "A and B are level" when only the equivalence test at the comparison's
+// margin shows something (Equivalent); "A and B are not distinguishable" when neither does.
+// Without an equivalence test (Margin 0) a comparison is never level.
 func (c Comparison) Verdict() string {
 	switch {
+	case !c.Distinguishable() && c.Equivalent():
+		return c.A + " and " + c.B + " are level"
 	case !c.Distinguishable():
 		return c.A + " and " + c.B + " are not distinguishable"
-	case c.MeanDiff > 0:
-		return c.A + " > " + c.B
 	}
-	return c.A + " < " + c.B
+	v := c.A + " < " + c.B
+	if c.MeanDiff > 0 {
+		v = c.A + " > " + c.B
+	}
+	if c.Equivalent() {
+		v += ", by less than the margin"
+	}
+	return v
 }
 
 // PairedTest compares a and b run by run with a two-sided paired t-test. Both need the same
@@ -60,7 +79,7 @@ func PairedTest(nameA, nameB string, a, b []float64) (Comparison, error) {
 		return Comparison{}, fmt.Errorf("report: %d paired runs; a paired test needs at least 2", n)
 	}
 	d := make([]float64, n)
-	c := Comparison{A: nameA, B: nameB, N: n}
+	c := Comparison{A: nameA, B: nameB, N: n, PTOST: 1, PTOSTAdjusted: 1}
 	for i := range d {
 		d[i] = a[i] - b[i]
 		if d[i] > 0 {
@@ -69,6 +88,7 @@ func PairedTest(nameA, nameB string, a, b []float64) (Comparison, error) {
 	}
 	c.MeanDiff, c.CI95 = MeanCI(d)
 	sd := stat.StdDev(d, nil)
+	c.SD = sd
 	switch {
 	case sd > 0:
 		c.T = c.MeanDiff / (sd / math.Sqrt(float64(n)))
@@ -79,10 +99,14 @@ func PairedTest(nameA, nameB string, a, b []float64) (Comparison, error) {
 	default:
 		c.T, c.P, c.EffectSize = math.Copysign(math.Inf(1), c.MeanDiff), 0, math.Copysign(math.Inf(1), c.MeanDiff)
 	}
+	var err error
 	if math.IsNaN(c.P) {
 		return Comparison{}, fmt.Errorf("report: %s against %s: the differences are not finite", nameA, nameB)
 	}
 	c.PAdjusted = c.P
+	if c.MDE, err = MinDetectableEffect(n, sd, Level, DetectPower); err != nil {
+		return Comparison{}, fmt.Errorf("report: %s against %s: %w", nameA, nameB, err)
+	}
 	return c, nil
 }
 
