@@ -160,9 +160,10 @@ func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Same spec, same seed: every difference is 0, so every p-value is 1.
+	// Same spec, same seed: every difference is exactly 0, so the t-test's p-value is 1 and the
+	// TOST shows the two level at any margin.
 	if !strings.Contains(text, "O-TempLe ("+a+")") || !strings.Contains(text, "0.00 ± 0.00") ||
-		!strings.Contains(text, "O-TempLe ("+a+") and O-TempLe ("+b+") are not distinguishable") {
+		!strings.Contains(text, "O-TempLe ("+a+") and O-TempLe ("+b+") are level") {
 		t.Errorf("output:\n%s", text)
 	}
 	if text, err = temple(t, "compare", a); err != nil || !strings.Contains(text, "O-TempLe") || !strings.Contains(text, "RMax") {
@@ -173,6 +174,37 @@ func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
 	}
 	if _, err := temple(t, "compare", a, t.TempDir()); err == nil {
 		t.Error("a directory without results was accepted")
+	}
+}
+
+// --margin sets the equivalence margin of every comparison, written into compare.csv; a margin
+// that is not a positive number or percentage is refused, naming the flag.
+func TestCompareMargin(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	if _, err := temple(t, "reproduce", "varying-actions", "--runs", "3", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	text, err := temple(t, "compare", out, "--all", "--margin", "0.5")
+	if err != nil || !strings.Contains(text, "Margins (--margin 0.5): absolute of each pair.") {
+		t.Fatalf("--margin 0.5: %v\n%s", err, text)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "compare.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if !strings.HasSuffix(rows[0], ",verdict,margin,p_tost,p_tost_holm,mde") || len(rows) < 2 {
+		t.Fatalf("compare.csv:\n%s", b)
+	}
+	for _, row := range rows[1:] {
+		if fields := strings.Split(row, ","); fields[len(fields)-4] != "0.5" {
+			t.Errorf("row %q: margin %q, want 0.5", row, fields[len(fields)-4])
+		}
+	}
+	for _, bad := range []string{"abc", "0", "-5%", "%"} {
+		if _, err := temple(t, "compare", out, "--all", "--margin", bad); err == nil || !strings.Contains(err.Error(), "--margin: margin \""+bad+"\"") {
+			t.Errorf("--margin %s: %v", bad, err)
+		}
 	}
 }
 

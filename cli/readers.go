@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -18,29 +19,37 @@ import (
 )
 
 func compareCmd() *cobra.Command {
-	var baseline string
+	var baseline, marginFlag string
 	var all bool
 	var pairs []string
 	cmd := &cobra.Command{
 		Use:   "compare DIR [OTHER_DIR]",
 		Short: "Paired statistical comparison of agents, run by run, with Holm's correction",
 		Long: "compare tests whether one agent earns more than another, run by run on the same task sequences:\n" +
-			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size and\n" +
-			"the p-values adjusted for all comparisons together (Holm). With one results directory it\n" +
-			"tests the comparisons the experiment named (output.verdicts), or else every agent against the\n" +
-			"baseline (the experiment's output.baseline, or --baseline); with --all every pair, with --pair A:B\n" +
-			"only the comparisons given, adjusted over those alone (name in advance the comparisons that\n" +
-			"decide a question: output.verdicts records them in the spec); with two directories that ran the same\n" +
-			"tasks, each agent against its namesake in the other. It prints a table and the verdict of each\n" +
-			"comparison (A > B or A < B when the Holm-adjusted p is below 0.05, the level of the 95% CIs;\n" +
-			"otherwise \"not distinguishable\") and writes compare.csv into DIR.",
+			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size, and\n" +
+			"whether the two are level: the two one-sided tests (TOST) at an equivalence margin (--margin).\n" +
+			"With one results directory it tests the comparisons the experiment named (output.verdicts), or\n" +
+			"else every agent against the baseline (the experiment's output.baseline, or --baseline); with\n" +
+			"--all every pair, with --pair A:B only the comparisons given, adjusted over those alone (name in\n" +
+			"advance the comparisons that decide a question: output.verdicts records them in the spec); with two\n" +
+			"directories that ran the same tasks, each agent against its namesake in the other. The p-values of\n" +
+			"all the t-tests and TOSTs are adjusted together (Holm's step-down with Shaffer's bound: a\n" +
+			"comparison's two null hypotheses cannot both be true). It prints a table, with each comparison's\n" +
+			"minimum detectable effect (the difference the t-test detects with probability 0.8 at 0.05), and\n" +
+			"the verdict of each comparison: A > B or A < B when the adjusted p of the t-test is below 0.05,\n" +
+			"the level of the 95% CIs; \"level\" when instead the adjusted p of the TOST is; otherwise \"not\n" +
+			"distinguishable\". It writes compare.csv, with the margins, into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkResultsDirs(args...); err != nil {
 				return err
 			}
+			margin, err := results.ParseMargin(marginFlag)
+			if err != nil {
+				return fmt.Errorf("--margin: %w", err)
+			}
 			var cs []stats.Comparison
-			var err error
+			var agents map[string]results.AgentSummary
 			switch {
 			case len(pairs) > 0 && (all || baseline != ""):
 				return fmt.Errorf("--pair names the comparisons itself: give it without --all and --baseline")
@@ -53,8 +62,12 @@ func compareCmd() *cobra.Command {
 					return err
 				}
 				cs, err = results.ComparePairs(sum, pairs)
+				agents = results.AgentsByName(sum)
 			} else if len(args) == 2 {
-				cs, err = results.CompareDirs(args[0], args[1])
+				if cs, err = results.CompareDirs(args[0], args[1]); err != nil {
+					return err
+				}
+				agents, err = agentsOfDirs(args[0], args[1])
 			} else {
 				var sum results.Summary
 				if sum, err = results.ReadSummary(args[0]); err != nil {
@@ -79,19 +92,30 @@ func compareCmd() *cobra.Command {
 				default:
 					cs, err = results.Compare(sum, baseline)
 				}
+				agents = results.AgentsByName(sum)
 			}
+			if err != nil {
+				return err
+			}
+			bases, err := results.Judge(cs, agents, margin)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "A\tB\truns\tA − B (95% CI)\tt\tp\tp (Holm)\td_z\tA wins\t")
+			fmt.Fprintln(w, "A\tB\truns\tA − B (95% CI)\tt\tp\tp (adj.)\td_z\tA wins\tmargin\tp TOST\tp TOST (adj.)\tMDE\t")
 			for _, c := range cs {
-				fmt.Fprintf(w, "%s\t%s\t%d\t%.2f ± %.2f\t%.3g\t%.3g\t%.3g\t%.2f\t%d/%d\t\n", c.A, c.B, c.N, c.MeanDiff, c.CI95,
-					c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N)
+				pTOST, pTOSTAdjusted := "–", "–"
+				if c.Margin > 0 {
+					pTOST, pTOSTAdjusted = fmt.Sprintf("%.3g", c.PTOST), fmt.Sprintf("%.3g", c.PTOSTAdjusted)
+				}
+				fmt.Fprintf(w, "%s\t%s\t%d\t%.2f ± %.2f\t%.3g\t%.3g\t%.3g\t%.2f\t%d/%d\t%.3g\t%s\t%s\t%.3g\t\n", c.A, c.B, c.N,
+					c.MeanDiff, c.CI95, c.T, c.P, c.PAdjusted, c.EffectSize, c.Wins, c.N, c.Margin, pTOST, pTOSTAdjusted, c.MDE)
 			}
 			w.Flush()
-			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level after Holm's correction, or not):\n", stats.Level)
+			fmt.Fprintf(out, "\nMargins (--margin %s): %s.\n", marginFlag, marginBases(cs, bases))
+			fmt.Fprintf(out, "\nVerdicts (paired difference significant at the %g level, or level by TOST at the margin at %g; "+
+				"the p-values adjusted together, Holm with Shaffer's bound):\n", stats.Level, stats.Level)
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
@@ -106,7 +130,42 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().StringVar(&baseline, "baseline", "", "agent every other agent is compared with")
 	cmd.Flags().BoolVar(&all, "all", false, "compare every pair of agents")
 	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare agent A with agent B, as A:B (repeat for several; Holm over these alone)")
+	cmd.Flags().StringVar(&marginFlag, "margin", results.DefaultMargin, "equivalence margin of the TOST: a percentage of the larger mean regret of the two agents "+
+		"(of their mean per-task rewards without the oracle), or an absolute difference in mean per-task reward")
 	return cmd
+}
+
+// agentsOfDirs are the agents of the two results directories by the names CompareDirs gives them.
+func agentsOfDirs(a, b string) (map[string]results.AgentSummary, error) {
+	sa, err := results.ReadSummary(a)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := results.ReadSummary(b)
+	if err != nil {
+		return nil, err
+	}
+	return results.AgentsOfDirs(a, sa, b, sb), nil
+}
+
+// marginBases says what the comparisons' margins were taken from: one basis when they share it,
+// else each comparison's.
+func marginBases(cs []stats.Comparison, bases []string) string {
+	shared, none := true, ""
+	for i, b := range bases {
+		shared = shared && b == bases[0]
+		if cs[i].Margin == 0 {
+			none = " (0: no equivalence test)"
+		}
+	}
+	if shared && len(bases) > 0 {
+		return bases[0] + " of each pair" + none
+	}
+	var parts []string
+	for i, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s − %s: %s", c.A, c.B, bases[i]))
+	}
+	return strings.Join(parts, "; ") + none
 }
 
 func reportCmd() *cobra.Command {

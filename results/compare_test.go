@@ -1,8 +1,13 @@
 package results
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/stats"
 )
 
 func TestCompareAgainstTheBaselineAndAllPairs(t *testing.T) {
@@ -68,5 +73,82 @@ func TestComparePairs(t *testing.T) {
 	sum.Agents = append(sum.Agents, AgentSummary{Name: "A:D", PerRun: []float64{1, 2, 3, 4}}, AgentSummary{Name: "D", PerRun: []float64{1, 1, 1, 1}}, AgentSummary{Name: "1", PerRun: []float64{2, 2, 2, 2}})
 	if _, err := ComparePairs(sum, []string{"A:D:1"}); err == nil || !strings.Contains(err.Error(), "x: pair \"A:D:1\" splits into agents in 2 ways") {
 		t.Errorf("A:D:1 with agents A, D:1, A:D and 1: %v", err)
+	}
+}
+
+// A margin is a percentage of a reference or an absolute number, above 0 and finite.
+func TestParseMargin(t *testing.T) {
+	for text, want := range map[string]Margin{"5%": {Fraction: 0.05}, " 12.5 % ": {Fraction: 0.125}, "0.3": {Absolute: 0.3}, "200%": {Fraction: 2}} {
+		if got, err := ParseMargin(text); err != nil || got != want {
+			t.Errorf("ParseMargin(%q) = %+v, %v; want %+v", text, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "%", "0", "0%", "-1", "-5%", "inf", "NaN", "5%%", "five"} {
+		if _, err := ParseMargin(bad); err == nil || !strings.Contains(err.Error(), `margin "`+bad+`"`) {
+			t.Errorf("ParseMargin(%q): %v", bad, err)
+		}
+	}
+}
+
+// The margin of a pair: 5% of the larger mean regret with the oracle (regrets 40 and 10: 2), of
+// the larger mean reward's magnitude without it (−60 and 30: 3), or the absolute margin given.
+func TestMarginFor(t *testing.T) {
+	withRegret := func(reward, regret float64) AgentSummary {
+		return AgentSummary{MeanPerTaskReward: reward, Oracle: &AgentOracle{MeanRegret: Estimate{Mean: regret}}}
+	}
+	five := Margin{Fraction: 0.05}
+	if d, basis := five.For(withRegret(-60, 40), withRegret(30, 10)); math.Abs(d-2) > 1e-12 || basis != "5% of the larger mean regret" {
+		t.Errorf("with the oracle: %v (%s), want 2", d, basis)
+	}
+	if d, basis := five.For(AgentSummary{MeanPerTaskReward: -60}, withRegret(30, 10)); math.Abs(d-3) > 1e-12 || basis != "5% of the larger mean per-task reward" {
+		t.Errorf("without the oracle for one: %v (%s), want 3", d, basis)
+	}
+	if d, basis := (Margin{Absolute: 0.7}).For(withRegret(1, 1), withRegret(2, 2)); d != 0.7 || basis != "absolute" {
+		t.Errorf("absolute: %v (%s), want 0.7", d, basis)
+	}
+}
+
+// Judge tests equivalence at each pair's margin and adjusts every p-value together: B and C
+// differ by 0.05 at most in every run (mean 0) against a margin of 5% of 10.0125, 0.500625, so
+// they are level; A beats both by about 11. The margins, the TOSTs' p-values and the MDEs reach
+// compare.csv after the verdict.
+func TestJudgeAndCompareCSV(t *testing.T) {
+	sum := Summary{Name: "x", Agents: []AgentSummary{
+		{Name: "A", MeanPerTaskReward: 21.5, PerRun: []float64{20, 21, 22, 23}},
+		{Name: "B", MeanPerTaskReward: 10.0125, PerRun: []float64{10, 10.05, 10, 10}},
+		{Name: "C", MeanPerTaskReward: 10.0125, PerRun: []float64{10, 10, 10.05, 10}},
+	}}
+	cs, err := Compare(sum, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases, err := Judge(cs, AgentsByName(sum), Margin{Fraction: 0.05})
+	if err != nil || len(bases) != 3 || bases[0] != "5% of the larger mean per-task reward" {
+		t.Fatalf("Judge: %v, %v", bases, err)
+	}
+	got := cs[0].Verdict() + "; " + cs[1].Verdict() + "; " + cs[2].Verdict()
+	if got != "A > B; A > C; B and C are level" || math.Abs(cs[2].Margin-0.500625) > 1e-12 {
+		t.Errorf("verdicts %q, B − C margin %v; want A > B; A > C; B and C are level, 0.500625", got, cs[2].Margin)
+	}
+	path := filepath.Join(t.TempDir(), "compare.csv")
+	if err := WriteComparisons(path, cs); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde" ||
+		!strings.HasPrefix(lines[3], "B,C,4,") || !strings.Contains(lines[3], ",B and C are level,0.500625,") {
+		t.Errorf("compare.csv:\n%s", b)
+	}
+	if _, err := Judge(cs, map[string]AgentSummary{}, Margin{Fraction: 0.05}); err == nil || !strings.Contains(err.Error(), `no summary of "A"`) {
+		t.Errorf("agents unknown: %v", err)
+	}
+	// Without an equivalence test (two agents without regret) the TOST columns are empty.
+	none := []stats.Comparison{{A: "P", B: "Q", N: 2, P: 1, PAdjusted: 1, PTOST: 1, PTOSTAdjusted: 1}}
+	if err := WriteComparisons(path, none); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ = os.ReadFile(path); !strings.HasSuffix(strings.TrimSpace(string(b)), ",P and Q are not distinguishable,0,,,0") {
+		t.Errorf("compare.csv without an equivalence test:\n%s", b)
 	}
 }

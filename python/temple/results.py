@@ -104,7 +104,8 @@ class Results:
     - per_task, metrics: per_task.csv and metrics.csv (Table).
     - oracle, regret: oracle.csv and regret.csv, or None when the oracle was off.
     - comparisons: compare.csv, the paired comparison of the agents (a, b, runs,
-      mean_difference, ci95, t, p, p_holm, effect_size_dz, wins, verdict); an empty Table when
+      mean_difference, ci95, t, p, p_holm, effect_size_dz, wins, verdict, then the equivalence
+      test's margin, p_tost, p_tost_holm and the minimum detectable effect mde); an empty Table when
       the experiment has one agent or one run (nothing to pair), or without compare.csv when
       loaded with compare=False.
     - spec: spec.yaml's text, the fully resolved spec (it reads back as a config).
@@ -210,7 +211,7 @@ def load(directory: PathLike, compare: bool = True) -> Results:
             raise TempleError("results %s: %s is missing" % (d, file))
         elif name == "comparisons":
             tables[name] = Table(name, ["a", "b", "runs", "mean_difference", "ci95", "t", "p", "p_holm",
-                                        "effect_size_dz", "wins", "verdict"], [])
+                                        "effect_size_dz", "wins", "verdict", "margin", "p_tost", "p_tost_holm", "mde"], [])
         else:
             tables[name] = None
     return Results(d, summary, spec, tables)

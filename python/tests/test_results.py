@@ -90,6 +90,8 @@ class TestRunAndLoad(unittest.TestCase):
         self.assertEqual(len(c), 1)  # O-TempLe against the baseline, RMax
         self.assertEqual((c[0].a, c[0].b, c[0].runs), ("O-TempLe", "RMax", 2))
         self.assertIn("RMax", c[0].verdict)
+        self.assertGreater(c[0].margin, 0)  # 5% of the larger mean regret of the two
+        self.assertGreater(c[0].mde, 0)
 
     def test_load_again_reads_the_same(self):
         again = temple.results.load(self.out, compare=False)
@@ -147,7 +149,7 @@ class TestRefusals(unittest.TestCase):
         r = temple.run(path, out=os.path.join(self.tmp, "one"), progress=self.quiet)
         self.assertEqual(r.summary["runs"], 1)
         self.assertEqual(len(r.comparisons), 0)  # one run: nothing to pair
-        self.assertEqual(r.comparisons.columns[-1], "verdict")
+        self.assertEqual(r.comparisons.columns[10:], ["verdict", "margin", "p_tost", "p_tost_holm", "mde"])
 
     def test_default_directory_is_the_commands(self):
         cwd = os.getcwd()
