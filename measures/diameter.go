@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/temple-rl/temple/mdp"
 )
@@ -125,26 +126,14 @@ func DiameterOf(m *mdp.Model, opt DiameterOptions) (Diameter, error) {
 // sample draws k of xs, uniformly without replacement, and returns them in increasing order.
 func sample(xs []int, k int, seed uint64) []int {
 	rng := rand.New(rand.NewPCG(seed, 0x6d656173))
-	pool := append([]int(nil), xs...)
-	for i := 0; i < k; i++ {
+	pool := slices.Clone(xs)
+	for i := range k {
 		j := i + rng.IntN(len(pool)-i)
 		pool[i], pool[j] = pool[j], pool[i]
 	}
-	chosen := make([]bool, len(xs))
-	index := map[int]int{}
-	for i, x := range xs {
-		index[x] = i
-	}
-	for _, x := range pool[:k] {
-		chosen[index[x]] = true
-	}
-	out := make([]int, 0, k)
-	for i, x := range xs {
-		if chosen[i] {
-			out = append(out, x)
-		}
-	}
-	return out
+	chosen := pool[:k]
+	slices.Sort(chosen)
+	return chosen
 }
 
 // reachable marks the states some policy reaches from the start distribution with positive
