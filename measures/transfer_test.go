@@ -51,7 +51,8 @@ func TestTransferOfChainRingChainByHand(t *testing.T) {
 // instead of ¼, by hand.
 // Models: 2, occurrences [2 1]. Γ: only (1, go) differs, ‖(¼, −¼)‖₂ = √2/4, rewards equal.
 // Same size; consecutive tasks agree on 3 of their 4 pairs, both times: index agreement ¾.
-// Templates: chain′'s (1, go) is ([½ ½]; 0) = g2, so G = 4 and τ = √2/4 (ρ(g1, g4)); S·A/G = 1.
+// Templates: chain′'s (1, go) is ([½ ½]; 0) = g2, so G = 4 and τ = √2/4 (ρ(g1, g4)); S·A/G = 1;
+// ν: [1 0] gives 1, [¾ ¼] gives ½, [½ ½] nothing: ½.
 func TestTransferOfTwoChainsByHand(t *testing.T) {
 	models := []*mdp.Model{chain(t), chainWith(t, 0.5), chain(t)}
 	tr := TransferOf(models)
@@ -61,8 +62,8 @@ func TestTransferOfTwoChainsByHand(t *testing.T) {
 	if !near(tr.ModelGap, math.Sqrt2/4, 1e-12) || tr.ModelGap != mdp.ModelGap(models) {
 		t.Errorf("Γ = %v, want √2/4 and exactly mdp.ModelGap's %v", tr.ModelGap, mdp.ModelGap(models))
 	}
-	if tr.Templates != 4 || !near(tr.TemplateGap, math.Sqrt2/4, 1e-12) || !near(tr.PairsPerTemplate, 1, 1e-15) {
-		t.Errorf("G = %d, τ = %v, S·A/G = %v; want 4, √2/4, 1", tr.Templates, tr.TemplateGap, tr.PairsPerTemplate)
+	if tr.Templates != 4 || !near(tr.TemplateGap, math.Sqrt2/4, 1e-12) || !near(tr.PairsPerTemplate, 1, 1e-15) || !near(tr.RankingGap, 0.5, 1e-12) {
+		t.Errorf("G = %d, τ = %v, S·A/G = %v, ν = %v; want 4, √2/4, 1, 1/2", tr.Templates, tr.TemplateGap, tr.PairsPerTemplate, tr.RankingGap)
 	}
 }
 
