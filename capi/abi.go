@@ -43,7 +43,7 @@
 // the statistics of temple compare, for Python's temple.results (JSON in and out; NULL with *err
 // set on failure):
 //
-//	char   *temple_paired_tests(char *request, char **err) // {"per_run": {...}, "pairs": [[a, b]]}
+//	char   *temple_paired_tests(char *request, char **err) // {"per_run": {...}, "pairs": [[a, b]], "margin": "5%", "references": {...}}
 //	char   *temple_mean_ci(char *values, char **err)       // [x, ...] → {"mean": m, "ci95": h}
 //
 // and one cell of an experiment whose learner is a Python object behind C function pointers

@@ -12,10 +12,15 @@ import (
 // code, so the same numbers.
 
 // pairedRequest is temple_paired_tests's request: each agent's value per run (the runs paired by
-// index: the same task sequences) and the pairs A:B to test, Holm-adjusted together.
+// index: the same task sequences), the pairs A:B to test, and the equivalence margin as temple
+// compare's --margin takes it ("" for its default), a percentage of each agent's reference
+// (References; an agent without one: the mean of its values, temple compare's reference without
+// the oracle) or an absolute margin.
 type pairedRequest struct {
-	PerRun map[string][]float64 `json:"per_run"`
-	Pairs  [][2]string          `json:"pairs"`
+	PerRun     map[string][]float64 `json:"per_run"`
+	Pairs      [][2]string          `json:"pairs"`
+	Margin     string               `json:"margin"`
+	References map[string]float64   `json:"references"`
 }
 
 // comparison is one stats.Comparison as JSON, with its verdict in words.
@@ -31,11 +36,16 @@ type comparison struct {
 	EffectSize float64 `json:"effect_size"`
 	Wins       int     `json:"wins"`
 	Verdict    string  `json:"verdict"`
+	Margin     float64 `json:"margin"`
+	PTOST      float64 `json:"p_tost"`
+	PTOSTAdj   float64 `json:"p_tost_adjusted"`
+	MDE        float64 `json:"mde"`
 }
 
-// pairedTests is the JSON of the paired t-tests of the request's pairs, Holm-adjusted together,
-// as temple compare makes them; t and the effect size are null where infinite (every difference
-// the same and not 0).
+// pairedTests is the JSON of the paired t-tests and equivalence tests (TOST at the margin) of
+// the request's pairs, adjusted together, as temple compare makes them; t and the effect size are
+// null where infinite (every difference the same and not 0), the TOST's p-values where the
+// margin is 0 (no equivalence test).
 func pairedTests(request string) (string, error) {
 	var req pairedRequest
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
@@ -43,6 +53,20 @@ func pairedTests(request string) (string, error) {
 	}
 	if len(req.Pairs) == 0 {
 		return "", fmt.Errorf("no pairs to test")
+	}
+	if req.Margin == "" {
+		req.Margin = stats.DefaultMargin
+	}
+	margin, err := stats.ParseMargin(req.Margin)
+	if err != nil {
+		return "", err
+	}
+	reference := func(name string) float64 {
+		if r, ok := req.References[name]; ok {
+			return r
+		}
+		mean, _ := stats.MeanCI(req.PerRun[name])
+		return mean
 	}
 	cs := make([]stats.Comparison, len(req.Pairs))
 	for i, p := range req.Pairs {
@@ -58,16 +82,25 @@ func pairedTests(request string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if delta := margin.Of(reference(p[0]), reference(p[1])); delta > 0 {
+			if err := c.TestEquivalence(delta); err != nil {
+				return "", err
+			}
+		}
 		cs[i] = c
 	}
-	stats.Holm(cs)
+	stats.HolmWithEquivalence(cs)
 	out := make([]map[string]any, len(cs))
 	for i, c := range cs {
 		b, _ := json.Marshal(comparison{A: c.A, B: c.B, N: c.N, MeanDiff: c.MeanDiff, CI95: c.CI95, T: finite(c.T), P: c.P,
-			PAdjusted: c.PAdjusted, EffectSize: finite(c.EffectSize), Wins: c.Wins, Verdict: c.Verdict()})
+			PAdjusted: c.PAdjusted, EffectSize: finite(c.EffectSize), Wins: c.Wins, Verdict: c.Verdict(),
+			Margin: c.Margin, PTOST: c.PTOST, PTOSTAdj: c.PTOSTAdjusted, MDE: c.MDE})
 		json.Unmarshal(b, &out[i])
 		if math.IsInf(c.T, 0) {
 			out[i]["t"], out[i]["effect_size"] = nil, nil
+		}
+		if c.Margin == 0 {
+			out[i]["p_tost"], out[i]["p_tost_adjusted"] = nil, nil
 		}
 	}
 	b, err := json.Marshal(out)

@@ -44,7 +44,7 @@ func compareCmd() *cobra.Command {
 			if err := checkResultsDirs(args...); err != nil {
 				return err
 			}
-			margin, err := results.ParseMargin(marginFlag)
+			margin, err := stats.ParseMargin(marginFlag)
 			if err != nil {
 				return fmt.Errorf("--margin: %w", err)
 			}
@@ -130,7 +130,7 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().StringVar(&baseline, "baseline", "", "agent every other agent is compared with")
 	cmd.Flags().BoolVar(&all, "all", false, "compare every pair of agents")
 	cmd.Flags().StringArrayVar(&pairs, "pair", nil, "compare agent A with agent B, as A:B (repeat for several; Holm over these alone)")
-	cmd.Flags().StringVar(&marginFlag, "margin", results.DefaultMargin, "equivalence margin of the TOST: a percentage of the larger mean regret of the two agents "+
+	cmd.Flags().StringVar(&marginFlag, "margin", stats.DefaultMargin, "equivalence margin of the TOST: a percentage of the larger mean regret of the two agents "+
 		"(of their mean per-task rewards without the oracle), or an absolute difference in mean per-task reward")
 	return cmd
 }

@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/temple-rl/temple/stats"
@@ -210,46 +208,20 @@ func CompareDirs(a, b string) ([]stats.Comparison, error) {
 // DirAgentName is how CompareDirs names the agent name of results directory dir.
 func DirAgentName(name, dir string) string { return name + " (" + dir + ")" }
 
-// DefaultMargin is temple compare's equivalence margin: 5% of the larger of the two agents'
-// mean regrets, or of their mean per-task rewards' magnitudes without the oracle (Margin).
-const DefaultMargin = "5%"
-
-// Margin is the equivalence margin δ of temple compare's TOST, in the units of the mean per-task
-// reward compared: Absolute when it is given as a number, else Fraction of a reference that
-// depends on the two agents compared (For).
-type Margin struct {
-	Fraction, Absolute float64
-}
-
-// ParseMargin reads a margin: "5%" is 5% of the reference, "0.3" an absolute 0.3. Either must be a
-// finite number above 0.
-func ParseMargin(s string) (Margin, error) {
-	text, relative := strings.CutSuffix(strings.TrimSpace(s), "%")
-	x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-	if err != nil || !(x > 0) || math.IsInf(x, 0) {
-		return Margin{}, fmt.Errorf("margin %q: want a number above 0 (an absolute margin in reward units, e.g. 0.5) "+
-			"or a percentage (e.g. 5%%, of the larger mean regret, or mean reward without the oracle)", s)
-	}
-	if relative {
-		return Margin{Fraction: x / 100}, nil
-	}
-	return Margin{Absolute: x}, nil
-}
-
-// For is the margin δ of the comparison of agents a and b and what it was taken from: Absolute
-// when set; otherwise Fraction of the larger of their mean regrets when both have the oracle's
-// (the difference of their mean per-task rewards is that of their regrets, the optimum being the
-// same), else of the larger magnitude of their mean per-task rewards. 0 when that reference is 0
-// (two agents with no regret): no equivalence is tested then.
-func (m Margin) For(a, b AgentSummary) (float64, string) {
+// MarginFor is the margin δ of the comparison of agents a and b and what it was taken from: m's
+// absolute margin when set; otherwise m's fraction of the larger of their mean regrets when both
+// have the oracle's (the difference of their mean per-task rewards is that of their regrets, the
+// optimum being the same), else of the larger magnitude of their mean per-task rewards. 0 when
+// that reference is 0 (two agents with no regret): no equivalence is tested then.
+func MarginFor(m stats.Margin, a, b AgentSummary) (float64, string) {
 	if m.Absolute > 0 {
 		return m.Absolute, "absolute"
 	}
 	pct := Num(100*m.Fraction) + "%"
 	if a.Oracle != nil && b.Oracle != nil {
-		return m.Fraction * math.Max(math.Abs(a.Oracle.MeanRegret.Mean), math.Abs(b.Oracle.MeanRegret.Mean)), pct + " of the larger mean regret"
+		return m.Of(a.Oracle.MeanRegret.Mean, b.Oracle.MeanRegret.Mean), pct + " of the larger mean regret"
 	}
-	return m.Fraction * math.Max(math.Abs(a.MeanPerTaskReward), math.Abs(b.MeanPerTaskReward)), pct + " of the larger mean per-task reward"
+	return m.Of(a.MeanPerTaskReward, b.MeanPerTaskReward), pct + " of the larger mean per-task reward"
 }
 
 // AgentsByName are the agents of a summary by the names Compare and ComparePairs give them.
@@ -274,10 +246,10 @@ func AgentsOfDirs(a string, sa Summary, b string, sb Summary) map[string]AgentSu
 }
 
 // Judge adds to every comparison an equivalence test (stats.TOST) at margin m resolved for its
-// two agents (Margin.For; agents by the comparisons' names), and adjusts all their p-values
+// two agents (MarginFor; agents by the comparisons' names), and adjusts all their p-values
 // together (stats.HolmWithEquivalence): the verdicts then say "level" where the equivalence test
 // shows it. It returns each comparison's margin basis, in order.
-func Judge(cs []stats.Comparison, agents map[string]AgentSummary, m Margin) ([]string, error) {
+func Judge(cs []stats.Comparison, agents map[string]AgentSummary, m stats.Margin) ([]string, error) {
 	bases := make([]string, len(cs))
 	for i := range cs {
 		a, okA := agents[cs[i].A]
@@ -286,7 +258,7 @@ func Judge(cs []stats.Comparison, agents map[string]AgentSummary, m Margin) ([]s
 			return nil, fmt.Errorf("results: compare: no summary of %q or %q to set their margin from", cs[i].A, cs[i].B)
 		}
 		var delta float64
-		delta, bases[i] = m.For(a, b)
+		delta, bases[i] = MarginFor(m, a, b)
 		if delta == 0 {
 			continue
 		}

@@ -76,34 +76,20 @@ func TestComparePairs(t *testing.T) {
 	}
 }
 
-// A margin is a percentage of a reference or an absolute number, above 0 and finite.
-func TestParseMargin(t *testing.T) {
-	for text, want := range map[string]Margin{"5%": {Fraction: 0.05}, " 12.5 % ": {Fraction: 0.125}, "0.3": {Absolute: 0.3}, "200%": {Fraction: 2}} {
-		if got, err := ParseMargin(text); err != nil || got != want {
-			t.Errorf("ParseMargin(%q) = %+v, %v; want %+v", text, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "%", "0", "0%", "-1", "-5%", "inf", "NaN", "5%%", "five"} {
-		if _, err := ParseMargin(bad); err == nil || !strings.Contains(err.Error(), `margin "`+bad+`"`) {
-			t.Errorf("ParseMargin(%q): %v", bad, err)
-		}
-	}
-}
-
 // The margin of a pair: 5% of the larger mean regret with the oracle (regrets 40 and 10: 2), of
 // the larger mean reward's magnitude without it (−60 and 30: 3), or the absolute margin given.
 func TestMarginFor(t *testing.T) {
 	withRegret := func(reward, regret float64) AgentSummary {
 		return AgentSummary{MeanPerTaskReward: reward, Oracle: &AgentOracle{MeanRegret: Estimate{Mean: regret}}}
 	}
-	five := Margin{Fraction: 0.05}
-	if d, basis := five.For(withRegret(-60, 40), withRegret(30, 10)); math.Abs(d-2) > 1e-12 || basis != "5% of the larger mean regret" {
+	five := stats.Margin{Fraction: 0.05}
+	if d, basis := MarginFor(five, withRegret(-60, 40), withRegret(30, 10)); math.Abs(d-2) > 1e-12 || basis != "5% of the larger mean regret" {
 		t.Errorf("with the oracle: %v (%s), want 2", d, basis)
 	}
-	if d, basis := five.For(AgentSummary{MeanPerTaskReward: -60}, withRegret(30, 10)); math.Abs(d-3) > 1e-12 || basis != "5% of the larger mean per-task reward" {
+	if d, basis := MarginFor(five, AgentSummary{MeanPerTaskReward: -60}, withRegret(30, 10)); math.Abs(d-3) > 1e-12 || basis != "5% of the larger mean per-task reward" {
 		t.Errorf("without the oracle for one: %v (%s), want 3", d, basis)
 	}
-	if d, basis := (Margin{Absolute: 0.7}).For(withRegret(1, 1), withRegret(2, 2)); d != 0.7 || basis != "absolute" {
+	if d, basis := MarginFor(stats.Margin{Absolute: 0.7}, withRegret(1, 1), withRegret(2, 2)); d != 0.7 || basis != "absolute" {
 		t.Errorf("absolute: %v (%s), want 0.7", d, basis)
 	}
 }
@@ -122,7 +108,7 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bases, err := Judge(cs, AgentsByName(sum), Margin{Fraction: 0.05})
+	bases, err := Judge(cs, AgentsByName(sum), stats.Margin{Fraction: 0.05})
 	if err != nil || len(bases) != 3 || bases[0] != "5% of the larger mean per-task reward" {
 		t.Fatalf("Judge: %v, %v", bases, err)
 	}
@@ -140,7 +126,7 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 		!strings.HasPrefix(lines[3], "B,C,4,") || !strings.Contains(lines[3], ",B and C are level,0.500625,") {
 		t.Errorf("compare.csv:\n%s", b)
 	}
-	if _, err := Judge(cs, map[string]AgentSummary{}, Margin{Fraction: 0.05}); err == nil || !strings.Contains(err.Error(), `no summary of "A"`) {
+	if _, err := Judge(cs, map[string]AgentSummary{}, stats.Margin{Fraction: 0.05}); err == nil || !strings.Contains(err.Error(), `no summary of "A"`) {
 		t.Errorf("agents unknown: %v", err)
 	}
 	// Without an equivalence test (two agents without regret) the TOST columns are empty.

@@ -223,3 +223,24 @@ func TestHolmWithEquivalenceControlsTheErrorRate(t *testing.T) {
 	}
 	t.Logf("%d of %d experiments had a wrong verdict", wrong, reps)
 }
+
+// A margin is a percentage of a reference or an absolute number, above 0 and finite; a
+// percentage takes the larger magnitude of the two references.
+func TestParseMargin(t *testing.T) {
+	for text, want := range map[string]Margin{"5%": {Fraction: 0.05}, " 12.5 % ": {Fraction: 0.125}, "0.3": {Absolute: 0.3}, "200%": {Fraction: 2}} {
+		if got, err := ParseMargin(text); err != nil || got != want {
+			t.Errorf("ParseMargin(%q) = %+v, %v; want %+v", text, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "%", "0", "0%", "-1", "-5%", "inf", "NaN", "5%%", "five"} {
+		if _, err := ParseMargin(bad); err == nil || !strings.Contains(err.Error(), `margin "`+bad+`"`) {
+			t.Errorf("ParseMargin(%q): %v", bad, err)
+		}
+	}
+	if d := (Margin{Fraction: 0.05}).Of(-60, 30); math.Abs(d-3) > 1e-12 {
+		t.Errorf("5%% of the larger of |−60| and |30|: %v, want 3", d)
+	}
+	if d := (Margin{Absolute: 0.7}).Of(-60, 30); d != 0.7 {
+		t.Errorf("absolute 0.7: %v", d)
+	}
+}

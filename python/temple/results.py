@@ -144,15 +144,22 @@ class Results:
                 out[a["name"]] = (s["mean"], s["ci95"])
         return out
 
-    def paired_tests(self, *pairs: Tuple[str, str]) -> List[Dict[str, Any]]:
-        """The paired tests of `temple compare --pair A:B ...` on this experiment's runs (each
-        run's mean per-task reward), Holm-adjusted over the pairs given (A, B): temple.stats's
-        dicts, the numbers temple prints. Without pairs: every pair of agents."""
+    def paired_tests(self, *pairs: Tuple[str, str], margin: str = "5%") -> List[Dict[str, Any]]:
+        """The paired tests and equivalence tests of `temple compare --pair A:B ... --margin M`
+        on this experiment's runs (each run's mean per-task reward), adjusted together over the
+        pairs given (A, B): temple.stats's dicts, the numbers temple prints. A percentage margin
+        is of the larger mean regret of the two agents with the oracle, of the larger mean
+        per-task reward without it, as temple compare's. Without pairs: every pair of agents."""
         if not pairs:
             names = self.agents
             pairs = tuple((a, b) for i, a in enumerate(names) for b in names[i + 1:])
-        per_run = {a: self.agent(a)["per_run"] for pair in pairs for a in pair}
-        return _stats.paired_tests(per_run, pairs)
+        per_run, references = {}, {}
+        for a in (a for pair in pairs for a in pair):
+            agent = self.agent(a)
+            per_run[a] = agent["per_run"]
+            oracle = agent.get("oracle")
+            references[a] = oracle["mean_regret"]["mean"] if oracle else agent["mean_per_task_reward"]
+        return _stats.paired_tests(per_run, pairs, margin=margin, references=references)
 
     def to_pandas(self) -> Dict[str, Any]:
         """Every table as a pandas DataFrame, by attribute name (per_task, metrics, oracle,

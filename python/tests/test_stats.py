@@ -43,8 +43,20 @@ class TestStats(unittest.TestCase):
         self.assertEqual(len(rows), 2)
         for c, row in zip(got, rows):
             self.assertEqual((c["a"], c["b"]), (row["a"], row["b"]))
-            for key, column in [("mean_diff", "mean_difference"), ("ci95", "ci95"), ("t", "t"), ("p", "p"), ("p_adjusted", "p_holm"), ("effect_size", "effect_size_dz")]:
+            for key, column in [("mean_diff", "mean_difference"), ("ci95", "ci95"), ("t", "t"), ("p", "p"), ("p_adjusted", "p_holm"),
+                                ("effect_size", "effect_size_dz"), ("margin", "margin"), ("p_tost", "p_tost"),
+                                ("p_tost_adjusted", "p_tost_holm"), ("mde", "mde")]:
                 self.assertEqual(float(row[column]), c[key], (key, row))
+            self.assertEqual(c["verdict"], row["verdict"])
+
+    def test_an_absolute_margin_is_temple_compares(self):
+        subprocess.run([temple.command_path(), "compare", self.out, "--pair", "RMax:Q-learning", "--margin", "50"],
+                       check=True, capture_output=True)
+        with open(os.path.join(self.out, "compare.csv"), newline="") as f:
+            row = next(csv.DictReader(f))
+        c = self.res.paired_tests(("RMax", "Q-learning"), margin="50")[0]
+        self.assertEqual((c["margin"], c["p_tost"], c["p_tost_adjusted"], c["verdict"]),
+                         (50.0, float(row["p_tost"]), float(row["p_tost_holm"]), row["verdict"]))
 
     def test_mean_ci_is_the_summarys(self):
         a = self.res.agent("RMax")
@@ -56,6 +68,8 @@ class TestStats(unittest.TestCase):
             temple.stats.paired_tests({"A": [1.0, 2.0], "B": [1.0]}, [("A", "B")])
         with self.assertRaises(temple.TempleError):
             temple.stats.paired_tests({"A": [1.0, 2.0]}, [("A", "C")])
+        with self.assertRaises(temple.TempleError):
+            temple.stats.paired_tests({"A": [1.0, 2.0], "B": [1.0, 2.5]}, [("A", "B")], margin="-5%")
         with self.assertRaises(ValueError):
             temple.stats.mean_ci([1.0, float("nan")])
 
