@@ -121,7 +121,21 @@ type Base struct {
 	Params BaseParams
 }
 
-func defaultBase() Base { return Base{Name: "rmax", Params: &RMax{learners.DefaultRMax()}} }
+// defaultBase is the paper's base, RMax, at its defaults.
+func defaultBase() Base { return Base{Name: "rmax", Params: baseDefaults("rmax")} }
+
+// baseDefaults are the parameters of base learner name at its defaults: its entry of bases, the
+// one place that decides them. The base's own agent type and every learner built over it (a
+// template learner's base, template-prior's and latent-psrl's PSRL) take them from here, so that
+// a learner over a base differs from the base only in its own keys at defaults
+// (TestLearnersOverABaseTakeItsDefaults holds it for every type of the registry).
+func baseDefaults(name string) BaseParams {
+	b, err := lookupBase(name)
+	if err != nil {
+		panic(err) // the registry names a base that does not exist: a programming error
+	}
+	return b.defaults()
+}
 
 // decode reads the base: key of mapping n (keeping the current base if there is none) and the
 // base's parameters, onto its defaults when the base changes.

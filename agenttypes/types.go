@@ -16,19 +16,19 @@ import (
 // LRMax count what grows beyond that (their memory methods).
 var types = []Type{
 	{Name: "rmax", Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
-		Defaults: func() Params { return &RMax{learners.DefaultRMax()} }, PairBytes: 160},
+		Defaults: func() Params { return baseDefaults("rmax").(Params) }, PairBytes: 160},
 	{Name: "q-learning", Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
 		Defaults: func() Params { return &QLearning{learners.DefaultQLearning()} }, PairBytes: 16},
 	{Name: "mbie-eb", Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
-		Defaults: func() Params { return &MBIEEB{learners.DefaultMBIEEB()} }, PairBytes: 200},
+		Defaults: func() Params { return baseDefaults("mbie-eb").(Params) }, PairBytes: 200},
 	{Name: "e3", Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
-		Defaults: func() Params { return &E3{learners.DefaultE3()} }, PairBytes: 200},
+		Defaults: func() Params { return baseDefaults("e3").(Params) }, PairBytes: 200},
 	{Name: "ucrl2", Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
-		Defaults: func() Params { return &UCRL2{learners.DefaultUCRL2()} }, PairBytes: 200},
+		Defaults: func() Params { return baseDefaults("ucrl2").(Params) }, PairBytes: 200},
 	{Name: "c-ucrl", Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
-		Defaults: func() Params { return &CUCRL{learners.DefaultCUCRL()} }, PairBytes: 240},
+		Defaults: func() Params { return baseDefaults("c-ucrl").(Params) }, PairBytes: 240},
 	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
-		Defaults: func() Params { return &PSRL{learners.DefaultPSRL()} }, PairBytes: 160},
+		Defaults: func() Params { return baseDefaults("psrl").(Params) }, PairBytes: 160},
 	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
 		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }, PairBytes: 160},
 	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
@@ -37,15 +37,11 @@ var types = []Type{
 		Defaults: func() Params { return &FMTempLe{Base: defaultBase(), FMParams: temple.DefaultFMParams()} }, PairBytes: 400},
 	{Name: "template-prior", Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
 		Defaults: func() Params {
-			base := learners.DefaultPSRL()
-			// as designed on the terrain family (docs/experiments/terrain.md); PSRL's own defaults,
-			// the doubling rule and Beta rewards, are one setting away
-			base.Schedule, base.RewardPosterior = learners.PerEpisode, learners.NormalReward
-			return &TemplatePrior{PSRL: PSRL{base}, PriorParams: temple.DefaultPriorParams()}
+			return &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL), PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
 	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: posterior sampling for a latent MDP (Brunskill & Li 2013's setting)",
 		Defaults: func() Params {
-			return &LatentPrior{PSRL: PSRL{learners.DefaultPSRL()}, LatentParams: temple.DefaultLatentParams()}
+			return &LatentPrior{PSRL: *baseDefaults("psrl").(*PSRL), LatentParams: temple.DefaultLatentParams()}
 		}, PairBytes: 200},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {

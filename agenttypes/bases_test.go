@@ -1,0 +1,99 @@
+package agenttypes
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/temple-rl/temple/learners"
+)
+
+// basePart is a part of one type's parameters that is another type's: the field's value at the
+// type's defaults and the other type's defaults of the same Go type.
+type basePart struct {
+	over       string // the other type (or, for a Base field, the base's name)
+	got, want  any
+	fieldTypes string // where it was found, for messages
+}
+
+// baseParts finds the parts of p (the defaults of type typ) that are another registry type's
+// parameters: a Base field (a template learner's base, compared with its base's defaults), and
+// every field, at any depth of embedded or inline structs, whose Go type is the parameters struct
+// of another type or that struct's single embedded field (learners.RMaxParams of rmax). Nothing is
+// listed by hand: a learner added to the registry over a base is found by what it holds.
+func baseParts(typ string, p Params) []basePart {
+	owners := map[reflect.Type]string{} // Go type → the registry type whose parameters it is
+	defaults := map[reflect.Type]any{}  // Go type → its value at that type's defaults
+	for _, u := range Types() {
+		if u.Name == typ {
+			continue
+		}
+		v := reflect.ValueOf(u.Defaults()).Elem()
+		owners[v.Type()], defaults[v.Type()] = u.Name, v.Interface()
+		if v.NumField() == 1 && v.Type().Field(0).Anonymous {
+			inner := v.Field(0)
+			owners[inner.Type()], defaults[inner.Type()] = u.Name, inner.Interface()
+		}
+	}
+	var out []basePart
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		for i := range v.NumField() {
+			f, fv := v.Type().Field(i), v.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			switch {
+			case f.Type == reflect.TypeOf(Base{}):
+				b := fv.Interface().(Base)
+				out = append(out, basePart{over: b.Name, got: reflect.ValueOf(b.Params).Elem().Interface(),
+					want: reflect.ValueOf(baseDefaults(b.Name)).Elem().Interface(), fieldTypes: path + f.Name})
+			case owners[f.Type] != "":
+				out = append(out, basePart{over: owners[f.Type], got: fv.Interface(), want: defaults[f.Type], fieldTypes: path + f.Name})
+			case f.Type.Kind() == reflect.Struct:
+				walk(fv, path+f.Name+".")
+			}
+		}
+	}
+	walk(reflect.ValueOf(p).Elem(), "")
+	return out
+}
+
+// TestLearnersOverABaseTakeItsDefaults: every type of the registry built over another — a
+// template learner over its base, template-prior and latent-psrl over PSRL, FMRL and MaxQInit
+// over RMax, Abs-RL over its inner learners, C-UCRL over UCRL2 — holds, at its defaults, exactly
+// that type's defaults for that type's keys: its own keys are the only difference.
+func TestLearnersOverABaseTakeItsDefaults(t *testing.T) {
+	found := map[string]string{}
+	for _, typ := range Types() {
+		for _, part := range baseParts(typ.Name, typ.Defaults()) {
+			found[typ.Name] = part.over
+			if !reflect.DeepEqual(part.got, part.want) {
+				t.Errorf("%s: its %s (%s's parameters) at defaults is\n%+v\nwant %s's defaults\n%+v",
+					typ.Name, part.fieldTypes, part.over, part.got, part.over, part.want)
+			}
+		}
+	}
+	// The search finds what the registry holds: each template learner's base, and PSRL under the
+	// learners that draw its models.
+	for typ, over := range map[string]string{"o-temple": "rmax", "template-prior": "psrl", "latent-psrl": "psrl"} {
+		if found[typ] != over {
+			t.Errorf("baseParts found %s over %q, want %q (found %v)", typ, found[typ], over, found)
+		}
+	}
+}
+
+// TestBasePartsSeesADrift: a learner over PSRL whose defaults differ from PSRL's in one base key
+// is caught, and one that differs in its own keys only is not.
+func TestBasePartsSeesADrift(t *testing.T) {
+	drifted := &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL)}
+	drifted.Schedule = learners.PerEpisode
+	parts := baseParts("template-prior", drifted)
+	if len(parts) != 1 || parts[0].over != "psrl" || reflect.DeepEqual(parts[0].got, parts[0].want) {
+		t.Errorf("a template-prior with schedule episode: parts %+v, want one over psrl that differs", parts)
+	}
+	own := &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL)}
+	own.Strength = 7
+	if parts := baseParts("template-prior", own); len(parts) != 1 || !reflect.DeepEqual(parts[0].got, parts[0].want) {
+		t.Errorf("a template-prior with its own strength changed: parts %+v, want one over psrl equal to its defaults", parts)
+	}
+}
