@@ -9,6 +9,7 @@ package agent
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/mdp"
@@ -28,6 +29,69 @@ type Task struct {
 	// Truth is the task's true model. Learners must not read it to act: it is there for
 	// ground-truth diagnostics (for instance the misidentification rate of templates).
 	Truth *mdp.Model
+	// Rewards is the range of the task's rewards when the task states one, nil when it does not
+	// (a simulator whose environment states none, a task driven from outside through the C ABI).
+	// A table task's is the smallest and largest reward of its transitions out of states that are
+	// not terminal; a simulator's is its environment's. Unlike Truth, a learner may act on it: it
+	// says what a reward can be, as RMax's R_max does, not where it is paid (PSRL's Beta posterior
+	// scales rewards by it unless given a range).
+	Rewards *RewardRange
+}
+
+// RewardRange is the closed interval [Min, Max] of a task's rewards (Min = Max when every reward
+// is the same).
+type RewardRange struct{ Min, Max float64 }
+
+// RewardsOf is the reward range a table task states: the smallest and largest reward of its
+// transitions out of states that are not terminal (mdp.RewardRange). Unreachable states (a maze's
+// walls) count too, so the range may be wider than the rewards a learner can meet, never narrower.
+func RewardsOf(d mdp.Dynamics) *RewardRange {
+	lo, hi := mdp.RewardRange(d)
+	return &RewardRange{Min: lo, Max: hi}
+}
+
+// Check names what is wrong with a stated range: a bound that is not a finite number, or Min > Max.
+func (r RewardRange) Check() error {
+	switch {
+	case math.IsNaN(r.Min) || math.IsInf(r.Min, 0) || math.IsNaN(r.Max) || math.IsInf(r.Max, 0):
+		return fmt.Errorf("reward range [%v, %v], want finite numbers", r.Min, r.Max)
+	case r.Min > r.Max:
+		return fmt.Errorf("reward range [%v, %v], want min <= max", r.Min, r.Max)
+	}
+	return nil
+}
+
+// TaskChecker is implemented by a learner, or a base learner, that needs more of a task than its
+// size: CheckTask says what is missing before the task begins (PSRL's Beta posterior without a
+// given range needs the task's, Task.Rewards). The runner checks every agent on the tasks of a
+// config before any cell runs, and the seam checks each task again as it begins (BeginBase).
+type TaskChecker interface {
+	CheckTask(t Task) error
+}
+
+// CheckTask checks task t for x — an agent, or a base learner — when x, or the base learner it
+// runs over (an agent with a Base() method), is a TaskChecker; nil otherwise.
+func CheckTask(x any, t Task) error {
+	if c, ok := x.(TaskChecker); ok {
+		return c.CheckTask(t)
+	}
+	if o, ok := x.(interface{ Base() Base }); ok {
+		if c, ok := o.Base().(TaskChecker); ok {
+			return c.CheckTask(t)
+		}
+	}
+	return nil
+}
+
+// BeginBase checks task t for base b (TaskChecker) and begins it: what every agent over a base
+// calls in its BeginTask, so that a base refuses a task it cannot learn with an error, not a
+// panic.
+func BeginBase(b Base, t Task) error {
+	if err := CheckTask(b, t); err != nil {
+		return err
+	}
+	b.Begin(t)
+	return nil
 }
 
 // Agent learns across a sequence of tasks. For each task the runner calls BeginTask, then for

@@ -51,7 +51,7 @@ func NewSingle(b Base) *Single { return &Single{b: b, stats: b.Stats()} }
 // Base is the agent's base learner.
 func (a *Single) Base() Base { return a.b }
 
-func (a *Single) BeginTask(t Task) error                  { a.b.Begin(t); return nil }
+func (a *Single) BeginTask(t Task) error                  { return BeginBase(a.b, t) }
 func (a *Single) Act(s int) int                           { return a.b.Act(s) }
 func (a *Single) Observe(s, act int, r float64, next int) { a.b.Record(a.stats.Pair(s, act), next, r) }
 func (a *Single) EndEpisode()                             { a.b.EndEpisode() }

@@ -26,6 +26,11 @@ type Stats struct {
 	samples      int64 // own samples kept in this task
 	allKnownAt   int64 // samples kept when every pair was first known, −1 before
 	plans        int
+	// The range [lo, hi] the base's reward model takes rewards to lie in, when it has one
+	// (SetRewardRange; ranged), and the own rewards recorded outside it, which the model clamps.
+	ranged bool
+	lo, hi float64
+	clamps int64
 }
 
 // Reset starts a task of S states and A actions with no counts, nothing known and known threshold
@@ -36,13 +41,26 @@ func (st *Stats) Reset(S, A int, m int64) {
 	st.known = buf.Zeroed(st.known, S*A)
 	st.knownActions = buf.Zeroed(st.knownActions, S)
 	st.knownPairs, st.samples, st.allKnownAt, st.plans = 0, 0, -1, 0
+	st.ranged, st.clamps = false, 0
 }
+
+// SetRewardRange declares, for this task, the range [lo, hi] the base's reward model takes rewards
+// to lie in (PSRL's Beta posterior): every own reward recorded outside it from now on is counted
+// as clamped (RewardClamps), so that a clamp is never silent.
+func (st *Stats) SetRewardRange(lo, hi float64) { st.ranged, st.lo, st.hi = true, lo, hi }
+
+// RewardClamps is the number of own rewards recorded in this task outside the declared reward
+// range (SetRewardRange).
+func (st *Stats) RewardClamps() int64 { return st.clamps }
 
 // Record adds one own sample of pair i (next state, reward) and reports whether the pair became
 // known.
 func (st *Stats) Record(i, next int, r float64) (flipped bool) {
 	st.counts.Add(i, next, 1, r)
 	st.samples++
+	if st.ranged && !(r >= st.lo && r <= st.hi) {
+		st.clamps++
+	}
 	// refresh, written out: it is too large for the compiler to inline, and this is every step's.
 	now := st.counts.N(i) >= st.m
 	if now == st.known[i] {
@@ -133,12 +151,22 @@ func (st *Stats) Phase(s int) Phase {
 }
 
 // Metrics are the per-task diagnostics every base learner reports: the known pairs at the end of
-// the task, the own samples kept, the samples until every pair was known, and the plans.
+// the task, the own samples kept, the samples until every pair was known, the plans, and, for a
+// base whose reward model declares a range, the rewards outside it (RewardMetrics).
 func (st *Stats) Metrics() []Metric {
-	return []Metric{
+	return append([]Metric{
 		{"known_pairs", float64(st.knownPairs)},
 		{"samples_recorded", float64(st.samples)},
 		{"samples_until_all_known", float64(st.allKnownAt)},
 		{"plans", float64(st.plans)},
+	}, st.RewardMetrics()...)
+}
+
+// RewardMetrics are, for a base whose reward model declares a range (SetRewardRange), the own
+// rewards recorded outside it (reward_clamps); none for the others.
+func (st *Stats) RewardMetrics() []Metric {
+	if !st.ranged {
+		return nil
 	}
+	return []Metric{{"reward_clamps", float64(st.clamps)}}
 }

@@ -65,6 +65,19 @@ type Type struct {
 	// Search are the parameters temple tune searches by default, for a type registered from
 	// another module (Register); the types of this package have theirs in search.go.
 	Search []Dim
+	// Needs is what the type needs of the tasks of a run beyond what each task states: the
+	// runner refuses a config whose tasks break it before any cell runs.
+	Needs Needs
+}
+
+// Needs are what an agent type needs of the tasks of one run: learners that keep whole task
+// models, or tables indexed by state and action, across tasks need the tasks to share a size.
+type Needs struct {
+	// SameStates: every task of a run has the same number of states; SameActions: the same
+	// number of actions.
+	SameStates, SameActions bool
+	// Why is the reason, for the refusal's message.
+	Why string
 }
 
 // registered are the types added by Register, after the table of types.go.

@@ -177,7 +177,7 @@ func TestEveryTypeRunsOnDefaults(t *testing.T) {
 				}
 				rng := rand.New(rand.NewPCG(2, 2))
 				for task := range 2 {
-					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m}); err != nil {
+					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m, Rewards: agent.RewardsOf(m)}); err != nil {
 						t.Fatal(err)
 					}
 					// Its own loop, not episodetest's: every action is checked before the model steps it.
@@ -356,7 +356,7 @@ func TestTemplatesAugmentEveryBase(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		var augmented float64
 		for k := range 2 {
-			if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+			if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Rewards: agent.RewardsOf(m)}); err != nil {
 				t.Fatal(err)
 			}
 			loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}

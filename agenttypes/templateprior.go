@@ -140,5 +140,6 @@ func psrlModel(p learners.PSRLParams) temple.PSRLModel {
 		learners.PerEpisode: temple.DrawPerEpisode, learners.TSDE: temple.DrawTSDE, learners.Doubling: temple.DrawDoubling,
 	}[p.Schedule]
 	return temple.PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise,
-		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin, RewardMax: p.RewardMax, Schedule: schedule}
+		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin.Value, RewardMax: p.RewardMax.Value,
+		TaskRange: !p.RewardMin.Given, Schedule: schedule}
 }

@@ -30,7 +30,8 @@ var types = []Type{
 	{Name: "psrl", Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
 		Defaults: func() Params { return baseDefaults("psrl").(Params) }, PairBytes: 160},
 	{Name: "lrmax", Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
-		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }, PairBytes: 160},
+		Defaults: func() Params { return &LRMax{baseline.DefaultLRMax()} }, PairBytes: 160,
+		Needs: Needs{SameStates: true, SameActions: true, Why: "it transfers bounds on Q* between tasks pair by pair"}},
 	{Name: "o-temple", Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
 		Defaults: func() Params { return &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()} }, PairBytes: 320},
 	{Name: "fm-temple", Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
@@ -42,28 +43,33 @@ var types = []Type{
 	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: posterior sampling for a latent MDP (Brunskill & Li 2013's setting)",
 		Defaults: func() Params {
 			return &LatentPrior{PSRL: *baseDefaults("psrl").(*PSRL), LatentParams: temple.DefaultLatentParams()}
-		}, PairBytes: 200},
+		}, PairBytes: 200, Needs: Needs{SameStates: true, SameActions: true, Why: "its posterior is over whole task models, pair by pair"}},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}
 		}, PairBytes: 240},
 	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
-		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280},
+		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280,
+		Needs: Needs{SameStates: true, SameActions: true, Why: "it clusters whole task models, pair by pair"}},
 	{Name: "delayed-q", Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
 		Defaults: func() Params { return &DelayedQ{baseline.DefaultDelayedQ()} }, PairBytes: 48},
 	{Name: "abs-rl", Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
-		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }, PairBytes: 64},
+		Defaults: func() Params { return &AbsRL{baseline.DefaultAbsRL(baseline.QStarEpsilon)} }, PairBytes: 64,
+		Needs: Needs{SameStates: true, Why: "its abstraction maps the states of the tasks' true models, which must be the same states"}},
 	{Name: "maxqinit-q-learning", Display: "Q-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Q-learning",
-		Defaults: func() Params { return newMaxQInitQ() }, PairBytes: 32},
+		Defaults: func() Params { return newMaxQInitQ() }, PairBytes: 32, Needs: maxQInitNeeds},
 	{Name: "maxqinit-delayed-q", Display: "DelayedQ-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Delayed-Q",
-		Defaults: func() Params { return newMaxQInitDelayedQ() }, PairBytes: 64},
+		Defaults: func() Params { return newMaxQInitDelayedQ() }, PairBytes: 64, Needs: maxQInitNeeds},
 	{Name: "maxqinit-rmax", Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
-		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200},
+		Defaults: func() Params { return newMaxQInitRMax() }, PairBytes: 200, Needs: maxQInitNeeds},
 	{Name: "python", Display: "Python", Summary: "a learner written as a Python class of your own (module:Class), run in a Python process by the runner's own code (docs/guides/own-learner.md)",
 		Defaults: func() Params { return defaultPython() }},
 	{Name: "external", Display: "External", Summary: "a learner in any language, in a process of its own speaking temple's agent protocol on its standard input and output (docs/reference/external-agents.md)",
 		Defaults: func() Params { return defaultExternal() }},
 }
+
+// maxQInitNeeds: MaxQInit keeps the largest Q-value of every pair over its sampling tasks.
+var maxQInitNeeds = Needs{SameStates: true, SameActions: true, Why: "it keeps the largest Q-value of every pair over its sampling tasks"}
 
 // LRMax is LRMax's parameters.
 type LRMax struct {

@@ -109,9 +109,10 @@ func printLegend(out io.Writer, s experiment.Spec, sum results.Summary) {
 }
 
 // printFlags warns about results that say less than they seem to: an agent whose every run
-// earned the same per-task reward (often: no episode ever reached the goal), and an agent none of
+// earned the same per-task reward (often: no episode ever reached the goal), an agent none of
 // whose episodes reached a terminal state on tasks that have them (metrics.csv's
-// terminated_episodes).
+// terminated_episodes), and an agent whose reward posterior clamped rewards outside the range it
+// was given (reward_clamps).
 func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir string) {
 	_, by, _ := readMetrics(dir)
 	for _, a := range sum.Agents {
@@ -119,6 +120,10 @@ func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir strin
 		if m := by[a.Name]; m != nil {
 			if t, ok := m.mean("terminated_episodes"); ok && t == 0 {
 				notes = append(notes, "no episode of any run reached a terminal state (the goal, on tasks where reaching it ends the episode)")
+			}
+			if c, ok := m.mean("reward_clamps"); ok && c > 0 {
+				notes = append(notes, fmt.Sprintf("%.4g rewards a task on average fell outside its Beta reward posterior's range (reward_min, reward_max) "+
+					"and were clamped into it (reward_clamps in metrics.csv); leave both at task to take each task's own range", c))
 			}
 		}
 		if s.Runs >= 2 && a.CI95 == 0 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,5 +54,32 @@ func TestSummaryFlagsRunsThatNeverReachTheGoal(t *testing.T) {
 	}
 	if strings.Contains(text, "note: Q-learning") {
 		t.Errorf("Q-learning, which reaches the goal, is flagged:\n%s", text)
+	}
+}
+
+// A reward PSRL's Beta posterior clamps is named in the summary: on online mazes (rewards down to
+// −1) with the range [0, 1] given, and not with the tasks' own range (the default).
+func TestSummaryNamesClampedRewards(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "clamps.yaml")
+	if err := os.WriteFile(config, []byte(`runs: 2
+episodes: 10
+steps: 20
+tasks: {family: online-maze, count: 2}
+agents:
+  - {type: psrl, name: PSRL-01, reward_min: 0, reward_max: 1}
+  - {type: psrl}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err := temple(t, "run", config, "--out", filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if want := "note: PSRL-01: "; !strings.Contains(text, want) || !strings.Contains(text, "fell outside its Beta reward posterior's range (reward_min, reward_max) and were clamped into it (reward_clamps in metrics.csv)") {
+		t.Errorf("output does not name PSRL-01's clamped rewards:\n%s", text)
+	}
+	if strings.Contains(text, "note: PSRL:") {
+		t.Errorf("PSRL on the tasks' own range is flagged:\n%s", text)
 	}
 }

@@ -32,6 +32,13 @@ type Env interface {
 	Step(a, obs []float64) (reward float64, terminated, truncated bool, err error)
 }
 
+// RewardRanger is an environment that states the range of its rewards: every step's reward lies
+// in [lo, hi] (lo = hi when every step pays the same). A discretized task passes it on to its
+// learners (agent.Task.Rewards).
+type RewardRanger interface {
+	RewardRange() (lo, hi float64)
+}
+
 // Transitions are n samples (s_t, a_t, s_{t+1}) stored row-major in flat slices: row i of S is
 // S[i*StateDim:(i+1)*StateDim], and likewise for A and Next.
 type Transitions struct {

@@ -85,6 +85,10 @@ type MazeDynamics struct {
 		once sync.Once
 		r    float64
 	}
+	rewards struct {
+		once   sync.Once
+		lo, hi float64
+	}
 }
 
 type cellKind uint8
@@ -274,4 +278,27 @@ func (d *MazeDynamics) MaxAbsReward() float64 {
 		}
 	})
 	return d.maxAbs.r
+}
+
+// RewardRange is the smallest and largest reward of the outcomes of every pair of a state that is
+// not terminal (mdp.RewardRange), computed once.
+func (d *MazeDynamics) RewardRange() (lo, hi float64) {
+	d.rewards.once.Do(func() {
+		S, A := d.Size()
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var out [3]mdp.Transition
+		for i := range S * A {
+			if d.Terminal(i / A) {
+				continue
+			}
+			for _, t := range out[:d.row(i, &out)] {
+				lo, hi = math.Min(lo, t.Reward), math.Max(hi, t.Reward)
+			}
+		}
+		if lo > hi {
+			lo, hi = 0, 0
+		}
+		d.rewards.lo, d.rewards.hi = lo, hi
+	})
+	return d.rewards.lo, d.rewards.hi
 }

@@ -76,9 +76,9 @@ func begin(ag agent.Agent, t Task, c Config, st Streams) (*world, error) {
 	}
 	if w.sim == nil {
 		return w, ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent,
-			Terminal: t.Table.TerminalStates(), Truth: w.m})
+			Terminal: t.Table.TerminalStates(), Truth: w.m, Rewards: agent.RewardsOf(t.Table)})
 	}
-	if err := ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent}); err != nil {
+	if err := ag.BeginTask(agent.Task{Index: t.Index, S: w.S, A: w.A, Gamma: c.Gamma, Rand: st.Agent, Rewards: SimRewards(w.sim)}); err != nil {
 		return nil, err
 	}
 	if w.sim.Terminates() {
@@ -89,6 +89,24 @@ func begin(ag agent.Agent, t Task, c Config, st Streams) (*world, error) {
 		w.seen = make([]bool, w.S)
 	}
 	return w, nil
+}
+
+// RewardRanger is a simulator that states the range of its rewards (ok false: it states none).
+type RewardRanger interface {
+	RewardRange() (lo, hi float64, ok bool)
+}
+
+// SimRewards is the reward range a simulator states (RewardRanger), nil when it states none.
+func SimRewards(sim any) *agent.RewardRange {
+	r, ok := sim.(RewardRanger)
+	if !ok {
+		return nil
+	}
+	lo, hi, ok := r.RewardRange()
+	if !ok {
+		return nil
+	}
+	return &agent.RewardRange{Min: lo, Max: hi}
 }
 
 // reset starts the next episode and returns its start state: a simulator's reset; a table

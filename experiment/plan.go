@@ -36,7 +36,14 @@ func Build(s Spec) (*Plan, error) {
 		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
-		if _, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma, Seed: s.Seed}); err != nil {
+		if err := checkNeeds(s, a, p.Runs); err != nil { // applies.go
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		ag, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma, Seed: s.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+		}
+		if err := checkTasks(s, ag, p.Runs); err != nil {
 			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
 		}
 		p.Agents = append(p.Agents, fac)

@@ -71,8 +71,23 @@ func baseLearners() Spec {
 		}
 		s.Agents = append(s.Agents, alone, over)
 	}
+	rewardsAsMeasured(s.Agents)
 	s.Output.Baseline = "RMax"
 	return s
+}
+
+// rewardsAsMeasured gives every agent over PSRL's Beta posterior the reward range [0, 1], PSRL's
+// default when the presets that run it were measured (docs/experiments/base-learners.md,
+// lifelong.md), before issue 55 made the task's own range the default (decision 39): on these
+// mazes the rewards below 0 — step costs and lava — are clamped to 0, and counted
+// (reward_clamps in metrics.csv).
+func rewardsAsMeasured(agents []AgentSpec) {
+	for k := range agents {
+		if agents[k].Has("reward_min") {
+			agents[k].mustSet("reward_min", 0)
+			agents[k].mustSet("reward_max", 1)
+		}
+	}
 }
 
 // baseLearnersRiverSwim runs every base learner and Q-learning on RiverSwim (the riverswim
@@ -97,7 +112,8 @@ func baseLearnersRiverSwim() Spec {
 		if a.Has("reward_sd") {
 			a.mustSet("reward_sd", 10000)
 			a.mustSet("reward_noise", 5000)
-			a.mustSet("reward_max", 10000) // the range of PSRL's Beta posterior, its default
+			a.mustSet("reward_min", 0) // the range of PSRL's Beta posterior: the task's, as it states it
+			a.mustSet("reward_max", 10000)
 		}
 	}
 	return s
@@ -108,6 +124,7 @@ func lifelongOn(name, family string) Spec {
 	s := paper(name, family, TypeOTempLe)
 	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)), paperAgent(TypeFMTempLe), paperAgent("lrmax"),
 		paperAgent(TypeMaxQInitRMax), paperAgent("psrl"), paperAgent(TypeRMax))
+	rewardsAsMeasured(s.Agents)
 	if family == families.FiniteModel {
 		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
 		s.Agents[1].mustSet("tau", 0.24)

@@ -49,6 +49,8 @@ type Task struct {
 	Start int
 	// terminates says that Sim's episodes can end in a terminal state.
 	terminates bool
+	// rewards is the range of Sim's rewards when its environment states one (agent.Task.Rewards).
+	rewards *agent.RewardRange
 }
 
 // Dynamics is the task's true MDP: Truth, or Model when only it is given; nil for a simulator.

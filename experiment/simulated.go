@@ -24,7 +24,7 @@ func simulatorTask(s Spec, sim env.Simulated) (Task, error) {
 	if s.Oracle.Enabled {
 		return Task{}, fmt.Errorf("oracle.enabled = true, but the task is a simulator: it has no true model to solve, and the oracle does not estimate one (set oracle.enabled: false)")
 	}
-	return Task{Def: sim, Sim: sim, Start: -1, terminates: sm.Terminates()}, nil
+	return Task{Def: sim, Sim: sim, Start: -1, terminates: sm.Terminates(), rewards: episode.SimRewards(sm)}, nil
 }
 
 // modelAgents are the agent types that read every task's true model (decisions 24-25).

@@ -13,7 +13,7 @@ import (
 )
 
 func task(S, A int, seed uint64) agent.Task {
-	return agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(seed, 1))}
+	return agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(seed, 1)), Rewards: &agent.RewardRange{Min: 0, Max: 1}}
 }
 
 // line is a deterministic 3-state corridor: action 0 moves left, action 1 right; being in state

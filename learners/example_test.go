@@ -47,7 +47,12 @@ func ExampleUCRL2() {
 		return
 	}
 	ag := agent.NewSingle(base)
-	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
+	// The task's reward range (0 to 1 here) scales PSRL's Beta reward posterior.
+	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates(),
+		Rewards: agent.RewardsOf(m)}); err != nil {
+		fmt.Println(err)
+		return
+	}
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
 	for episode := 1; episode <= 3000; episode++ {
@@ -78,7 +83,12 @@ func ExamplePSRL() {
 		return
 	}
 	ag := agent.NewSingle(base)
-	ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
+	// The task's reward range (0 to 1 here) scales PSRL's Beta reward posterior.
+	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates(),
+		Rewards: agent.RewardsOf(m)}); err != nil {
+		fmt.Println(err)
+		return
+	}
 	envRand := rand.New(rand.NewPCG(2, 2))
 	var steps int
 	for range 100 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/mdp"
@@ -36,13 +38,58 @@ const (
 	// NormalReward is the Normal posterior of a N(μ₀, σ₀²) prior under Normal rewards of known
 	// noise σ (reward_mean, reward_sd, reward_noise).
 	NormalReward RewardPosterior = "normal"
-	// BetaReward is the Beta(1, 1) prior on the mean of rewards scaled to [0, 1] by the declared
-	// range [reward_min, reward_max], with fractional updates: a reward r adds its scaled value
-	// x = (r − reward_min)/(reward_max − reward_min) to the first parameter and 1 − x to the second
-	// (the posterior of Bernoulli rewards, applied to rewards in [0, 1]; Agrawal & Goyal 2012's
-	// Thompson sampling, as StatisticalRL's PSRL does). It narrows like 1/n whatever the scale.
+	// BetaReward is the Beta(1, 1) prior on the mean of rewards scaled to [0, 1] by a range
+	// [lo, hi] — the task's (agent.Task.Rewards) unless reward_min and reward_max give one — with
+	// fractional updates: a reward r adds its scaled value x = (r − lo)/(hi − lo) to the first
+	// parameter and 1 − x to the second (the posterior of Bernoulli rewards, applied to rewards in
+	// [0, 1]; Agrawal & Goyal 2012's Thompson sampling, as StatisticalRL's PSRL does). It narrows
+	// like 1/n whatever the scale. A reward outside the range is clamped (the pair's scaled sum to
+	// [0, n]) and counted (agent.Stats.RewardClamps, reward_clamps in metrics.csv).
 	BetaReward RewardPosterior = "beta"
 )
+
+// RewardBound is one end of the Beta posterior's reward range: a number given by the config, or
+// the task's own smallest or largest reward (the zero value, written "task"), which the runner
+// states when the task begins (agent.Task.Rewards).
+type RewardBound struct {
+	Value float64
+	Given bool // false: the task's
+}
+
+// TaskBound is the bound "task": the task's own.
+const TaskBound = "task"
+
+// Bound is the bound v, given.
+func Bound(v float64) RewardBound { return RewardBound{Value: v, Given: true} }
+
+func (b RewardBound) String() string {
+	if !b.Given {
+		return TaskBound
+	}
+	return fmt.Sprint(b.Value)
+}
+
+// MarshalYAML writes the number, or task.
+func (b RewardBound) MarshalYAML() (any, error) {
+	if !b.Given {
+		return TaskBound, nil
+	}
+	return b.Value, nil
+}
+
+// UnmarshalYAML reads a number, or task.
+func (b *RewardBound) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Value == TaskBound {
+		*b = RewardBound{}
+		return nil
+	}
+	var v float64
+	if n.Kind != yaml.ScalarNode || n.Decode(&v) != nil {
+		return fmt.Errorf("line %d: %q, want a number or %s (the task's own)", n.Line, n.Value, TaskBound)
+	}
+	*b = Bound(v)
+	return nil
+}
 
 // PriorSupport is which next states PSRL's Dirichlet prior puts its α₀ on.
 type PriorSupport string
@@ -115,11 +162,12 @@ type PSRLParams struct {
 	// RewardPosterior is normal (RewardMean, RewardSD, RewardNoise) or beta (RewardMin,
 	// RewardMax).
 	RewardPosterior RewardPosterior `yaml:"reward_posterior" doc:"posterior of a pair's mean reward: normal (reward_mean, reward_sd, reward_noise) or beta on rewards scaled to [0, 1] by reward_min and reward_max" range:"normal | beta"`
-	// RewardMin and RewardMax are the range of the rewards for the Beta posterior. The posterior
-	// keeps only a pair's reward sum, so rewards outside the range are not clipped one by one:
-	// the scaled sum is clamped to [0, n(s,a)].
-	RewardMin float64 `yaml:"reward_min" doc:"smallest reward, for reward_posterior beta"`
-	RewardMax float64 `yaml:"reward_max" doc:"largest reward, for reward_posterior beta (a pair's scaled reward sum is clamped to [0, n])" range:"> reward_min"`
+	// RewardMin and RewardMax are the range of the rewards for the Beta posterior: both given, or
+	// both the task's (the default). The posterior keeps only a pair's reward sum, so rewards
+	// outside the range are not clipped one by one: the scaled sum is clamped to [0, n(s,a)], and
+	// every own reward outside the range is counted (reward_clamps).
+	RewardMin RewardBound `yaml:"reward_min" doc:"smallest reward, for reward_posterior beta: a number, or task, the task's smallest reward (a simulator's environment must state its range, else give both bounds); a reward outside the range is clamped and counted in reward_clamps" range:"a number | task"`
+	RewardMax RewardBound `yaml:"reward_max" doc:"largest reward, for reward_posterior beta: a number above reward_min, or task with reward_min task (the task's largest reward)" range:"> reward_min | task"`
 	// PriorSupport is all (the published prior) or observed (sparse, not in the paper; "" is all).
 	PriorSupport PriorSupport `yaml:"prior_support" doc:"next states the Dirichlet prior α₀ covers: all S, or only those the pair has reached (a pair without samples keeps all)" range:"all | observed"`
 	// Sampling is aggregate (sparse draws and solves, the default) or dense (the whole Dirichlet
@@ -134,16 +182,26 @@ type PSRLParams struct {
 	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws; aggregate sampling only)" range:"all | changed"`
 }
 
-// DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior on rewards in
-// [0, 1] (StatisticalRL's PSRL's), m = 500 (as RMax's) and the doubling rule, which draws models
-// within long episodes; the Normal prior's parameters, used with reward_posterior normal, are
-// N(0, 1) with unit noise. docs/decisions.md gives the measurements behind these defaults (before
-// them: a model per episode, the Normal posterior and the prior over all states). Models are drawn
+// DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior
+// (StatisticalRL's PSRL's) on the task's reward range, m = 500 (as RMax's) and the doubling rule,
+// which draws models within long episodes; the Normal prior's parameters, used with
+// reward_posterior normal, are N(0, 1) with unit noise. docs/decisions.md gives the measurements
+// behind these defaults (decision 26; before them: a model per episode, the Normal posterior and
+// the prior over all states; decision 39: the range was [0, 1] before issue 55). Models are drawn
 // by aggregate sampling and solved to a plan tolerance of 1e-4 (as the other learners').
 func DefaultPSRL() PSRLParams {
 	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
-		RewardPosterior: BetaReward, RewardMin: 0, RewardMax: 1, PriorSupport: ObservedStates,
+		RewardPosterior: BetaReward, PriorSupport: ObservedStates,
 		Sampling: Aggregate, PlanTolerance: 1e-4, Redraw: RedrawAll}
+}
+
+// Inert are the keys p's reward posterior leaves unused: the Normal prior's under the Beta
+// posterior, the Beta range under the Normal one. temple tune does not search them.
+func (p PSRLParams) Inert() []string {
+	if p.RewardPosterior == BetaReward {
+		return []string{"reward_mean", "reward_sd", "reward_noise"}
+	}
+	return []string{"reward_min", "reward_max"}
 }
 
 // Validate names the first parameter out of range.
@@ -163,9 +221,11 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: schedule %q, want %q, %q or %q", p.Schedule, PerEpisode, TSDE, Doubling)
 	case p.RewardPosterior != "" && p.RewardPosterior != NormalReward && p.RewardPosterior != BetaReward:
 		return fmt.Errorf("psrl: reward_posterior %q, want %q or %q", p.RewardPosterior, NormalReward, BetaReward)
-	case math.IsNaN(p.RewardMin) || math.IsInf(p.RewardMin, 0):
+	case p.RewardMin.Given != p.RewardMax.Given:
+		return fmt.Errorf("psrl: reward_min = %v and reward_max = %v: give both bounds of the reward range, or neither (%s: the task's)", p.RewardMin, p.RewardMax, TaskBound)
+	case p.RewardMin.Given && (math.IsNaN(p.RewardMin.Value) || math.IsInf(p.RewardMin.Value, 0)):
 		return fmt.Errorf("psrl: reward_min = %v, want a finite number", p.RewardMin)
-	case !(p.RewardMax > p.RewardMin) || math.IsInf(p.RewardMax, 0):
+	case p.RewardMax.Given && (!(p.RewardMax.Value > p.RewardMin.Value) || math.IsInf(p.RewardMax.Value, 0)):
 		return fmt.Errorf("psrl: reward_max = %v, want a finite number > reward_min (%v)", p.RewardMax, p.RewardMin)
 	case p.PriorSupport != "" && p.PriorSupport != AllStates && p.PriorSupport != ObservedStates:
 		return fmt.Errorf("psrl: prior_support %q, want %q or %q", p.PriorSupport, AllStates, ObservedStates)
@@ -187,8 +247,8 @@ func (p PSRLParams) Validate() error {
 //
 //   - next state: Dirichlet(α₀ + n(s,a,s′) for every s′), the conjugate posterior of a
 //     Dirichlet(α₀, …, α₀) prior;
-//   - mean reward: Beta(1 + x, 1 + n(s,a) − x) for rewards scaled to [0, 1] by the declared
-//     range, x their scaled sum (the default), or Normal with precision 1/σ₀² + n(s,a)/σ² and
+//   - mean reward: Beta(1 + x, 1 + n(s,a) − x) for rewards scaled to [0, 1] by the range — the
+//     task's, or the one given —, x their scaled sum (the default), or Normal with precision 1/σ₀² + n(s,a)/σ² and
 //     mean (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when
 //     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
 //
@@ -225,6 +285,9 @@ type PSRL struct {
 
 	stats agent.Stats // the diagnostic known set: n(s,a) ≥ m
 
+	// lo and hi are the Beta posterior's reward range in this task: the one given, or the task's.
+	lo, hi float64
+
 	// the sampled model of dense sampling: p[i·S+s′] = p̃(s′|s,a) and r[i] = r̃(s,a), i = s·A+a
 	p, r    []float64
 	agg     aggregateModel // the sampled model of aggregate sampling
@@ -251,11 +314,39 @@ func NewPSRL(p PSRLParams) (*PSRL, error) {
 	return &PSRL{P: p}, nil
 }
 
-// Begin starts a task with the prior and draws the first model from it.
+// CheckTask refuses a task PSRL cannot learn (agent.TaskChecker): with the Beta posterior and no
+// range given, one that states no reward range, or states one that is not a range.
+func (l *PSRL) CheckTask(t agent.Task) error {
+	if l.P.RewardPosterior != BetaReward || l.P.RewardMin.Given {
+		return nil
+	}
+	if t.Rewards == nil {
+		return fmt.Errorf("psrl: reward_posterior beta with reward_min and reward_max %s, but task %d states no reward range "+
+			"(a simulator whose environment states none, or a task driven from outside): give reward_min and reward_max", TaskBound, t.Index)
+	}
+	if err := t.Rewards.Check(); err != nil {
+		return fmt.Errorf("psrl: task %d: %w", t.Index, err)
+	}
+	return nil
+}
+
+// Begin starts a task with the prior and draws the first model from it. With the Beta posterior
+// on the task's reward range, the task must state one (CheckTask; agent.BeginBase checks it): Begin
+// panics on a task that does not.
 func (l *PSRL) Begin(t agent.Task) {
 	l.S, l.A, l.gamma, l.rng, l.terminal = t.S, t.A, t.Gamma, t.Rand, t.Terminal
 	n := t.S * t.A
 	l.stats.Reset(t.S, t.A, l.P.M)
+	if l.P.RewardPosterior == BetaReward {
+		if err := l.CheckTask(t); err != nil {
+			panic(err) // a caller that did not check the task (agent.BeginBase): a programming error
+		}
+		l.lo, l.hi = l.P.RewardMin.Value, l.P.RewardMax.Value
+		if !l.P.RewardMin.Given {
+			l.lo, l.hi = t.Rewards.Min, t.Rewards.Max
+		}
+		l.stats.SetRewardRange(l.lo, l.hi)
+	}
 	if l.P.Sampling == Dense {
 		l.p = buf.Zeroed(l.p, n*t.S)
 		l.r = buf.Zeroed(l.r, n)
@@ -319,17 +410,21 @@ func (l *PSRL) sample() {
 }
 
 // sampleReward draws pair i's mean reward from its posterior: Normal with precision
-// 1/σ₀² + n/σ² (prior and noise are those two terms' factors), or r_min + (r_max − r_min)·θ for
-// θ ~ Beta(1 + x, 1 + n − x), x the reward sum scaled to [0, 1] and clamped to [0, n], drawn as
-// G₁/(G₁ + G₂) from Gamma(1 + x) and Gamma(1 + n − x) variates.
+// 1/σ₀² + n/σ² (prior and noise are those two terms' factors), or lo + (hi − lo)·θ for
+// θ ~ Beta(1 + x, 1 + n − x), x the reward sum scaled to [0, 1] by the task's range [lo, hi] and
+// clamped to [0, n], drawn as G₁/(G₁ + G₂) from Gamma(1 + x) and Gamma(1 + n − x) variates. On a
+// task whose every reward is lo (lo = hi) the mean is lo, drawn without a variate.
 func (l *PSRL) sampleReward(i int, prior, noise float64) float64 {
 	p, n, sum := l.P, float64(l.stats.Counts().N(i)), l.stats.Counts().R(i)
 	if p.RewardPosterior == BetaReward {
-		width := p.RewardMax - p.RewardMin
-		x := math.Min(n, math.Max(0, (sum-n*p.RewardMin)/width))
+		width := l.hi - l.lo
+		if width == 0 {
+			return l.lo
+		}
+		x := math.Min(n, math.Max(0, (sum-n*l.lo)/width))
 		g1 := gammaVariate(l.rng, 1+x)
 		g2 := gammaVariate(l.rng, 1+n-x)
-		return p.RewardMin + width*g1/(g1+g2)
+		return l.lo + width*g1/(g1+g2)
 	}
 	precision := prior + n*noise
 	mean := (p.RewardMean*prior + sum*noise) / precision

@@ -26,7 +26,7 @@ func ExamplePSRLParams_redraw() {
 			return
 		}
 		ag := agent.NewSingle(base)
-		ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates()})
+		ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates(), Rewards: agent.RewardsOf(m)})
 		envRand := rand.New(rand.NewPCG(2, 2))
 		var steps int
 		for range 200 {

@@ -109,7 +109,7 @@ func TestPSRLRedrawChangedSamplesOnlyChangedPairs(t *testing.T) {
 	l := &PSRL{P: p}
 	const S, A = 6, 2
 	src := rand.NewPCG(7, 7)
-	tk := agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(src)}
+	tk := agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(src), Rewards: &agent.RewardRange{Min: 0, Max: 1}}
 	l.Begin(tk)
 	rng := rand.New(rand.NewPCG(8, 8))
 	for k := 0; k < 40; k++ {

@@ -252,8 +252,10 @@ func TestPSRLValidate(t *testing.T) {
 		{func(p *PSRLParams) { p.M = -3 }, "psrl: m = -3"},
 		{func(p *PSRLParams) { p.Schedule = "weekly" }, `psrl: schedule "weekly", want "episode", "tsde" or "doubling"`},
 		{func(p *PSRLParams) { p.RewardPosterior = "gamma" }, `psrl: reward_posterior "gamma", want "normal" or "beta"`},
-		{func(p *PSRLParams) { p.RewardMin = math.Inf(-1) }, "psrl: reward_min = -Inf"},
-		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = 2, 2 }, "psrl: reward_max = 2, want a finite number > reward_min (2)"},
+		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = Bound(math.Inf(-1)), Bound(1) }, "psrl: reward_min = -Inf"},
+		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = Bound(2), Bound(2) }, "psrl: reward_max = 2, want a finite number > reward_min (2)"},
+		{func(p *PSRLParams) { p.RewardMin = Bound(-1) }, "psrl: reward_min = -1 and reward_max = task: give both bounds of the reward range, or neither (task: the task's)"},
+		{func(p *PSRLParams) { p.RewardMax = Bound(1) }, "psrl: reward_min = task and reward_max = 1: give both"},
 	}
 	for _, c := range cases {
 		p := DefaultPSRL()
@@ -276,6 +278,7 @@ func TestPSRLDeterministicForASeed(t *testing.T) {
 	for _, prior := range []float64{0.3, 1} {
 		p := DefaultPSRL()
 		p.Prior = prior
+		p.RewardMin, p.RewardMax = Bound(0), Bound(1) // the line's rewards: actions' task states no range
 		a, _ := NewPSRL(p)
 		b, _ := NewPSRL(p)
 		if x, y := actions(t, agent.NewSingle(a), 4), actions(t, agent.NewSingle(b), 4); !slices.Equal(x, y) {
@@ -295,7 +298,7 @@ func riverSwimRun(t *testing.T, ag *agent.Single, episodes, steps int, gamma flo
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: gamma, Rand: rand.New(rand.NewPCG(3, 3))}); err != nil {
+	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: gamma, Rand: rand.New(rand.NewPCG(3, 3)), Rewards: agent.RewardsOf(m)}); err != nil {
 		t.Fatal(err)
 	}
 	for e := 0; e < episodes; e++ {
@@ -462,7 +465,7 @@ func TestPSRLBetaRewardPosterior(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := DefaultPSRL()
-		p.RewardPosterior, p.RewardMin, p.RewardMax = BetaReward, c.lo, c.hi
+		p.RewardPosterior, p.RewardMin, p.RewardMax = BetaReward, Bound(c.lo), Bound(c.hi)
 		l := &PSRL{P: p}
 		l.Begin(task(2, 1, 5))
 		for _, r := range c.rewards {
@@ -527,5 +530,121 @@ func TestPSRLDefaultsResampleWithinAnEpisode(t *testing.T) {
 	}
 	if l.Stats().Plans() < 10 {
 		t.Errorf("%d models in one episode of 10 000 steps, want the doubling rule's dozens", l.Stats().Plans())
+	}
+}
+
+// withRewards is task(S, A, seed) stating the reward range [lo, hi].
+func withRewards(S, A int, seed uint64, lo, hi float64) agent.Task {
+	t := task(S, A, seed)
+	t.Rewards = &agent.RewardRange{Min: lo, Max: hi}
+	return t
+}
+
+// On its defaults the Beta posterior takes the task's reward range, by hand: on a task stating
+// [−1.2, 0.8] (the paper's mazes with lava), rewards −0.2, 0.8 and −1.2 scale to 0.5, 1 and 0,
+// x = 1.5 of n = 3, Beta(2.5, 2.5), and a sample r̃ = −1.2 + 2·θ has mean −0.2. It is the
+// posterior of that range given in the config, draw for draw.
+func TestPSRLBetaTakesTheTasksRange(t *testing.T) {
+	given := DefaultPSRL()
+	given.RewardMin, given.RewardMax = Bound(-1.2), Bound(0.8)
+	fromTask, fromConfig := &PSRL{P: DefaultPSRL()}, &PSRL{P: given}
+	fromTask.Begin(withRewards(2, 1, 5, -1.2, 0.8))
+	fromConfig.Begin(withRewards(2, 1, 5, 0, 1)) // a given range wins over the task's
+	for _, l := range []*PSRL{fromTask, fromConfig} {
+		for _, r := range []float64{-0.2, 0.8, -1.2} {
+			l.Record(0, 1, r)
+		}
+	}
+	const draws = 40_000
+	mean := 0.0
+	for k := 0; k < draws; k++ {
+		sample(fromTask)
+		sample(fromConfig)
+		if sampledReward(fromTask, 0) != sampledReward(fromConfig, 0) {
+			t.Fatalf("draw %d: r̃ = %v on the task's range, %v on the same range given", k, sampledReward(fromTask, 0), sampledReward(fromConfig, 0))
+		}
+		mean += sampledReward(fromTask, 0) / draws
+	}
+	a, b := 2.5, 2.5
+	want := -1.2 + 2*a/(a+b)
+	se := 2 * math.Sqrt(a*b/((a+b)*(a+b)*(a+b+1))) / math.Sqrt(draws)
+	if math.Abs(mean-want) > 5*se {
+		t.Errorf("mean r̃ = %v, want %v ± %v", mean, want, 5*se)
+	}
+	if c := fromTask.Stats().RewardClamps(); c != 0 {
+		t.Errorf("%d rewards counted as clamped on the task's own range, want 0", c)
+	}
+}
+
+// A reward outside the Beta posterior's range is counted, never silent: on the range [0, 1] given
+// in the config, rewards 0.5, −0.2, 1 and 1.3 are two clamps, reported as reward_clamps; the
+// Normal posterior has no range and reports none.
+func TestPSRLCountsClampedRewards(t *testing.T) {
+	p := DefaultPSRL()
+	p.RewardMin, p.RewardMax = Bound(0), Bound(1)
+	normal := DefaultPSRL()
+	normal.RewardPosterior = NormalReward
+	for _, c := range []struct {
+		p      PSRLParams
+		clamps float64 // −1: no reward_clamps metric
+	}{{p, 2}, {normal, -1}} {
+		l := &PSRL{P: c.p}
+		l.Begin(withRewards(2, 1, 5, -1.2, 1.3))
+		for _, r := range []float64{0.5, -0.2, 1, 1.3} {
+			l.Record(0, 1, r)
+		}
+		got := -1.0
+		for _, m := range agent.NewSingle(l).TaskMetrics() {
+			if m.Name == "reward_clamps" {
+				got = m.Value
+			}
+		}
+		if got != c.clamps {
+			t.Errorf("reward_posterior %s: reward_clamps %v, want %v (−1: none)", c.p.RewardPosterior, got, c.clamps)
+		}
+	}
+	l := &PSRL{P: p}
+	l.Begin(withRewards(2, 1, 5, 0, 1))
+	l.Record(0, 1, 7)
+	l.Begin(withRewards(2, 1, 5, 0, 1))
+	if c := l.Stats().RewardClamps(); c != 0 {
+		t.Errorf("a new task starts with %d clamps, want 0", c)
+	}
+}
+
+// With the Beta posterior on the task's range, a task that states none is refused when it
+// begins, with a message that says what to give; a range given in the config, or the Normal
+// posterior, needs none. On a task whose every reward is −1 (a range of one point) the sampled
+// mean is −1 exactly.
+func TestPSRLNeedsARangeForTheBetaPosterior(t *testing.T) {
+	bare := task(2, 1, 5)
+	bare.Rewards = nil // no range stated
+	l, _ := NewPSRL(DefaultPSRL())
+	err := agent.NewSingle(l).BeginTask(bare)
+	want := "psrl: reward_posterior beta with reward_min and reward_max task, but task 0 states no reward range"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "give reward_min and reward_max") {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+	if err := agent.NewSingle(l).BeginTask(withRewards(2, 1, 5, 1, -1)); err == nil || !strings.Contains(err.Error(), "want min <= max") {
+		t.Errorf("a range [1, −1]: error %v, want one saying min <= max", err)
+	}
+	given := DefaultPSRL()
+	given.RewardMin, given.RewardMax = Bound(0), Bound(1)
+	normal := DefaultPSRL()
+	normal.RewardPosterior = NormalReward
+	for _, p := range []PSRLParams{given, normal} {
+		l, _ := NewPSRL(p)
+		if err := agent.NewSingle(l).BeginTask(bare); err != nil {
+			t.Errorf("reward_posterior %s, range %v to %v: %v", p.RewardPosterior, p.RewardMin, p.RewardMax, err)
+		}
+	}
+	point := &PSRL{P: DefaultPSRL()}
+	point.Begin(withRewards(3, 2, 5, -1, -1))
+	point.Record(0, 1, -1)
+	sample(point)
+	for i := range 6 {
+		if r := sampledReward(point, i); r != -1 {
+			t.Errorf("pair %d: r̃ = %v on a task whose every reward is −1, want −1", i, r)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package mdp
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // Dynamics is a tabular MDP read pair by pair: a stored Model, or a task that computes each
 // pair's outcomes when asked instead of storing them (a 2000×2000 maze has 16 M pairs, a
@@ -36,6 +39,52 @@ func (m *Model) AppendRow(dst []Transition, i int) []Transition {
 		dst = append(dst, Transition{Next: int(m.Next[k]), Prob: m.Prob[k], Reward: m.reward[k]})
 	}
 	return dst
+}
+
+// RewardRange is the smallest and largest reward of d's transitions out of states that are not
+// terminal (0 and 0 when every state is terminal): the range of the rewards a learner can be
+// paid on the task (agent.Task.Rewards). A Dynamics with a RewardRange method of its own (a Model;
+// a computed maze, which scans its pairs once) gives it; any other is scanned pair by pair.
+func RewardRange(d Dynamics) (lo, hi float64) {
+	if r, ok := d.(interface{ RewardRange() (float64, float64) }); ok {
+		return r.RewardRange()
+	}
+	S, A := d.Size()
+	lo, hi = math.Inf(1), math.Inf(-1)
+	var row []Transition
+	for s := range S {
+		if d.Terminal(s) {
+			continue
+		}
+		for a := range A {
+			row = d.AppendRow(row[:0], s*A+a)
+			for _, t := range row {
+				lo, hi = math.Min(lo, t.Reward), math.Max(hi, t.Reward)
+			}
+		}
+	}
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+// RewardRange is the smallest and largest reward of the model's transitions out of states that
+// are not terminal (0 and 0 when every state is terminal).
+func (m *Model) RewardRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range m.S * m.A {
+		if m.Terminal(i / m.A) {
+			continue
+		}
+		for _, r := range m.reward[m.Start[i]:m.Start[i+1]] {
+			lo, hi = math.Min(lo, r), math.Max(hi, r)
+		}
+	}
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
 }
 
 // RowReward is r(s, a) of a row as a Model computes it from its outcomes: Σ p·r in row order.

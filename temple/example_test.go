@@ -127,7 +127,10 @@ type taskLearner interface {
 
 // the task's total reward as "reward".
 func runTask(ot taskLearner, m *mdp.Model, k, episodes int, envRand *rand.Rand) map[string]float64 {
-	ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m})
+	if err := ot.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, uint64(k))), Truth: m,
+		Rewards: agent.RewardsOf(m)}); err != nil {
+		panic(err) // an example's learner refused its task
+	}
 	total := 0.0
 	loop := episodetest.Loop{Agent: ot, Task: m, Rand: envRand, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
 	for range episodes {
@@ -158,7 +161,8 @@ func ExampleNewLatentPrior() {
 		fmt.Println(err)
 		return
 	}
-	r := temple.PSRLModel{Beta: true, RewardMin: -1, RewardMax: 1, Schedule: temple.DrawDoubling}
+	// Beta rewards on each task's own range (−0.2 to 0.8 here), as the base's defaults take it.
+	r := temple.PSRLModel{Beta: true, TaskRange: true, Schedule: temple.DrawDoubling}
 	lp, err := temple.NewLatentPrior(temple.DefaultLatentParams(), r, base)
 	if err != nil {
 		fmt.Println(err)
@@ -171,7 +175,7 @@ func ExampleNewLatentPrior() {
 	}
 	// Output:
 	// task 0: posterior of a new model at its end 1; models held after it: 1
-	// task 1: posterior of a new model at its end 9.4e-117; models held after it: 1
+	// task 1: posterior of a new model at its end 4e-107; models held after it: 1
 	// task 2: posterior of a new model at its end 1; models held after it: 2
-	// task 3: posterior of a new model at its end 9e-127; models held after it: 2
+	// task 3: posterior of a new model at its end 3.4e-124; models held after it: 2
 }

@@ -94,6 +94,9 @@ func (f *FMTempLe) Groups() []*mdp.Counts { return f.groups }
 // Identified is the group identified in the current task, or −1.
 func (f *FMTempLe) Identified() int { return f.identified }
 
+// Base is the base learner.
+func (f *FMTempLe) Base() agent.Base { return f.o.l }
+
 func (f *FMTempLe) phase2() bool { return f.task >= f.p.T1 }
 
 func (f *FMTempLe) BeginTask(t agent.Task) error {

@@ -68,7 +68,9 @@ func (h *TrueTemplates) BeginTask(t agent.Task) error {
 	if t.Truth == nil {
 		return fmt.Errorf("true-templates: task %d has no true model (a simulator or a task computed on demand), and this reference learner reads each pair's true template from it", t.Index)
 	}
-	h.begin(t)
+	if err := h.begin(t); err != nil {
+		return err
+	}
 	h.truth = template.OfModel(t.Truth)
 	return nil
 }
@@ -118,11 +120,14 @@ func newOverBase(base agent.Base, typ string) (overBase, error) {
 // Base is the base learner.
 func (o *overBase) Base() agent.Base { return o.l }
 
-func (o *overBase) begin(t agent.Task) {
-	o.l.Begin(t)
+func (o *overBase) begin(t agent.Task) error {
+	if err := agent.BeginBase(o.l, t); err != nil {
+		return err
+	}
 	o.S, o.A = t.S, t.A
 	o.own.Reset(t.S, t.A)
 	o.placed = buf.Zeroed(o.placed, t.S*t.A)
+	return nil
 }
 
 // record offers pair i's sample to the base and keeps it among the pair's own samples when the

@@ -31,6 +31,7 @@ func psrlBase(t testing.TB) *learners.PSRL {
 	t.Helper()
 	p := learners.DefaultPSRL()
 	p.PriorSupport, p.Schedule = learners.ObservedStates, learners.TSDE
+	p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1) // the range these tests were worked on
 	l, err := learners.NewPSRL(p)
 	if err != nil {
 		t.Fatal(err)

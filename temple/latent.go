@@ -54,8 +54,9 @@ func (p LatentParams) Validate() error {
 // models are never regrouped; the base draws with its own prior (α₀ over observed next states)
 // where the weights use the sparse Dirichlet(1/S).
 type LatentPrior struct {
-	p LatentParams
-	r PSRLModel
+	p     LatentParams
+	model PSRLModel // as given
+	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	overBase
 	models []latentModel
 	tasks  int // finished tasks
@@ -92,7 +93,7 @@ func NewLatentPrior(p LatentParams, r PSRLModel, base agent.Base) (*LatentPrior,
 	if err != nil {
 		return nil, err
 	}
-	return &LatentPrior{p: p, r: r, overBase: ob, clock: drawClock{schedule: r.Schedule}}, nil
+	return &LatentPrior{p: p, model: r, r: r, overBase: ob, clock: drawClock{schedule: r.Schedule}}, nil
 }
 
 // Models is the number of task models the learner holds.
@@ -104,7 +105,13 @@ func (lp *LatentPrior) BeginTask(t agent.Task) error {
 		return fmt.Errorf("latent-psrl: a task of %d states and %d actions after tasks of %d and %d: the latent-model posterior needs tasks of one size",
 			t.S, t.A, lp.models[0].counts.S, lp.models[0].counts.A)
 	}
-	lp.begin(t)
+	if err := lp.begin(t); err != nil {
+		return err
+	}
+	var err error
+	if lp.r, err = lp.model.forTask("latent-psrl", t); err != nil {
+		return err
+	}
 	lp.rng = t.Rand
 	total := float64(lp.tasks) + lp.p.Concentration
 	lp.logw = lp.logw[:0]

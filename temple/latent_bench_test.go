@@ -18,7 +18,9 @@ import (
 func BenchmarkLatentPSRL(b *testing.B) {
 	for _, mazes := range []int{2, 16} {
 		b.Run(fmt.Sprintf("psrl/mazes=%d", mazes), func(b *testing.B) {
-			base, err := learners.NewPSRL(learners.DefaultPSRL())
+			p := learners.DefaultPSRL()
+			p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1) // as the latent model's below
+			base, err := learners.NewPSRL(p)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -159,6 +159,7 @@ func TestLatentWithoutModelsIsPSRL(t *testing.T) {
 		return acts
 	}
 	p := learners.DefaultPSRL()
+	p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1) // the range these tests were worked on
 	alone, err := learners.NewPSRL(p)
 	if err != nil {
 		t.Fatal(err)

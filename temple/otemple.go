@@ -111,7 +111,9 @@ func (o *OTempLe) tmplOf(i int) int {
 // BeginTask receives task M_t and starts with no visits, nothing known and nothing identified
 // (Algorithm 1, lines 3–4); the library stays.
 func (o *OTempLe) BeginTask(t agent.Task) error {
-	o.l.Begin(t)
+	if err := agent.BeginBase(o.l, t); err != nil {
+		return err
+	}
 	o.S, o.A = t.S, t.A
 	o.pending.Reset(t.S, t.A)
 	o.own.Reset(t.S*t.A, 0)
@@ -299,6 +301,7 @@ func (o *OTempLe) TaskMetrics() []agent.Metric {
 		{Name: "samples_recorded", Value: float64(o.st.Samples())},
 		{Name: "samples_until_all_known", Value: float64(o.st.SamplesUntilAllKnown())},
 	}
+	m = append(m, o.st.RewardMetrics()...) // the base's clamped rewards, when its reward model has a range
 	m = append(m, o.optionMetrics()...)
 	return append(m, o.diag.metrics(o.lib, o.stats.identified)...)
 }

@@ -79,8 +79,9 @@ func (p PriorParams) Validate() error {
 // the weights are computed after every own sample up to 16, then when the pair's count doubles
 // or it reaches a new state.
 type TemplatePrior struct {
-	p PriorParams
-	r PSRLModel
+	p     PriorParams
+	model PSRLModel // as given
+	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	overBase
 	lib   *template.Library
 	given map[int]int64 // pairs given to each template, by ID, over past tasks
@@ -127,7 +128,7 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err != nil {
 		return nil, err
 	}
-	return &TemplatePrior{p: p, r: r, overBase: ob, lib: lib, given: map[int]int64{}, clock: drawClock{schedule: r.Schedule}}, nil
+	return &TemplatePrior{p: p, model: r, r: r, overBase: ob, lib: lib, given: map[int]int64{}, clock: drawClock{schedule: r.Schedule}}, nil
 }
 
 // Library is the learner's template library.
@@ -135,7 +136,13 @@ func (tp *TemplatePrior) Library() *template.Library { return tp.lib }
 
 // BeginTask begins the base and sets the components' prior weights from the library.
 func (tp *TemplatePrior) BeginTask(t agent.Task) error {
-	tp.begin(t)
+	if err := tp.begin(t); err != nil {
+		return err
+	}
+	var err error
+	if tp.r, err = tp.model.forTask("template-prior", t); err != nil {
+		return err
+	}
 	tp.rng = t.Rand
 	var total int64
 	for _, n := range tp.given {

@@ -170,6 +170,7 @@ func episodePSRL(t testing.TB) *learners.PSRL {
 	t.Helper()
 	p := learners.DefaultPSRL()
 	p.PriorSupport, p.Schedule = learners.ObservedStates, learners.PerEpisode
+	p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1) // the range these tests were worked on
 	l, err := learners.NewPSRL(p)
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +252,55 @@ func TestPriorBetaRewardsByHand(t *testing.T) {
 	if _, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMin: 1, RewardMax: 1}, episodePSRL(t)); err == nil ||
 		!strings.Contains(err.Error(), "reward_max > reward_min") {
 		t.Errorf("an empty reward range: %v", err)
+	}
+}
+
+// With TaskRange the Beta range is each task's, by hand: on a task stating [−1, 1], rewards −1
+// and −1 scale to 0, B(1, 3)/B(1, 1) = 1/3 under the new component, as on [−1, 1] given; on the
+// next task stating [−2, 0] the same rewards scale to 0.5 each, B(2, 2)/B(1, 1) = 1/6; on a task
+// stating none, template-prior and latent-psrl refuse it (their PSRL base says what to give). A
+// task whose every reward is −1 (a range of one point) scales them to 0.
+func TestPriorBetaOnTheTasksRange(t *testing.T) {
+	base := func() *learners.PSRL { // the base on the task's range too, as the registry builds it
+		p := learners.DefaultPSRL()
+		p.Schedule = learners.PerEpisode
+		l, err := learners.NewPSRL(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	r := PSRLModel{Beta: true, TaskRange: true}
+	tp, err := NewTemplatePrior(DefaultPriorParams(), r, base())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stating := func(lo, hi float64) agent.Task {
+		return agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1)), Rewards: &agent.RewardRange{Min: lo, Max: hi}}
+	}
+	for _, c := range []struct {
+		lo, hi, want float64
+	}{{-1, 1, 1.0 / 3}, {-2, 0, 1.0 / 6}, {-1, -1, 1.0 / 3}} {
+		if err := tp.BeginTask(stating(c.lo, c.hi)); err != nil {
+			t.Fatal(err)
+		}
+		if got := math.Exp(tp.rewardML(2, -2, 2, nil)); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("rewards −1 and −1 on a task stating [%v, %v]: %v, want %v", c.lo, c.hi, got, c.want)
+		}
+		tp.EndTask()
+	}
+	lp, err := NewLatentPrior(DefaultLatentParams(), r, base())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ag   agent.Agent
+	}{{"template-prior", tp}, {"latent-psrl", lp}} {
+		if err := c.ag.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err == nil ||
+			!strings.Contains(err.Error(), "states no reward range") {
+			t.Errorf("%s on a task stating no reward range: error %v, want one saying so", c.name, err)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package temple
 import (
 	"fmt"
 
+	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
 )
 
@@ -60,18 +61,35 @@ type PSRLModel struct {
 	// Normal rewards (Beta false): the mean reward ~ N(RewardMean, RewardSD²) under the "new
 	// template" component, each reward ~ N(mean, RewardNoise²).
 	RewardMean, RewardSD, RewardNoise float64
-	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax, the
-	// scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
+	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax — or,
+	// with TaskRange, by the range each task states (agent.Task.Rewards), as PSRL's own defaults —,
+	// the scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
 	// likelihood θ^x·(1 − θ)^(n−x), the Bernoulli's at fractional x, as PSRL's posterior counts it.
 	Beta                 bool
 	RewardMin, RewardMax float64
+	TaskRange            bool
 	Schedule             DrawSchedule
+}
+
+// forTask is r on task t: with TaskRange, its Beta range is the task's.
+func (r PSRLModel) forTask(typ string, t agent.Task) (PSRLModel, error) {
+	if !r.Beta || !r.TaskRange {
+		return r, nil
+	}
+	if t.Rewards == nil {
+		return r, fmt.Errorf("%s: Beta rewards on the task's reward range, but task %d states none: give reward_min and reward_max", typ, t.Index)
+	}
+	if err := t.Rewards.Check(); err != nil {
+		return r, fmt.Errorf("%s: task %d: %w", typ, t.Index, err)
+	}
+	r.RewardMin, r.RewardMax = t.Rewards.Min, t.Rewards.Max
+	return r, nil
 }
 
 // validate names the first of r's settings that the learner typ cannot use.
 func (r PSRLModel) validate(typ string) error {
 	switch {
-	case r.Beta && !(r.RewardMax > r.RewardMin):
+	case r.Beta && !r.TaskRange && !(r.RewardMax > r.RewardMin):
 		return fmt.Errorf("%s: reward range [%v, %v], want reward_max > reward_min", typ, r.RewardMin, r.RewardMax)
 	case !r.Beta && !(r.RewardSD > 0 && r.RewardNoise > 0):
 		return fmt.Errorf("%s: reward prior sd %v and noise %v, want both > 0", typ, r.RewardSD, r.RewardNoise)
@@ -82,8 +100,11 @@ func (r PSRLModel) validate(typ string) error {
 }
 
 // scaled is a sum of n rewards scaled to [0, 1] each by RewardMin and RewardMax, clamped to
-// [0, n], as PSRL's Beta posterior counts it.
+// [0, n], as PSRL's Beta posterior counts it; 0 on a task whose every reward is RewardMin.
 func (r PSRLModel) scaled(n int64, sum float64) float64 {
+	if r.RewardMax == r.RewardMin {
+		return 0
+	}
 	return min(max((sum-float64(n)*r.RewardMin)/(r.RewardMax-r.RewardMin), 0), float64(n))
 }
 

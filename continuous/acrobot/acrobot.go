@@ -209,5 +209,8 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	return -1, false, truncated, nil
 }
 
+// RewardRange is [−1, 0]: −1 a step, 0 on the step that terminates (continuous.RewardRanger).
+func (e *Env) RewardRange() (lo, hi float64) { return -1, 0 }
+
 // Terminates is true: episodes end in terminal states.
 func (e *Env) Terminates() bool { return true }

@@ -183,5 +183,8 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	return 1, terminated, truncated, nil
 }
 
+// RewardRange is [1, 1]: every step pays 1 (continuous.RewardRanger).
+func (e *Env) RewardRange() (lo, hi float64) { return 1, 1 }
+
 // Terminates is true: episodes end in terminal states.
 func (e *Env) Terminates() bool { return true }

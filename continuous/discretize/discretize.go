@@ -206,6 +206,17 @@ func (d *Sim) Size() (states, actions int) {
 	return d.cells, len(d.actions)
 }
 
+// RewardRange is the range of the environment's rewards when it states one
+// (continuous.RewardRanger); ok is false when it does not.
+func (d *Sim) RewardRange() (lo, hi float64, ok bool) {
+	r, ok := d.env.(continuous.RewardRanger)
+	if !ok {
+		return 0, 0, false
+	}
+	lo, hi = r.RewardRange()
+	return lo, hi, true
+}
+
 // Terminates says whether episodes can end in the terminal state (the last state).
 func (d *Sim) Terminates() bool { return d.term }
 

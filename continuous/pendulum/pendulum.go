@@ -162,5 +162,12 @@ func (e *Env) Step(a, obs []float64) (reward float64, terminated, truncated bool
 	return reward, false, truncated, nil
 }
 
+// RewardRange is [−(π² + 0.1·max_speed² + 0.001·max_torque²), 0] (continuous.RewardRanger): a
+// step costs θ² + 0.1·θ̇² + 0.001·u², with θ normalised to [−π, π), θ̇ clipped to ±max_speed (0
+// at a reset) and u to ±max_torque.
+func (e *Env) RewardRange() (lo, hi float64) {
+	return -(math.Pi*math.Pi + 0.1*e.p.MaxSpeed*e.p.MaxSpeed + 0.001*e.p.MaxTorque*e.p.MaxTorque), 0
+}
+
 // Terminates is false: episodes are only truncated.
 func (e *Env) Terminates() bool { return false }

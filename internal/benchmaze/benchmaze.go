@@ -42,7 +42,7 @@ func Run(b *testing.B, ag agent.Agent, models []*mdp.Model, rng *rand.Rand) {
 	b.ResetTimer()
 	for k := 0; k < b.N; k++ {
 		m := models[k%len(models)]
-		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng}); err != nil {
+		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Rewards: agent.RewardsOf(m)}); err != nil {
 			b.Fatal(err)
 		}
 		loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
