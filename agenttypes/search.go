@@ -86,8 +86,12 @@ var scales = dims(
 
 // SearchSpace is what temple tune searches of an agent of type typ with parameters p unless a
 // config narrows it: its type's parameters, and for a template learner its base's before its
-// own (so that m_s is set after the base's m).
-func SearchSpace(typ string, p Params) []Dim {
+// own (so that m_s is set after the base's m), less the keys p's settings make inert (Inert:
+// reward_sd under reward_posterior beta).
+func SearchSpace(typ string, p Params) []Dim { return withoutInert(fullSpace(typ, p), p) }
+
+// fullSpace is SearchSpace with the inert keys.
+func fullSpace(typ string, p Params) []Dim {
 	var out []Dim
 	switch t := p.(type) {
 	case *OTempLe:
@@ -110,7 +114,7 @@ func SearchSpace(typ string, p Params) []Dim {
 // config gives it a range: its search space's, or a known option's; ok is false for a key with
 // none (a config's range is then linear).
 func Scale(typ string, p Params, key string) (d Dim, ok bool) {
-	for _, d := range append(SearchSpace(typ, p), scales...) {
+	for _, d := range append(fullSpace(typ, p), scales...) {
 		if d.Key == key {
 			return d, true
 		}

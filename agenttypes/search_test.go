@@ -24,6 +24,20 @@ func TestSearchSpacesLieWithinTheBounds(t *testing.T) {
 			p   Params
 		}{ty.Name, ty.Defaults()})
 	}
+	for _, ty := range Types() { // the learners over PSRL with its Normal reward posterior too
+		if slices.Contains(Keys(ty.Defaults()), "reward_posterior") {
+			var n yaml.Node
+			n.Encode(map[string]string{"reward_posterior": "normal"})
+			p, err := Decode(ty.Name, &n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, struct {
+				typ string
+				p   Params
+			}{ty.Name, p})
+		}
+	}
 	for _, base := range BaseNames() { // the template learners over every base
 		for _, typ := range []string{"o-temple", "fm-temple"} {
 			var n yaml.Node
@@ -91,5 +105,53 @@ func TestScalesAreOfKnownKeys(t *testing.T) {
 		if !keys[d.Key] {
 			t.Errorf("scale of %q: no agent type has that key", d.Key)
 		}
+	}
+}
+
+// A key a setting makes inert is not searched: under reward_posterior beta (PSRL's default) no
+// type of the registry searches reward_sd or reward_noise, every one over PSRL's Normal posterior
+// does, and the Beta range is never searched; a config's range for reward_sd still has its log
+// scale (Scale).
+func TestSearchSkipsInertKeys(t *testing.T) {
+	decode := func(typ, src string) Params {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Decode(typ, n.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	has := func(space []Dim, key string) bool {
+		return slices.ContainsFunc(space, func(d Dim) bool { return d.Key == key })
+	}
+	overPSRL := 0
+	for _, ty := range Types() {
+		src := "{"
+		if slices.Contains(Keys(ty.Defaults()), "base") {
+			src = "{base: psrl, "
+		}
+		beta := decode(ty.Name, src+"}")
+		if !slices.Contains(Keys(beta), "reward_posterior") {
+			continue
+		}
+		overPSRL++
+		normal := decode(ty.Name, src+"reward_posterior: normal}")
+		for _, key := range []string{"reward_sd", "reward_noise", "reward_min", "reward_max"} {
+			if has(SearchSpace(ty.Name, beta), key) {
+				t.Errorf("%s %s (Beta rewards) searches %s", ty.Name, src, key)
+			}
+		}
+		if sp := SearchSpace(ty.Name, normal); !has(sp, "reward_sd") || !has(sp, "reward_noise") || has(sp, "reward_min") {
+			t.Errorf("%s %s with Normal rewards searches %v, want reward_sd and reward_noise, not reward_min", ty.Name, src, sp)
+		}
+		if d, ok := Scale(ty.Name, beta, "reward_sd"); !ok || !d.Log {
+			t.Errorf("%s %s: reward_sd's scale %+v (%v), want its log scale", ty.Name, src, d, ok)
+		}
+	}
+	if overPSRL < 6 { // psrl, template-prior, latent-psrl, and o-temple, fm-temple, true-templates over it
+		t.Errorf("%d types found over PSRL, want at least 6", overPSRL)
 	}
 }

@@ -31,19 +31,23 @@ type param struct {
 // block, the agent's entry of the config's search: block. A value fixes the key, a pair of
 // numbers [low, high] is a range (on the registry's scale for the key, else linear), a list of
 // words is a list of choices.
+//
+// The registry's space is that of the agent with the block's fixed values set, less the keys
+// those settings make inert (agenttypes.Inert: reward_sd under reward_posterior beta); a range
+// for an inert key is refused, unless a list of choices in the block can make it live.
 func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
-	sp := space{dims: agenttypes.SearchSpace(a.Type, a.Params)}
 	keys := make([]string, 0, len(block))
 	for k := range block {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var sp space
+	dims := map[string]agenttypes.Dim{}
 	for _, key := range keys {
 		where := fmt.Sprintf("search: %s: %s", a.Name, key)
 		if key == "base" {
 			return space{}, fmt.Errorf("%s: the base is not searched; give base: in the agent's own block", where)
 		}
-		sp.dims = slices.DeleteFunc(sp.dims, func(d agenttypes.Dim) bool { return d.Key == key })
 		d, err := dimOf(a, key, block[key])
 		if err != nil {
 			return space{}, fmt.Errorf("%s: %w", where, err)
@@ -52,7 +56,23 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 			sp.fixed = append(sp.fixed, param{key, block[key]})
 			continue
 		}
-		sp.dims = append(sp.dims, *d)
+		dims[key] = *d
+	}
+	fixed, _, err := sp.setting(a, nil) // the agent with the block's fixed values
+	if err != nil {
+		return space{}, fmt.Errorf("search: %s: %w", a.Name, err)
+	}
+	sp.dims = slices.DeleteFunc(agenttypes.SearchSpace(a.Type, fixed.Params), func(d agenttypes.Dim) bool { _, given := block[d.Key]; return given })
+	for _, key := range keys {
+		d, ok := dims[key]
+		if !ok {
+			continue
+		}
+		if slices.Contains(agenttypes.Inert(fixed.Params), key) && !liveUnderAChoice(fixed, key, dims) {
+			return space{}, fmt.Errorf("search: %s: %s: the agent's settings leave %s unused (%s), so it is not searched; "+
+				"set or search the setting that uses it", a.Name, key, key, inertWhy(fixed))
+		}
+		sp.dims = append(sp.dims, d)
 	}
 	// m_s is set after the base's m, so that it can be clamped to it.
 	slices.SortStableFunc(sp.dims, func(x, y agenttypes.Dim) int { return boolInt(x.Key == "m_s") - boolInt(y.Key == "m_s") })
@@ -65,6 +85,44 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 			"or leave the agent out of the config", a.Name, a.Type)
 	}
 	return sp, nil
+}
+
+// liveUnderAChoice reports whether one of the choices of a searched list in dims makes key of
+// agent a live (not inert): a search of reward_posterior [normal, beta] searches reward_sd.
+func liveUnderAChoice(a experiment.AgentSpec, key string, dims map[string]agenttypes.Dim) bool {
+	for _, d := range dims {
+		for _, c := range d.Choices {
+			q, _, err := space{fixed: []param{{d.Key, c}}}.setting(a, nil)
+			if err == nil && !slices.Contains(agenttypes.Inert(q.Params), key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inertWhy names the settings of a that make keys inert, for messages.
+func inertWhy(a experiment.AgentSpec) string {
+	for _, key := range []string{"reward_posterior"} {
+		if v, ok := stringParam(a, key); ok {
+			return key + ": " + v
+		}
+	}
+	return "its other settings"
+}
+
+// stringParam is the agent's parameter key as written.
+func stringParam(a experiment.AgentSpec, key string) (string, bool) {
+	n, err := agenttypes.Encode(a.Params)
+	if err != nil {
+		return "", false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1].Value, true
+		}
+	}
+	return "", false
 }
 
 func boolInt(b bool) int {

@@ -277,3 +277,47 @@ func (c *cancelAfter) TaskDone(int, string, int) {
 }
 
 func strconvU(x uint64) string { return strconv.FormatUint(x, 10) }
+
+// A key a setting makes inert is not searched (issue 50): PSRL, template-prior and latent-psrl at
+// their defaults (Beta rewards) do not search reward_sd or reward_noise; with reward_posterior
+// normal fixed in the search block they do; a range for reward_sd under Beta rewards is refused
+// with what makes it inert, unless the block also searches reward_posterior.
+func TestSearchLeavesInertKeysOut(t *testing.T) {
+	s := parse(t, `tasks: {family: online-maze, count: 2}
+agents:
+  - {type: psrl}
+  - {type: template-prior}
+  - {type: latent-psrl}
+`)
+	keys := func(sp space) []string {
+		var out []string
+		for _, d := range sp.dims {
+			out = append(out, d.Key)
+		}
+		return out
+	}
+	for _, a := range s.Agents {
+		sp, err := spaceOf(a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := keys(sp); slices.Contains(k, "reward_sd") || slices.Contains(k, "reward_noise") {
+			t.Errorf("%s on Beta rewards searches %v", a.Name, k)
+		}
+		sp, err = spaceOf(a, map[string]any{"reward_posterior": "normal"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := keys(sp); !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
+			t.Errorf("%s with reward_posterior normal fixed searches %v, want reward_sd and reward_noise", a.Name, k)
+		}
+		_, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}})
+		if want := "search: " + a.Name + ": reward_sd: the agent's settings leave reward_sd unused (reward_posterior: beta)"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: a range for reward_sd under Beta rewards: error %v, want %q", a.Name, err, want)
+		}
+		sp, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}, "reward_posterior": []any{"normal", "beta"}})
+		if err != nil || !slices.Contains(keys(sp), "reward_sd") {
+			t.Errorf("%s: reward_sd with reward_posterior searched: %v, %v", a.Name, keys(sp), err)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package agenttypes
+
+import "slices"
+
+// inerter is implemented by parameters some of whose keys their other settings leave unused
+// (PSRL's reward_sd under reward_posterior beta), and by a template learner, whose base's are.
+type inerter interface {
+	inert() []string
+}
+
+// Inert lists the keys of p that p's other settings leave unused: a search does not vary them
+// (SearchSpace), and temple tune refuses a range for one.
+func Inert(p Params) []string {
+	if i, ok := p.(inerter); ok {
+		return i.inert()
+	}
+	return nil
+}
+
+// inertOf is Inert of a base learner's parameters.
+func inertOf(p BaseParams) []string {
+	if i, ok := p.(inerter); ok {
+		return i.inert()
+	}
+	return nil
+}
+
+// withoutInert is space less the dimensions of p's inert keys.
+func withoutInert(space []Dim, p Params) []Dim {
+	inert := Inert(p)
+	return slices.DeleteFunc(space, func(d Dim) bool { return slices.Contains(inert, d.Key) })
+}
+
+// PSRL's reward posterior leaves the other's keys unused; template-prior and latent-psrl, which
+// hold PSRL's keys, have its inert keys (the method is promoted).
+func (p *PSRL) inert() []string { return p.PSRLParams.Inert() }
+
+// A template learner's inert keys are its base's.
+func (p *OTempLe) inert() []string       { return inertOf(p.Base.Params) }
+func (p *FMTempLe) inert() []string      { return inertOf(p.Base.Params) }
+func (p *TrueTemplates) inert() []string { return inertOf(p.Base.Params) }
