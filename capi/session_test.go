@@ -206,3 +206,18 @@ func TestConcurrentHandles(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A task begun through the C library states no reward range: PSRL's Beta posterior on the task's
+// range is refused at begin_task with what to give, and runs once given one.
+func TestBeginTaskRefusesPSRLWithoutARewardRange(t *testing.T) {
+	s := mustSession(t, "psrl", "")
+	err := s.beginTask(0, 4, 2, 0.9, nil)
+	if err == nil || !strings.Contains(err.Error(), "begin_task: psrl: reward_posterior beta with reward_min and reward_max task") ||
+		!strings.Contains(err.Error(), "give reward_min and reward_max") {
+		t.Errorf("begin_task of PSRL at its defaults: %v, want a refusal naming reward_min and reward_max", err)
+	}
+	s = mustSession(t, "psrl", `{"reward_min": -1, "reward_max": 1}`)
+	if err := s.beginTask(0, 4, 2, 0.9, nil); err != nil {
+		t.Errorf("begin_task of PSRL on [-1, 1]: %v", err)
+	}
+}

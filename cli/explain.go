@@ -73,8 +73,9 @@ func (m *agentMetrics) meanLast(name string) float64 {
 }
 
 // printLearned says what the template learners (the agents that report library_size: O-TempLe,
-// FM-TempLe) learned: their library after the last task, and the pairs they identified with a
-// library template and augmented with its visits per task.
+// FM-TempLe, template-prior) learned: their library after the last task, and the pairs they
+// identified with a library template and augmented with its visits per task (template-prior:
+// the pairs placed with a drawn template).
 func printLearned(out io.Writer, dir string, width int) {
 	order, by, err := readMetrics(dir)
 	if err != nil {
@@ -89,6 +90,11 @@ func printLearned(out io.Writer, dir string, width int) {
 		if !header {
 			fmt.Fprintln(out, "\nWhat the template learners learned (mean over runs; metrics.csv):")
 			header = true
+		}
+		if placed, ok := m.mean("placed_pairs"); ok { // template-prior: a drawn template, not an identification
+			fmt.Fprintf(out, "  %-*s %.1f templates in the library after the last task; per task %.1f pairs placed with a drawn template at its end\n",
+				width, a, m.meanLast("library_size"), placed)
+			continue
 		}
 		identified, _ := m.mean("identified_pairs")
 		augmented, _ := m.mean("augmented_pairs")

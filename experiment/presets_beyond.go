@@ -78,7 +78,7 @@ func baseLearners() Spec {
 
 // rewardsAsMeasured gives every agent over PSRL's Beta posterior the reward range [0, 1], PSRL's
 // default when the presets that run it were measured (docs/experiments/base-learners.md,
-// lifelong.md), before issue 55 made the task's own range the default (decision 39): on these
+// lifelong.md), before issue 55 made the task's own range the default (decision 41): on these
 // mazes the rewards below 0 — step costs and lava — are clamped to 0, and counted
 // (reward_clamps in metrics.csv).
 func rewardsAsMeasured(agents []AgentSpec) {

@@ -187,7 +187,7 @@ type PSRLParams struct {
 // which draws models within long episodes; the Normal prior's parameters, used with
 // reward_posterior normal, are N(0, 1) with unit noise. docs/decisions.md gives the measurements
 // behind these defaults (decision 26; before them: a model per episode, the Normal posterior and
-// the prior over all states; decision 39: the range was [0, 1] before issue 55). Models are drawn
+// the prior over all states; decision 41: the range was [0, 1] before issue 55). Models are drawn
 // by aggregate sampling and solved to a plan tolerance of 1e-4 (as the other learners').
 func DefaultPSRL() PSRLParams {
 	return PSRLParams{Prior: 1, RewardMean: 0, RewardSD: 1, RewardNoise: 1, M: 500, Schedule: Doubling,
