@@ -330,22 +330,50 @@ func (tp *TemplatePrior) EndTask() {
 }
 
 // TaskMetrics are the base's statistics; the library's size and the templates added this task;
-// the pairs whose drawn component is placed at the end of the task; and, against the true model,
-// the share of those placed with a template farther than τ̂ from the pair's true template.
+// the pairs whose drawn component is placed at the end of the task, and the share of those placed
+// partially (a template of more ranks than the next states the pair has seen: partial); and,
+// against the true model, the share of the placed pairs whose template is farther than τ̂ from
+// the pair's true template (wrong_placements), and the same among the placed pairs with at least
+// m_s own samples (placed_pairs_ms, wrong_placements_ms): where the prior misleads, on pairs
+// that have seen little or on those that have seen enough to tell.
 func (tp *TemplatePrior) TaskMetrics() []agent.Metric {
+	placed := tp.placedPairs()
 	m := append(tp.st.Metrics(),
 		agent.Metric{Name: "library_size", Value: float64(tp.lib.Len())},
 		agent.Metric{Name: "new_templates", Value: float64(tp.created)},
-		agent.Metric{Name: "placed_pairs", Value: float64(tp.placedPairs())})
-	if tp.truth == nil || tp.placedPairs() == 0 {
+		agent.Metric{Name: "placed_pairs", Value: float64(placed)})
+	if placed == 0 {
 		return m
 	}
-	wrong := 0
-	for i, placed := range tp.placed {
-		if placed && tp.truth.PairTemplate[i] >= 0 &&
-			template.Distance(tp.comps[tp.choice[i]].g, tp.truth.Templates[tp.truth.PairTemplate[i]]) > tp.p.Tau {
+	var partial, wrong, sampled, wrongSampled int
+	for i, on := range tp.placed {
+		if !on {
+			continue
+		}
+		g := tp.comps[tp.choice[i]].g
+		if len(tp.own.Successors(i)) < ranks(g) {
+			partial++
+		}
+		isWrong := tp.truth != nil && tp.truth.PairTemplate[i] >= 0 &&
+			template.Distance(g, tp.truth.Templates[tp.truth.PairTemplate[i]]) > tp.p.Tau
+		if isWrong {
 			wrong++
 		}
+		if tp.own.N(i) >= tp.p.Ms {
+			sampled++
+			if isWrong {
+				wrongSampled++
+			}
+		}
 	}
-	return append(m, agent.Metric{Name: "wrong_placements", Value: float64(wrong) / float64(tp.placedPairs())})
+	m = append(m, agent.Metric{Name: "partial_placements", Value: float64(partial) / float64(placed)})
+	if tp.truth == nil {
+		return m
+	}
+	m = append(m, agent.Metric{Name: "wrong_placements", Value: float64(wrong) / float64(placed)},
+		agent.Metric{Name: "placed_pairs_ms", Value: float64(sampled)})
+	if sampled > 0 {
+		m = append(m, agent.Metric{Name: "wrong_placements_ms", Value: float64(wrongSampled) / float64(sampled)})
+	}
+	return m
 }

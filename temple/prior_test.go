@@ -319,3 +319,36 @@ func TestPriorDoublingCountsOwnSamples(t *testing.T) {
 		t.Errorf("the end of an episode drew a model under the doubling rule")
 	}
 }
+
+// The placement diagnostics, by hand: a library of a deterministic and a two-way template; pair 0
+// placed with the deterministic one after 10 own samples to one state, its truth (right, m_s = 10
+// samples); pair 1 placed partially with the two-way one after one sample, its truth
+// deterministic (wrong, partial, few samples); pair 2 placed with the deterministic one after 12
+// samples to one state, its truth two-way (wrong, enough samples). Placed 3, partial 1/3, wrong
+// 2/3; with at least m_s own samples 2, of them wrong 1/2.
+func TestPriorPlacementDiagnostics(t *testing.T) {
+	tp := priorAgent(t, []template.Count{{Rank: 0, N: 10}}, []template.Count{{Rank: 0, N: 5}, {Rank: 1, N: 5}})
+	det, two := tp.comps[0].g, tp.comps[1].g
+	if ranks(det) != 1 || ranks(two) != 2 {
+		t.Fatalf("components of %d and %d ranks, want 1 and 2", ranks(det), ranks(two))
+	}
+	truth := template.Truth{S: 10, A: 1, Templates: []template.Point{det, two}, PairTemplate: []int{0, 0, 1, -1, -1, -1, -1, -1, -1, -1}}
+	tp.truth = &truth
+	for _, c := range []struct {
+		pair, samples int
+		comp          int32
+	}{{0, 10, 0}, {1, 1, 1}, {2, 12, 0}} {
+		tp.own.Add(c.pair, 5, int64(c.samples), 0)
+		tp.placed[c.pair], tp.choice[c.pair] = true, c.comp
+	}
+	got := map[string]float64{}
+	for _, m := range tp.TaskMetrics() {
+		got[m.Name] = m.Value
+	}
+	for name, want := range map[string]float64{"placed_pairs": 3, "partial_placements": 1.0 / 3, "wrong_placements": 2.0 / 3,
+		"placed_pairs_ms": 2, "wrong_placements_ms": 0.5} {
+		if math.Abs(got[name]-want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", name, got[name], want)
+		}
+	}
+}
