@@ -1,10 +1,16 @@
 package agenttypes
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/mdp"
 )
 
 // basePart is a part of one type's parameters that is another type's: the field's value at the
@@ -95,5 +101,54 @@ func TestBasePartsSeesADrift(t *testing.T) {
 	own.Strength = 7
 	if parts := baseParts("template-prior", own); len(parts) != 1 || !reflect.DeepEqual(parts[0].got, parts[0].want) {
 		t.Errorf("a template-prior with its own strength changed: parts %+v, want one over psrl equal to its defaults", parts)
+	}
+}
+
+// Every learner over PSRL's Beta posterior — PSRL, template-prior, latent-psrl and the template
+// learners over psrl — takes the task's reward range at its defaults, and counts the rewards
+// outside a range it is given: on a maze paying −0.2 a step and 0.8 at the goal, none on the
+// task's range, every step's −0.2 on [0, 1].
+func TestEveryLearnerOverPSRLCountsClamps(t *testing.T) {
+	m := maze(t)
+	found := 0
+	for _, typ := range Types() {
+		prefix := ""
+		if slices.Contains(Keys(typ.Defaults()), "base") {
+			prefix = "base: psrl\n"
+		}
+		if p, _ := Decode(typ.Name, node(t, prefix)); !slices.Contains(Keys(p), "reward_min") {
+			continue
+		}
+		found++
+		for _, c := range []struct {
+			src     string
+			clamped bool // some rewards clamped, or none
+		}{{prefix, false}, {prefix + "reward_min: 0\nreward_max: 1", true}} {
+			ag, err := New(typ.Name, node(t, c.src), Context{Models: []*mdp.Model{m}, Gamma: 0.95})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(3, 4))
+			if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m, Rewards: agent.RewardsOf(m)}); err != nil {
+				t.Fatalf("%s {%s}: %v", typ.Name, c.src, err)
+			}
+			loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
+			for range 5 {
+				loop.Episode(0, 30)
+			}
+			ag.EndTask()
+			clamps := -1.0
+			for _, x := range ag.(agent.Reporter).TaskMetrics() {
+				if x.Name == "reward_clamps" {
+					clamps = x.Value
+				}
+			}
+			if c.clamped && clamps < 1 || !c.clamped && clamps != 0 {
+				t.Errorf("%s {%s}: reward_clamps %v (−1: not reported), want clamps %v", typ.Name, strings.ReplaceAll(c.src, "\n", "; "), clamps, c.clamped)
+			}
+		}
+	}
+	if found < 6 {
+		t.Errorf("%d learners over PSRL found, want psrl, template-prior, latent-psrl, o-temple, fm-temple and true-templates", found)
 	}
 }

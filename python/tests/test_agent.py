@@ -35,7 +35,9 @@ class TestConstruction(unittest.TestCase):
         for t in temple.agent_types():
             if not t["drivable"]:
                 continue
-            with temple.Agent(t["name"], seed=3) as agent:
+            # A task begun from outside states no reward range: PSRL's Beta posterior is given one.
+            params = {"reward_min": 0, "reward_max": 1} if "reward_min" in t["keys"] else {}
+            with temple.Agent(t["name"], seed=3, **params) as agent:
                 agent.begin_task(n_states=5, n_actions=3, gamma=0.9)
                 s = 0
                 for _ in range(50):
@@ -47,6 +49,12 @@ class TestConstruction(unittest.TestCase):
                 agent.end_episode()
                 agent.end_task()
                 self.assertIsInstance(agent.metrics(), dict)
+
+    def test_psrl_without_a_reward_range_is_refused_at_begin_task(self):
+        with temple.Agent("psrl", seed=1) as agent:
+            with self.assertRaises(temple.TempleError) as cm:
+                agent.begin_task(n_states=5, n_actions=3, gamma=0.9)
+            self.assertIn("give reward_min and reward_max", str(cm.exception))
 
     def test_bad_parameter_name_raises_the_go_message(self):
         with self.assertRaises(temple.TempleError) as cm:
