@@ -60,7 +60,7 @@ func root() *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return checkFlags(cmd) },
 	}
 	cmd.SetFlagErrorFunc(flagError)
-	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd(), tuneCmd())
+	cmd.AddCommand(runCmd(), reproduceCmd(), inspectCmd(), compareCmd(), mergeCmd(), reportCmd(), deepCmd(), describeCmd(), tuneCmd(), benchmarkCmd())
 	return cmd
 }
 

@@ -399,3 +399,7 @@ func mean(xs []float64) float64 {
 
 // specYAML is the config as YAML (for the record and the claim of the directory).
 func specYAML(s experiment.Spec) ([]byte, error) { return yaml.Marshal(s) }
+
+// TrialRuns is the cells (setting × run) every agent's search runs with budget settings and runs
+// runs at the first stage: what an estimate of a search's work counts.
+func TrialRuns(settings, runs int) int { return trialRuns(schedule(settings, runs)) }

@@ -1,0 +1,78 @@
+package benchmark
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/tune"
+)
+
+// TimingFile is DIR/timing.json: the wall time of the invocation that ran a benchmark's work,
+// and that work in agent-steps (Work), from which another tier's time is estimated.
+const TimingFile = "timing.json"
+
+// Timing is timing.json.
+type Timing struct {
+	Seconds float64 `json:"seconds"`
+	Steps   int64   `json:"agent_steps"`
+	Jobs    int     `json:"jobs"`
+}
+
+// Work is the agent-steps a benchmark runs: for every family, every learner and reference
+// (those that apply or not: an upper bound) times the trial runs of its tuning and the judged
+// runs, times the tasks of a run, the episodes and the steps of an episode (a task's episodes may
+// end early at a terminal state, so this bounds the steps from above). It builds each family's
+// tasks of one run to count them.
+func Work(s Spec, only []string) (int64, error) {
+	var total int64
+	for _, f := range s.Families {
+		if len(only) > 0 && !contains(only, f.Name) {
+			continue
+		}
+		es, err := entries(s, f)
+		if err != nil {
+			return 0, err
+		}
+		one, err := config(f, f.Name, 0, 1, []*yaml.Node{es[0].node}, nil)
+		if err != nil {
+			return 0, err
+		}
+		p, err := experiment.BuildTasks(one)
+		if err != nil {
+			return 0, fmt.Errorf("benchmark: family %s: %w", f.Name, err)
+		}
+		runs := int64(tune.TrialRuns(s.Tuning.Settings, s.Tuning.Runs) + f.Runs)
+		total += int64(len(es)) * runs * int64(len(p.Runs[0])) * int64(p.Episodes) * int64(p.Steps)
+	}
+	return total, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadTiming reads DIR/timing.json.
+func ReadTiming(dir string) (Timing, error) {
+	var t Timing
+	b, err := os.ReadFile(filepath.Join(dir, TimingFile))
+	if err != nil {
+		return t, err
+	}
+	if err := json.Unmarshal(b, &t); err != nil || t.Steps <= 0 || t.Seconds <= 0 {
+		return t, fmt.Errorf("benchmark: %s: not a timing (%v)", filepath.Join(dir, TimingFile), err)
+	}
+	return t, nil
+}
+
+// WriteTiming writes DIR/timing.json.
+func WriteTiming(dir string, t Timing) error { return writeJSON(filepath.Join(dir, TimingFile), t) }
