@@ -187,7 +187,7 @@ func config(f FamilySpec, name string, seed uint64, runs int, agents []*yaml.Nod
 
 // Addition is an --add file: agents: (a config's) and an optional search: block.
 type Addition struct {
-	Agents []yaml.Node                `yaml:"agents"`
+	Agents []yaml.Node               `yaml:"agents"`
 	Search map[string]map[string]any `yaml:"search"`
 }
 
