@@ -1,0 +1,185 @@
+package benchmark
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/tune"
+)
+
+// runTiny runs testdata/tiny.yaml into dir and writes its outputs, as temple benchmark does.
+func runTiny(t *testing.T, dir string) Result {
+	t.Helper()
+	s, err := Load("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams, err := Run(context.Background(), s, Options{Seed: 7, Dir: dir, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Result{Benchmark: s.Name, Seed: 7, Margin: s.Margin, Budget: s.Tuning, Families: fams}
+	if err := Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func outputs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, name := range []string{JSONFile, MarkdownFile, HTMLFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = b
+	}
+	return out
+}
+
+// TestTinyBenchmark runs two families with four learners and a reference at budget 2: it holds
+// benchmark.json's schema, the seeds' derivation, the ranks, the verdicts' other side, the
+// refusal of latent-psrl on tasks of different sizes, and that a second run reuses everything
+// and writes the same bytes.
+func TestTinyBenchmark(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir)
+	first := outputs(t, dir)
+
+	var doc map[string]any
+	if err := json.Unmarshal(first[JSONFile], &doc); err != nil {
+		t.Fatal(err)
+	}
+	families, _ := doc["families"].([]any)
+	if len(families) != 2 {
+		t.Fatalf("families: %d, want 2", len(families))
+	}
+	for _, x := range families {
+		f := x.(map[string]any)
+		name := f["name"].(string)
+		for _, key := range []string{"name", "design_seeds", "judging_seed", "measures", "learners", "references", "not_applicable", "best_single_task"} {
+			if _, ok := f[key]; !ok {
+				t.Errorf("family %s has no %q", name, key)
+			}
+		}
+		seed := FamilySeed(7, name)
+		if got := uint64(f["judging_seed"].(float64)); float64(got) != float64(tune.JudgingSeed(seed)) {
+			t.Errorf("family %s: judging_seed %v, want tune.JudgingSeed(FamilySeed(7, %q))", name, f["judging_seed"], name)
+		}
+		if m, ok := f["measures"].(map[string]any); !ok || m["diameter"] == nil {
+			t.Errorf("family %s: measures %v has no diameter", name, f["measures"])
+		}
+		if refs := f["references"].([]any); len(refs) != 1 || refs[0].(map[string]any)["rank"] != nil {
+			t.Errorf("family %s: references %v: want the one reference, unranked", name, refs)
+		}
+		learners := f["learners"].([]any)
+		prev := math.Inf(-1)
+		for i, y := range learners {
+			l := y.(map[string]any)
+			for _, key := range []string{"name", "type", "setting", "budget", "regret", "rank"} {
+				if _, ok := l[key]; !ok {
+					t.Errorf("family %s, learner %v has no %q", name, l["name"], key)
+				}
+			}
+			if b := l["budget"].(map[string]any); b["settings"].(float64) != 2 {
+				t.Errorf("family %s, learner %v: budget %v, want 2 settings", name, l["name"], b)
+			}
+			regret := l["regret"].(map[string]any)
+			mean := regret["mean"].(float64)
+			if _, ok := regret["ci95"]; !ok || mean < prev {
+				t.Errorf("family %s: learner %d (%v) regret %v after %v: want ranked by mean regret, with ci95", name, i, l["name"], mean, prev)
+			}
+			prev = mean
+			isBest := l["name"] == f["best_single_task"]
+			if v, ok := l["verdict"].(map[string]any); ok == isBest || ok && v["against"] != f["best_single_task"] {
+				t.Errorf("family %s, learner %v: verdict %v; want one against %v for all but it", name, l["name"], l["verdict"], f["best_single_task"])
+			}
+		}
+		na := f["not_applicable"].([]any)
+		if name == "sizes" {
+			if len(na) != 1 || na[0].(map[string]any)["name"] != "Latent-PSRL" || !strings.Contains(na[0].(map[string]any)["reason"].(string), "one size") {
+				t.Errorf("sizes: not_applicable %v: want Latent-PSRL, refused for tasks of different sizes", na)
+			}
+			if len(learners) != 3 {
+				t.Errorf("sizes: %d learners ranked, want 3", len(learners))
+			}
+		} else if len(na) != 0 || len(learners) != 4 {
+			t.Errorf("maze: %d ranked, not applicable %v; want 4 and none", len(learners), na)
+		}
+	}
+
+	runTiny(t, dir) // everything reused: the same bytes
+	second := outputs(t, dir)
+	for name, b := range first {
+		if !bytes.Equal(b, second[name]) {
+			t.Errorf("%s changed on the second run", name)
+		}
+	}
+}
+
+func TestNonFiniteIsNull(t *testing.T) {
+	b, err := json.Marshal([]num{num(math.Inf(1)), num(math.NaN()), 1.5})
+	if err != nil || string(b) != "[null,null,1.5]" {
+		t.Errorf("got %s, %v; want [null,null,1.5]", b, err)
+	}
+}
+
+func TestLoadRefuses(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"name: x\nmargin: 0%\ntuning: {settings: 1, runs: 1}\n", "margin"},
+		{"name: x\nmargin: 5%\ntuning: {settings: 0, runs: 1}\n", "tuning: settings = 0"},
+		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 1, config: {episodes: 1}}]\n", "runs = 1"},
+		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 2, config: {seed: 1}}]\n", "seed is the benchmark's"},
+		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 2, config: {}, learners: {PSRL: {m: 1}}}]\n", `no learner or reference named "PSRL"`},
+		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}, {type: rmax}]\nfamilies: [{name: a, runs: 2, config: {}}]\n", "appears twice"},
+	} {
+		path := filepath.Join(t.TempDir(), "b.yaml")
+		if err := os.WriteFile(path, []byte(c.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("Load(%q): %v; want an error naming %s and %q", c.yaml, err, path, c.want)
+		}
+	}
+}
+
+// TestAddOutsideWithoutSearch: a learner written outside temple without a search: block is listed
+// as not tuned, not run.
+func TestAddOutsideWithoutSearch(t *testing.T) {
+	s, err := Load("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := filepath.Join(t.TempDir(), "add.yaml")
+	if err := os.WriteFile(add, []byte("agents:\n  - {type: external, name: Mine, command: [\"/bin/false\"]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := LoadAddition(add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(a, add); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(a, add); err == nil || !strings.Contains(err.Error(), "already in the benchmark") {
+		t.Errorf("adding Mine twice: %v", err)
+	}
+	s.Learners, s.References = s.Learners[len(s.Learners)-1:], nil // Mine alone: nothing to tune
+	fams, err := Run(context.Background(), s, Options{Seed: 7, Dir: t.TempDir(), Jobs: 1, Families: []string{"maze"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nt := fams[0].NotTuned; len(nt) != 1 || nt[0].Name != "Mine" || !strings.Contains(nt[0].Reason, "declare its search space") || len(fams[0].Learners) != 0 {
+		t.Errorf("not tuned %v, learners %v: want Mine not tuned, and nothing run", nt, fams[0].Learners)
+	}
+	if _, err := Run(context.Background(), s, Options{Dir: t.TempDir(), Families: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `--family "nope"`) {
+		t.Errorf("--family nope: %v", err)
+	}
+}
