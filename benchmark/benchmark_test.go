@@ -13,10 +13,13 @@ import (
 	"github.com/temple-rl/temple/tune"
 )
 
-// runTiny runs testdata/tiny.yaml into dir and writes its outputs, as temple benchmark does.
+// tinyFile is the benchmark of docs/guides/benchmark.md's example.
+const tinyFile = "../examples/benchmark/tiny.yaml"
+
+// runTiny runs examples/benchmark/tiny.yaml into dir and writes its outputs, as temple benchmark does.
 func runTiny(t *testing.T, dir string) Result {
 	t.Helper()
-	s, err := Load("testdata/tiny.yaml")
+	s, err := Load(tinyFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +156,7 @@ func TestLoadRefuses(t *testing.T) {
 // TestAddOutsideWithoutSearch: a learner written outside temple without a search: block is listed
 // as not tuned, not run.
 func TestAddOutsideWithoutSearch(t *testing.T) {
-	s, err := Load("testdata/tiny.yaml")
+	s, err := Load(tinyFile)
 	if err != nil {
 		t.Fatal(err)
 	}

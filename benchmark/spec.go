@@ -191,25 +191,21 @@ type Addition struct {
 	Search map[string]map[string]any `yaml:"search"`
 }
 
-// LoadAddition reads an --add file.
+// LoadAddition reads an --add file: a config's agents: and search: (the rest of a config, if
+// there, is ignored). It is read as temple run reads a config, so a learner's files (a Python
+// class's module, an external command's directory) are found beside the file.
 func LoadAddition(path string) (Addition, error) {
-	b, err := os.ReadFile(path)
+	c, err := experiment.Load(path)
 	if err != nil {
 		return Addition{}, fmt.Errorf("benchmark: --add: %w", err)
 	}
-	var a Addition
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&a); err != nil {
-		return Addition{}, fmt.Errorf("benchmark: --add %s: %w", path, err)
-	}
-	if len(a.Agents) == 0 {
-		return Addition{}, fmt.Errorf("benchmark: --add %s: agents: is empty; list the learners to add", path)
-	}
-	for i := range a.Agents {
-		if _, err := decodeAgent(&a.Agents[i]); err != nil {
+	a := Addition{Search: c.Search}
+	for i, x := range c.Agents {
+		n, err := x.MarshalYAML()
+		if err != nil {
 			return Addition{}, fmt.Errorf("benchmark: --add %s: agents[%d]: %w", path, i, err)
 		}
+		a.Agents = append(a.Agents, *n.(*yaml.Node))
 	}
 	return a, nil
 }
