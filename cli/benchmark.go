@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -16,6 +17,7 @@ func benchmarkCmd() *cobra.Command {
 	var tier, out, file, calibrate string
 	var seed uint64
 	var jobs int
+	var estimateOnly bool
 	var adds, only []string
 	cmd := &cobra.Command{
 		Use:   "benchmark",
@@ -33,6 +35,9 @@ func benchmarkCmd() *cobra.Command {
 					return fmt.Errorf("--tier %q: want small or full", tier)
 				}
 				file = filepath.Join("benchmarks", tier+".yaml")
+				if _, err := os.Stat(file); err != nil {
+					return fmt.Errorf("--tier %s reads %s, which is not here: run temple benchmark from the repository's root, or give --spec FILE", tier, file)
+				}
 			}
 			if cmd.Flags().Changed("jobs") && jobs < 1 {
 				return fmt.Errorf("--jobs = %d, want at least 1", jobs)
@@ -60,8 +65,11 @@ func benchmarkCmd() *cobra.Command {
 			}
 			fmt.Fprintf(w, "temple %s: benchmark %s, seed %d: %d families, %d learners and %d references, %d settings each; at most %.3g agent-steps\n",
 				experiment.Version, s.Name, seed, len(s.Families), len(s.Learners), len(s.References), s.Tuning.Settings, float64(work))
-			if tier == "full" || calibrate != "" {
+			if tier == "full" || calibrate != "" || estimateOnly {
 				printEstimate(cmd, calibrate, work)
+			}
+			if estimateOnly {
+				return nil
 			}
 			began := time.Now()
 			prog := func() tune.Progress { return &tune.Lines{W: cmd.ErrOrStderr(), Interval: 5 * time.Second} }
@@ -96,6 +104,7 @@ func benchmarkCmd() *cobra.Command {
 	f.StringArrayVar(&adds, "add", nil, "a YAML file with agents: (and search:) whose learners join every family; repeat for several")
 	f.IntVar(&jobs, "jobs", 0, "parallel workers (default: one per core); the results do not depend on it")
 	f.StringArrayVar(&only, "family", nil, "run only this family (repeat for several); a later run without it gathers them")
+	f.BoolVar(&estimateOnly, "estimate", false, "print the agent-steps and the time estimate, and run nothing")
 	f.StringVar(&calibrate, "calibrate", "", "a finished benchmark's directory whose timing.json the time estimate scales (default with --tier full: "+runsDir+"/bench-small)")
 	return cmd
 }
@@ -114,5 +123,5 @@ func printEstimate(cmd *cobra.Command, calibrate string, work int64) {
 	}
 	est := time.Duration(t.Seconds / float64(t.Steps) * float64(work) * float64(time.Second))
 	fmt.Fprintf(w, "Time estimate: %s at most (%.3g agent-steps at the %.3g s per million agent-steps %s measured: %.0f s for %.3g; "+
-		"at the same --jobs, on the same machine).\n", est.Round(time.Minute), float64(work), t.Seconds/float64(t.Steps)*1e6, calibrate, t.Seconds, float64(t.Steps))
+		"at the same --jobs, on the same machine).\n", est.Round(time.Second), float64(work), t.Seconds/float64(t.Steps)*1e6, calibrate, t.Seconds, float64(t.Steps))
 }

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchmarkFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"benchmark", "--tier", "huge"}, `--tier "huge": want small or full`},
+		{[]string{"benchmark", "--jobs", "0"}, "--jobs = 0, want at least 1"},
+		{[]string{"benchmark", "--spec", "nope.yaml"}, "benchmark: open nope.yaml"},
+		{[]string{"benchmark", "--spec", "../examples/benchmark/tiny.yaml", "--family", "nope", "--out", filepath.Join(t.TempDir(), "b")}, `--family "nope": no such family`},
+	} {
+		_, err := temple(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// --estimate scales a finished benchmark's measured seconds per agent-step, and runs nothing.
+func TestBenchmarkEstimate(t *testing.T) {
+	dir := t.TempDir()
+	calib := filepath.Join(dir, "small")
+	os.MkdirAll(calib, 0o755)
+	os.WriteFile(filepath.Join(calib, "timing.json"), []byte(`{"seconds": 60, "agent_steps": 1000000, "jobs": 1}`), 0o644)
+	out, err := temple(t, "benchmark", "--spec", "../examples/benchmark/tiny.yaml", "--estimate", "--calibrate", calib, "--out", filepath.Join(dir, "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tiny.yaml: 5 agents × (2 trial runs + 2 judged) × 3 tasks × 10 episodes × 20 steps in the
+	// maze family, 5 × 4 × 4 × 10 × 20 in the sizes family: 28 000 agent-steps, at 60 µs each.
+	if !strings.Contains(out, "2.8e+04 agent-steps") || !strings.Contains(out, "Time estimate: 2s at most") {
+		t.Errorf("printed:\n%s\nwant 2.8e+04 agent-steps and an estimate of 2s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); err == nil {
+		t.Error("--estimate made the output directory")
+	}
+}
