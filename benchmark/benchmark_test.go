@@ -186,3 +186,39 @@ func TestAddOutsideWithoutSearch(t *testing.T) {
 		t.Errorf("--family nope: %v", err)
 	}
 }
+
+// TestGuideAddFile: the --add file of docs/guides/benchmark.md is examples/own-learner's
+// benchmark-add.yaml, word for word but its comments, and reads as --add reads it: the Python
+// learner found beside the file, with its search space.
+func TestGuideAddFile(t *testing.T) {
+	const file = "../examples/own-learner/benchmark-add.yaml"
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			body = append(body, line)
+		}
+	}
+	guide, err := os.ReadFile("../docs/guides/benchmark.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(guide), "```yaml\n"+strings.Join(body, "\n")+"\n```") {
+		t.Errorf("docs/guides/benchmark.md's yaml block is not %s:\n%s", file, strings.Join(body, "\n"))
+	}
+	a, err := LoadAddition(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := decodeAgent(&a.Agents[0])
+	if err != nil || x.Name != "OptQ" || x.Type != "python" || len(a.Search["OptQ"]) != 3 {
+		t.Fatalf("read %+v, search %v, %v: want OptQ, python, three searched keys", x, a.Search, err)
+	}
+	abs, _ := filepath.Abs("../examples/own-learner")
+	if enc, _ := json.Marshal(x); !strings.Contains(string(enc), abs) && !strings.Contains(string(enc), "examples/own-learner") {
+		t.Errorf("OptQ %s: want its path beside the file (%s)", enc, abs)
+	}
+}

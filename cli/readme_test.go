@@ -117,6 +117,7 @@ var checkedElsewhere = map[string]string{
 	// Their configs name a Python learner, which runs with temple's Python package.
 	"docs/guides/own-learner.md":        "python/tests/test_own_learner.py (TestGuides): its yaml blocks are examples/own-learner's files, and its commands run there",
 	"docs/reference/external-agents.md": "python/tests/test_own_learner.py (TestGuides): its learner runs under its config",
+	"docs/guides/benchmark.md":          "benchmark.TestGuideAddFile: its yaml block is examples/own-learner/benchmark-add.yaml (a Python learner's), which it reads as --add does",
 }
 
 // TestDocBlocksKnown checks that every code block of the README and docs/ is of a kind some test
