@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/temple-rl/temple/tune"
 )
 
@@ -220,5 +222,35 @@ func TestGuideAddFile(t *testing.T) {
 	abs, _ := filepath.Abs("../examples/own-learner")
 	if enc, _ := json.Marshal(x); !strings.Contains(string(enc), abs) && !strings.Contains(string(enc), "examples/own-learner") {
 		t.Errorf("OptQ %s: want its path beside the file (%s)", enc, abs)
+	}
+}
+
+// TestBenchmarkFilesLoad: the tiers and the example benchmark load, and every family's config
+// reads with every learner and reference (its learners: keys merged in) as temple run reads a
+// config.
+func TestBenchmarkFilesLoad(t *testing.T) {
+	paths, _ := filepath.Glob("../benchmarks/*.yaml")
+	examples, _ := filepath.Glob("../examples/benchmark/*.yaml")
+	if len(paths) != 2 || len(examples) == 0 {
+		t.Fatalf("benchmark files %v and %v: want small.yaml, full.yaml and an example", paths, examples)
+	}
+	for _, path := range append(paths, examples...) {
+		s, err := Load(path)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		for _, f := range s.Families {
+			es, err := entries(s, f)
+			if err != nil {
+				t.Errorf("%s: family %s: %v", path, f.Name, err)
+				continue
+			}
+			for _, e := range es {
+				if _, err := config(f, f.Name, 1, f.Runs, []*yaml.Node{e.node}, nil); err != nil {
+					t.Errorf("%s: %s: %v", path, e.agent.Name, err)
+				}
+			}
+		}
 	}
 }
