@@ -40,7 +40,7 @@ var types = []Type{
 		Defaults: func() Params {
 			return &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL), PriorParams: temple.DefaultPriorParams()}
 		}, PairBytes: 240},
-	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: posterior sampling for a latent MDP (Brunskill & Li 2013's setting)",
+	{Name: "latent-psrl", Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: Wilson et al. 2007's model class acting as MixTS (Hong et al. 2022), the mixture learned across tasks as in Meta-TS (Kveton et al. 2021)",
 		Defaults: func() Params {
 			return &LatentPrior{PSRL: *baseDefaults("psrl").(*PSRL), LatentParams: temple.DefaultLatentParams()}
 		}, PairBytes: 200, Needs: Needs{SameStates: true, SameActions: true, Why: "its posterior is over whole task models, pair by pair"}},
