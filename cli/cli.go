@@ -29,6 +29,7 @@ import (
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stats"
@@ -77,7 +78,9 @@ type overrides struct {
 	tasks      string
 	shard      string
 	force      bool
-	yes        bool // start a run estimated at more than an hour (work.go)
+	// otherVersion resumes the results of another temple version (--allow-other-version).
+	otherVersion bool
+	yes          bool // start a run estimated at more than an hour (work.go)
 }
 
 func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
@@ -87,7 +90,8 @@ func (o *overrides) register(cmd *cobra.Command, withTasks bool) {
 	f.IntVar(&o.runs, "runs", 0, "number of runs, i.e. task sequences (default: the spec's)")
 	f.IntVar(&o.jobs, "jobs", 0, "parallel workers (default: one per core)")
 	f.BoolVar(&o.yes, "yes", false, "start a run estimated at more than an hour without asking (in batch mode, standard input not a terminal, it starts anyway)")
-	f.BoolVar(&o.force, "force", false, "replace the results the --out directory holds (of this or another experiment) instead of resuming or refusing")
+	f.BoolVar(&o.force, "force", false, "replace the results the --out directory holds (the files its record lists, of this or another experiment) instead of resuming or refusing; run into a directory of files temple did not write")
+	f.BoolVar(&o.otherVersion, "allow-other-version", false, "resume results written by another temple version or an older results format, the results recording both versions")
 	f.StringVar(&o.shard, "shard", "", "run only share i of n of the cells, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); join the shards with temple merge")
 	if withTasks {
 		f.StringVar(&o.tasks, "tasks", "", "run on the task sequences of this JSON file (a results directory's tasks.json), or on the published ones shipped with temple: "+
@@ -208,7 +212,7 @@ func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 	if path != "-" {
 		return experiment.Load(path)
 	}
-	b, err := io.ReadAll(cmd.InOrStdin())
+	b, err := regular.ReadAll(cmd.InOrStdin(), "standard input", experiment.MaxConfigBytes)
 	if err != nil {
 		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
@@ -262,6 +266,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			return err
 		}
 	}
+	s = s.WithDir(experiment.DirOptions{Force: o.force, OtherVersions: o.otherVersion})
 	if sharded {
 		return executeShard(cmd, s, o, sh)
 	}

@@ -101,6 +101,11 @@ func compareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// compare.csv first: a directory it cannot be written to gets no verdict printed
+			// before the error.
+			if err := results.WriteComparisons(args[0], cs); err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "A\tB\truns\tA − B (95% CI)\tt\tp\tp (adj.)\td_z\tA wins\tmargin\tp TOST\tp TOST (adj.)\tMDE\t")
@@ -119,11 +124,7 @@ func compareCmd() *cobra.Command {
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
-			path := filepath.Join(args[0], "compare.csv")
-			if err := results.WriteComparisons(path, cs); err != nil {
-				return err
-			}
-			fmt.Fprintf(out, "\nWritten: %s\n", path)
+			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], "compare.csv"))
 			return nil
 		},
 	}
@@ -180,7 +181,7 @@ func reportCmd() *cobra.Command {
 			if err := checkResultsDir(args[0]); err != nil {
 				return err
 			}
-			if err := results.WriteReport(args[0]); err != nil {
+			if err := results.RewriteReport(args[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
@@ -190,7 +191,8 @@ func reportCmd() *cobra.Command {
 }
 
 func mergeCmd() *cobra.Command {
-	return &cobra.Command{
+	var o results.MergeOptions
+	cmd := &cobra.Command{
 		Use:   "merge OUT SHARD_DIR...",
 		Short: "Join the results directories of the shards of one experiment",
 		Long: "merge checks that the shard directories ran the same spec, gathers their cells, checks that\n" +
@@ -201,13 +203,15 @@ func mergeCmd() *cobra.Command {
 			if err := checkResultsDirs(args[1:]...); err != nil {
 				return err
 			}
-			if err := results.Merge(args[0], args[1:]); err != nil {
+			if err := results.MergeWith(args[0], args[1:], o); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Merged %d shards into %s\n", len(args)-1, args[0])
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&o.OtherVersions, "allow-other-version", false, "merge shards written by other temple versions, the merged results recording them")
+	return cmd
 }
 
 // checkResultsDir says plainly when dir is not a results directory: missing, not a directory, or

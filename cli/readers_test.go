@@ -53,7 +53,7 @@ func TestReadersRefuseDamagedFiles(t *testing.T) {
 	}{
 		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"compare", out}, "has 2 per-run values for 3 runs"},
 		{"summary.json", `"runs": 2`, `"runs": 3`, []string{"report", out}, "has 2 per-run values for 3 runs"},
-		{"summary.json", `"format_version": 3`, `"format_version": 9`, []string{"report", out}, "is of results format 9, written by a newer temple"},
+		{"summary.json", `"format_version": 4`, `"format_version": 9`, []string{"report", out}, "is of results format 9, written by a newer temple"},
 		{"metrics.csv", "\n0,", "\n0;", []string{"report", out}, "its content is not what temple wrote"},
 		{"templates/run-000--O-TempLe.jsonl", `"task":1`, `"task":0`, []string{"inspect", "--results", out, "--draw", filepath.Join(dir, "draw")},
 			"its content is not what temple wrote"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ func tuneCmd() *cobra.Command {
 	var out, objective, shard string
 	var seed uint64
 	var budget, runs, jobs int
-	var force, merge bool
+	var force, merge, otherVersion bool
 	var from []string
 	cmd := &cobra.Command{
 		Use:   "tune CONFIG.yaml",
@@ -47,14 +46,9 @@ func tuneCmd() *cobra.Command {
 			if out == "" {
 				out = filepath.Join(runsDir, s.Name+"-tuning")
 			}
-			if force {
+			if force { // the files the tuning's record lists, its trials' with them
 				if err := results.Discard(out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 					return err
-				}
-				for _, name := range []string{"trials", tune.TunedFile, tune.RecordFile} { // a tuning's own files
-					if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
-						return err
-					}
 				}
 			}
 			sh, sharded, err := shardOf(overrides{shard: shard})
@@ -69,7 +63,8 @@ func tuneCmd() *cobra.Command {
 				experiment.Version, s.Name, seed, len(s.Agents), budget, runs)
 			prog := &tune.Lines{W: cmd.ErrOrStderr(), Interval: 2 * time.Second}
 			tuned, rec, err := tune.Tune(cmd.Context(), s, out, tune.Options{Seed: seed, Settings: budget, Runs: runs,
-				Objective: objective, Jobs: jobs, Progress: prog, Shard: sh, From: from, Merge: merge})
+				Objective: objective, Jobs: jobs, Progress: prog, Shard: sh, From: from, Merge: merge,
+				Dir: experiment.DirOptions{Force: force, OtherVersions: otherVersion}})
 			var pending *tune.PendingError
 			if errors.As(err, &pending) {
 				printPending(w, pending, sh, sharded, out)
@@ -89,7 +84,8 @@ func tuneCmd() *cobra.Command {
 	f.IntVar(&runs, "runs", 2, "runs of every setting at the first stage; each stage doubles them for the better half")
 	f.StringVar(&objective, "objective", "", "regret (per task, against the oracle) or reward (per task); default: regret when the config's oracle is on")
 	f.IntVar(&jobs, "jobs", 0, "parallel workers (default: one per core); the results do not depend on it")
-	f.BoolVar(&force, "force", false, "replace what the --out directory holds instead of resuming or refusing")
+	f.BoolVar(&force, "force", false, "replace what the --out directory holds (the files its record lists) instead of resuming or refusing")
+	f.BoolVar(&otherVersion, "allow-other-version", false, "resume the trials of another temple version, the record naming both versions")
 	f.StringVar(&shard, "shard", "", "run only share i of n of each stage's trials, as i/n (default: from a Slurm array job or a Kubernetes Indexed Job); see --merge")
 	f.StringArrayVar(&from, "from", nil, "a directory of the same search (a shard's, or the merged one) whose finished trials are gathered first; repeat for several")
 	f.BoolVar(&merge, "merge", false, "gather the trials of the --from directories and run none: join the shards of a stage, and write the tuned config once every stage is complete")

@@ -161,9 +161,10 @@ func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
 }
 
 // A tuning directory holding another search (other options) is refused, naming them and what to
-// do; --force replaces the search's own files (trials, record, tuned config) and leaves the rest:
-// a user's file and an experiment run below it. The replacing search is the one a fresh
-// directory gets.
+// do; --force replaces the search's own files (trials, record, tuned config: what its record
+// lists) and leaves the rest: a user's file, a user's figures/mine.svg (issue 51, case 2) and an
+// experiment moved below it (temple run refuses to run one there, issue 51, case 3). The
+// replacing search is the one a fresh directory gets.
 func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "tiny.yaml")
@@ -173,10 +174,19 @@ func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
 	if text, err := temple(t, first...); err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	notes := filepath.Join(tuning, "notes.txt")
+	notes, mine := filepath.Join(tuning, "notes.txt"), filepath.Join(tuning, "figures", "mine.svg")
 	os.WriteFile(notes, []byte("mine"), 0o644)
-	if text, err := temple(t, "run", config, "--runs", "1", "--out", filepath.Join(tuning, "judged")); err != nil {
+	os.MkdirAll(filepath.Dir(mine), 0o755)
+	os.WriteFile(mine, []byte("<svg/>"), 0o644)
+	judged := filepath.Join(tuning, "judged")
+	if _, err := temple(t, "run", config, "--runs", "1", "--out", judged); err == nil || !strings.Contains(err.Error(), "is inside the results directory "+tuning) {
+		t.Errorf("an experiment inside the tuning directory: %v, want a refusal naming it", err)
+	}
+	if text, err := temple(t, "run", config, "--runs", "1", "--out", filepath.Join(dir, "judged")); err != nil {
 		t.Fatalf("%v\n%s", err, text)
+	}
+	if err := os.Rename(filepath.Join(dir, "judged"), judged); err != nil {
+		t.Fatal(err)
 	}
 	other := []string{"--budget", "3", "--runs", "1", "--seed", "8"}
 	_, err := temple(t, append([]string{"tune", config, "--out", tuning}, other...)...)
@@ -197,8 +207,10 @@ func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
 		}
 	}
 	sameResults(t, filepath.Join(tuning, "trials"), filepath.Join(fresh, "trials"))
-	if b, err := os.ReadFile(notes); err != nil || string(b) != "mine" {
-		t.Errorf("--force touched the user's file: %q, %v", b, err)
+	for path, want := range map[string]string{notes: "mine", mine: "<svg/>"} {
+		if b, err := os.ReadFile(path); err != nil || string(b) != want {
+			t.Errorf("--force touched the user's file %s: %q, %v", path, b, err)
+		}
 	}
 	if !fileExists(filepath.Join(tuning, "judged", "summary.json")) {
 		t.Error("--force removed the experiment run below the tuning directory")

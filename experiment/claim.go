@@ -14,6 +14,29 @@ type (
 	LockedError = results.LockedError
 )
 
+// DirOptions say how a run treats what its results directory holds already (results.ClaimOptions).
+type DirOptions struct {
+	// Force runs into a directory that holds files of temple's names that temple did not write
+	// there (temple run --force, after results.Discard removed what the directory's record lists).
+	Force bool
+	// OtherVersions resumes results written by another temple version, the results then
+	// recording it (temple run --allow-other-version).
+	OtherVersions bool
+}
+
+// WithDir is s, run with the directory options o; they are no part of the spec.
+func (s Spec) WithDir(o DirOptions) Spec {
+	s.dir = o
+	return s
+}
+
+// asPoint is s run as a point of the experiment whose directory holds its own (a sweep's, a
+// scaling study's).
+func (s Spec) asPoint() Spec {
+	s.point = true
+	return s
+}
+
 // Noter is a Progress that also takes notes for the user, such as a stale lock taken over.
 type Noter interface {
 	Note(text string)
@@ -25,9 +48,9 @@ func claim(dir string, s Spec, progress Progress) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	var note func(string)
+	o := results.ClaimOptions{Force: s.dir.Force, OtherVersions: s.dir.OtherVersions, Point: s.point}
 	if n, ok := progress.(Noter); ok {
-		note = n.Note
+		o.Note = n.Note
 	}
-	return results.Claim(dir, s.Name, b, note)
+	return results.Claim(dir, s.Name, b, o)
 }

@@ -68,8 +68,8 @@ func TestAnotherExperimentIsRefused(t *testing.T) {
 	}
 }
 
-// TestDiscardLeavesNoForeignCell: after Discard the other experiment runs, and cells/ holds its
-// cells only; files that are not results stay.
+// TestDiscardLeavesNoForeignCell: after Discard the other experiment runs (with --force: the
+// user's file is there), and cells/ holds its cells only; files that are not results stay.
 func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	dir := t.TempDir()
 	a := small(2, 1, 10)
@@ -86,7 +86,10 @@ func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	if err := results.Discard(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Execute(context.Background(), b, dir, 2, nil); err != nil {
+	if _, err := Execute(context.Background(), b, dir, 2, nil); err == nil || !strings.Contains(err.Error(), "holds notes.txt") {
+		t.Errorf("a directory with the user's notes.txt, without --force: %v, want a refusal naming it", err)
+	}
+	if _, err := Execute(context.Background(), b.WithDir(DirOptions{Force: true}), dir, 2, nil); err != nil { // as --force does
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)

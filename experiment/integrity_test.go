@@ -80,7 +80,8 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 		t.Errorf("merging shards of two versions of the task file: %v, want a refusal naming it", err)
 	}
 
-	// Both shards of one version, one's setup.json edited: refused naming the shard and field.
+	// Both shards of one version, one's setup.json edited: refused by its checksum; with its
+	// checksum recorded too (another writer's), refused naming the shard and field.
 	if err := os.WriteFile(mdpFile, []byte(customMDP("1")), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +93,34 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	b, _ := os.ReadFile(setup)
 	os.WriteFile(setup, []byte(strings.Replace(string(b), `"epsilon": 0.1`, `"epsilon": 0.2`, 1)), 0o644)
 	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
+	if err == nil || !strings.Contains(err.Error(), setup+": its content is not what temple wrote") {
+		t.Errorf("merging shards with an edited setup.json: %v, want a refusal naming it", err)
+	}
+	if err := results.Record(other, "setup.json"); err != nil {
+		t.Fatal(err)
+	}
+	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
 	if err == nil || !strings.Contains(err.Error(), "shard "+other+"'s setup.json") || !strings.Contains(err.Error(), "epsilon") {
-		t.Errorf("merging shards with an edited setup.json: %v, want a refusal naming the shard and epsilon", err)
+		t.Errorf("merging shards with another setup.json: %v, want a refusal naming the shard and epsilon", err)
 	}
 	os.WriteFile(setup, b, 0o644)
+	if err := results.Record(other, "setup.json"); err != nil {
+		t.Fatal(err)
+	}
 	tasks := filepath.Join(other, "tasks.json")
 	b, _ = os.ReadFile(tasks)
 	os.WriteFile(tasks, []byte(strings.Replace(string(b), `"r":1`, `"r":2`, 1)), 0o644)
+	if err := results.Record(other, "tasks.json"); err != nil {
+		t.Fatal(err)
+	}
 	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
 	if err == nil || !strings.Contains(err.Error(), "tasks.json differs") || !strings.Contains(err.Error(), "run 0, task 0") {
-		t.Errorf("merging shards with an edited tasks.json: %v, want a refusal naming it", err)
+		t.Errorf("merging shards with another tasks.json: %v, want a refusal naming it", err)
 	}
 	os.WriteFile(tasks, b, 0o644)
+	if err := results.Record(other, "tasks.json"); err != nil {
+		t.Fatal(err)
+	}
 	if err := results.Merge(filepath.Join(dir, "M"), []string{out, other}); err != nil {
 		t.Errorf("merging the shards of one version: %v", err)
 	}

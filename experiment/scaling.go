@@ -197,7 +197,7 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		if err != nil {
 			return nil, nil, err
 		}
-		plan, c, err := runPoint(ctx, ps, filepath.Join(dir, pt.dir()), jobs, progress)
+		plan, c, err := runPoint(ctx, ps.asPoint(), filepath.Join(dir, pt.dir()), jobs, progress)
 		if err != nil {
 			return nil, nil, err
 		}

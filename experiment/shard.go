@@ -124,6 +124,9 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	var scaling []results.ScalingPointSetup
 	cells := 0
 	for k, ps := range points {
+		if subdirs[k] != "" {
+			ps = ps.asPoint()
+		}
 		n, pt, err := runShardPoint(ctx, ps, filepath.Join(dir, subdirs[k]), subdirs[k] != "", jobs, progress, sh)
 		cells += n
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/results"
 )
@@ -57,6 +57,11 @@ type Spec struct {
 	// Tuning, in a config temple tune wrote, records how its agents were tuned; its seeds are
 	// refused (results.Tuning.CheckSeed).
 	Tuning *results.Tuning `yaml:"tuning,omitempty" doc:"written by temple tune into a tuned config: how its agents were tuned (seeds, budget, objective); temple run refuses its seeds"`
+
+	// dir says how a run treats what its results directory holds (WithDir); point that the
+	// directory is a point of the experiment in its parent (asPoint).
+	dir   DirOptions
+	point bool
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -130,15 +135,35 @@ func Demo() Spec {
 	return s
 }
 
+// MaxConfigBytes bounds a config: 4 MiB (a config of thousands of lines is a few hundred KB; the
+// YAML parser takes about 60 times the text in memory).
+const MaxConfigBytes = 4 << 20
+
 // Load reads a spec file: defaults first (those of the file's task family), then the file on
 // top. Unknown or misspelt keys, and parameters of another family or agent type, fail with their
 // line number. A relative path in the file (a task file, a learner's source) is read relative to
-// the file's directory, not the working directory.
+// the file's directory, not the working directory. Only a regular file of at most MaxConfigBytes
+// is read.
 func Load(path string) (Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadConfig(path)
 	if err != nil {
-		return Spec{}, fmt.Errorf("config: %w", err)
+		return Spec{}, err
 	}
+	return LoadBytes(path, b)
+}
+
+// ReadConfig reads the config file at path: a regular file of at most MaxConfigBytes (a named
+// pipe, a device or a directory is refused before it is read).
+func ReadConfig(path string) ([]byte, error) {
+	b, err := regular.ReadFile(path, MaxConfigBytes)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return b, nil
+}
+
+// LoadBytes is Load of the content b of the config file at path (ReadConfig).
+func LoadBytes(path string, b []byte) (Spec, error) {
 	s, err := Parse(b)
 	if err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)

@@ -210,7 +210,7 @@ func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 		if err != nil {
 			return nil, err
 		}
-		sum, err := Execute(ctx, ps, filepath.Join(dir, sw.Points[k].Dir), jobs, progress)
+		sum, err := Execute(ctx, ps.asPoint(), filepath.Join(dir, sw.Points[k].Dir), jobs, progress)
 		if err != nil {
 			return nil, err
 		}

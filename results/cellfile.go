@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"errors"
 	"io"
-	"os"
+
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // A cell file (cells/<CellName>.json) is a CellResult as JSON with a checksum of its content:
@@ -57,24 +59,21 @@ func cellChecksum(c CellResult) (string, error) {
 // fs.ErrNotExist when there is none, a *DamagedError that says what is wrong when it is not the
 // finished cell want describes.
 func ReadCell(path string, want CellWant) (CellResult, error) {
-	f, err := os.Open(path)
+	f, fi, err := regular.Open(path)
+	var notRegular *regular.NotRegularError
+	if errors.As(err, &notRegular) {
+		return CellResult{}, &DamagedError{Path: path, Problem: fmt.Sprintf("%s, not a file: remove it, and the cell runs again", regular.Kind(notRegular.Mode))}
+	}
 	if err != nil {
 		return CellResult{}, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return CellResult{}, fmt.Errorf("results: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return CellResult{}, &DamagedError{Path: path, Problem: "not a file (a directory?): remove it, and the cell runs again"}
-	}
 	// A file far larger than the cell can be (a file copied over it) is not read into memory.
 	if most := maxCellBytes(want); fi.Size() > most {
 		return CellResult{}, &DamagedError{Path: path, Problem: fmt.Sprintf("%d bytes, more than a cell of %d tasks and %d episodes can take (%d)",
 			fi.Size(), want.Tasks, want.Episodes, most)}
 	}
-	b, err := io.ReadAll(f)
+	b, err := io.ReadAll(io.LimitReader(f, maxCellBytes(want)+1))
 	if err != nil {
 		return CellResult{}, fmt.Errorf("results: %w", err)
 	}

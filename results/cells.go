@@ -45,7 +45,13 @@ func WriteCell(dir string, c CellResult) error {
 	if err := atomicfile.Write(path, b); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	return nil
+	names := []string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}
+	for _, stream := range []string{filepath.Join("episodes", CellName(c.Run, c.Agent)+".csv"), filepath.Join("templates", CellName(c.Run, c.Agent)+".jsonl")} {
+		if fi, err := os.Lstat(filepath.Join(dir, stream)); err == nil && fi.Mode().IsRegular() {
+			names = append(names, stream) // closed before the cell is written
+		}
+	}
+	return record(dir, names...)
 }
 
 // WriteTasks writes the task sequences of an experiment, as encoded by the task package

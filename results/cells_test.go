@@ -10,7 +10,7 @@ import (
 )
 
 // The files of a cell read back as written: the cell (and nothing beside it), its episode
-// returns line by line, its template snapshots.
+// returns line by line, its template snapshots; checksums.json lists the three.
 func TestCellFilesRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	if err := MakeCellDirs(dir, true, true); err != nil {
@@ -65,7 +65,16 @@ func TestCellFilesRoundTrip(t *testing.T) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if err := WriteCell(dir, cell); err != nil { // after its streams, as the runner writes it: it records them
+		t.Fatal(err)
+	}
 	if got, err := ReadSnapshots(dir, 2, "O-TempLe+x"); err != nil || !reflect.DeepEqual(got, snaps) {
 		t.Fatalf("ReadSnapshots = %+v, %v; want %+v", got, err, snaps)
+	}
+	sums, err := readChecksums(dir)
+	for _, name := range []string{"cells/run-002--O-TempLe_x.json", "episodes/run-002--O-TempLe_x.csv", "templates/run-002--O-TempLe_x.jsonl"} {
+		if _, ok := sums.Files[name]; err != nil || !ok {
+			t.Errorf("checksums.json does not list %s (%v)", name, err)
+		}
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // A results directory belongs to one experiment: the first run into it writes its resolved spec
@@ -92,40 +92,90 @@ type lockInfo struct {
 	Experiment string `json:"experiment"`
 }
 
-// Claim takes dir for an experiment named name whose resolved spec is specYAML: it locks the
-// directory, refuses it if it holds results of another spec (OccupiedError) or another process
-// runs an experiment in it (LockedError), and writes spec.yaml when there is none. note, if not
-// nil, is told of a stale lock taken over. The caller calls release when done.
-func Claim(dir, name string, specYAML []byte, note func(string)) (release func(), err error) {
+// ClaimOptions say how Claim treats what a directory holds already.
+type ClaimOptions struct {
+	// Note, if not nil, is told of a stale lock taken over, and of the versions accepted.
+	Note func(string)
+	// Force takes a directory that holds files of temple's names that temple did not write there
+	// (a user's own summary.json), or results of another spec that no record lists (temple run
+	// --force, after Discard removed the files the record lists).
+	Force bool
+	// OtherVersions resumes results written by another temple version or results format (not a
+	// newer format): the directory's record then names those versions (temple run
+	// --allow-other-version).
+	OtherVersions bool
+	// Point says that dir is a point of the experiment claimed in its parent directory (a sweep's
+	// or scaling study's, or a merge's): the parent is not refused as another experiment, and its
+	// record lists dir among its parts.
+	Point bool
+}
+
+// Claim takes dir for an experiment named name whose resolved spec is specYAML: it refuses a
+// directory inside another experiment's (NestedError), locks the directory, refuses it if another
+// process runs an experiment in it (LockedError), if it holds results of another spec
+// (OccupiedError) or of another temple version (VersionError), or files of temple's names that
+// temple did not write (ForeignError), and writes spec.yaml when there is none. The caller calls
+// release when done.
+func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), err error) {
+	if err := checkNesting(dir, o.Point); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("results: %w", atomicfile.NotWritable(dir, err))
 	}
-	unlock, err := lock(dir, name, note)
+	unlock, err := lock(dir, name, o.Note)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOwner(dir, name, specYAML); err != nil {
+	fail := func(err error) (func(), error) {
 		unlock()
 		return nil, err
 	}
+	other, err := checkVersion(dir, o.OtherVersions)
+	if err != nil {
+		return fail(err)
+	}
+	if err := checkOwner(dir, name, specYAML, o.Force); err != nil {
+		return fail(err)
+	}
+	if !o.Force && other == "" { // the files of the other version are the results it resumes
+		if err := checkForeign(dir); err != nil {
+			return fail(err)
+		}
+	}
 	if err := removeTemporaries(dir); err != nil { // of a process killed while writing
-		unlock()
-		return nil, fmt.Errorf("results: %w", err)
+		return fail(fmt.Errorf("results: %w", err))
 	}
 	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
-		unlock()
-		return nil, fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err)
+		return fail(fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err))
+	}
+	if err := stamp(dir, other); err != nil {
+		return fail(err)
+	}
+	if other != "" && o.Note != nil {
+		o.Note(fmt.Sprintf("%s holds results of temple %s; resuming them with temple %s, format %d (--allow-other-version), as its %s records",
+			dir, other, Version, FormatVersion, ChecksumsFile))
+	}
+	if err := record(dir, "spec.yaml"); err != nil {
+		return fail(err)
+	}
+	if o.Point { // its parent's record lists it, for Discard
+		if err := RecordParts(filepath.Dir(dir), filepath.Base(dir)); err != nil {
+			return fail(err)
+		}
 	}
 	return unlock, nil
 }
 
 // checkOwner refuses dir if it holds results of a spec other than want: a different spec.yaml
-// with results beside it, or, without one, cells with another fingerprint.
-func checkOwner(dir, name string, want []byte) error {
-	held, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
+// with results beside it, or, without one, cells with another fingerprint. With force, results
+// that dir's record does not list (Discard left them) are no refusal: their cells are not of
+// this spec's fingerprint, so none is used, and spec.yaml is replaced.
+func checkOwner(dir, name string, want []byte, force bool) error {
+	held, err := regular.ReadFile(filepath.Join(dir, "spec.yaml"), maxSpecBytes)
 	switch {
 	case err == nil:
-		if bytes.Equal(held, want) || !holdsResults(dir) {
+		if bytes.Equal(held, want) || !holdsResults(dir) || force {
 			return nil // the same spec resumes; a spec that left no result (refused, or stopped early) is replaced
 		}
 		differs := differingKeys(held, want)
@@ -135,13 +185,15 @@ func checkOwner(dir, name string, want []byte) error {
 		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differs, Inputs: changedInputs(held, want)}
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("results: %w", err)
+	case force:
+		return nil
 	}
 	fp := Fingerprint(want)
 	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
 	for _, path := range cells {
-		b, err := os.ReadFile(path)
+		b, err := regular.ReadFile(path, maxCellFileBytes)
 		if err != nil {
-			return fmt.Errorf("results: %w", err)
+			return &OccupiedError{Dir: dir, Want: name}
 		}
 		var c struct {
 			Fingerprint string `json:"fingerprint"`
@@ -152,6 +204,14 @@ func checkOwner(dir, name string, want []byte) error {
 	}
 	return nil
 }
+
+// maxSpecBytes bounds a spec.yaml read back (a config is at most 4 MiB, experiment.MaxConfigBytes,
+// and its resolution adds the inputs' digests).
+const maxSpecBytes = 16 << 20
+
+// maxCellFileBytes bounds a cell read to learn its fingerprint alone (a cell's own bound,
+// maxCellBytes, needs the experiment's sizes).
+const maxCellFileBytes = 4 << 30
 
 // holdsResults reports whether dir holds a finished cell (its own, a sweep point's or a temple
 // tune trial's) or a summary.
@@ -224,81 +284,6 @@ func changedInputs(held, want []byte) []InputChange {
 func Fingerprint(specYAML []byte) string {
 	digest := sha256.Sum256(specYAML)
 	return hex.EncodeToString(digest[:8])
-}
-
-// Discard removes the results of whatever experiment dir holds: the files and directories an
-// experiment writes at its top (resultFiles), and the points' directories that its own record
-// (sweep.json, scaling.json) lists. Everything else stays: other files, and a directory below
-// that holds another experiment, which note (if not nil) is told of. It refuses a directory in
-// which an experiment is running.
-func Discard(dir string, note func(string)) error {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	unlock, err := lock(dir, "(discarding)", nil)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	points := ownPoints(dir)
-	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
-		switch {
-		case slices.Contains(resultFiles, e.Name()) || e.IsDir() && points[e.Name()]:
-			if err := os.RemoveAll(path); err != nil {
-				return fmt.Errorf("results: %w", err)
-			}
-		case e.IsDir() && holdsExperiment(path) && note != nil:
-			note(fmt.Sprintf("%s holds experiment %s, not a point of the one in %s: left as it is", path, experimentName(path), dir))
-		}
-	}
-	return nil
-}
-
-// ownPoints are the points' directories that dir's sweep.json or scaling.json lists.
-func ownPoints(dir string) map[string]bool {
-	out := map[string]bool{}
-	var sw SweepSetup
-	if readLayout(dir, sweepFile, &sw) == nil {
-		for _, pt := range sw.Points {
-			out[pt.Dir] = true
-		}
-	}
-	var sc ScalingSetup
-	if readLayout(dir, scalingFile, &sc) == nil {
-		for _, pt := range sc.Points {
-			out[pt.Dir] = true
-		}
-	}
-	for d := range out {
-		if !filepath.IsLocal(d) || strings.ContainsAny(d, `/\`) {
-			delete(out, d) // a damaged record names no directory outside dir
-		}
-	}
-	return out
-}
-
-// holdsExperiment reports whether path holds an experiment's results: a spec.yaml or cells.
-func holdsExperiment(path string) bool {
-	for _, inner := range []string{"spec.yaml", "cells"} {
-		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// experimentName is the quoted name in path's spec.yaml, for a message.
-func experimentName(path string) string {
-	b, err := os.ReadFile(filepath.Join(path, "spec.yaml"))
-	if err != nil {
-		return "(no spec.yaml)"
-	}
-	return strconv.Quote(specName(b))
 }
 
 // RemoveTemporaries removes the temporary files that writes into the results directory dir left

@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/stats"
 )
 
@@ -18,15 +18,22 @@ import (
 // any file temple wrote there is missing or changed (Verify).
 func ReadSummary(dir string) (Summary, error) {
 	path := filepath.Join(dir, "summary.json")
-	b, err := os.ReadFile(path)
+	held, err := regular.ReadFile(path, maxLayoutBytes)
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
 	}
-	sum, err := ParseSummary(path, b) // first: its format says more than its checksum
+	if _, err := ParseSummary(path, held); err != nil { // first: its format says more than its checksum
+		return Summary{}, err
+	}
+	b, err := readVerified(dir, "summary.json", maxLayoutBytes) // the bytes parsed are the bytes checked
 	if err != nil {
 		return Summary{}, err
 	}
-	return sum, Verify(dir) // every file temple wrote there, summary.json with them
+	sum, err := ParseSummary(path, b)
+	if err != nil {
+		return Summary{}, err
+	}
+	return sum, Verify(dir) // every file temple wrote there
 }
 
 // ParseSummary is ReadSummary of the content b of the summary.json at path.
@@ -175,8 +182,8 @@ func CompareDirs(a, b string) ([]stats.Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	ta, errA := os.ReadFile(filepath.Join(a, "tasks.json"))
-	tb, errB := os.ReadFile(filepath.Join(b, "tasks.json"))
+	ta, errA := readVerified(a, "tasks.json", maxTasksBytes)
+	tb, errB := readVerified(b, "tasks.json", maxTasksBytes)
 	switch {
 	case errA != nil:
 		return nil, fmt.Errorf("results: compare: %w", errA)
@@ -270,12 +277,19 @@ func Judge(cs []stats.Comparison, agents map[string]AgentSummary, m stats.Margin
 	return bases, nil
 }
 
-// WriteComparisons writes compare.csv: one line per comparison with its verdict at the 5% level
-// on the adjusted p-values (stats.Comparison.Verdict), then — after the verdict, so that the
-// columns before it keep their places — the equivalence margin, the TOST's p-value raw and
-// adjusted (empty without an equivalence test) and the minimum detectable effect.
-func WriteComparisons(path string, cs []stats.Comparison) error {
-	return WriteCSV(path, "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
+// WriteComparisons writes compare.csv into the results directory dir, and records its checksum
+// there: one line per comparison with its verdict at the 5% level on the adjusted p-values
+// (stats.Comparison.Verdict), then — after the verdict, so that the columns before it keep their
+// places — the equivalence margin, the TOST's p-value raw and adjusted (empty without an
+// equivalence test) and the minimum detectable effect. It refuses a directory in which an
+// experiment is running.
+func WriteComparisons(dir string, cs []stats.Comparison) error {
+	unlock, err := lock(dir, "(temple compare)", nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	err = WriteCSV(filepath.Join(dir, "compare.csv"), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
 		for _, c := range cs {
 			pTOST, pTOSTAdjusted := "", ""
 			if c.Margin > 0 {
@@ -286,4 +300,8 @@ func WriteComparisons(path string, cs []stats.Comparison) error {
 				Num(c.Margin), pTOST, pTOSTAdjusted, Num(c.MDE))
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return record(dir, "compare.csv")
 }

@@ -116,8 +116,9 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 	if got != "A > B; A > C; B and C are level" || math.Abs(cs[2].Margin-0.500625) > 1e-12 {
 		t.Errorf("verdicts %q, B − C margin %v; want A > B; A > C; B and C are level, 0.500625", got, cs[2].Margin)
 	}
-	path := filepath.Join(t.TempDir(), "compare.csv")
-	if err := WriteComparisons(path, cs); err != nil {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "compare.csv")
+	if err := WriteComparisons(dir, cs); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -131,7 +132,7 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 	}
 	// Without an equivalence test (two agents without regret) the TOST columns are empty.
 	none := []stats.Comparison{{A: "P", B: "Q", N: 2, P: 1, PAdjusted: 1, PTOST: 1, PTOSTAdjusted: 1}}
-	if err := WriteComparisons(path, none); err != nil {
+	if err := WriteComparisons(dir, none); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ = os.ReadFile(path); !strings.HasSuffix(strings.TrimSpace(string(b)), ",P and Q are not distinguishable,0,,,0") {

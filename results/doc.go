@@ -9,8 +9,8 @@
 // shards.
 //
 // It may import the learner seam (agent, for a record's metrics and phases; no learner), template
-// (for the learned templates' snapshots), the statistics (stats), the figures (plots) and its atomic writer
-// (internal/atomicfile). It must not import experiment or anything that runs experiments: what a
+// (for the learned templates' snapshots), the statistics (stats), the figures (plots), its atomic writer
+// (internal/atomicfile) and its reader of regular files (internal/regular). It must not import experiment or anything that runs experiments: what a
 // writer needs of the spec comes as plain data (Setup, SweepSetup, ScalingSetup; the encoded task
 // sequences), stored beside the results, so that the readers — temple compare, temple report and
 // temple merge — do not carry the runner.
@@ -83,4 +83,4 @@
 package results
 
 // FormatVersion is the version of the results directory's layout described above.
-const FormatVersion = 3
+const FormatVersion = 4

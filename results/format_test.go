@@ -55,11 +55,17 @@ func TestReadSummaryChecksTheFormatVersion(t *testing.T) {
 func TestReadSetupChecksTheFormatVersion(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte("name: x\n"), 0o644)
+	if err := record(dir, "spec.yaml"); err != nil {
+		t.Fatal(err)
+	}
 	for version, want := range map[string]string{
 		`"format_version": 99,`: "is of results format 99, written by a newer temple",
 		``:                      "is of results format 1, written by an older temple than this one (" + Version + ", format " + strconv.Itoa(FormatVersion) + "); run the experiment (or this shard) again with this temple: temple run " + filepath.Join(dir, "spec.yaml"),
 	} {
 		os.WriteFile(filepath.Join(dir, setupFile), []byte(`{`+version+`"name": "x", "runs": 1, "agents": ["A"], "spec": {}}`), 0o644)
+		if err := record(dir, setupFile); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := ReadSetup(dir); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("setup.json {%s…}: %v, want %q", version, err, want)
 		}

@@ -71,15 +71,18 @@ func fixtureShards(tb testing.TB) map[string][]byte {
 	return files
 }
 
-// addChecksums sets the checksums.json of directory dir of files to record the layout files there
-// (setup.json, tasks.json, sweep.json, scaling.json), as temple records them.
+// addChecksums sets the checksums.json of directory dir of files to record every file there (the
+// layout files, spec.yaml, the cells), as temple records them.
 func addChecksums(tb testing.TB, files map[string][]byte, dir string) {
-	sums := checksums{Files: map[string]string{}}
-	for _, name := range []string{setupFile, "tasks.json", sweepFile, scalingFile} {
-		if b, ok := files[filepath.Join(dir, name)]; ok {
-			sum := sha256.Sum256(b)
-			sums.Files[name] = hex.EncodeToString(sum[:])
+	sums := checksums{ToolVersion: Version, FormatVersion: FormatVersion, Files: map[string]string{}, Sizes: map[string]int64{}}
+	for path, b := range files {
+		name, err := filepath.Rel(dir, path)
+		if err != nil || !filepath.IsLocal(name) || name == ChecksumsFile {
+			continue
 		}
+		sum := sha256.Sum256(b)
+		sums.Files[filepath.ToSlash(name)] = hex.EncodeToString(sum[:])
+		sums.Sizes[filepath.ToSlash(name)] = int64(len(b))
 	}
 	b, err := json.Marshal(sums)
 	if err != nil {
@@ -231,7 +234,7 @@ func FuzzMergeShards(f *testing.F) {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 			os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		}
-		m, err := readShards([]string{filepath.Join(dir, "shard", "0"), filepath.Join(dir, "shard", "1")})
+		m, err := readShards([]string{filepath.Join(dir, "shard", "0"), filepath.Join(dir, "shard", "1")}, MergeOptions{})
 		if err != nil {
 			return
 		}

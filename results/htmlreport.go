@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -124,10 +124,12 @@ func WriteReport(dir string) error {
 		Total  float64 `json:"total_cell_seconds"`
 		Reused int     `json:"reused_cells"`
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
+	if b, err := readListed(dir, "timings.json", maxLayoutBytes); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
 			return &DamagedError{Path: filepath.Join(dir, "timings.json"), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	page.Seconds, page.Reused = timings.Total, timings.Reused
 	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
@@ -136,7 +138,18 @@ func WriteReport(dir string) error {
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}
-	return nil
+	return record(dir, "report.html")
+}
+
+// RewriteReport is WriteReport for temple report: it refuses a directory in which an experiment
+// is running (whose writer writes the report itself).
+func RewriteReport(dir string) error {
+	unlock, err := lock(dir, "(temple report)", nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return WriteReport(dir)
 }
 
 // SpecHeader is what a results directory's reader needs of its resolved spec (spec.yaml): these
@@ -157,9 +170,9 @@ type SpecHeader struct {
 // ReadSpecHeader reads the SpecHeader of dir's spec.yaml; it returns the file's bytes too.
 func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 	path := filepath.Join(dir, "spec.yaml")
-	b, err := os.ReadFile(path)
+	b, err := readVerified(dir, "spec.yaml", maxSpecBytes)
 	if err != nil {
-		return SpecHeader{}, nil, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
+		return SpecHeader{}, nil, err
 	}
 	var h SpecHeader
 	if err := yaml.Unmarshal(b, &h); err != nil {
@@ -190,17 +203,14 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 	})
 	for _, file := range files {
 		name := filepath.Join("figures", filepath.Base(file))
-		if err := verifyFile(dir, name); err != nil {
+		b, err := readVerified(dir, name, maxLayoutBytes)
+		if err != nil {
 			var damaged *DamagedError
 			if errors.As(err, &damaged) {
 				foreign = append(foreign, filepath.ToSlash(name))
 				continue
 			}
 			return nil, nil, err
-		}
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, nil, fmt.Errorf("results: report: %w", err)
 		}
 		// Our own figures, written by plots.Figure and checked above: trusted markup. Drop the
 		// XML prolog.

@@ -13,7 +13,11 @@ import (
 	"time"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/internal/regular"
 )
+
+// maxLockBytes bounds a lock file's content (a process, a host and an experiment's name).
+const maxLockBytes = 64 << 10
 
 // lock takes dir's lock file for this process: an exclusive flock(2) on it, held while the
 // experiment runs, and the file's content naming this process (for the message of a refused
@@ -30,9 +34,21 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// Not through a symbolic link (a lock file made a link would write outside dir), and not
+		// waiting on a named pipe: only a regular file is a lock.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("results: the lock file %s is a symbolic link, not temple's lock: remove it", path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("results: locking %s: %w", dir, atomicfile.NotWritable(dir, err))
+		}
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			if err == nil {
+				err = fmt.Errorf("%s, not temple's lock: remove it", regular.Kind(fi.Mode()))
+			}
+			return nil, fmt.Errorf("results: the lock file %s: %w", path, err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
@@ -47,7 +63,10 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 			f.Close()
 			continue
 		}
-		b, err := io.ReadAll(f)
+		b, err := io.ReadAll(io.LimitReader(f, maxLockBytes+1))
+		if err == nil && len(b) > maxLockBytes {
+			err = fmt.Errorf("more than the %d bytes of a lock", maxLockBytes)
+		}
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("results: reading the lock %s: %w", path, err)
@@ -105,7 +124,7 @@ func sameFile(f *os.File, path string) bool {
 func heldLock(dir, path string) error {
 	var held lockInfo
 	for range 100 {
-		b, err := os.ReadFile(path)
+		b, err := regular.ReadFile(path, maxLockBytes)
 		if err == nil && json.Unmarshal(b, &held) == nil && held.PID > 0 && processAlive(held.PID) {
 			break
 		}

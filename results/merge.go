@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // Merge joins the results directories of the shards of one experiment (a plain one, a sweep or a
@@ -21,9 +23,20 @@ import (
 // nothing of the runner: each experiment directory's setup.json and tasks.json, and a sweep's
 // sweep.json or a scaling study's scaling.json, say what to write. Everything is read and checked
 // before anything is written: a missing or damaged file is refused, named, and out is left as it
-// was (removed if the merge made it).
-func Merge(out string, shards []string) error {
-	m, err := readShards(shards)
+// was (removed if the merge made it). Shards written by another temple version are refused, and
+// so is a cell that two shards hold with different contents.
+func Merge(out string, shards []string) error { return MergeWith(out, shards, MergeOptions{}) }
+
+// MergeOptions are a merge's settings besides its directories.
+type MergeOptions struct {
+	// OtherVersions merges shards written by other temple versions (of this results format):
+	// the merged results record them (temple merge --allow-other-version).
+	OtherVersions bool
+}
+
+// MergeWith is Merge with options.
+func MergeWith(out string, shards []string, o MergeOptions) error {
+	m, err := readShards(shards, o)
 	if err != nil {
 		return err
 	}
@@ -39,20 +52,25 @@ type merger struct {
 	subdirs []string // the points' directories ("" for a plain experiment)
 	setups  []Setup
 	cells   [][]CellResult
+	// others are the versions of the shards that are not this temple's (MergeOptions).
+	others []string
 }
 
 // readShards reads and checks every file of the shards that the merge uses.
-func readShards(shards []string) (*merger, error) {
+func readShards(shards []string, o MergeOptions) (*merger, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("results: merge: no shard directories given")
 	}
 	m := &merger{subdirs: []string{""}}
 	var err error
-	if m.spec, err = os.ReadFile(filepath.Join(shards[0], "spec.yaml")); err != nil {
+	if m.others, err = shardVersions(shards, o); err != nil {
+		return nil, err
+	}
+	if m.spec, err = readVerified(shards[0], "spec.yaml", maxSpecBytes); err != nil {
 		return nil, fmt.Errorf("results: merge: %w", err)
 	}
 	for _, d := range shards[1:] {
-		other, err := os.ReadFile(filepath.Join(d, "spec.yaml"))
+		other, err := readVerified(d, "spec.yaml", maxSpecBytes)
 		if err != nil {
 			return nil, fmt.Errorf("results: merge: %w", err)
 		}
@@ -102,7 +120,7 @@ func readShards(shards []string) (*merger, error) {
 	var missing []string
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(shards[0], sub)
-		if err := sameLayoutFiles(shards, sub); err != nil {
+		if err := sameLayoutFiles(shards, sub, len(m.others) > 0); err != nil {
 			return nil, err
 		}
 		if m.setups[k], err = ReadSetup(dir); err != nil {
@@ -119,6 +137,7 @@ func readShards(shards []string) (*merger, error) {
 				want.Run, want.Agent, want.Tasks = run, agent, tasks[run]
 				name := CellPath(sub, run, agent)
 				var found *CellResult
+				var foundIn string
 				for _, d := range shards {
 					c, err := ReadCell(filepath.Join(d, name), want)
 					if isNotExist(err) {
@@ -127,8 +146,13 @@ func readShards(shards []string) (*merger, error) {
 					if err != nil {
 						return nil, fmt.Errorf("results: merge: %w; run that shard again (it runs the cell again), or remove the file", err)
 					}
+					if found != nil && !sameCell(*found, c) {
+						return nil, fmt.Errorf("results: merge: %s and %s hold the same cell (run %d, agent %s) with different results; "+
+							"the shards did not run the same experiment the same way: remove the file of the one that is wrong, or run its shard again",
+							filepath.Join(foundIn, name), filepath.Join(d, name), run, agent)
+					}
 					c.Resumed = true // run elsewhere: no seconds of this invocation
-					found = &c
+					found, foundIn = &c, d
 				}
 				if found == nil {
 					missing = append(missing, name)
@@ -150,7 +174,7 @@ func readShards(shards []string) (*merger, error) {
 func (m *merger) write(out string, shards []string) (err error) {
 	_, statErr := os.Stat(out)
 	made := isNotExist(statErr)
-	release, err := Claim(out, specName(m.spec), m.spec, nil)
+	release, err := Claim(out, specName(m.spec), m.spec, ClaimOptions{})
 	if err != nil {
 		return err
 	}
@@ -164,18 +188,24 @@ func (m *merger) write(out string, shards []string) (err error) {
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(out, sub)
 		if sub != "" {
-			releasePoint, err := Claim(dir, m.setups[k].Name, m.setups[k].SpecYAML, nil)
+			releasePoint, err := Claim(dir, m.setups[k].Name, m.setups[k].SpecYAML, ClaimOptions{Point: true})
 			if err != nil {
 				return err
 			}
 			defer releasePoint()
 		}
-		for _, name := range []string{setupFile, "tasks.json"} {
-			if err := copyFile(filepath.Join(shards[0], sub, name), filepath.Join(dir, name)); err != nil {
-				return fmt.Errorf("results: merge: %w", err)
+		if err := copyFile(filepath.Join(shards[0], sub, "tasks.json"), filepath.Join(dir, "tasks.json")); err != nil {
+			return fmt.Errorf("results: merge: %w", err)
+		}
+		if err := record(dir, "tasks.json"); err != nil {
+			return err
+		}
+		if len(m.others) > 0 {
+			if err := stampOthers(dir, m.others); err != nil {
+				return err
 			}
 		}
-		if err := record(dir, setupFile, "tasks.json"); err != nil {
+		if err := WriteSetup(dir, m.setups[k]); err != nil { // the bytes of the shards' own when their version is this one
 			return err
 		}
 		for _, d := range shards {
@@ -183,9 +213,17 @@ func (m *merger) write(out string, shards []string) (err error) {
 				if err := copyFiles(filepath.Join(d, sub, kind), filepath.Join(dir, kind)); err != nil {
 					return fmt.Errorf("results: merge: %w", err)
 				}
+				if err := recordDir(dir, kind); err != nil {
+					return err
+				}
 			}
 		}
 		if sums[k], err = Write(dir, m.setups[k], m.cells[k]); err != nil {
+			return err
+		}
+	}
+	if len(m.others) > 0 {
+		if err := stampOthers(out, m.others); err != nil {
 			return err
 		}
 	}
@@ -237,7 +275,7 @@ func copyFiles(from, to string) error {
 
 // copyFile copies the file from to the file to, atomically.
 func copyFile(from, to string) error {
-	src, err := os.Open(from)
+	src, _, err := regular.Open(from)
 	if err != nil {
 		return err
 	}
@@ -246,4 +284,45 @@ func copyFile(from, to string) error {
 		_, err := io.Copy(w, src)
 		return err
 	})
+}
+
+// sameCell reports whether two cells, each checked by ReadCell, hold the same results.
+func sameCell(a, b CellResult) bool { return a.Checksum == b.Checksum }
+
+// shardVersions are the temple versions, other than this one, that wrote the shards' directories
+// or results they resumed (their records say); refused unless o.OtherVersions.
+func shardVersions(shards []string, o MergeOptions) ([]string, error) {
+	var out []string
+	for _, d := range shards {
+		sums, err := checksumsOf(d)
+		if err != nil {
+			return nil, fmt.Errorf("results: merge: %w", err)
+		}
+		var theirs []string
+		if sums.ToolVersion != Version {
+			theirs = append(theirs, describeVersion(sums.ToolVersion, sums.FormatVersion))
+		}
+		theirs = append(theirs, sums.OtherVersions...)
+		if len(theirs) > 0 && !o.OtherVersions {
+			return nil, fmt.Errorf("results: merge: shard %s holds results of temple %s, not only of this temple (%s, format %d); "+
+				"give --allow-other-version to merge them all the same (the merged results then record those versions), "+
+				"or run that shard again with this temple", d, strings.Join(theirs, " and "), Version, FormatVersion)
+		}
+		for _, v := range theirs {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out, nil
+}
+
+// stampOthers records in dir's record the other versions whose results a merge into it joined.
+func stampOthers(dir string, others []string) error {
+	for _, v := range others {
+		if err := stamp(dir, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

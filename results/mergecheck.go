@@ -13,8 +13,9 @@ import (
 // sameLayoutFiles refuses shards whose experiment directory sub holds a setup.json or tasks.json
 // other than the first shard's: a merge takes the first shard's, so a difference would make the
 // merged results depend on the order of the shards. The error names the shard, the file and the
-// field (setup.json's key, tasks.json's run and task).
-func sameLayoutFiles(shards []string, sub string) error {
+// field (setup.json's key, tasks.json's run and task). setup.json's other_versions may differ
+// when others (shardVersions accepted them).
+func sameLayoutFiles(shards []string, sub string, others bool) error {
 	for _, name := range []string{setupFile, "tasks.json"} {
 		first, err := readLayoutFile(filepath.Join(shards[0], sub), name)
 		if err != nil {
@@ -25,7 +26,7 @@ func sameLayoutFiles(shards []string, sub string) error {
 			if err != nil {
 				return err
 			}
-			if bytes.Equal(first, other) {
+			if bytes.Equal(first, other) || others && name == setupFile && sameBut(first, other, "other_versions") {
 				continue
 			}
 			where := differingJSON(name, first, other)
@@ -75,6 +76,25 @@ func differingJSON(name string, a, b []byte) string {
 		return "layout only (the same values written otherwise)"
 	}
 	return strings.Join(keys, ", ")
+}
+
+// sameBut reports whether two JSON objects are equal but for the key but.
+func sameBut(a, b []byte, but string) bool {
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	delete(x, but)
+	delete(y, but)
+	if len(x) != len(y) {
+		return false
+	}
+	for k, v := range x {
+		if w, ok := y[k]; !ok || !jsonEqual(v, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonEqual reports whether two JSON values are equal as values.

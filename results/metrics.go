@@ -1,13 +1,15 @@
 package results
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // MetricRow is one line of metrics.csv: the value of one agent.Metric of one task of a cell.
@@ -23,17 +25,22 @@ type MetricRow struct {
 // is not five fields with whole numbers for run and task and a number for value is refused
 // (*DamagedError naming the line).
 func ReadMetrics(path string) ([]MetricRow, error) {
-	f, err := os.Open(path)
+	held, err := regular.ReadFile(path, maxTableBytes)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	defer f.Close()
-	rows, err := parseMetrics(f, path) // first: a damaged line is named
+	if _, err := parseMetrics(bytes.NewReader(held), path); err != nil { // first: a damaged line is named
+		return nil, err
+	}
+	b, err := readVerified(filepath.Dir(path), filepath.Base(path), maxTableBytes) // the bytes parsed are the bytes checked
 	if err != nil {
 		return nil, err
 	}
-	return rows, verifyFile(filepath.Dir(path), filepath.Base(path))
+	return parseMetrics(bytes.NewReader(b), path)
 }
+
+// maxTableBytes bounds a CSV file a reader holds whole (metrics.csv): 4 GiB.
+const maxTableBytes = 4 << 30
 
 // parseMetrics reads the content of metrics.csv, whose path names it in errors.
 func parseMetrics(in io.Reader, path string) ([]MetricRow, error) {

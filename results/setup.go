@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // The files that describe an experiment's layout to a reader that has no runner (Merge): every
@@ -18,10 +20,15 @@ const (
 	scalingFile = "scaling.json"
 )
 
-// WriteSetup writes s as dir/setup.json, of this FormatVersion (its spec.yaml is written by
-// Claim).
+// maxLayoutBytes bounds a layout file read whole (setup.json, sweep.json, scaling.json,
+// summary.json, timings.json, compare.csv): 256 MiB.
+const maxLayoutBytes = 256 << 20
+
+// WriteSetup writes s as dir/setup.json, of this FormatVersion, with the other versions dir's
+// record names (its spec.yaml is written by Claim).
 func WriteSetup(dir string, s Setup) error {
 	s.FormatVersion = FormatVersion
+	s.OtherVersions = OtherVersions(dir) // accepted by Claim or a merge
 	if err := writeJSON(filepath.Join(dir, setupFile), s); err != nil {
 		return err
 	}
@@ -37,15 +44,11 @@ func ReadSetup(dir string) (Setup, error) {
 	if err != nil {
 		return Setup{}, err
 	}
-	specYAML, err := os.ReadFile(filepath.Join(dir, "spec.yaml"))
-	if err != nil {
-		return Setup{}, fmt.Errorf("results: %w", err)
-	}
-	s, err := parseSetup(dir, b, specYAML) // first: its format says more than its checksum
+	specYAML, err := readVerified(dir, "spec.yaml", maxSpecBytes)
 	if err != nil {
 		return Setup{}, err
 	}
-	return s, verifyFile(dir, setupFile)
+	return parseSetup(dir, b, specYAML)
 }
 
 // parseSetup is ReadSetup of the contents of dir's setup.json, b, and spec.yaml.
@@ -102,16 +105,27 @@ func readLayout(dir, name string, v any) error {
 	return nil
 }
 
-// readLayoutFile reads the layout file name of dir; a missing file is an error that says the
-// directory was written by an older temple (or is not a results directory).
+// readLayoutFile reads the layout file name of dir, as temple wrote it (readVerified); a missing
+// file is an error that says the directory was written by an older temple (or is not a results
+// directory). A file of a newer results format is refused as such, not as an unlisted one.
 func readLayoutFile(dir, name string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
 			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
 	}
+	b, err := readVerified(dir, name, maxLayoutBytes)
 	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		if held, readErr := regular.ReadFile(filepath.Join(dir, name), maxLayoutBytes); readErr == nil {
+			var v struct {
+				Format int `json:"format_version"`
+			}
+			if json.Unmarshal(held, &v) == nil {
+				if newer := checkFormat(filepath.Join(dir, name), v.Format); newer != nil {
+					return nil, newer
+				}
+			}
+		}
+		return nil, err
 	}
 	return b, nil
 }

@@ -3,8 +3,9 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/temple-rl/temple/template"
@@ -20,9 +21,12 @@ type TaskSnapshot struct {
 // with output.templates by TemplateWriter); a damaged one is refused with a *DamagedError.
 func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
 	path := filepath.Join(dir, "templates", CellName(run, agentName)+".jsonl")
-	b, err := os.ReadFile(path)
+	b, err := readVerified(dir, filepath.Join("templates", CellName(run, agentName)+".jsonl"), maxTableBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w (run the experiment with output.templates: true)", err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("results: %w (run the experiment with output.templates: true)", err)
+		return nil, err
 	}
 	return ParseSnapshots(path, b)
 }

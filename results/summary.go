@@ -27,6 +27,9 @@ type Summary struct {
 	Note string `json:"note,omitempty"`
 	// Tuning says how temple tune tuned the agents, for a tuned config (Tuning).
 	Tuning *Tuning `json:"tuning,omitempty"`
+	// OtherVersions are the temple versions, other than ToolVersion, whose cells these results
+	// hold (resumed or merged with --allow-other-version).
+	OtherVersions []string `json:"other_versions,omitempty"`
 }
 
 // NoteSimulated is the summary's note on experiments with simulator tasks.
@@ -122,11 +125,15 @@ type Setup struct {
 	SpecYAML []byte          `json:"-"`
 	// Tuning is the spec's tuning: record (a config temple tune wrote), nil otherwise.
 	Tuning *Tuning `json:"tuning,omitempty"`
+	// OtherVersions are the temple versions, other than this one, whose cells the directory
+	// holds (its record's, ClaimOptions.OtherVersions), set by WriteSetup.
+	OtherVersions []string `json:"other_versions,omitempty"`
 }
 
 // Summarize computes the summary of the cells (in (run, agent) order).
 func Summarize(s Setup, cells []CellResult) Summary {
-	sum := Summary{Name: s.Name, ToolVersion: Version, FormatVersion: FormatVersion, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec, Tuning: s.Tuning}
+	sum := Summary{Name: s.Name, ToolVersion: Version, FormatVersion: FormatVersion, Seed: s.Seed, Runs: s.Runs, Spec: s.Spec, Tuning: s.Tuning,
+		OtherVersions: s.OtherVersions}
 	for _, c := range cells {
 		if slices.ContainsFunc(c.Tasks, func(t TaskRecord) bool { return t.Simulated }) {
 			sum.Note = NoteSimulated

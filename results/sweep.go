@@ -185,7 +185,7 @@ func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}
-	return nil
+	return record(dir, "report.html")
 }
 
 var sweepTemplate = template.Must(template.New("sweep").Funcs(template.FuncMap{

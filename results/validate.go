@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 )
@@ -12,6 +11,10 @@ import (
 // The checks of the layout files a reader uses before it writes anything from them: setup.json,
 // tasks.json, sweep.json and scaling.json. Each returns a *DamagedError that names the file and
 // what is wrong with it.
+
+// maxTasksBytes bounds tasks.json, as the runner bounds a task-sequence file it reads
+// (env.MaxSequenceBytes): 1 GiB.
+const maxTasksBytes = 1 << 30
 
 // checkSetup checks the setup.json at path.
 func checkSetup(path string, s Setup) error {
@@ -45,12 +48,9 @@ func checkSetup(path string, s Setup) error {
 // readTaskCounts reads the number of tasks of each of the runs of the tasks.json at path (its
 // task definitions are the runner's to check).
 func readTaskCounts(path string, runs int) ([]int, error) {
-	if err := verifyFile(filepath.Dir(path), filepath.Base(path)); err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(path)
+	b, err := readVerified(filepath.Dir(path), filepath.Base(path), maxTasksBytes)
 	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return nil, err
 	}
 	return parseTaskCounts(path, b, runs)
 }

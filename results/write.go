@@ -14,12 +14,14 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, with the oracle
 // oracle.csv and regret.csv, summary.json, timings.json, the figures and report.html. Everything
 // but timings.json (and the seconds report.html shows from it) is a function of the spec and seed.
 func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
+	s.OtherVersions = OtherVersions(dir)
 	sum := Summarize(s, cells)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
@@ -60,7 +62,7 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	var earlier struct {
 		Cells map[string]float64 `json:"cell_seconds"`
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "timings.json")); err == nil {
+	if b, err := regular.ReadFile(filepath.Join(dir, "timings.json"), maxLayoutBytes); err == nil {
 		json.Unmarshal(b, &earlier) // unreadable: the reused cells' times are unknown, left out
 	}
 	timings := map[string]any{}
@@ -82,7 +84,7 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := writeFigures(filepath.Join(dir, "figures"), s, cells); err != nil {
 		return sum, err
 	}
-	written := []string{"per_task.csv", "metrics.csv", "summary.json"} // not timings.json, which differs every run
+	written := []string{"spec.yaml", "per_task.csv", "metrics.csv", "summary.json", "timings.json"}
 	if s.Oracle {
 		written = append(written, "oracle.csv", "regret.csv")
 	}

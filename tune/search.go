@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/internal/atomicfile"
+	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -52,6 +52,9 @@ type Options struct {
 	// Merge gathers trials from From and runs none: it joins the shards' trials, and writes the
 	// tuned config when every stage is complete.
 	Merge bool
+	// Dir says how the search treats what its directory holds already (--force,
+	// --allow-other-version).
+	Dir experiment.DirOptions
 }
 
 // Progress follows a search: Stage when an agent's stage begins, then experiment.Progress's
@@ -330,9 +333,12 @@ func (sr *search) gather(p *experiment.Plan, from []string) error {
 				if _, err := results.ReadCell(src, w); err != nil {
 					continue
 				}
-				b, err := os.ReadFile(src)
+				b, err := regular.ReadFile(src, maxTrialBytes)
 				if err == nil {
 					err = atomicfile.Write(dst, b)
+				}
+				if err == nil {
+					err = results.Record(sr.dir, filepath.Join("cells", filepath.Base(dst)))
 				}
 				if err != nil {
 					return fmt.Errorf("tune: gathering %s: %w", src, err)
@@ -343,6 +349,10 @@ func (sr *search) gather(p *experiment.Plan, from []string) error {
 	}
 	return nil
 }
+
+// maxTrialBytes bounds a trial's cell copied from another directory (read and checked first by
+// results.ReadCell, which bounds it by its sizes).
+const maxTrialBytes = 1 << 30
 
 // read reads the cells of plan p from sr.dir, in (run, setting) order, and counts those missing
 // or damaged.

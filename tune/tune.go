@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,13 +97,16 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	prog := newStageProgress(o.Progress)
-	release, err := results.Claim(dir, claimName(s), claimed, prog.note)
+	release, err := results.Claim(dir, claimName(s), claimed, results.ClaimOptions{Note: prog.note, Force: o.Dir.Force, OtherVersions: o.Dir.OtherVersions})
 	if err != nil {
 		return s, nil, err
 	}
 	defer release()
-	for _, sr := range searches { // the trials' cells are below the directory claimed
+	for _, sr := range searches { // the trials' cells are below the directory claimed, each with its record
 		if err := results.RemoveTemporaries(sr.dir); err != nil {
+			return s, nil, err
+		}
+		if err := results.RecordParts(dir, filepath.Join("trials", filepath.Base(sr.dir))); err != nil {
 			return s, nil, err
 		}
 	}
@@ -202,7 +204,7 @@ func write(dir string, tuned experiment.Spec, rec *Record) error {
 	if err := atomicfile.Write(filepath.Join(dir, TunedFile), append([]byte(head), y...)); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	return nil
+	return results.Record(dir, RecordFile, TunedFile)
 }
 
 // claimYAML is what owns a tuning directory: the config, named as the claim names it (NAME
@@ -224,9 +226,9 @@ func claimName(s experiment.Spec) string { return s.Name + " (tuning)" }
 // Load reads a config for temple tune: as temple run does (experiment.Load), but a config must
 // list its agents (the default experiment's would be tuned otherwise).
 func Load(path string) (experiment.Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := experiment.ReadConfig(path) // read once, checked as temple run reads a config
 	if err != nil {
-		return experiment.Spec{}, fmt.Errorf("config: %w", err)
+		return experiment.Spec{}, err
 	}
 	var top map[string]yaml.Node
 	if yaml.Unmarshal(b, &top) == nil {
@@ -234,7 +236,7 @@ func Load(path string) (experiment.Spec, error) {
 			return experiment.Spec{}, fmt.Errorf("config %s: no agents: list; temple tune tunes the agents a config lists", path)
 		}
 	}
-	return experiment.Load(path)
+	return experiment.LoadBytes(path, b)
 }
 
 // stageProgress adapts a Progress to the stages' runs: Start once for the whole search, notes

@@ -25,7 +25,7 @@ var rules = []struct {
 }{
 	// The readers of a results directory (temple compare, report, merge) need results alone, and
 	// of the learners only the seam (metrics, phases): no learner comes along.
-	{"results", []string{"agent", "template", "stats", "plots", "internal/atomicfile"},
+	{"results", []string{"agent", "template", "stats", "plots", "internal/atomicfile", "internal/regular"},
 		[]string{"experiment", "episode", "oracle", "families", "agenttypes", "learners", "temple", "baseline",
 			"env", "stream", "memory"}},
 	{"stats", []string{}, nil},
