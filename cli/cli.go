@@ -258,6 +258,8 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return err
 	}
 	limitHeap(s)
+	// The check and the run read the task files once: the same bytes.
+	s = s.ReadInputsOnce()
 	if err := experiment.Check(s); err != nil { // before --force clears anything or a header prints
 		return err
 	}

@@ -8,11 +8,12 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
+
+	"github.com/temple-rl/temple/internal/regular"
 )
 
 // SequenceFormat is the value of the "format" key of a task-sequence file written by this
@@ -236,16 +237,23 @@ func encodeSequences(set SequenceSet) ([]byte, error) {
 // result always has Format = SequenceFormat. Every maze is validated; errors name the
 // file and, for a bad maze, the run and task (both 0-based).
 func ReadSequences(path string) (SequenceSet, error) {
-	fail := func(err error) (SequenceSet, error) {
+	data, err := regular.ReadFile(path, MaxSequenceBytes)
+	if err != nil {
 		return SequenceSet{}, fmt.Errorf("env: read task sequences %s: %w", path, err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fail(err)
-	}
+	return DecodeSequences(path, data)
+}
+
+// MaxSequenceBytes bounds a task-sequence file: 1 GiB. Only a regular file is read (a named pipe
+// or a device is refused before it is read), and a larger one is refused before it is read.
+const MaxSequenceBytes = 1 << 30
+
+// DecodeSequences is ReadSequences of the content data of the file at path (read once by the
+// caller, which hashes the same bytes): errors name the file.
+func DecodeSequences(path string, data []byte) (SequenceSet, error) {
 	set, err := ParseSequences(data)
 	if err != nil {
-		return fail(err)
+		return SequenceSet{}, fmt.Errorf("env: read task sequences %s: %w", path, err)
 	}
 	return set, nil
 }

@@ -16,7 +16,8 @@ import (
 // A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
-	p, err := Build(s) // before dir is made: a spec that cannot run leaves nothing behind
+	s = s.ReadInputsOnce() // the plan, spec.yaml and setup.json from the same bytes
+	p, err := Build(s)     // before dir is made: a spec that cannot run leaves nothing behind
 	if err != nil {
 		return Summary{}, err
 	}

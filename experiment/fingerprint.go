@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
-	"reflect"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -16,89 +14,157 @@ import (
 )
 
 // An experiment's identity is its resolved spec (spec.yaml, whose SHA-256 is the fingerprint every
-// cell carries) and the content of every file its tasks read: a custom MDP file, a task-sequence
-// file, a published sequence. The spec records each such file's SHA-256 under inputs:, so a file
+// cell carries) and the content of every file its tasks read — a custom MDP file, a task-sequence
+// file, a published sequence — and of the sources of its learners written outside temple
+// (outside.go). The spec records each such file's SHA-256 under inputs:, so a file
 // changed after some cells ran makes another spec: a resume refuses the directory, naming the
 // file (results.OccupiedError), and shards run against two versions of it do not merge.
+//
+// Each file is read once (inputStore): the bytes whose SHA-256 spec.yaml records are the bytes
+// every run's tasks are built from, and those every point of a sweep reads, whatever happens to
+// the file meanwhile (a file replaced while the experiment starts gave runs of two contents under
+// one digest). A learner's source is digested from one read too; its worker, which reads the
+// source itself, checks it against that digest (Host.RunCell).
 
-// inputFiles lists the files the tasks of s read — every string parameter named file (yaml tag
-// "file") of its tasks block, parts of a mixed family included, in order — and then the files of
-// the sources of its learners written outside temple (outside.go).
-func inputFiles(s Spec) []string {
-	var out []string
-	var walk func(v reflect.Value)
-	walk = func(v reflect.Value) {
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			if !v.IsNil() {
-				walk(v.Elem())
-			}
-		case reflect.Slice:
-			for i := range v.Len() {
-				walk(v.Index(i))
-			}
-		case reflect.Struct:
-			if spec, ok := v.Interface().(families.Spec); ok {
-				walk(reflect.ValueOf(spec.Params))
-				return
-			}
-			for i := range v.NumField() {
-				f := v.Type().Field(i)
-				if !f.IsExported() {
-					continue
-				}
-				name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-				if name == "file" && f.Type.Kind() == reflect.String {
-					if path := v.Field(i).String(); path != "" {
-						out = append(out, path)
-					}
-					continue
-				}
-				walk(v.Field(i))
-			}
-		}
-	}
-	walk(reflect.ValueOf(s.Tasks))
-	return append(out, agentInputs(s)...)
+// inputStore holds the files the tasks of an experiment read, each read once, when first needed,
+// and kept for the experiment's life (a sweep's later points read them again).
+type inputStore struct {
+	mu    sync.Mutex
+	files map[string]storedInput
+	// afterRead, when not nil, is called after a file is read (a test changes the file there).
+	afterRead func(path string)
 }
 
-// digestInputs is the SHA-256 of every file the tasks of s read, by the path the spec gives. A
-// file that cannot be read is left out: building the tasks reports it, naming the file.
+// storedInput is one file's content as read, or the error of reading it.
+type storedInput struct {
+	data   []byte
+	digest string
+	err    error
+}
+
+// read is the families.Reader of the store: the file's content as first read (a file over most
+// bytes is refused).
+func (in *inputStore) read(path string, most int64) ([]byte, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	f, ok := in.files[path]
+	if !ok {
+		f.data, f.err = families.ReadFile(path, most)
+		if f.err == nil {
+			sum := sha256.Sum256(f.data)
+			f.digest = hex.EncodeToString(sum[:])
+		}
+		in.files[path] = f
+		if in.afterRead != nil {
+			in.afterRead(path)
+		}
+	}
+	if f.err == nil && int64(len(f.data)) > most {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d such a file may hold", path, len(f.data), most)
+	}
+	return f.data, f.err
+}
+
+// digest is the SHA-256 of the file at path as the store holds it (read now if it was not).
+func (in *inputStore) digest(input families.Input) (string, error) {
+	if _, err := in.read(input.Path, input.MaxBytes); err != nil {
+		return "", err
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.files[input.Path].digest, nil
+}
+
+// ReadInputsOnce is s with a store of the files its tasks read: each is read once, when first
+// needed, and the digests spec.yaml records, every run's tasks and every point of a sweep take
+// those bytes. Execute, ExecuteShard, ExecuteSweep, ExecuteScaling, Check and Build call it
+// themselves; a caller that checks s (Check) before it runs it calls it first, so that both read
+// the same bytes. A spec that has its store keeps it.
+func (s Spec) ReadInputsOnce() Spec {
+	if s.inputs == nil {
+		s.inputs = &inputStore{files: map[string]storedInput{}}
+	}
+	return s
+}
+
+// reader is the families.Reader of the tasks of s: its store's, or the file system's when it has
+// none.
+func (s Spec) reader() families.Reader {
+	if s.inputs == nil {
+		return families.ReadFile
+	}
+	return s.inputs.read
+}
+
+// digestInputs is the SHA-256 of every file the tasks of s read, by the path the spec gives, and
+// of every published sequence they read. A file that cannot be read is left out: building the
+// tasks reports it, naming the file.
 func digestInputs(s Spec) map[string]string {
 	var out map[string]string
-	for _, path := range inputFiles(s) {
-		sum, err := digestFile(path)
-		if err != nil {
-			continue
-		}
+	add := func(path, sum string) {
 		if out == nil {
 			out = map[string]string{}
 		}
 		out[path] = sum
 	}
+	store := s.inputs
+	if store == nil { // a spec without its store: read once here
+		store = &inputStore{files: map[string]storedInput{}}
+	}
+	for _, input := range s.Tasks.Inputs() {
+		if sum, err := store.digest(input); err == nil {
+			add(input.Path, sum)
+		}
+	}
+	for _, path := range agentInputs(s) {
+		if sum, err := store.digest(families.Input{Path: path, MaxBytes: maxSourceBytes}); err == nil {
+			add(path, sum)
+		}
+	}
+	for _, name := range publishedInputs(s.Tasks) {
+		if sum, err := published.Digest(name); err == nil {
+			add(published.Prefix+name, sum)
+		}
+	}
 	return out
 }
 
-// digestFile is the SHA-256, in hex, of the file at path, or of the published sequences of a
-// "published:NAME" path.
+// maxSourceBytes bounds a file of a learner's source (outside.go): 256 MiB.
+const maxSourceBytes = 256 << 20
+
+// digestFile is the SHA-256, in hex, of the regular file at path (of at most maxSourceBytes), or
+// of the published sequences of a "published:NAME" path.
 func digestFile(path string) (string, error) {
 	if name, ok := strings.CutPrefix(path, published.Prefix); ok {
 		return published.Digest(name)
 	}
-	f, err := os.Open(path)
+	b, err := families.ReadFile(path, maxSourceBytes)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
-// resolved is s with inputs: the digest of every file its tasks read now (a config's own
-// inputs: are replaced).
+// publishedInputs are the names of the published sequences the tasks read (published:NAME).
+func publishedInputs(t families.Spec) []string {
+	switch p := t.Params.(type) {
+	case *families.FileParams:
+		if name, ok := strings.CutPrefix(p.File, published.Prefix); ok {
+			return []string{name}
+		}
+	case *families.MixedParams:
+		var out []string
+		for _, part := range p.Parts {
+			out = append(out, publishedInputs(part)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// resolved is s with inputs: the digest of every file its tasks read (a config's own inputs: are
+// replaced).
 func (s Spec) resolved() Spec {
 	s.Inputs = digestInputs(s)
 	return s

@@ -20,6 +20,7 @@ import (
 // Build resolves a validated spec into a plan: every run's task sequence (generated from the seed
 // or read from a file) with its models, and a factory per agent whose parameters were checked.
 func Build(s Spec) (*Plan, error) {
+	s = s.ReadInputsOnce()
 	p, err := BuildTasks(s)
 	if err != nil {
 		return nil, err
@@ -56,6 +57,7 @@ func Build(s Spec) (*Plan, error) {
 // drawn and once their models are built, so that an experiment the machine cannot hold is
 // refused before it takes the memory.
 func BuildTasks(s Spec) (*Plan, error) {
+	s = s.ReadInputsOnce() // the digests of newPlan and the draws read the same bytes
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -192,7 +194,7 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 	g.SetLimit(generators(s))
 	for k := range seqs {
 		g.Go(func() error {
-			seqs[k], errs[k] = s.Tasks.Draw(s.Seed, from+k)
+			seqs[k], errs[k] = s.Tasks.DrawFrom(s.reader(), s.Seed, from+k)
 			return nil
 		})
 	}

@@ -173,6 +173,7 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	if s.Scaling == nil {
 		return nil, nil, errors.New("experiment: the spec has no scaling: block")
 	}
+	s = s.ReadInputsOnce()
 	if err := Check(s); err != nil {
 		return nil, nil, err
 	}

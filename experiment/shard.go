@@ -100,6 +100,7 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 // writes no summary or figures: `temple merge` (results.Merge) joins the shards' directories and
 // writes them.
 func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Progress, sh Shard) (int, error) {
+	s = s.ReadInputsOnce()
 	if err := Check(s); err != nil {
 		return 0, err
 	}

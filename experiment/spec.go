@@ -59,9 +59,11 @@ type Spec struct {
 	Tuning *results.Tuning `yaml:"tuning,omitempty" doc:"written by temple tune into a tuned config: how its agents were tuned (seeds, budget, objective); temple run refuses its seeds"`
 
 	// dir says how a run treats what its results directory holds (WithDir); point that the
-	// directory is a point of the experiment in its parent (asPoint).
-	dir   DirOptions
-	point bool
+	// directory is a point of the experiment in its parent (asPoint); inputs holds the files the
+	// tasks read, each read once (ReadInputsOnce).
+	dir    DirOptions
+	point  bool
+	inputs *inputStore
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -373,6 +375,7 @@ func (s *Spec) AgentNames() []string {
 // missing task file, a simulator with the oracle on or an agent that cannot run on the tasks
 // fails before a results directory is made or --force clears one.
 func Check(s Spec) error {
+	s = s.ReadInputsOnce()
 	if err := s.Validate(); err != nil {
 		return err
 	}

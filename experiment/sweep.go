@@ -187,6 +187,7 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if len(s.Sweep) == 0 {
 		return nil, errors.New("experiment: the spec has no sweep: block")
 	}
+	s = s.ReadInputsOnce()
 	if err := Check(s); err != nil {
 		return nil, err
 	}

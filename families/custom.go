@@ -30,8 +30,16 @@ func (p *CustomParams) Validate() error {
 	return nil
 }
 
-func (p *CustomParams) Sequence(int, *rand.Rand) (env.Sequence, error) {
-	tasks, err := custom.Read(p.File)
+func (p *CustomParams) Sequence(run int, rng *rand.Rand) (env.Sequence, error) {
+	return p.sequenceFrom(ReadFile, run, rng)
+}
+
+func (p *CustomParams) sequenceFrom(read Reader, _ int, _ *rand.Rand) (env.Sequence, error) {
+	data, err := read(p.File, custom.MaxBytes(p.File))
+	if err != nil {
+		return nil, fmt.Errorf("custom: read %s: %w", p.File, err)
+	}
+	tasks, err := custom.Decode(p.File, data)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,19 @@ type FileParams struct {
 
 func defaultFile() Params { return &FileParams{} }
 
+// open reads the task sequences of the file, or the published ones of published:NAME, through
+// read.
+func (p *FileParams) open(read Reader) (env.SequenceSet, error) {
+	if name, ok := strings.CutPrefix(p.File, published.Prefix); ok {
+		return published.Read(name)
+	}
+	data, err := read(p.File, env.MaxSequenceBytes)
+	if err != nil {
+		return env.SequenceSet{}, fmt.Errorf("env: read task sequences %s: %w", p.File, err)
+	}
+	return env.DecodeSequences(p.File, data)
+}
+
 // FromFile is the file family reading the task sequences of path, every task of every run; path
 // "published:NAME" is a published sequence shipped with temple (env/published).
 func FromFile(path string) Spec { return Spec{Family: File, Params: &FileParams{File: path}} }
@@ -46,7 +59,11 @@ func (p *FileParams) Validate() error {
 // Sequence reads run number run of the file. Goals the file does not store (the published
 // varying-size sequences) are drawn from rng.
 func (p *FileParams) Sequence(run int, rng *rand.Rand) (env.Sequence, error) {
-	set, err := published.Open(p.File)
+	return p.sequenceFrom(ReadFile, run, rng)
+}
+
+func (p *FileParams) sequenceFrom(read Reader, run int, rng *rand.Rand) (env.Sequence, error) {
+	set, err := p.open(read)
 	if err != nil {
 		return nil, err
 	}

@@ -36,10 +36,20 @@ func (p *MixedParams) Validate() error {
 }
 
 func (p *MixedParams) Sequence(run int, rng *rand.Rand) (env.Sequence, error) {
+	return p.sequenceFrom(ReadFile, run, rng)
+}
+
+func (p *MixedParams) sequenceFrom(read Reader, run int, rng *rand.Rand) (env.Sequence, error) {
 	var out env.Sequence
 	for range p.Repeat {
 		for k, part := range p.Parts {
-			seq, err := part.Params.Sequence(run, rng)
+			var seq env.Sequence
+			var err error
+			if r, ok := part.Params.(reading); ok {
+				seq, err = r.sequenceFrom(read, run, rng)
+			} else {
+				seq, err = part.Params.Sequence(run, rng)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("parts[%d] (%s): %w", k, part.Family, err)
 			}

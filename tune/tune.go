@@ -87,6 +87,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	if s.Tuning != nil {
 		return s, nil, fmt.Errorf("the config is already tuned (it has a tuning: block, tuned with seed %d); tune the config it was made from", s.Tuning.Seed)
 	}
+	s = s.ReadInputsOnce() // every agent's search reads the task files' same bytes
 	searches, objective, err := prepare(s, dir, o)
 	if err != nil {
 		return s, nil, err

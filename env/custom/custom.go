@@ -43,12 +43,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -98,6 +97,24 @@ func Read(path string) ([]Task, error) {
 	if err != nil {
 		return fail(err)
 	}
+	return Decode(path, data)
+}
+
+// MaxBytes is the most a file of path's syntax may hold: MaxYAMLBytes for .yaml and .yml,
+// MaxFileBytes otherwise.
+func MaxBytes(path string) int64 {
+	format, _ := formatOf(path)
+	return sizeLimit(format)
+}
+
+// Decode is Read of the content data of the file at path (read once by the caller, which hashes
+// the same bytes): its extension chooses the syntax, and errors name the file.
+func Decode(path string, data []byte) ([]Task, error) {
+	fail := func(err error) ([]Task, error) { return nil, fmt.Errorf("custom: read %s: %w", path, err) }
+	format, err := formatOf(path)
+	if err != nil {
+		return fail(err)
+	}
 	tasks, err := parse(data, format)
 	if err != nil {
 		return fail(err)
@@ -124,29 +141,16 @@ func sizeLimit(format string) int64 {
 	return MaxFileBytes
 }
 
-// readLimited reads at most limit bytes of path, and fails rather than reading more: a special
-// file (a pipe, /dev/zero) has no size to check beforehand.
+// readLimited reads the regular file at path if it holds at most limit bytes: a named pipe, a
+// device or a directory is refused before it is read, and so is a larger file (its size is
+// checked first).
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return nil, err
-	} else if info.IsDir() {
-		return nil, errors.New("is a directory, want a file")
-	} else if info.Mode().IsRegular() && info.Size() > limit {
+	data, err := regular.ReadFile(path, limit)
+	var large *regular.TooLargeError
+	if errors.As(err, &large) {
 		return nil, sizeError(limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, sizeError(limit)
-	}
-	return data, nil
+	return data, err
 }
 
 func sizeError(limit int64) error {
