@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"go/parser"
 	"go/token"
 	"os"
@@ -107,5 +108,95 @@ func TestReportEmbedsOnlyTemplesFigures(t *testing.T) {
 	os.Remove(filepath.Join(out, "per_task.csv"))
 	if _, err := temple(t, "report", out); err == nil || !strings.Contains(err.Error(), filepath.Join(out, "per_task.csv")+": it is missing") {
 		t.Errorf("report with per_task.csv deleted: %v, want a refusal naming it", err)
+	}
+}
+
+// editRecord changes the record (checksums.json) of the results directory dir by change.
+func editRecord(t *testing.T, dir string, change func(files map[string]any)) {
+	t.Helper()
+	path := filepath.Join(dir, "checksums.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	change(rec["files"].(map[string]any))
+	if sizes, ok := rec["sizes"].(map[string]any); ok {
+		for name := range sizes {
+			if _, listed := rec["files"].(map[string]any)[name]; !listed {
+				delete(sizes, name)
+			}
+		}
+	}
+	if b, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, b, 0o644)
+}
+
+// Issue 51, case 5: a derived file whose entry was deleted from checksums.json is refused by every
+// reader — an edited summary.json (a verdict flipped) no longer passes compare — and so is a
+// directory whose record lists only setup.json and tasks.json (a merge killed while it wrote the
+// figures): compare refuses it as report does.
+func TestEveryReaderRefusesAnUnlistedFile(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 2\noutput:\n  templates: true\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	record, _ := os.ReadFile(filepath.Join(out, "checksums.json"))
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	readers := [][]string{{"compare", out}, {"report", out}, {"inspect", "--results", out, "--draw", filepath.Join(dir, "draw")}}
+
+	editRecord(t, out, func(files map[string]any) { delete(files, "summary.json") })
+	os.WriteFile(filepath.Join(out, "summary.json"), bytes.Replace(summary, []byte(`"ci95": `), []byte(`"ci95": 1`), 1), 0o644)
+	for _, args := range readers {
+		if _, err := temple(t, args...); err == nil || !strings.Contains(err.Error(), filepath.Join(out, "summary.json")+": checksums.json does not list it") {
+			t.Errorf("temple %s with summary.json's entry deleted: %v, want a refusal naming it", args[0], err)
+		}
+	}
+	os.WriteFile(filepath.Join(out, "summary.json"), summary, 0o644)
+
+	editRecord(t, out, func(files map[string]any) {
+		for name := range files {
+			if name != "setup.json" && name != "tasks.json" && !strings.HasPrefix(name, "cells/") {
+				delete(files, name)
+			}
+		}
+	})
+	for _, args := range readers {
+		if _, err := temple(t, args...); err == nil || !strings.Contains(err.Error(), "checksums.json does not list it") {
+			t.Errorf("temple %s with a record of setup.json and tasks.json alone: %v, want a refusal", args[0], err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "compare.csv")); err == nil {
+		t.Error("a refused compare wrote compare.csv")
+	}
+	os.WriteFile(filepath.Join(out, "checksums.json"), record, 0o644)
+	if _, err := temple(t, "compare", out); err != nil {
+		t.Errorf("the directory as temple wrote it: %v", err)
+	}
+}
+
+// Issue 51 (LOW): compare writes compare.csv before it prints: a directory it cannot write it to
+// (here compare.csv is a directory; a read-only one fails the same way) gets an error, not the
+// verdicts followed by an error.
+func TestCompareWritesBeforePrinting(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 2\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	os.Mkdir(filepath.Join(out, "compare.csv"), 0o755)
+	text, err := temple(t, "compare", out)
+	if err == nil || strings.Contains(text, "Verdicts") {
+		t.Errorf("compare into a directory where compare.csv cannot be written: %v, printed %q", err, text)
 	}
 }
