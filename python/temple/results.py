@@ -8,7 +8,8 @@
     res.to_pandas()["regret"]                         # DataFrames, where pandas is installed
 
 The files and the meaning of every column are those of docs/reference/results-format.md (and the
-Go package results, whose layout versions 1 and 2 this reads). Numbers are written there as the shortest
+Go package results, whose layout version 4 this reads, checking every file as temple's readers
+do). Numbers are written there as the shortest
 decimal that reads back exactly, so the floats here are the runner's bit for bit.
 """
 
@@ -16,8 +17,11 @@ from __future__ import annotations
 
 import collections
 import csv
+import hashlib
+import io
 import json
 import os
+import stat
 import subprocess
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -184,7 +188,11 @@ def load(directory: PathLike, compare: bool = True) -> Results:
     comparisons the experiment named (output.verdicts), else each agent against its baseline, or
     every pair without either. compare=False reads what is there.
 
-    Raises TempleError naming the file and the value when a file is missing or malformed.
+    Every file is checked as temple's own readers check it (docs/reference/results-format.md):
+    the bytes parsed are the bytes whose SHA-256 the directory's checksums.json records, every
+    other file it lists is there unchanged, and a file of temple's names that it does not list
+    is refused. Raises TempleError naming the file and the value when a file is missing,
+    malformed, changed after temple wrote it, or not temple's.
     """
     d = os.fspath(directory)
     if not os.path.isdir(d):
@@ -196,24 +204,33 @@ def load(directory: PathLike, compare: bool = True) -> Results:
                 raise TempleError("results %s: a %s's directory (%s): load one of its points' directories" %
                                   (d, top.split(".")[0], top))
         raise TempleError("results %s: not a results directory of temple: summary.json is missing" % d)
+    data = _read_regular(summary_path, _MAX_LAYOUT_BYTES)
     try:
-        with open(summary_path, encoding="utf-8") as f:
-            summary = json.load(f)
+        summary = json.loads(data)
     except ValueError as e:
         raise TempleError("results %s: summary.json: %s" % (d, e)) from None
     if not isinstance(summary, dict) or not isinstance(summary.get("agents"), list):
         raise TempleError("results %s: summary.json has no list of agents" % d)
-    spec = ""
-    if os.path.exists(os.path.join(d, "spec.yaml")):
-        with open(os.path.join(d, "spec.yaml"), encoding="utf-8") as f:
-            spec = f.read()
+    version = summary.get("format_version")
+    if isinstance(version, int) and version > _FORMAT_VERSION:
+        raise TempleError("%s is of results format %d, written by a newer temple than this one (format %d); "
+                          "read it with that temple" % (summary_path, version, _FORMAT_VERSION))
+    record = _Record(d)
+    record.check("summary.json", data)
+    spec = record.read("spec.yaml", _MAX_LAYOUT_BYTES).decode("utf-8")
     if compare and not os.path.exists(os.path.join(d, "compare.csv")):
         _compare(d, summary)
+        record = _Record(d)  # compare.csv is listed now
     tables: Dict[str, Optional[Table]] = {}
     for name, file, required in _TABLES:
         path = os.path.join(d, file)
-        if os.path.exists(path):
-            tables[name] = _read_table(name, path)
+        if os.path.exists(path) or record.lists(file):
+            if not os.path.exists(path):
+                raise TempleError("results %s: %s is missing (temple wrote it: checksums.json lists it); run the "
+                                  "experiment again to write it again (it resumes from the cells)" % (d, file))
+            data = _read_regular(path, _MAX_TABLE_BYTES)
+            tables[name] = _read_table(name, path, data)  # first: a damaged line is named
+            record.check(file, data)
         elif required:
             raise TempleError("results %s: %s is missing" % (d, file))
         elif name == "comparisons":
@@ -221,6 +238,7 @@ def load(directory: PathLike, compare: bool = True) -> Results:
                                         "effect_size_dz", "wins", "verdict", "margin", "p_tost", "p_tost_holm", "mde"], [])
         else:
             tables[name] = None
+    record.verify()
     return Results(d, summary, spec, tables)
 
 
@@ -243,33 +261,195 @@ def _command_error(stderr: str) -> str:
     return text[len("temple: "):] if text.startswith("temple: ") else text
 
 
-def _read_table(name: str, path: str) -> Table:
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        try:
-            columns = next(reader)
-        except StopIteration:
-            raise TempleError("%s: empty file, want a header line" % path) from None
-        kinds = [int if c in _INT_COLUMNS else str if c in _TEXT_COLUMNS else float for c in columns]
-        rows = []
-        for line, rec in enumerate(reader, start=2):
-            if len(rec) != len(columns):
-                raise TempleError("%s line %d: %d fields, want %d (%s)" % (path, line, len(rec), len(columns),
-                                                                          ",".join(columns)))
-            row: List[Any] = []
-            for c, kind, v in zip(columns, kinds, rec):
-                if kind is str:
-                    row.append(v)
-                elif v == "":
-                    row.append(None)
-                else:
-                    try:
-                        row.append(kind(v))
-                    except ValueError:
-                        raise TempleError("%s line %d: %s = %r, want %s" % (
-                            path, line, c, v, "an integer" if kind is int else "a number")) from None
-            rows.append(tuple(row))
+def _read_table(name: str, path: str, data: bytes) -> Table:
+    """The table of the CSV file at path whose content is data."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TempleError("%s: not UTF-8 text (%s)" % (path, e)) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        columns = next(reader)
+    except StopIteration:
+        raise TempleError("%s: empty file, want a header line" % path) from None
+    kinds = [int if c in _INT_COLUMNS else str if c in _TEXT_COLUMNS else float for c in columns]
+    rows = []
+    for line, rec in enumerate(reader, start=2):
+        if len(rec) != len(columns):
+            raise TempleError("%s line %d: %d fields, want %d (%s)" % (path, line, len(rec), len(columns),
+                                                                      ",".join(columns)))
+        row: List[Any] = []
+        for c, kind, v in zip(columns, kinds, rec):
+            if kind is str:
+                row.append(v)
+            elif v == "":
+                row.append(None)
+            else:
+                try:
+                    row.append(kind(v))
+                except ValueError:
+                    raise TempleError("%s line %d: %s = %r, want %s" % (
+                        path, line, c, v, "an integer" if kind is int else "a number")) from None
+        rows.append(tuple(row))
     return Table(name, columns, rows)
+
+
+# What temple's Go readers check of a results directory (package results: checksums.go), the same
+# checks here. _FORMAT_VERSION is results.FormatVersion (a Go test holds them equal).
+_FORMAT_VERSION = 4
+# The files temple writes at the top of an experiment's directory (results.resultFiles and
+# compare.csv): one of them that checksums.json does not list is not temple's.
+_TEMPLE_FILES = ("spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv", "summary.json",
+                 "timings.json", "report.html", "sweep.csv", "setup.json", "sweep.json", "scaling.csv",
+                 "scaling_fit.csv", "scaling.json", "compare.csv")
+_MAX_LAYOUT_BYTES = 256 << 20
+_MAX_TABLE_BYTES = 4 << 30
+_MAX_RECORD_BYTES = 1 << 30
+
+
+def _read_regular(path: str, most: int) -> bytes:
+    """The content of the regular file at path, of at most most bytes: a named pipe, a device or a
+    directory (or a link to one) is refused before anything is read from it, without waiting on
+    a pipe, and a larger file before it is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise TempleError("%s: %s" % (path, e.strerror)) from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise TempleError("%s is not a regular file (%s): temple reads only regular files" % (path, _kind(st.st_mode)))
+        if st.st_size > most:
+            raise TempleError("%s is %d bytes, more than the %d such a file may hold" % (path, st.st_size, most))
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise TempleError("%s holds more than the %d bytes such a file may hold" % (path, most))
+    return data
+
+
+def _chunks(path: str, most: int) -> Iterator[bytes]:
+    """The content of the regular file at path, of at most most bytes, a megabyte at a time (as
+    _read_regular checks it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise TempleError("%s: %s" % (path, e.strerror)) from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise TempleError("%s is not a regular file (%s): temple reads only regular files" % (path, _kind(st.st_mode)))
+        if st.st_size > most:
+            raise TempleError("%s: its content is not what temple wrote (%d bytes, checksums.json records %d): it was "
+                              "changed after it was written" % (path, st.st_size, most))
+        while True:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                return
+            yield chunk
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+class _Record:
+    """A results directory's checksums.json: the files temple wrote there with their SHA-256 and
+    size. The checksums guard against damage and mistakes, not against a file forged together
+    with its entry."""
+
+    def __init__(self, d: str):
+        self.d = d
+        path = os.path.join(d, "checksums.json")
+        again = ("run the experiment again with this version (temple run %s --out %s --allow-other-version: it "
+                 "resumes from the cells and writes every file again)" % (os.path.join(d, "spec.yaml"), d))
+        if not os.path.lexists(path):
+            raise TempleError("results %s has no checksums.json: it is not a results directory of this temple (results "
+                              "format %d), or one written before its files were checksummed; %s" % (d, _FORMAT_VERSION, again))
+        try:
+            rec = json.loads(_read_regular(path, _MAX_RECORD_BYTES))
+        except ValueError:
+            rec = None
+        files = rec.get("files") if isinstance(rec, dict) else None
+        if not isinstance(files, dict) or not all(
+                isinstance(k, str) and _local(k) and isinstance(v, str) and len(v) == 64 for k, v in files.items()):
+            raise TempleError("%s: not a record of checksums (it was changed after temple wrote it)" % path)
+        sizes = rec.get("sizes") or {}
+        unchecked = rec.get("unchecked") or []
+        if not isinstance(sizes, dict) or not isinstance(unchecked, list) or \
+                not all(k in files and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in sizes.items()) or \
+                not all(u in ("timings.json", "report.html") for u in unchecked):
+            raise TempleError("%s: not a record of checksums (it was changed after temple wrote it)" % path)
+        version = rec.get("format_version")
+        if isinstance(version, int) and version > _FORMAT_VERSION:
+            raise TempleError("results %s is of results format %d, written by a newer temple than this one (format %d); "
+                              "read it with that temple" % (d, version, _FORMAT_VERSION))
+        if version != _FORMAT_VERSION:
+            raise TempleError("results %s is of results format %s, written by an older temple than this one (format %d), "
+                              "whose checksums.json does not list every file it wrote; %s" % (d, version or 3, _FORMAT_VERSION, again))
+        self.files: Dict[str, str] = files
+        self.sizes: Dict[str, int] = sizes
+        self.unchecked: List[str] = unchecked
+
+    def lists(self, name: str) -> bool:
+        return name in self.files or name in self.unchecked
+
+    def _problem(self, name: str, what: str) -> TempleError:
+        return TempleError("%s: %s" % (os.path.join(self.d, name), what))
+
+    def check(self, name: str, data: bytes) -> None:
+        """Refuses data, the content read of the file name, unless it is what temple wrote."""
+        if name not in self.files:
+            raise self._problem(name, "checksums.json does not list it: temple did not write it there, or the writing of "
+                                      "the directory stopped before it was recorded; run the experiment again to write it "
+                                      "again (it resumes from the cells)")
+        got = hashlib.sha256(data).hexdigest()
+        if got != self.files[name]:
+            raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, checksums.json records "
+                                      "%.12s…): it was changed after it was written; run the experiment again to write it "
+                                      "again (it resumes from the cells)" % (got, self.files[name]))
+
+    def read(self, name: str, most: int) -> bytes:
+        """The content of the file name, read once, if it is what temple wrote."""
+        path = os.path.join(self.d, name)
+        if not os.path.lexists(path):
+            if name in self.files:
+                raise self._problem(name, "it is missing (temple wrote it: checksums.json lists it); run the experiment "
+                                          "again to write it again (it resumes from the cells)")
+            raise TempleError("results %s: %s is missing" % (self.d, name))
+        data = _read_regular(path, min(most, self.sizes.get(name, most)))
+        self.check(name, data)
+        return data
+
+    def verify(self) -> None:
+        """Checks every file the record lists but the cells (which carry their own checksums), and
+        refuses a file of temple's names at the top that it does not list."""
+        for name in sorted(self.files):
+            if name.startswith("cells/"):
+                continue
+            path = os.path.join(self.d, name)
+            if not os.path.lexists(path):
+                self.read(name, 0)  # refused: missing
+            h = hashlib.sha256()
+            for chunk in _chunks(path, self.sizes.get(name, _MAX_TABLE_BYTES)):
+                h.update(chunk)
+            if h.hexdigest() != self.files[name]:
+                raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, checksums.json records "
+                                          "%.12s…): it was changed after it was written; run the experiment again to write "
+                                          "it again (it resumes from the cells)" % (h.hexdigest(), self.files[name]))
+        for name in _TEMPLE_FILES:
+            path = os.path.join(self.d, name)
+            if os.path.lexists(path) and not os.path.isdir(path) and not self.lists(name):
+                self.check(name, b"")  # refused: not listed
+
+
+def _local(name: str) -> bool:
+    """Whether name is a path below a directory, with /: not absolute, no .. part, not empty."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and "\\" not in name and all(p not in ("", ".", "..") for p in parts)
 
 
 def _row_type_name(table: str) -> str:

@@ -213,5 +213,84 @@ class TestRefusals(unittest.TestCase):
         self.assertIn("per_task.csv is missing", str(cm.exception))
 
 
+class TestLoadChecksWhatItReads(unittest.TestCase):
+    """Issue 51, case 4: temple.results.load checks every file as temple's own readers do, so an
+    edited verdict or summary no longer loads as true."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.base = os.path.join(cls.tmp, "base")
+        three = dict(SMALL, agents=SMALL["agents"] + [{"type": "q-learning"}], output={"baseline": "RMax"})
+        temple.run(three, out=cls.base, progress=io.StringIO())
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def setUp(self):
+        self.out = os.path.join(self.tmp, self.id().rsplit(".", 1)[1])
+        shutil.copytree(self.base, self.out)
+
+    def edit(self, name, old, new):
+        path = os.path.join(self.out, name)
+        with open(path) as f:
+            text = f.read()
+        self.assertIn(old, text)
+        with open(path, "w") as f:
+            f.write(text.replace(old, new, 1))
+
+    def refused(self, *want):
+        with self.assertRaises(temple.TempleError) as cm:
+            temple.results.load(self.out)
+        for w in want:
+            self.assertIn(w, str(cm.exception))
+
+    def test_an_edited_verdict_is_refused(self):
+        r = temple.results.load(self.out)
+        c = r.comparisons.where(a="Q-learning")[0]
+        row = ",".join(str(x) for x in ("Q-learning", "RMax", c.runs)) + ","
+        with open(os.path.join(self.out, "compare.csv")) as f:
+            line = [x for x in f.read().splitlines() if x.startswith(row)][0]
+        self.edit("compare.csv", line, row + "5,1,9,0.001,0.001,3,2,Q-learning > RMax")
+        self.refused(os.path.join(self.out, "compare.csv"), "its content is not what temple wrote")
+
+    def test_an_edited_summary_is_refused_when_compare_csv_exists(self):
+        temple.results.load(self.out)  # writes compare.csv
+        self.edit("summary.json", '"ci95": ', '"ci95": 1')
+        self.refused(os.path.join(self.out, "summary.json"), "its content is not what temple wrote")
+
+    def test_a_file_whose_entry_was_deleted_is_refused(self):
+        path = os.path.join(self.out, "checksums.json")
+        with open(path) as f:
+            rec = json.load(f)
+        del rec["files"]["summary.json"]
+        del rec["sizes"]["summary.json"]
+        with open(path, "w") as f:
+            json.dump(rec, f)
+        self.refused(os.path.join(self.out, "summary.json"), "checksums.json does not list it")
+
+    def test_an_edited_file_it_does_not_read_is_refused(self):
+        self.edit("tasks.json", '"runs"', ' "runs"')
+        self.refused(os.path.join(self.out, "tasks.json"), "its content is not what temple wrote")
+
+    def test_no_record_and_a_newer_format_are_refused(self):
+        os.rename(os.path.join(self.out, "checksums.json"), os.path.join(self.out, "old.json"))
+        self.refused("has no checksums.json")
+        os.rename(os.path.join(self.out, "old.json"), os.path.join(self.out, "checksums.json"))
+        self.edit("checksums.json", '"format_version": 4', '"format_version": 5')
+        self.refused("is of results format 5, written by a newer temple")
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no named pipes")
+    def test_a_named_pipe_is_refused_at_once(self):
+        for name in ("summary.json", "per_task.csv"):
+            path = os.path.join(self.out, name)
+            os.rename(path, path + ".saved")
+            os.mkfifo(path)  # reading it would wait for a writer forever
+            self.refused(path + " is not a regular file (a named pipe)")
+            os.remove(path)
+            os.rename(path + ".saved", path)
+
+
 if __name__ == "__main__":
     unittest.main()
