@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/tune"
 )
 
@@ -117,6 +121,62 @@ func TestTunedConfigIsJudgedOnFreshSeeds(t *testing.T) {
 	}
 }
 
+// Issue 51, case 8: the design seed is recognised by its tasks, not its number alone: the tuned
+// config judged on family: file pointed at a tasks.json of the design seed's runs is refused
+// (whatever the seed it runs with), unless --allow-design-seeds; on the tasks of its judging seed
+// it runs. A family whose tasks do not depend on the seed (a custom MDP file) records no design
+// tasks, and its tuned config runs.
+func TestDesignTasksAreRecognisedByContent(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte(tuneConfig), 0o644)
+	tuning := filepath.Join(dir, "tuning")
+	if text, err := temple(t, "tune", config, "--out", tuning, "--budget", "2", "--runs", "1", "--seed", "9"); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	design := filepath.Join(dir, "design") // the design seed's runs 0 and 1, as an untuned experiment draws them
+	if text, err := temple(t, "run", config, "--seed", strconv.FormatUint(tune.DesignSeed(9), 10), "--runs", "2", "--out", design); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	spec, err := experiment.Load(filepath.Join(tuning, tune.TunedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Tasks = families.FromFile(filepath.Join(design, "tasks.json"))
+	onDesign, err := yaml.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "on-design.yaml")
+	os.WriteFile(path, onDesign, 0o644)
+	for _, seed := range []string{"77", "78"} {
+		_, err := temple(t, "run", path, "--runs", "2", "--seed", seed, "--out", filepath.Join(dir, "refused"))
+		if err == nil || !strings.Contains(err.Error(), "faces the task sequence of design run 0 of the tuning") {
+			t.Errorf("the tuned config on the design seed's tasks (seed %s): %v, want a refusal", seed, err)
+		}
+	}
+	if text, err := temple(t, "run", path, "--runs", "2", "--seed", "77", "--allow-design-seeds", "--out", filepath.Join(dir, "allowed")); err != nil {
+		t.Errorf("--allow-design-seeds: %v\n%s", err, text)
+	}
+	if text, err := temple(t, "run", filepath.Join(tuning, tune.TunedFile), "--runs", "2", "--out", filepath.Join(dir, "judged")); err != nil {
+		t.Errorf("the tuned config on its judging seed: %v\n%s", err, text)
+	}
+
+	inv := filepath.Join(dir, "inv.yaml")
+	os.WriteFile(inv, []byte("name: inv\nruns: 1\nepisodes: 20\ntasks:\n  family: custom\n  file: "+
+		must(filepath.Abs(filepath.Join(repoRoot, "examples", "custom-mdp", "inventory.json")))+"\nagents:\n  - type: q-learning\n"), 0o644)
+	if text, err := temple(t, "tune", inv, "--out", filepath.Join(dir, "inv-tuning"), "--budget", "2", "--runs", "1"); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "inv-tuning", tune.TunedFile))
+	if strings.Contains(string(b), "design_tasks") {
+		t.Errorf("a tuning on a custom MDP file records design tasks, which every seed draws:\n%s", b)
+	}
+	if text, err := temple(t, "run", filepath.Join(dir, "inv-tuning", tune.TunedFile), "--out", filepath.Join(dir, "inv-judged")); err != nil {
+		t.Errorf("the tuned custom config: %v\n%s", err, text)
+	}
+}
+
 // A search sharded in two, stage by stage (each round: both shards with --from the merged
 // directory, then the merge), ends with the same tuned config, record and trials as one machine.
 func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
@@ -215,4 +275,11 @@ func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
 	if !fileExists(filepath.Join(tuning, "judged", "summary.json")) {
 		t.Error("--force removed the experiment run below the tuning directory")
 	}
+}
+
+func must[T any](x T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return x
 }

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -72,6 +73,15 @@ func BuildTasks(s Spec) (*Plan, error) {
 	seqs, err := drawSequences(s)
 	if err != nil {
 		return nil, err
+	}
+	if s.Tuning != nil { // a tuned config is not judged on its design runs' tasks, whatever the seed
+		digests, err := sequenceDigests(seqs)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Tuning.CheckTasks(digests); err != nil {
+			return nil, err
+		}
 	}
 	if err := budget.Check(budget.Known(seqs)); err != nil {
 		return nil, err
@@ -205,6 +215,46 @@ func drawRuns(s Spec, from, to int) ([]env.Sequence, error) {
 		}
 	}
 	return seqs, nil
+}
+
+// SequenceDigests are the SHA-256 of the task sequence of every run of the plan (sequenceDigests).
+func (p *Plan) SequenceDigests() ([]string, error) {
+	seqs := make([]env.Sequence, len(p.Runs))
+	for k, tasks := range p.Runs {
+		for _, t := range tasks {
+			seqs[k] = append(seqs[k], t.Def)
+		}
+	}
+	return sequenceDigests(seqs)
+}
+
+// SequenceDigests are the SHA-256 of the task sequence of every run of s (sequenceDigests), drawn
+// or read as Build would, without building their models.
+func SequenceDigests(s Spec) ([]string, error) {
+	s = s.ReadInputsOnce()
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	seqs, err := drawSequences(s)
+	if err != nil {
+		return nil, err
+	}
+	return sequenceDigests(seqs)
+}
+
+// sequenceDigests are the SHA-256 of each run's task sequence as tasks.json encodes a run: the
+// identity of the tasks a run faces, whatever family drew or read them (results.Tuning).
+func sequenceDigests(seqs []env.Sequence) ([]string, error) {
+	out := make([]string, len(seqs))
+	for k, seq := range seqs {
+		b, err := env.EncodeSequences(env.SequenceSet{Format: env.SequenceFormat, Runs: []env.Sequence{seq}})
+		if err != nil {
+			return nil, fmt.Errorf("tasks: run %d: %w", k, err)
+		}
+		sum := sha256.Sum256(b)
+		out[k] = hex.EncodeToString(sum[:])
+	}
+	return out, nil
 }
 
 // generators is how many runs draw their sequences at once: one per core.

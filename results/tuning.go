@@ -25,6 +25,11 @@ type Tuning struct {
 	Runs     []int `yaml:"runs" json:"runs"`
 	// Agents says, per agent, what was searched and its score on the design seeds.
 	Agents []TunedAgent `yaml:"agents" json:"agents"`
+	// DesignTasks are the SHA-256 of the task sequences of the design seed's runs the trials ran
+	// on (each as tasks.json encodes a run), those that the judging seed does not draw too: the
+	// tasks that identify the design seed, so that judging on them is refused whatever the seed
+	// (a family: file pointed at the design's tasks.json, CheckTasks).
+	DesignTasks []string `yaml:"design_tasks,omitempty" json:"design_tasks,omitempty"`
 	// AllowDesignSeeds runs the config on a design seed all the same (temple run
 	// --allow-design-seeds): its results then say nothing a verdict may rest on.
 	AllowDesignSeeds bool `yaml:"allow_design_seeds,omitempty" json:"allow_design_seeds,omitempty"`
@@ -56,6 +61,22 @@ func (t *Tuning) CheckSeed(seed uint64) error {
 	}
 	return fmt.Errorf("seed %d was used to tune this config's agents (tuning: seeds %s): a verdict is judged on a seed never used "+
 		"to tune; give another --seed, or --allow-design-seeds to run on it anyway", seed, strings.Join(used, ", "))
+}
+
+// CheckTasks refuses to judge on the tasks of a design run, whatever the seed: runs are the
+// digests of the judging runs' task sequences (as DesignTasks), unless AllowDesignSeeds.
+func (t *Tuning) CheckTasks(runs []string) error {
+	if t == nil || t.AllowDesignSeeds {
+		return nil
+	}
+	for run, d := range runs {
+		if k := slices.Index(t.DesignTasks, d); k >= 0 {
+			return fmt.Errorf("tasks: run %d faces the task sequence of design run %d of the tuning (design seed %d), on which the agents "+
+				"were tuned: a verdict is judged on tasks never used to tune; run on tasks drawn from another seed, or give "+
+				"--allow-design-seeds to run on them anyway", run, k, t.UsedSeeds()[len(t.UsedSeeds())-1])
+		}
+	}
+	return nil
 }
 
 // Describe is one line on how the agents were tuned, for the terminal and report.html.

@@ -123,7 +123,11 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	tuned := s
 	tuned.Agents = slices.Clone(s.Agents)
 	tuned.Name, tuned.Seed = s.Name+"-tuned", rec.JudgingSeed
-	tuning := &results.Tuning{Seed: o.Seed, DesignSeeds: []uint64{rec.DesignSeed}, Objective: objective, Settings: o.Settings}
+	designTasks, err := designTasks(s, searches[0].plan, rec.JudgingSeed)
+	if err != nil {
+		return s, nil, err
+	}
+	tuning := &results.Tuning{Seed: o.Seed, DesignSeeds: []uint64{rec.DesignSeed}, DesignTasks: designTasks, Objective: objective, Settings: o.Settings}
 	for _, stg := range st {
 		tuning.Runs = append(tuning.Runs, stg.Runs)
 	}
@@ -168,6 +172,29 @@ func (sr *search) record(trials []trial, chosen, trialRuns int) (Agent, results.
 		ar.Trials = append(ar.Trials, Trial{Setting: i, Params: sr.params[i], Runs: len(t.perRun), PerRun: t.perRun, Score: t.score, Stage: t.stage})
 	}
 	return ar, ta
+}
+
+// designTasks are the digests of the task sequences of the design runs of plan (the trials'),
+// but those that the judging seed draws too (a family whose tasks do not depend on the seed, such
+// as a custom MDP file): the tasks that identify the design seed (results.Tuning.DesignTasks).
+func designTasks(s experiment.Spec, plan *experiment.Plan, judging uint64) ([]string, error) {
+	design, err := plan.SequenceDigests()
+	if err != nil {
+		return nil, err
+	}
+	js := s
+	js.Seed, js.Runs, js.Tuning = judging, len(plan.Runs), nil
+	judged, err := experiment.SequenceDigests(js)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range design {
+		if !slices.Contains(judged, d) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // PendingError is a sharded search, or a merge of shards, that cannot finish yet: a stage of
