@@ -218,6 +218,15 @@ func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
 	if _, err := temple(t, "tune", config, "--merge", "--out", merged); err == nil || !strings.Contains(err.Error(), "--from") {
 		t.Errorf("--merge without --from: %v", err)
 	}
+	// Issue 51, case 13: a --from shard of another seed is refused, naming it (it was ignored).
+	other := filepath.Join(dir, "other-seed")
+	if text, err := temple(t, "tune", config, "--budget", "5", "--runs", "1", "--seed", "5", "--shard", "0/2", "--out", other); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	_, err := temple(t, append(append([]string{"tune", config}, flags...), "--merge", "--from", other, "--out", filepath.Join(dir, "merged2"))...)
+	if err == nil || !strings.Contains(err.Error(), "--from "+other+" holds results of another spec: spec.yaml differs in tune") {
+		t.Errorf("--merge --from a shard of another seed: %v, want a refusal naming it", err)
+	}
 }
 
 // A tuning directory holding another search (other options) is refused, naming them and what to

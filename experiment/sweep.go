@@ -59,6 +59,18 @@ func (s *Spec) validateSweep() error {
 			return fmt.Errorf("%s: parameter %s has no values", where, p.Param)
 		}
 		seen[p.Param] = true
+		dirs := map[string]string{} // the points' directory names of the values (pointDir)
+		for i := range p.Values {
+			text := valueText(&p.Values[i])
+			dir := results.SafeName(p.Param) + "-" + results.SafeName(text)
+			if other, ok := dirs[dir]; ok && other != text {
+				return fmt.Errorf("%s: values %q and %q of %s make the same directory name %s (characters other than letters, "+
+					"digits, '-', '_' and '.' become '_'); give values that differ in those", where, other, text, p.Param, dir)
+			} else if ok {
+				return fmt.Errorf("%s: value %q of %s is given twice", where, text, p.Param)
+			}
+			dirs[dir] = text
+		}
 		if name := p.taskParam(); name != "" {
 			if keys := families.Keys(s.Tasks.Params); !slices.Contains(keys, name) {
 				return fmt.Errorf("%s: family %s has no parameter %q (it has %s)%s", where, s.Tasks.Family, name,

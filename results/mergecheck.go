@@ -115,6 +115,20 @@ func differingKeysOrText(a, b []byte) []string {
 	return []string{"comments or layout only (the same values; copy one shard's spec.yaml to the other's)"}
 }
 
+// SameSpec refuses the results directory dir unless its spec.yaml, as temple wrote it, is want:
+// the error names the keys that differ (a tuning's --from directory of another search).
+func SameSpec(dir string, want []byte) error {
+	held, err := readVerified(dir, "spec.yaml", maxSpecBytes)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(held, want) {
+		return nil
+	}
+	return fmt.Errorf("%s holds results of another spec: spec.yaml differs in %s%s", dir,
+		strings.Join(differingKeysOrText(held, want), ", "), describeInputs(changedInputs(held, want)))
+}
+
 // describeInputs says which files read by the tasks differ, for a message ("" when none).
 func describeInputs(changes []InputChange) string {
 	if len(changes) == 0 {

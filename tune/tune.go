@@ -3,7 +3,9 @@ package tune
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,6 +98,14 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	claimed, err := claimYAML(s, o, objective)
 	if err != nil {
 		return s, nil, err
+	}
+	for _, from := range o.From { // a directory of another search would give no trial, silently
+		if _, err := os.Lstat(filepath.Join(from, "spec.yaml")); errors.Is(err, os.ErrNotExist) {
+			continue // no search there yet (the merged directory, before the first merge)
+		}
+		if err := results.SameSpec(from, claimed); err != nil {
+			return s, nil, fmt.Errorf("tune: --from %w; give the directories of this search (its config and options: seed, budget, runs, objective)", err)
+		}
 	}
 	prog := newStageProgress(o.Progress)
 	release, err := results.Claim(dir, claimName(s), claimed, results.ClaimOptions{Note: prog.note, Force: o.Dir.Force, OtherVersions: o.Dir.OtherVersions})
