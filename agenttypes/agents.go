@@ -203,7 +203,10 @@ func decodeOnto(typ string, p Params, n *yaml.Node) error {
 			return err
 		}
 	}
-	return n.Decode(p)
+	if err := n.Decode(p); err != nil {
+		return err
+	}
+	return yamlkeys.Integers(n, p) // m: 2.5 decodes as 2
 }
 
 // checkKeys fails on the first key of mapping n that is not in keys.

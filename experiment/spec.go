@@ -282,8 +282,27 @@ func checkMapping(b []byte) (*yaml.Node, error) {
 		i += size
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, yamlkeys.Words(err, nil)
+	}
+	for { // a second document was ignored: refused, unless it is empty (a trailing ---)
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, yamlkeys.Words(err, nil)
+		}
+		if len(next.Content) > 0 && !isNull(next.Content[0]) {
+			return nil, fmt.Errorf("line %d: a second YAML document (after ---); a config is one document: "+
+				"put every key in one, or each experiment in its own file", next.Content[0].Line)
+		}
+	}
+	if line, ok := mergeKey(&doc); ok {
+		return nil, fmt.Errorf("line %d: a YAML merge key (<<) is not read in a config; write the keys it would merge "+
+			"out in full", line)
 	}
 	if len(doc.Content) == 0 {
 		return nil, errors.New("the config is empty; give at least one key (for instance \"runs: 3\"), or run without a config for the default experiment")
@@ -293,6 +312,26 @@ func checkMapping(b []byte) (*yaml.Node, error) {
 		return nil, fmt.Errorf("line %d: the config is %s; want a mapping of keys (runs, tasks, agents, ...)", root.Line, kind)
 	}
 	return doc.Content[0], nil
+}
+
+// isNull reports whether n is an empty value.
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// mergeKey finds a YAML merge key (<<) in n, and its line.
+func mergeKey(n *yaml.Node) (int, bool) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.ShortTag() == "!!merge" {
+				return k.Line, true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if line, ok := mergeKey(c); ok {
+			return line, true
+		}
+	}
+	return 0, false
 }
 
 // Validate names the first field out of range.

@@ -123,6 +123,16 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"# only a comment\n", "the config is empty"},
 		{"- runs: 3\n", "line 1: the config is a list; want a mapping"},
 		{"42\n", "line 1: the config is a single value"},
+		// Issue 51, case 15: a fraction for an integer key is refused (m: 2.5 became m: 2).
+		{"agents:\n  - type: rmax\n    m: 2.5\n", "line 3: m = 2.5, want an integer"},
+		{"agents:\n  - type: o-temple\n    base: rmax\n    m_s: 1.5\n", "line 4: m_s = 1.5, want an integer"},
+		{"tasks:\n  family: online-maze\n  count: 1.5\n", "line 3: count = 1.5, want an integer"},
+		{"runs: 2.5\n", "line 1: runs = 2.5, want an integer >= 1"},
+		{"start_cell: [1.5, 1]\n", "line 1: start_cell = [1.5, 1], want a list of 2 integers"},
+		{"tasks:\n  family: mixed\n  parts:\n    - family: grid\n      count: 2.5\n", "line 5: count = 2.5, want an integer"},
+		// Issue 51, LOW: a second YAML document was ignored; a merge key gave an unclear error.
+		{"runs: 1\n---\nruns: 5\n", "line 3: a second YAML document (after ---); a config is one document"},
+		{"base: &b {m: 10}\nagents:\n  - type: rmax\n    <<: *b\n", "line 4: a YAML merge key (<<) is not read in a config"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.yaml))
@@ -145,6 +155,15 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s.Agents[0].mustSet("m_s", 0)
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
+	}
+	// Issue 51, LOW: an R_max that is not positive plans unknown pairs at no gain, so RMax never
+	// explores; refused, naming it.
+	s = Default()
+	s.Runs = 1
+	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 1
+	s.Agents[1].mustSet("r_max", 0)
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[1] (RMax): rmax: r_max = 0, want a finite number > 0") {
+		t.Errorf("Build error = %v, want it to name the agent and r_max", err)
 	}
 }
 

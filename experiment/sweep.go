@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -164,7 +165,10 @@ func (s Spec) at(point []int) (Spec, error) {
 // setKey decodes {key: v} onto the struct behind ptr, leaving its other fields.
 func setKey(ptr any, key string, v *yaml.Node) error {
 	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
-	return doc.Decode(ptr)
+	if err := doc.Decode(ptr); err != nil {
+		return err
+	}
+	return yamlkeys.Integers(doc, ptr) // count: 1.5 decodes as 1
 }
 
 // cloneTasks is a deep copy of t, so that a sweep point can change it.

@@ -153,7 +153,10 @@ func (s *Spec) UnmarshalYAML(n *yaml.Node) error {
 				strings.Join(keys, ", "), suggest.DidYouMean(key.Value, keys))
 		}
 	}
-	return n.Decode(s.Params)
+	if err := n.Decode(s.Params); err != nil {
+		return err
+	}
+	return yamlkeys.Integers(n, s.Params) // count: 1.5 decodes as 1
 }
 
 // MarshalYAML writes the family and then its parameters.

@@ -86,11 +86,15 @@ func checkValue(n *yaml.Node, f reflect.StructField, path string) error {
 		}
 		return nil
 	}
-	if err := n.Decode(reflect.New(t).Interface()); err != nil {
+	v := reflect.New(t).Interface()
+	if err := n.Decode(v); err != nil {
 		var typeErr *yaml.TypeError
 		if !errors.As(err, &typeErr) {
 			return err
 		}
+		return fmt.Errorf("line %d: %s = %s, want %s", n.Line, path, shown(n), withRange(Want(t), f.Tag.Get("range")))
+	}
+	if Integers(n, v) != nil { // a fraction for an integer (runs: 2.5) decodes as its whole part
 		return fmt.Errorf("line %d: %s = %s, want %s", n.Line, path, shown(n), withRange(Want(t), f.Tag.Get("range")))
 	}
 	return nil

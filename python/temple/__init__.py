@@ -44,6 +44,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional
 from . import _lib
 from ._checks import index as check_index
 from ._checks import seed as check_seed
+from ._checks import text as check_text
+from ._checks import values as check_values
 from ._command import command_path
 from ._lib import TempleError
 
@@ -99,14 +101,17 @@ class Agent:
         lib = _lib.library()
         p = dict(params or {})
         p.update(kwargs)
+        agent_type = check_text(agent_type, "agent_type")
+        name = None if name is None else check_text(name, "name")
+        check_values(p, "agent type %s" % agent_type)
         try:
             text = json.dumps(p, allow_nan=False, default=_json_number)
         except (TypeError, ValueError) as e:
             raise TempleError("agent type %s: parameters %r: %s" % (agent_type, p, e)) from None
         err = ctypes.c_void_p()
         seed, run = check_seed(seed), check_index(run, "run")
-        h = lib.temple_agent_new(str(agent_type).encode(), text.encode(), seed, run,
-                                 None if name is None else str(name).encode(), ctypes.byref(err))
+        h = lib.temple_agent_new(agent_type.encode(), text.encode(), seed, run,
+                                 None if name is None else name.encode(), ctypes.byref(err))
         if h == 0:
             raise TempleError(_lib.take_string(err.value))
         self._lib, self._h = lib, h

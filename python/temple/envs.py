@@ -39,6 +39,8 @@ from . import _lib
 from ._checks import index as check_index
 from ._checks import integer
 from ._checks import seed as check_seed
+from ._checks import text as check_text
+from ._checks import values as check_values
 from ._lib import TempleError
 
 __all__ = ["Discrete", "EnvSpec", "Task", "TaskSequence", "families", "make"]
@@ -219,14 +221,20 @@ class TaskSequence(Sequence["Task"]):
         p = dict(params or {})
         p.update(kwargs)
         given = {k: v for k, v in settings.items() if v is not None}
+        family, agent = check_text(family, "family"), check_text(agent, "agent")
+        check_values(p, "family %s" % family)
+        check_values(given, "family %s: the settings" % family)
         try:
             ptext = json.dumps(p, allow_nan=False, default=_json_number)
-            stext = json.dumps(given, allow_nan=False, default=_json_number)
         except (TypeError, ValueError) as e:
             raise TempleError("family %s: parameters %r: %s" % (family, p, e)) from None
+        try:
+            stext = json.dumps(given, allow_nan=False, default=_json_number)
+        except (TypeError, ValueError) as e:
+            raise TempleError("family %s: settings %r: %s" % (family, given, e)) from None
         err = ctypes.c_void_p()
-        h = lib.temple_tasks_new(str(family).encode(), ptext.encode(), stext.encode(), seed, run,
-                                 str(agent).encode(), ctypes.byref(err))
+        h = lib.temple_tasks_new(family.encode(), ptext.encode(), stext.encode(), seed, run,
+                                 agent.encode(), ctypes.byref(err))
         if h == 0:
             raise TempleError(_lib.take_string(err.value))
         self._lib, self._h = lib, h

@@ -1,0 +1,46 @@
+package yamlkeys
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type intsProbe struct {
+	M     int       `yaml:"m"`
+	Rate  float64   `yaml:"rate"`
+	Cells [2]int    `yaml:"cells"`
+	Inner *intsDeep `yaml:"inner"`
+}
+
+type intsDeep struct {
+	Count uint64 `yaml:"count"`
+}
+
+// Issue 51, case 15: a fraction given for an integer is refused, naming the line, the key path
+// and the value, wherever it is; a whole number written as a float (2.0, 1e3) and a fraction for
+// a float are not.
+func TestIntegersRefusesAFraction(t *testing.T) {
+	for text, want := range map[string]string{
+		"m: 2.5\n":                               "line 1: m = 2.5, want an integer",
+		"cells: [1, 1.5]\n":                      "line 1: cells[1] = 1.5, want an integer",
+		"inner:\n  count: 0.001\n":               "line 2: inner.count = 0.001, want an integer",
+		"m: 2.0\nrate: 0.5\n":                    "",
+		"m: 1e3\ncells: [1, 2]\n":                "",
+		"inner: {count: 18446744073709551615}\n": "",
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+			t.Fatal(err)
+		}
+		var p intsProbe
+		if err := n.Decode(&p); err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		err := Integers(&n, &p)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}
