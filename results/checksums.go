@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -180,7 +181,7 @@ func readChecksums(dir string) (checksums, error) {
 		return checksums{}, &DamagedError{Path: path, Problem: "not a record of checksums (it was changed after temple wrote it)"}
 	}
 	for name, sum := range sums.Files {
-		if !filepath.IsLocal(filepath.FromSlash(name)) || len(sum) != 2*sha256.Size {
+		if !cleanLocal(name) || len(sum) != 2*sha256.Size {
 			return checksums{}, &DamagedError{Path: path, Problem: fmt.Sprintf("entry %q: %q is not a file below the directory with its SHA-256", name, sum)}
 		}
 	}
@@ -195,11 +196,17 @@ func readChecksums(dir string) (checksums, error) {
 		}
 	}
 	for _, p := range sums.Parts {
-		if !filepath.IsLocal(filepath.FromSlash(p)) {
+		if !cleanLocal(p) {
 			return checksums{}, &DamagedError{Path: path, Problem: fmt.Sprintf("part %q is not a directory below it", p)}
 		}
 	}
 	return sums, nil
+}
+
+// cleanLocal reports whether name is a path below a directory, with /, written as temple writes
+// it: clean (no ./ or a//b, which name the same file as another entry).
+func cleanLocal(name string) bool {
+	return filepath.IsLocal(filepath.FromSlash(name)) && !strings.Contains(name, `\`) && path.Clean(name) == name
 }
 
 // checksumsOf reads dir's checksums.json for a reader: a missing one, or one of another results

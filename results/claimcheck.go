@@ -197,8 +197,12 @@ func describeVersion(tool string, format int) string {
 // heldVersion is the temple version and results format of the results dir holds: its record's,
 // or, without one, its summary.json's (a record of format 3 names no version, and no record is
 // older still); the newest format any of its record, setup.json and summary.json names. ok is
-// false when dir holds no results of temple's (a summary.json alone is checkForeign's).
+// false when dir holds no results of temple's (a summary.json alone is checkForeign's), unless
+// its record is of a newer format.
 func heldVersion(dir string) (tool string, format int, ok bool) {
+	if sums, err := readChecksums(dir); err == nil && sums.FormatVersion > FormatVersion {
+		return sums.ToolVersion, sums.FormatVersion, true // a newer temple's directory, results or not
+	}
 	if !holdsResults(dir) || !holdsExperiment(dir) {
 		return "", 0, false
 	}
