@@ -11,6 +11,9 @@ func FuzzParse(f *testing.F) {
 		"start: fixed\nstart_state: 3\ntasks:\n  family: taxi\n",
 		"agents:\n  - type: abs-rl\n    abstraction: q-star\n",
 		"output:\n  smoothing: 0.5\n",
+		"agents:\n  - type: rmax\n    m: 2.5\n", // issue 51: a fraction for an integer, a second document, a merge key
+		"runs: 1\n---\nruns: 2\n",
+		"base: &b {m: 10}\nagents:\n  - type: rmax\n    <<: *b\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -21,6 +24,24 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := s.Validate(); err != nil {
 			t.Fatalf("Parse accepted a spec that does not validate: %v", err)
+		}
+	})
+}
+
+// FuzzShardFromEnv: whatever the cluster's environment variables hold, ShardFromEnv returns a
+// shard that is one of its count, or an error, never panics (issue 51: no input from the
+// environment crashes the process).
+func FuzzShardFromEnv(f *testing.F) {
+	f.Add("3", "8", "0", "", "", "")
+	f.Add("", "", "", "2", "4", "")
+	f.Add("9223372036854775807", "-1", "9223372036854775807", "", "", "2")
+	f.Add("1", "", "", "", "", "x")
+	f.Fuzz(func(t *testing.T, id, count, lo, index, shards, extra string) {
+		env := map[string]string{"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": lo,
+			"JOB_COMPLETION_INDEX": index, "TEMPLE_SHARDS": shards + extra}
+		sh, ok, err := ShardFromEnv(func(k string) string { return env[k] })
+		if err == nil && ok && !(sh.Count >= 1 && sh.Index >= 0 && sh.Index < sh.Count) {
+			t.Fatalf("ShardFromEnv(%q) = %v", env, sh)
 		}
 	})
 }

@@ -44,3 +44,31 @@ func TestIntegersRefusesAFraction(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIntegers: whatever a YAML value written for an integer key, either it is refused or the
+// integer decoded is the number written (never 2.5 read as 2), for plain, nested and listed keys.
+func FuzzIntegers(f *testing.F) {
+	for _, v := range []string{"2", "2.5", "-0.5", "1e3", "1.5e0", "0x10", "9223372036854775807", ".inf", "'3'", "[1, 2.5]", "{count: 0.25}"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		text := "m: " + value + "\ncells: [" + value + ", 1]\ninner:\n  count: " + value + "\n"
+		var n yaml.Node
+		if yaml.Unmarshal([]byte(text), &n) != nil {
+			return
+		}
+		var p intsProbe
+		if n.Decode(&p) != nil || Integers(&n, &p) != nil {
+			return
+		}
+		var written struct {
+			M any `yaml:"m"`
+		}
+		if yaml.Unmarshal([]byte(text), &written) != nil {
+			return
+		}
+		if x, ok := written.M.(float64); ok && x != float64(p.M) {
+			t.Fatalf("m: %s was read as %d", value, p.M)
+		}
+	})
+}
