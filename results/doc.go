@@ -46,10 +46,13 @@
 //	timings.json    cell_seconds (per cell name, as timed by the invocation that ran it), total_cell_seconds and reused_cells (Write)
 //	figures/        the figures as PNG and SVG (plots.Figure; Write)
 //	report.html     the page built from the files above (WriteReport, by Write and temple report)
-//	checksums.json  files: the SHA-256 of every derived file above, by path below the directory, but
-//	                spec.yaml, timings.json, report.html, compare.csv and cells/ (record, as each is
-//	                written; checked by Verify and by every reader, which refuses a file changed or
-//	                missing)
+//	checksums.json  the record of what temple wrote: files and sizes, the SHA-256 and size of every
+//	                file above (and of compare.csv), by path below the directory, but timings.json and
+//	                report.html, listed under unchecked (they differ between identical runs); parts,
+//	                the subdirectories that hold parts of the experiment with their own record; the
+//	                tool and format version that wrote it and other_versions (record, as each file is
+//	                written; checked by Verify and by every reader, which refuses a file changed,
+//	                missing, or of temple's names and not listed; Discard removes what it lists)
 //	compare.csv     the paired comparisons of temple compare (WriteComparisons)
 //
 // cells/, episodes/ and templates/ (CellKinds; MakeCellDirs makes them) hold a file per
@@ -69,6 +72,13 @@
 // version 1 that does not know them reads the rest as before; Merge needs them and says so when
 // a directory lacks them. Numbers are written by Num (the shortest decimal that reads back
 // exactly), text fields by CSVField.
+//
+// Version 4: checksums.json is the record of every file temple writes (cells, spec.yaml,
+// compare.csv, and timings.json and report.html without a checksum), with sizes, the parts, and
+// the temple version and format, so that --force removes only what it lists, a claim refuses
+// files it does not list and other versions' results (ClaimOptions), and the readers refuse an
+// unlisted file; summary.json and setup.json record other_versions. Directories of version 3 and
+// older are refused by the readers, and resumed only with --allow-other-version.
 //
 // Version 3: checksums.json; spec.yaml records under inputs: the SHA-256 of every file the tasks
 // read (the runner's), so that such a file changed makes another spec. Directories of versions 1
