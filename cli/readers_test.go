@@ -200,3 +200,47 @@ func TestCompareWritesBeforePrinting(t *testing.T) {
 		t.Errorf("compare into a directory where compare.csv cannot be written: %v, printed %q", err, text)
 	}
 }
+
+// Issue 51, case 6, at the command line: a run into results of another temple version is refused,
+// naming it and --allow-other-version; with the flag it resumes and summary.json records that
+// version; merge likewise.
+func TestOtherVersionIsRefusedUnlessAllowed(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tiny.yaml")
+	os.WriteFile(config, []byte("name: tiny\nruns: 2\nepisodes: 20\ntasks:\n  count: 2\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	older := func(dir string) {
+		path := filepath.Join(dir, "checksums.json")
+		b, _ := os.ReadFile(path)
+		os.WriteFile(path, bytes.Replace(b, []byte(`"tool_version": "`), []byte(`"tool_version": "0.0.9-`), 1), 0o644)
+	}
+	older(out)
+	if _, err := temple(t, "run", config, "--out", out); err == nil || !strings.Contains(err.Error(), "holds results of temple 0.0.9-") ||
+		!strings.Contains(err.Error(), "--allow-other-version") {
+		t.Errorf("a run into another version's results: %v, want a refusal naming it and the flag", err)
+	}
+	if text, err := temple(t, "run", config, "--out", out, "--allow-other-version"); err != nil {
+		t.Fatalf("--allow-other-version: %v\n%s", err, text)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	if !strings.Contains(string(b), `"other_versions": [`) || !strings.Contains(string(b), "0.0.9-") {
+		t.Errorf("summary.json does not record the other version:\n%s", b)
+	}
+
+	shards := []string{filepath.Join(dir, "s0"), filepath.Join(dir, "s1")}
+	for i, s := range shards {
+		if text, err := temple(t, "run", config, "--shard", strconv.Itoa(i)+"/2", "--out", s); err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+	}
+	older(shards[1])
+	if _, err := temple(t, append([]string{"merge", filepath.Join(dir, "m")}, shards...)...); err == nil || !strings.Contains(err.Error(), "--allow-other-version") {
+		t.Errorf("merging a shard of another version: %v", err)
+	}
+	if text, err := temple(t, append([]string{"merge", filepath.Join(dir, "m"), "--allow-other-version"}, shards...)...); err != nil {
+		t.Errorf("merge --allow-other-version: %v\n%s", err, text)
+	}
+}
