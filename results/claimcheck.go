@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/internal/regular"
 )
 
@@ -141,8 +142,10 @@ func checkForeign(dir string) error {
 	var foreign []string
 	for _, e := range entries {
 		name := e.Name()
+		target, tmp := atomicfile.Temporary(name)
 		switch {
 		case name == LockFile || name == "spec.yaml" || name == ChecksumsFile && recorded:
+		case tmp && (slices.Contains(resultFiles, target) || target == "compare.csv"): // removeTemporaries' to remove
 		case !recorded && !holdsExperiment(dir):
 			if e.IsDir() && empty(filepath.Join(dir, name)) {
 				continue

@@ -201,3 +201,18 @@ func TestClaimRemovesOnlyItsOwnTemporaries(t *testing.T) {
 		}
 	}
 }
+
+// A first claim killed while it wrote spec.yaml leaves its temporary and no record: the next
+// claim takes the directory (the temporary is its own to remove), not refuses it as foreign.
+func TestClaimAfterAKilledFirstClaim(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".spec.yaml.tmp-123": "name: x\n", ".checksums.json.tmp-9": "{"})
+	release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := os.Stat(filepath.Join(dir, ".spec.yaml.tmp-123")); err == nil {
+		t.Error("the temporary is still there")
+	}
+}
