@@ -50,6 +50,9 @@ func Build(s Spec) (*Plan, error) {
 		}
 		p.Agents = append(p.Agents, fac)
 	}
+	if err := checkRMax(s, p.Runs); err != nil { // optimism.go
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -156,14 +156,19 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[0] (O-TempLe): o-temple: m_s = 0") {
 		t.Errorf("Build error = %v, want it to name the agent and m_s", err)
 	}
-	// Issue 51, LOW: an R_max that is not positive plans unknown pairs at no gain, so RMax never
-	// explores; refused, naming it.
+	// Issue 51, LOW: r_max 0 on tasks that pay a positive reward plans unknown pairs at no gain,
+	// so RMax does not explore; refused, naming it. MountainCar's presets keep r_max 0, the tight
+	// bound of rewards that are all ≤ 0 (TestEveryPresetBuilds).
 	s = Default()
 	s.Runs = 1
 	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = 1
 	s.Agents[1].mustSet("r_max", 0)
-	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[1] (RMax): rmax: r_max = 0, want a finite number > 0") {
-		t.Errorf("Build error = %v, want it to name the agent and r_max", err)
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "agents[1] (RMax): r_max = 0, but run 0, task 0") {
+		t.Errorf("Build error = %v, want it to name the agent, r_max and the task", err)
+	}
+	s.Agents[1].mustSet("r_max", 1) // the mazes' goal pays 1: the tight bound
+	if _, err := Build(s); err != nil {
+		t.Errorf("r_max 1: %v", err)
 	}
 }
 

@@ -48,7 +48,7 @@ type MBIEEBParams struct {
 	// pair is ever known.
 	M int64 `yaml:"m" doc:"cap m on a pair's own samples; 0: no cap, and no pair is ever known" range:">= 0"`
 	// RMax is R_max: an unvisited pair is planned at V_max = R_max/(1−γ).
-	RMax float64 `yaml:"r_max" doc:"R_max: an unvisited pair is planned at R_max/(1−γ)" range:"> 0"`
+	RMax float64 `yaml:"r_max" doc:"R_max: an unvisited pair is planned at R_max/(1−γ)"`
 	// PlanTolerance bounds ‖Q − Q̃‖∞ of each plan on the bonus-augmented model.
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖Q − Q̃‖∞ of each plan on the bonus-augmented model" range:"> 0"`
 	// Replan is the re-planning schedule: doubling or every-sample.
@@ -74,8 +74,8 @@ func (p MBIEEBParams) Validate() error {
 		return fmt.Errorf("mbie-eb: beta = %v, want a finite number >= 0", p.Beta)
 	case p.M < 0:
 		return fmt.Errorf("mbie-eb: m = %d, want >= 0 (0: no cap)", p.M)
-	case !(p.RMax > 0) || math.IsInf(p.RMax, 0): // unvisited pairs planned at R_max ≤ 0 are never explored
-		return fmt.Errorf("mbie-eb: r_max = %v, want a finite number > 0 (at least the largest reward)", p.RMax)
+	case math.IsNaN(p.RMax) || math.IsInf(p.RMax, 0):
+		return fmt.Errorf("mbie-eb: r_max = %v, want a finite number", p.RMax)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("mbie-eb: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
 	case p.Replan != ReplanDoubling && p.Replan != ReplanEverySample:

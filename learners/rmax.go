@@ -51,7 +51,7 @@ func (p Planning) Valid() bool { return p == PlanFull || p == PlanIncremental ||
 // RMaxParams are RMax's parameters.
 type RMaxParams struct {
 	M    int64      `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                                                                                              // known threshold m: a pair is known after m samples
-	RMax float64    `yaml:"r_max" doc:"R_max, the reward an unknown pair is planned to pay forever" range:"> 0"`                                                                                                                  // R_max, the reward an unknown pair is planned to pay forever
+	RMax float64    `yaml:"r_max" doc:"R_max, the reward an unknown pair is planned to pay forever"`                                                                                                                              // R_max, the reward an unknown pair is planned to pay forever
 	Rule ActionRule `yaml:"action_rule" doc:"how RMax acts: the least-tried action in a state with an unknown action (the published code), or greedy on the optimistic model everywhere" range:"balanced-wandering | optimistic"` // action rule
 	// PlanTolerance bounds ‖V − V*‖∞ of each plan on the optimistic model.
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − V*‖∞ of each plan on the optimistic model" range:"> 0"`
@@ -71,8 +71,8 @@ func (p RMaxParams) Validate() error {
 	switch {
 	case p.M < 1:
 		return fmt.Errorf("rmax: known threshold m = %d, want at least 1", p.M)
-	case !(p.RMax > 0) || math.IsInf(p.RMax, 0): // unknown pairs planned at R_max ≤ 0 are never explored
-		return fmt.Errorf("rmax: r_max = %v, want a finite number > 0 (at least the largest reward)", p.RMax)
+	case math.IsNaN(p.RMax) || math.IsInf(p.RMax, 0):
+		return fmt.Errorf("rmax: r_max = %v, want a finite number", p.RMax)
 	case p.Rule != Optimistic && p.Rule != BalancedWandering:
 		return fmt.Errorf("rmax: action rule %q, want %q or %q", p.Rule, Optimistic, BalancedWandering)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):

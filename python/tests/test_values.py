@@ -35,10 +35,6 @@ class TestValues(unittest.TestCase):
         self.assertRefused(ValueError, "family = 'online-maze\\x00x' holds a NUL character", temple.make, "online-maze\x00x")
         self.assertRefused(ValueError, "name = 'A\\x00B' holds a NUL character", temple.Agent, "rmax", name="A\x00B")
 
-    def test_r_max_must_be_positive(self):
-        for r in (0, -1):
-            self.assertRefused(temple.TempleError, "r_max = %d, want a finite number > 0" % r, temple.Agent, "rmax", r_max=r)
-
 
 if __name__ == "__main__":
     unittest.main()
