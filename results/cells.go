@@ -45,13 +45,21 @@ func WriteCell(dir string, c CellResult) error {
 	if err := atomicfile.Write(path, b); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	names := []string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}
-	for _, stream := range []string{filepath.Join("episodes", CellName(c.Run, c.Agent)+".csv"), filepath.Join("templates", CellName(c.Run, c.Agent)+".jsonl")} {
-		if fi, err := os.Lstat(filepath.Join(dir, stream)); err == nil && fi.Mode().IsRegular() {
-			names = append(names, stream) // closed before the cell is written
+	names := append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)
+	return record(dir, names...) // its streams were closed before it was written
+}
+
+// cellStreams are the episodes/ and templates/ files of the cells that dir holds.
+func cellStreams(dir string, cells []CellResult) []string {
+	var out []string
+	for _, c := range cells {
+		for _, stream := range []string{filepath.Join("episodes", CellName(c.Run, c.Agent)+".csv"), filepath.Join("templates", CellName(c.Run, c.Agent)+".jsonl")} {
+			if fi, err := os.Lstat(filepath.Join(dir, stream)); err == nil && fi.Mode().IsRegular() {
+				out = append(out, stream)
+			}
 		}
 	}
-	return record(dir, names...)
+	return out
 }
 
 // WriteTasks writes the task sequences of an experiment, as encoded by the task package

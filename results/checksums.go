@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/internal/regular"
 )
 
@@ -142,24 +141,6 @@ func updateChecksums(dir string, change func(*checksums) error) error {
 		return err
 	}
 	return writeJSON(filepath.Join(dir, ChecksumsFile), sums)
-}
-
-// recordDir is record of every file of dir's subdirectory sub (a missing one records nothing).
-func recordDir(dir, sub string) error {
-	entries, err := os.ReadDir(filepath.Join(dir, sub))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	var names []string
-	for _, e := range entries {
-		if _, tmp := atomicfile.Temporary(e.Name()); e.Type().IsRegular() && !tmp {
-			names = append(names, filepath.Join(sub, e.Name()))
-		}
-	}
-	return record(dir, names...)
 }
 
 // maxChecksumsBytes bounds checksums.json: about 200 bytes an entry, so five million files.

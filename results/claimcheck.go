@@ -34,9 +34,16 @@ func (e *NestedError) Error() string {
 type ForeignError struct {
 	Dir   string
 	Files []string // below Dir, at most a few
+	// Unrecorded says that Dir has no record of temple's at all: anything there is not temple's.
+	Unrecorded bool
 }
 
 func (e *ForeignError) Error() string {
+	if e.Unrecorded {
+		return fmt.Sprintf("%s holds %s, which temple did not write (it has no %s: temple has not written there); "+
+			"give --out a fresh or empty directory, or --force to run into it all the same (files of other names stay as they are)",
+			e.Dir, strings.Join(e.Files, ", "), ChecksumsFile)
+	}
 	return fmt.Sprintf("%s holds %s, which temple did not write there (its %s does not list them) and a run would overwrite; "+
 		"give --out a fresh directory, or move them, or give --force to run into it all the same",
 		e.Dir, strings.Join(e.Files, ", "), ChecksumsFile)
@@ -164,7 +171,7 @@ func checkForeign(dir string) error {
 	if len(foreign) > 4 {
 		foreign = append(foreign[:4], fmt.Sprintf("and %d more", len(foreign)-4))
 	}
-	return &ForeignError{Dir: dir, Files: foreign}
+	return &ForeignError{Dir: dir, Files: foreign, Unrecorded: !recorded && !holdsExperiment(dir)}
 }
 
 // empty reports whether dir is a directory with nothing in it.

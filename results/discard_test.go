@@ -149,7 +149,7 @@ func TestForeignFilesAreRefused(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"summary.json": `{"mine": true}`})
 	_, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 	var foreign *ForeignError
-	if !errors.As(err, &foreign) || !strings.Contains(err.Error(), dir+" holds summary.json, which temple did not write there") {
+	if !errors.As(err, &foreign) || !strings.Contains(err.Error(), dir+" holds summary.json, which temple did not write") {
 		t.Errorf("a user's summary.json: %v, want a ForeignError naming it", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "summary.json")); string(b) != `{"mine": true}` {

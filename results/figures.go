@@ -149,9 +149,9 @@ func seq(n int, from float64) []float64 {
 // writeFigures draws per-task reward, advantage over the baseline (when a run has more than one
 // task), cumulative reward and reward per episode, each as the mean over runs with its 95%
 // confidence band.
-func writeFigures(dir string, s Setup, cells []CellResult) error {
+func writeFigures(dir string, s Setup, cells []CellResult) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("results: %w", err)
+		return nil, fmt.Errorf("results: %w", err)
 	}
 	smooth := ""
 	if s.Smoothing > 0 {
@@ -166,13 +166,13 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 	if s.Oracle {
 		ref, err := optimalReference(s, cells)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		f.perTask.Reference = ref
 	}
 	for _, name := range s.Agents {
 		if err := f.add(cells, name, base); err != nil {
-			return fmt.Errorf("results: agent %s: %w", name, err)
+			return nil, fmt.Errorf("results: agent %s: %w", name, err)
 		}
 	}
 	figs := map[string]plots.Figure{"cumulative_reward": f.cum, "episode_reward": f.perEpisode}
@@ -186,7 +186,7 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 			for _, name := range s.Agents {
 				fig, ok, err := regretByPhase(s, cells, name, title, smooth)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if ok {
 					figs["regret_by_phase_"+SafeName(name)] = fig
@@ -194,12 +194,20 @@ func writeFigures(dir string, s Setup, cells []CellResult) error {
 			}
 		}
 	}
+	var written []string
 	for name, fig := range figs {
 		if err := fig.Save(filepath.Join(dir, name)); err != nil {
-			return err
+			return nil, err
 		}
+		written = append(written, figureFiles(filepath.Base(dir), name)...)
 	}
-	return nil
+	return written, nil
+}
+
+// figureFiles are the files of the figure name that plots.Figure.Save writes into the
+// subdirectory sub: its PNG and its SVG, as record takes them.
+func figureFiles(sub, name string) []string {
+	return []string{filepath.Join(sub, name+".png"), filepath.Join(sub, name+".svg")}
 }
 
 // optimalReference is the optimal policy's per-task reward, the reference line of the per-task

@@ -52,6 +52,7 @@ type merger struct {
 	subdirs []string // the points' directories ("" for a plain experiment)
 	setups  []Setup
 	cells   [][]CellResult
+	from    [][]string // the shard each cell is read from
 	// others are the versions of the shards that are not this temple's (MergeOptions).
 	others []string
 }
@@ -117,6 +118,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 
 	m.setups = make([]Setup, len(m.subdirs))
 	m.cells = make([][]CellResult, len(m.subdirs))
+	m.from = make([][]string, len(m.subdirs))
 	var missing []string
 	for k, sub := range m.subdirs {
 		dir := filepath.Join(shards[0], sub)
@@ -159,6 +161,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 					continue
 				}
 				m.cells[k] = append(m.cells[k], *found)
+				m.from[k] = append(m.from[k], foundIn)
 			}
 		}
 	}
@@ -208,15 +211,8 @@ func (m *merger) write(out string, shards []string) (err error) {
 		if err := WriteSetup(dir, m.setups[k]); err != nil { // the bytes of the shards' own when their version is this one
 			return err
 		}
-		for _, d := range shards {
-			for _, kind := range CellKinds {
-				if err := copyFiles(filepath.Join(d, sub, kind), filepath.Join(dir, kind)); err != nil {
-					return fmt.Errorf("results: merge: %w", err)
-				}
-				if err := recordDir(dir, kind); err != nil {
-					return err
-				}
-			}
+		if err := m.copyCells(k, dir); err != nil {
+			return err
 		}
 		if sums[k], err = Write(dir, m.setups[k], m.cells[k]); err != nil {
 			return err
@@ -250,23 +246,25 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// copyFiles copies every file of from into to (a missing from is no error).
-func copyFiles(from, to string) error {
-	entries, err := os.ReadDir(from)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+// copyCells copies into dir the files of the cells of point k, each from the shard it was read
+// from — its cell, its episodes/ and templates/ files — and records them: another file of a
+// shard's cells/ is not the experiment's.
+func (m *merger) copyCells(k int, dir string) error {
+	if err := MakeCellDirs(dir, false, false); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
+	for i, c := range m.cells[k] {
+		from := filepath.Join(m.from[k][i], m.subdirs[k])
+		names := append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(from, []CellResult{c})...)
+		for _, name := range names {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+				return fmt.Errorf("results: merge: %w", err)
+			}
+			if err := copyFile(filepath.Join(from, name), filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("results: merge: %w", err)
+			}
 		}
-		if err := copyFile(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+		if err := record(dir, names...); err != nil {
 			return err
 		}
 	}

@@ -269,8 +269,9 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 			return err
 		}
 	}
-	if err := record(dir, "scaling.csv", "scaling_fit.csv"); err != nil {
-		return err
+	written := []string{"scaling.csv", "scaling_fit.csv"}
+	if len(fig.Series) > 0 {
+		written = append(written, figureFiles("figures", "scaling")...)
 	}
-	return recordDir(dir, "figures")
+	return record(dir, written...)
 }

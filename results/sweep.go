@@ -103,29 +103,27 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 	}); err != nil {
 		return err
 	}
-	if err := writeSweepFigure(dir, sw, points); err != nil {
+	figure, err := writeSweepFigure(dir, sw, points)
+	if err != nil {
 		return err
 	}
-	if err := record(dir, "sweep.csv"); err != nil {
-		return err
-	}
-	if err := recordDir(dir, "figures"); err != nil {
+	if err := record(dir, append([]string{"sweep.csv"}, figure...)...); err != nil {
 		return err
 	}
 	return writeSweepReport(dir, sw, points)
 }
 
 // writeSweepFigure draws the sweep of one numeric parameter; a grid has no single x axis and a
-// sweep of other values no numeric one: sweep.csv holds them.
-func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) error {
+// sweep of other values no numeric one: sweep.csv holds them. It returns the files it wrote.
+func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) ([]string, error) {
 	if len(sw.Params) != 1 {
-		return nil
+		return nil, nil
 	}
 	xs := make([]float64, len(sw.Points))
 	for i, pt := range sw.Points {
 		x, err := strconv.ParseFloat(pt.Values[0], 64)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		xs[i] = x
 	}
@@ -154,9 +152,9 @@ func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) error {
 		fig.Series = append(fig.Series, ser)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
-		return fmt.Errorf("results: %w", err)
+		return nil, fmt.Errorf("results: %w", err)
 	}
-	return fig.Save(filepath.Join(dir, "figures", "sweep"))
+	return figureFiles("figures", "sweep"), fig.Save(filepath.Join(dir, "figures", "sweep"))
 }
 
 // sweepPage is what the report.html of a sweep shows.

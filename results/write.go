@@ -81,20 +81,18 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
 		return sum, err
 	}
-	if err := writeFigures(filepath.Join(dir, "figures"), s, cells); err != nil {
+	figures, err := writeFigures(filepath.Join(dir, "figures"), s, cells)
+	if err != nil {
 		return sum, err
 	}
 	written := []string{"spec.yaml", "per_task.csv", "metrics.csv", "summary.json", "timings.json"}
 	if s.Oracle {
 		written = append(written, "oracle.csv", "regret.csv")
 	}
-	if err := record(dir, written...); err != nil {
+	written = append(written, figures...)
+	written = append(written, cellStreams(dir, cells)...)
+	if err := record(dir, written...); err != nil { // temple's files alone: a user's own in figures/ is not
 		return sum, err
-	}
-	for _, sub := range []string{"figures", "episodes", "templates"} {
-		if err := recordDir(dir, sub); err != nil {
-			return sum, err
-		}
 	}
 	return sum, WriteReport(dir)
 }
