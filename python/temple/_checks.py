@@ -3,13 +3,15 @@ int64 or uint64 by dropping its high bits, so 2**64 + s would reach the library 
 string ends at its first NUL. Every integer a caller gives is checked here first: outside the C
 type, OverflowError; negative where only a count, an index or a state makes sense, ValueError;
 not an integer, TypeError. Names are checked for NUL characters (text) and parameters for all of
-these and for numbers that are not finite (values), naming the key."""
+these and for numbers that are not finite (values, TempleError), naming the key."""
 
 from __future__ import annotations
 
 import math
 import operator
 from typing import Any, Mapping
+
+from ._lib import TempleError
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
@@ -56,8 +58,9 @@ def text(x: Any, what: str) -> str:
 def values(p: Mapping[str, Any], what: str) -> None:
     """Checks the values of the parameters p (a config block: an agent's, a family's, the
     settings) before they become JSON for the library, naming the key: an integer beyond 64 bits
-    raises OverflowError, a number that is not finite (NaN, infinity: JSON has none) ValueError,
-    a string with a NUL ValueError. Lists and mappings are checked item by item."""
+    raises OverflowError, a number that is not finite (NaN, infinity: JSON has none) TempleError
+    (as the library refuses any other value), a string with a NUL ValueError. Lists and mappings
+    are checked item by item."""
 
     def check(v: Any, key: str) -> None:
         if isinstance(v, bool) or v is None:
@@ -76,8 +79,8 @@ def values(p: Mapping[str, Any], what: str) -> None:
                 check(x, "%s[%d]" % (key, k))
         elif hasattr(type(v), "__float__"):
             f = float(v)
-            if math.isnan(f) or math.isinf(f):
-                raise ValueError("%s: %s = %r, want a finite number" % (what, key, v))
+            if math.isnan(f) or math.isinf(f):  # a value temple refuses, as it refuses others: TempleError
+                raise TempleError("%s: %s = %r, want a finite number" % (what, key, v))
 
     for k, v in p.items():
         check(v, str(k))

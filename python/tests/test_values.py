@@ -25,10 +25,10 @@ class TestValues(unittest.TestCase):
         self.assertRefused(OverflowError, "m = -9223372036854775809 does not fit", temple.Agent, "rmax", m=-2**63 - 1)
 
     def test_a_number_that_is_not_finite_names_its_key(self):
-        self.assertRefused(ValueError, "the settings: gamma = nan, want a finite number", temple.make, "online-maze",
+        self.assertRefused(temple.TempleError, "the settings: gamma = nan, want a finite number", temple.make, "online-maze",
                            gamma=float("nan"))
-        self.assertRefused(ValueError, "agent type q-learning: gamma = inf, want a finite number", temple.Agent, "q-learning",
-                           gamma=float("inf"))
+        self.assertRefused(temple.TempleError, "agent type q-learning: gamma = inf, want a finite number", temple.Agent,
+                           "q-learning", gamma=float("inf"))
 
     def test_a_name_with_a_nul_is_refused(self):
         self.assertRefused(ValueError, "agent_type = 'rmax\\x00junk' holds a NUL character", temple.Agent, "rmax\x00junk")
