@@ -85,7 +85,11 @@ func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFac
 		}
 		return fail(err)
 	}
-	return results.ReadCell(results.CellPath(dir, run, fac.Name), p.cellWant(run, fac.Name))
+	res, err := results.ReadCell(results.CellPath(dir, run, fac.Name), p.cellWant(run, fac.Name))
+	if err != nil {
+		return CellResult{}, err
+	}
+	return res, results.RecordCell(dir, res)
 }
 
 // cellWant is what the stored cell of agent name in run must be.
@@ -149,7 +153,7 @@ func (h *Host) RunCell(ctx context.Context, specYAML []byte, fingerprint, dir st
 	if err != nil {
 		return err
 	}
-	return results.WriteCell(dir, res)
+	return results.StoreCell(dir, res) // the runner records it (pythonCell): one process writes checksums.json
 }
 
 // changedInputs names the input files whose digest differs between was and now.

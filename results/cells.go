@@ -37,16 +37,30 @@ func CellPath(dir string, run int, agentName string) string {
 // (EncodeCell), so an interrupted write never looks like a finished cell (ReadCell reads it back
 // and checks it).
 func WriteCell(dir string, c CellResult) error {
-	path := CellPath(dir, c.Run, c.Agent)
+	if err := StoreCell(dir, c); err != nil {
+		return err
+	}
+	return RecordCell(dir, c)
+}
+
+// StoreCell is WriteCell without the record: for a process that runs a cell for the runner that
+// holds the directory (a Python learner's worker), which records it once it has read it back
+// (RecordCell), so that one process alone writes the directory's checksums.json.
+func StoreCell(dir string, c CellResult) error {
 	b, err := EncodeCell(c)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, b); err != nil {
+	if err := atomicfile.Write(CellPath(dir, c.Run, c.Agent), b); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	names := append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)
-	return record(dir, names...) // its streams were closed before it was written
+	return nil
+}
+
+// RecordCell adds the cell c of dir, and its episodes/ and templates/ files (closed before it was
+// written), to dir's checksums.json.
+func RecordCell(dir string, c CellResult) error {
+	return record(dir, append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)...)
 }
 
 // cellStreams are the episodes/ and templates/ files of the cells that dir holds.

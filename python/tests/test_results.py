@@ -247,13 +247,17 @@ class TestLoadChecksWhatItReads(unittest.TestCase):
             self.assertIn(w, str(cm.exception))
 
     def test_an_edited_verdict_is_refused(self):
-        r = temple.results.load(self.out)
-        c = r.comparisons.where(a="Q-learning")[0]
-        row = ",".join(str(x) for x in ("Q-learning", "RMax", c.runs)) + ","
-        with open(os.path.join(self.out, "compare.csv")) as f:
-            line = [x for x in f.read().splitlines() if x.startswith(row)][0]
-        self.edit("compare.csv", line, row + "5,1,9,0.001,0.001,3,2,Q-learning > RMax")
-        self.refused(os.path.join(self.out, "compare.csv"), "its content is not what temple wrote")
+        temple.results.load(self.out)  # writes compare.csv
+        path = os.path.join(self.out, "compare.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        header = rows[0]
+        for row in rows[1:]:
+            if row[0] == "Q-learning":  # "Q-learning > RMax", p 0.001
+                row[header.index("p_holm")], row[header.index("verdict")] = "0.001", "Q-learning > RMax"
+        with open(path, "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+        self.refused(path, "its content is not what temple wrote")
 
     def test_an_edited_summary_is_refused_when_compare_csv_exists(self):
         temple.results.load(self.out)  # writes compare.csv
