@@ -25,6 +25,7 @@ import tempfile
 import time
 
 import temple
+from temple.learner import load_class
 
 LEARNER = '''
 import random
@@ -112,8 +113,7 @@ def main(argv=None):
     try:
         with open(os.path.join(tmp, "optq.py"), "w") as f:
             f.write(LEARNER)
-        sys.path.insert(0, tmp)
-        from optq import OptQ  # type: ignore[import-not-found]
+        OptQ = load_class("optq:OptQ", os.path.join(tmp, "optq.py"))
         plain, judged = [], []
         for _ in range(args.repeat):
             plain.append(plain_loop(OptQ, args.runs, args.tasks, args.episodes, args.steps))
