@@ -130,7 +130,7 @@ func (p CUCRLParams) Validate() error {
 // visited yet, and terminal states, are planned as UCRL2 plans them. WidthScale multiplies the
 // planning widths (reward bonus and L1 width), not the clustering's. With PlanningWidth ucrl2 a
 // class of one pair gives UCRL2's confidence set, and C-UCRL differs from UCRL2 only where pairs
-// pool. Our decisions are in docs/decisions.md (27 and 39): the paper's width at n_c, rewards
+// pool. Our decisions are in docs/decisions.md (27 and 41): the paper's width at n_c, rewards
 // per pair, discounted planning as UCRL2 here, and the free mass of unseen ranks.
 func NewCUCRL(p CUCRLParams) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
