@@ -27,13 +27,15 @@ func choice(key string, cs ...string) Dim    { return Dim{Key: key, Choices: cs}
 func dims(ds ...Dim) []Dim                   { return ds }
 func join(a []Dim, b ...Dim) []Dim           { return append(append([]Dim(nil), a...), b...) }
 
-// Known thresholds and learning rates span orders of magnitude: log scales.
+// Known thresholds and learning rates span orders of magnitude: log scales. UCRL2's δ sits under
+// a logarithm and barely moves its widths; width_scale multiplies them (from 1, the published
+// widths, down to a hundredth), so that tuning can narrow them as it moves MBIE-EB's β (issue 50).
 var (
 	rmaxDims     = dims(logInt("m", 1, 500))
 	qLearnDims   = dims(logReal("alpha", 0.01, 1), logReal("epsilon", 0.001, 0.5))
 	mbieDims     = dims(logReal("beta", 0.01, 10), logInt("m", 1, 1000))
 	e3Dims       = dims(logInt("m", 1, 500), logReal("epsilon", 0.001, 1))
-	ucrl2Dims    = dims(logReal("delta", 0.001, 0.5))
+	ucrl2Dims    = dims(logReal("delta", 0.001, 0.5), logReal("width_scale", 0.01, 1))
 	psrlDims     = dims(logReal("prior", 0.01, 10), logReal("reward_sd", 0.01, 10), logReal("reward_noise", 0.01, 10))
 	delayedQDims = dims(logInt("m", 1, 500), logReal("epsilon1", 0.001, 1))
 	// templeDims are O-TempLe's own: m_s (at most the base's m: tune clamps it) and τ̂, a
@@ -82,6 +84,7 @@ var scales = dims(
 	logInt("sample_tasks", 1, 100), logReal("delta", 0.001, 0.5), logReal("xi", 0.01, 10), logReal("epsilon_m", 0.001, 1),
 	choice("action_rule", "balanced-wandering", "optimistic"), choice("replan", "doubling", "every-sample"),
 	choice("schedule", "episode", "tsde", "doubling"), choice("prior_support", "all", "observed"),
+	choice("planning_width", "paper", "ucrl2"),
 )
 
 // SearchSpace is what temple tune searches of an agent of type typ with parameters p unless a

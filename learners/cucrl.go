@@ -39,6 +39,18 @@ const (
 	ReclusterDoubling Recluster = "doubling"
 )
 
+// PlanningWidth is the L1 width of the transition confidence sets C-UCRL plans with.
+type PlanningWidth string
+
+const (
+	// PaperPlanningWidth is the paper's W_{n_c}(δ/(3SA)) at the class's count n_c (its
+	// confidence set (16) for unknown classes), the width ApproxEquivalence clusters with.
+	PaperPlanningWidth PlanningWidth = "paper"
+	// UCRL2PlanningWidth is UCRL2's √(14·S·log(2·A·t_k/δ)/n_c): temple's C-UCRL before issue 54,
+	// kept for comparison (a class of one pair is then exactly UCRL2's confidence set).
+	UCRL2PlanningWidth PlanningWidth = "ucrl2"
+)
+
 // CUCRLParams are C-UCRL's parameters: UCRL2's and those of ApproxEquivalence.
 type CUCRLParams struct {
 	UCRL2Params `yaml:",inline"`
@@ -54,12 +66,16 @@ type CUCRLParams struct {
 	Width ClusterWidth `yaml:"width" doc:"clustering width ε(n): the paper's W_n(δ/(3SA)), or 1/√n (about StatisticalRL's UCRL_SA)" range:"paper | inverse-sqrt"`
 	// Recluster is when ApproxEquivalence runs: every episode (the paper) or when t_k doubles.
 	Recluster Recluster `yaml:"recluster" doc:"when to cluster: at every episode's start (the paper), or only when t has doubled since the last clustering, pooling the kept classes anew in between (faster; not the paper's)" range:"every-episode | doubling"`
+	// PlanningWidth is the L1 width of the transition confidence sets at n_c: the paper's or
+	// UCRL2's.
+	PlanningWidth PlanningWidth `yaml:"planning_width" doc:"L1 width of the transition confidence sets C-UCRL plans with, at a class's count n_c: the paper's W_{n_c}(δ/(3SA)), or UCRL2's √(14·S·log(2·A·t/δ)/n_c) (temple's C-UCRL before issue 54)" range:"paper | ucrl2"`
 }
 
-// DefaultCUCRL are UCRL2's defaults, ε = 0, α → ∞, the paper's width and a clustering at every
-// episode.
+// DefaultCUCRL are UCRL2's defaults, ε = 0, α → ∞, the paper's widths for clustering and
+// planning, and a clustering at every episode.
 func DefaultCUCRL() CUCRLParams {
-	return CUCRLParams{UCRL2Params: DefaultUCRL2(), Width: PaperWidth, Recluster: ReclusterEveryEpisode}
+	return CUCRLParams{UCRL2Params: DefaultUCRL2(), Width: PaperWidth, Recluster: ReclusterEveryEpisode,
+		PlanningWidth: PaperPlanningWidth}
 }
 
 // Validate names the first parameter out of range.
@@ -76,6 +92,8 @@ func (p CUCRLParams) Validate() error {
 		return fmt.Errorf("c-ucrl: width %q, want %q or %q", p.Width, PaperWidth, InverseSqrtWidth)
 	case p.Recluster != ReclusterEveryEpisode && p.Recluster != ReclusterDoubling:
 		return fmt.Errorf("c-ucrl: recluster %q, want %q or %q", p.Recluster, ReclusterEveryEpisode, ReclusterDoubling)
+	case p.PlanningWidth != PaperPlanningWidth && p.PlanningWidth != UCRL2PlanningWidth:
+		return fmt.Errorf("c-ucrl: planning_width %q, want %q or %q", p.PlanningWidth, PaperPlanningWidth, UCRL2PlanningWidth)
 	}
 	return nil
 }
@@ -99,19 +117,21 @@ func (p CUCRLParams) Validate() error {
 //     d(x, y) = ‖p̂(x) − p̂(y)‖₁ − ε − ε(n(x)) − ε(n(y)) on pooled profiles;
 //  3. pools each class: n_c = Σ N_j and rank counts P_c(k) = Σ_j N_j·sort p̂_j(k) (eq. (13));
 //  4. gives pair i the class profile through its own mapping, p̃_i(σ̂_i(k)) = P_c(k)/n_c for the
-//     ranks k it has seen, and UCRL2's L1 width with n_c in place of N_i; the mass of ranks it has
-//     not seen (its next state is unknown) goes to the best state, as optimism allows any;
+//     ranks k it has seen, and the L1 width W_{n_c}(δ/(3SA)) of the paper's confidence set (16)
+//     (PlanningWidth ucrl2: UCRL2's width with n_c in place of N_i); the mass of ranks it has not
+//     seen (its next state is unknown) goes to the best state, as optimism allows any;
 //  5. plans by UCRL2's discounted extended value iteration and follows the plan until UCRL2's
 //     doubling rule ends the episode. (The paper also ends an episode when a class's samples in
 //     it reach max(1, n_c); that never comes first, since a class holds visited pairs only and
 //     Σ ν_j < Σ N_j while every ν_j < N_j.)
 //
 // Rewards stay each pair's own (UCRL2's estimate and width): the paper's ApproxEquivalence and
-// confidence sets are of transitions. Pairs not visited yet, and terminal states, are planned as
-// UCRL2 plans them. A class of one pair gives UCRL2's confidence set, so C-UCRL differs from
-// UCRL2 only where pairs pool. Our decisions are in docs/decisions.md: UCRL2's widths with n_c for
-// the confidence sets (the paper's W_{n_c}(δ/(3SA)) only for the clustering), discounted planning
-// as UCRL2 here, and the free mass of unseen ranks.
+// confidence sets are of transitions, its C-UCRL taking the mean rewards as known. Pairs not
+// visited yet, and terminal states, are planned as UCRL2 plans them. WidthScale multiplies the
+// planning widths (reward bonus and L1 width), not the clustering's. With PlanningWidth ucrl2 a
+// class of one pair gives UCRL2's confidence set, and C-UCRL differs from UCRL2 only where pairs
+// pool. Our decisions are in docs/decisions.md (27 and 47): the paper's width at n_c, rewards
+// per pair, discounted planning as UCRL2 here, and the free mass of unseen ranks.
 func NewCUCRL(p CUCRLParams) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -165,6 +185,8 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 	tk := float64(l.stats.Samples() + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards
+	scale := l.P.WidthScale                      // x·1 = x exactly: scale 1 is the published widths
+	e.setLogW(l)
 	e.sortProfiles(l)
 	e.clustered = e.Recluster != ReclusterDoubling || e.clusteredAt == 0 || tk >= 2*e.clusteredAt
 	if e.clustered {
@@ -188,9 +210,10 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 		if own > 0 {
 			rHat = l.stats.Counts().R(i) / float64(own)
 		}
-		m.AppendPair(math.Min(l.P.RMax, rHat+l.P.RMax*math.Sqrt(7*logR/(2*float64(max(1, own))))))
+		m.AppendPair(math.Min(l.P.RMax, rHat+scale*(l.P.RMax*math.Sqrt(7*logR/(2*float64(max(1, own)))))))
 		nPool, free := own, 0.0
-		if c := e.class[i]; c >= 0 {
+		c := e.class[i]
+		if c >= 0 {
 			nPool = e.nc[c]
 			placed := int64(0)
 			for k, x := range e.sorted[e.start[i]:e.start[i+1]] {
@@ -201,7 +224,11 @@ func (e *equivalence) build(l *UCRL2, m *mdp.Sparse, width []float64) []float64 
 			free = float64(nPool-placed) / float64(nPool)
 		}
 		m.EndPair()
-		width = append(width, math.Sqrt(14*S*logP/float64(max(1, nPool))))
+		w := math.Sqrt(14 * S * logP / float64(max(1, nPool))) // UCRL2's, and an unvisited pair's
+		if c >= 0 && e.PlanningWidth == PaperPlanningWidth {
+			w = e.paperWidth(nPool)
+		}
+		width = append(width, scale*w)
 		e.free = append(e.free, free)
 	}
 	return width
@@ -282,11 +309,27 @@ func (e *equivalence) share(i int32) []float64 { return e.shares[e.start[i]:e.st
 
 // clusterWidth is ε(n), the width ApproxEquivalence gives n samples.
 func (e *equivalence) clusterWidth(n int64) float64 {
-	x := float64(n)
 	if e.Width == InverseSqrtWidth {
-		return 1 / math.Sqrt(x)
+		return 1 / math.Sqrt(float64(n))
 	}
+	return e.paperWidth(n)
+}
+
+// paperWidth is the paper's W_n(δ/(3SA)) = √(2(1 + 1/n)·log(√(n+1)·(2^S − 2)·3SA/δ)/n) for
+// n ≥ 1 samples, the time-uniform L1 bound of its clustering and of its confidence set (16).
+func (e *equivalence) paperWidth(n int64) float64 {
+	x := float64(n)
 	return math.Sqrt(2 * (1 + 1/x) * (0.5*math.Log(x+1) + e.logW) / x)
+}
+
+// setLogW sets logW = log((2^S − 2)·3SA/δ), the constant of paperWidth, for l's task; for S = 1
+// every profile is (1), the only state is every next state, and the width does not matter.
+func (e *equivalence) setLogW(l *UCRL2) {
+	S := float64(l.S)
+	e.logW = math.Log(3 * S * float64(l.A) / l.P.Delta)
+	if l.S >= 2 {
+		e.logW += S*math.Ln2 + math.Log1p(-math.Exp2(1-S))
+	}
 }
 
 // cluster is ApproxEquivalence (the paper's Algorithm, with α) on the visited, non-terminal
@@ -299,12 +342,6 @@ func (e *equivalence) clusterWidth(n int64) float64 {
 func (e *equivalence) cluster(l *UCRL2) {
 	n := l.S * l.A
 	counts := l.stats.Counts()
-	S := float64(l.S)
-	// log((2^S − 2)·3SA/δ); for S = 1 every profile is (1) and the width does not matter
-	e.logW = math.Log(3 * S * float64(l.A) / l.P.Delta)
-	if l.S >= 2 {
-		e.logW += S*math.Ln2 + math.Log1p(-math.Exp2(1-S))
-	}
 	e.class = slices.Grow(e.class[:0], n)[:n]
 	e.nc = buf.Zeroed(e.nc, n)
 	e.pairWidth = slices.Grow(e.pairWidth[:0], n)[:n]

@@ -34,7 +34,8 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 
 // Two pairs whose distributions are permutations of each other, (s′1: 0.75, s′2: 0.25) and
 // (s′2: 0.75, s′0: 0.25), share a class and pool: P_c = (300 + 600, 100 + 200), n_c = 1200, and
-// each pair gets (0.75, 0.25) through its own mapping with UCRL2's width at n = 1200.
+// each pair gets (0.75, 0.25) through its own mapping with the paper's width at n = 1200
+// (TestCUCRLPlanningWidths has it by hand).
 func TestCUCRLPoolsPermutedPairs(t *testing.T) {
 	l := newCUCRL(t, DefaultCUCRL(), 3, 1)
 	l.Augment(0, []mdp.Succ{{State: 1, N: 300}, {State: 2, N: 100}}, 0)
@@ -61,10 +62,59 @@ func TestCUCRLPoolsPermutedPairs(t *testing.T) {
 		if e.free[i] != 0 {
 			t.Errorf("pair %d: free mass %v, want 0", i, e.free[i])
 		}
-		logP := math.Log(2 * 1 * 1 / 0.05) // t_k = 1: augmented counts are not own samples
-		if w := math.Sqrt(14 * 3 * logP / 1200); !near(width[i], w) {
+		if w := e.paperWidth(1200); !near(width[i], w) {
 			t.Errorf("pair %d: width %v, want %v (n_c = 1200)", i, width[i], w)
 		}
+	}
+}
+
+// The planning widths by hand, on TestCUCRLPoolsPermutedPairs's class (S = 3, A = 1, δ = 0.05,
+// n_c = 1200, t_k = 1: augmented counts are not own samples), and on RiverSwim-6's sizes.
+//
+// The paper's W_n(δ/(3SA)) = √(2(1 + 1/n)·log(√(n+1)·(2^S − 2)·3SA/δ)/n): with 2^S − 2 = 6 and
+// 3SA/δ = 180, log(6·180) = log 1080 = 6.984716 and ½·log 1201 = 3.545455, so
+// W = √(2·(1 + 1/1200)·10.530171/1200) = √0.0175649 = 0.1325327.
+// UCRL2's √(14·S·log(2·A·t_k/δ)/n_c) = √(42·log 40/1200) = √(42·3.688879/1200) = 0.3593199.
+// width_scale 0.5 halves either.
+//
+// RiverSwim-6 (S = 6, A = 2, δ = 0.05) at n = 1000: log(62·36/0.05) = log 44640 = 10.706386 and
+// ½·log 1001 = 3.454377, so W = √(2·1.001·14.160763/1000) = 0.1683741; UCRL2's at t = 100 000,
+// √(84·log(8·10⁶)/1000) = √(84·15.894952/1000) = 1.1554982, 6.86 times wider (issue 54's "about
+// 7×").
+func TestCUCRLPlanningWidths(t *testing.T) {
+	for _, c := range []struct {
+		width PlanningWidth
+		scale float64
+		want  float64
+	}{
+		{PaperPlanningWidth, 1, 0.1325327},
+		{UCRL2PlanningWidth, 1, 0.3593199},
+		{PaperPlanningWidth, 0.5, 0.1325327 / 2},
+		{UCRL2PlanningWidth, 0.5, 0.3593199 / 2},
+	} {
+		p := DefaultCUCRL()
+		p.PlanningWidth, p.WidthScale = c.width, c.scale
+		l := newCUCRL(t, p, 3, 1)
+		l.Augment(0, []mdp.Succ{{State: 1, N: 300}, {State: 2, N: 100}}, 0)
+		l.Augment(1, []mdp.Succ{{State: 2, N: 600}, {State: 0, N: 200}}, 0)
+		var m mdp.Sparse
+		width := l.build(&m, nil)
+		for i := range 2 {
+			if math.Abs(width[i]-c.want) > 1e-7 {
+				t.Errorf("planning_width %s, width_scale %v: pair %d's width %v, want %v", c.width, c.scale, i, width[i], c.want)
+			}
+		}
+	}
+	if got := DefaultCUCRL().PlanningWidth; got != PaperPlanningWidth {
+		t.Errorf("default planning_width %q, want the paper's", got)
+	}
+	l := newCUCRL(t, DefaultCUCRL(), 6, 2)
+	l.build(&mdp.Sparse{}, nil)
+	if got := l.pool.paperWidth(1000); math.Abs(got-0.1683741) > 1e-7 {
+		t.Errorf("RiverSwim-6: W_1000(δ/(3SA)) = %v, want 0.1683741", got)
+	}
+	if got := math.Sqrt(14 * 6 * math.Log(2*2*1e5/0.05) / 1000); math.Abs(got-1.1554982) > 1e-7 {
+		t.Errorf("RiverSwim-6: UCRL2's width at n = 1000, t = 100 000: %v, want 1.1554982", got)
 	}
 }
 
@@ -192,12 +242,15 @@ func TestCUCRLInnerMaximisationWithFreeMass(t *testing.T) {
 	}
 }
 
-// When every class has one pair (profiles far apart, ε = 0), C-UCRL's plan is UCRL2's.
+// When every class has one pair (profiles far apart, ε = 0), C-UCRL planning with UCRL2's width
+// plans as UCRL2.
 func TestCUCRLSingletonClassesAreUCRL2(t *testing.T) {
 	const S, A = 3, 2
 	u := &UCRL2{P: DefaultUCRL2()}
 	u.Begin(task(S, A, 1))
-	c := newCUCRL(t, DefaultCUCRL(), S, A)
+	p := DefaultCUCRL()
+	p.PlanningWidth = UCRL2PlanningWidth
+	c := newCUCRL(t, p, S, A)
 	profiles := [][]mdp.Succ{
 		{{State: 0, N: 5000}},
 		{{State: 1, N: 2500}, {State: 2, N: 2500}},
@@ -297,6 +350,16 @@ func TestCUCRLValidate(t *testing.T) {
 	p.Width = "wide"
 	if _, err := NewCUCRL(p); err == nil || err.Error() != `c-ucrl: width "wide", want "paper" or "inverse-sqrt"` {
 		t.Errorf("width wide: error %v", err)
+	}
+	p = DefaultCUCRL()
+	p.PlanningWidth = "narrow"
+	if _, err := NewCUCRL(p); err == nil || err.Error() != `c-ucrl: planning_width "narrow", want "paper" or "ucrl2"` {
+		t.Errorf("planning_width narrow: error %v", err)
+	}
+	p = DefaultCUCRL()
+	p.WidthScale = 0
+	if _, err := NewCUCRL(p); err == nil || err.Error() != "c-ucrl: ucrl2: width_scale = 0, want a finite number > 0" {
+		t.Errorf("width_scale 0: error %v", err)
 	}
 	p = DefaultCUCRL()
 	p.Recluster = "sometimes"

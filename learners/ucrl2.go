@@ -24,12 +24,16 @@ type UCRL2Params struct {
 	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// PlanTolerance bounds ‖V − Ṽ*‖∞ of each extended value iteration.
 	PlanTolerance float64 `yaml:"plan_tolerance" doc:"bound on ‖V − Ṽ*‖∞ of each extended value iteration" range:"> 0"`
+	// WidthScale multiplies the widths of both confidence sets, the reward bonus and the L1
+	// width of transitions (1: the published widths). δ sits under a logarithm, so tuning it
+	// barely moves the widths; this factor lets temple tune move them (issue 50).
+	WidthScale float64 `yaml:"width_scale" doc:"factor on the widths of the confidence sets planned with, of rewards and transitions (1: the published widths; below 1 narrower, a setting for tuning; C-UCRL clusters with its own width)" range:"> 0"`
 }
 
-// DefaultUCRL2 are δ = 0.05, R_max = 1, m = 500 (as RMax's) and a plan tolerance of 1e-4. The
-// paper reports no experiments to take δ from; 0.05 is our choice.
+// DefaultUCRL2 are δ = 0.05, R_max = 1, m = 500 (as RMax's), a plan tolerance of 1e-4 and the
+// published widths (scale 1). The paper reports no experiments to take δ from; 0.05 is our choice.
 func DefaultUCRL2() UCRL2Params {
-	return UCRL2Params{Delta: 0.05, RMax: 1, M: 500, PlanTolerance: 1e-4}
+	return UCRL2Params{Delta: 0.05, RMax: 1, M: 500, PlanTolerance: 1e-4, WidthScale: 1}
 }
 
 // Validate names the first parameter out of range.
@@ -43,6 +47,8 @@ func (p UCRL2Params) Validate() error {
 		return fmt.Errorf("ucrl2: m = %d, want at least 1", p.M)
 	case !(p.PlanTolerance > 0) || math.IsInf(p.PlanTolerance, 0):
 		return fmt.Errorf("ucrl2: plan_tolerance = %v, want a finite number > 0", p.PlanTolerance)
+	case !(p.WidthScale > 0) || math.IsInf(p.WidthScale, 0):
+		return fmt.Errorf("ucrl2: width_scale = %v, want a finite number > 0", p.WidthScale)
 	}
 	return nil
 }
@@ -57,7 +63,7 @@ func (p UCRL2Params) Validate() error {
 //	‖p̃(·|s,a) − p̂_k(·|s,a)‖₁ ≤ √(14·S·log(2·A·t_k/δ) / max(1, N_k(s,a)))
 //
 // (the paper's confidence sets, checked against several public implementations, which agree:
-// docs/decisions.md, decision 34). Extended value iteration finds the optimistic policy over
+// docs/decisions.md, decision 34), both widths multiplied by WidthScale (1 by default). Extended value iteration finds the optimistic policy over
 // that set, which UCRL2 follows until some pair's count in the episode, ν_k(s,a), reaches
 // max(1, N_k(s,a)) — the doubling rule — when a new episode begins at the next step.
 //
@@ -167,9 +173,10 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 	tk := float64(l.stats.Samples() + 1)
 	logP := math.Log(2 * A * tk / l.P.Delta)     // transitions: log(2·A·t_k/δ)
 	logR := math.Log(2 * S * A * tk / l.P.Delta) // rewards: log(2·S·A·t_k/δ)
+	scale := l.P.WidthScale                      // x·1 = x exactly: scale 1 is the published widths bit for bit
 	// A pair of at most one sample has max(1, N) = 1: its bonus and width are the same for all.
-	bonus1 := l.P.RMax * math.Sqrt(7*logR/(2*1))
-	width1 := math.Sqrt(14 * S * logP / 1)
+	bonus1 := scale * (l.P.RMax * math.Sqrt(7*logR/(2*1)))
+	width1 := scale * math.Sqrt(14*S*logP/1)
 	counts := l.stats.Counts()
 	width = width[:0]
 	m.Reset(l.S, l.A)
@@ -190,7 +197,7 @@ func (l *UCRL2) build(m *mdp.Sparse, width []float64) []float64 {
 		nn := float64(n)
 		bonus, w := bonus1, width1
 		if n > 1 {
-			bonus, w = l.P.RMax*math.Sqrt(7*logR/(2*nn)), math.Sqrt(14*S*logP/nn)
+			bonus, w = scale*(l.P.RMax*math.Sqrt(7*logR/(2*nn))), scale*math.Sqrt(14*S*logP/nn)
 		}
 		m.AppendPair(min(l.P.RMax, r/nn+bonus))
 		for _, x := range succ {

@@ -1,6 +1,8 @@
 package learners
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/env/classic"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -145,6 +148,79 @@ func TestUCRL2ConfidenceSets(t *testing.T) {
 	wantR = 0.106 + 2*math.Sqrt(7*math.Log(2*2*1*4/0.05)/(2*100))
 	if math.Abs(width[0]-wantW) > 1e-12 || math.Abs(l.model.R[0]-wantR) > 1e-12 {
 		t.Errorf("augmented pair 0: width %v, r̃ %v; want %v, %v", width[0], l.model.R[0], wantW, wantR)
+	}
+}
+
+// width_scale multiplies both widths, by hand: at width_scale 0.25 the pair of
+// TestUCRL2ConfidenceSets (t_k = 4, N = 3, r̂ = 0.3, R_max 2) has the L1 width
+// 0.25·√(14·2·log(2·1·4/0.05)/3) = 0.25·√(28·5.075174/3) = 0.25·6.882462 = 1.720616 and the
+// optimistic reward 0.3 + 0.25·2·√(7·log(2·2·1·4/0.05)/6) = 0.3 + 0.5·√(7·5.768321/6)
+// = 0.3 + 0.5·2.594168 = 1.597084, below R_max.
+func TestUCRL2WidthScale(t *testing.T) {
+	p := DefaultUCRL2()
+	p.RMax, p.WidthScale = 2, 0.25
+	l := UCRL2{P: p}
+	l.Begin(task(2, 1, 1))
+	l.Record(0, 1, 0.4)
+	l.Record(0, 1, 0.2)
+	l.Record(0, 0, 0.3)
+	width := l.build(&l.model, nil)
+	if math.Abs(width[0]-1.720616) > 1e-6 || math.Abs(l.model.R[0]-1.597084) > 1e-6 {
+		t.Errorf("width_scale 0.25: width %v, r̃ %v; want 1.720616, 1.597084", width[0], l.model.R[0])
+	}
+}
+
+// riverSwimActions is the SHA-256 of the actions of base l in 20 000 steps of one continuing run
+// on Strehl & Littman's RiverSwim (γ 0.95, the learner's and the environment's random numbers
+// from fixed seeds), and the run's total reward.
+func riverSwimActions(t *testing.T, l agent.Base) (string, float64) {
+	t.Helper()
+	m, _ := classic.RiverSwim()
+	ag := agent.NewSingle(l)
+	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	envRand := rand.New(rand.NewPCG(2, 2))
+	h := sha256.New()
+	s, total := m.SampleStart(envRand), 0.0
+	for range 20000 {
+		a := ag.Act(s)
+		h.Write([]byte{byte(a)})
+		next, r := m.Step(s, a, envRand)
+		ag.Observe(s, a, r, next)
+		s, total = next, total+r
+	}
+	return hex.EncodeToString(h.Sum(nil)), total
+}
+
+// width_scale 1 (the default) is the published widths bit for bit: UCRL2 takes, action for
+// action, what it took before the key existed (the digest and reward computed by the code of
+// commit 631699a), and so does C-UCRL with planning_width: ucrl2, temple's C-UCRL before issue 54.
+func TestWidthScaleOneIsThePublishedWidths(t *testing.T) {
+	pu := DefaultUCRL2()
+	pu.RMax = 10000 // RiverSwim's rewards are 5 and 10 000
+	u, err := NewUCRL2(pu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultCUCRL()
+	p.RMax, p.PlanningWidth = 10000, UCRL2PlanningWidth
+	c, err := NewCUCRL(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []struct {
+		name   string
+		l      agent.Base
+		digest string
+		reward float64
+	}{
+		{"UCRL2", u, "e08aefd532a72acb15a40673114c3ce9029c619b66ec23dc2956d403e8cba9d5", 141120},
+		{"C-UCRL, planning_width ucrl2", c, "891cf56147a100800dfb4d30bdfdbf77901816b8647b7ac2d4347fabd7d985e6", 1405360},
+	} {
+		if d, r := riverSwimActions(t, x.l); d != x.digest || r != x.reward {
+			t.Errorf("%s: actions %s, reward %v; want %s, %v", x.name, d, r, x.digest, x.reward)
+		}
 	}
 }
 

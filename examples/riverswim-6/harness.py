@@ -15,12 +15,14 @@ Then, with Python 3, NumPy and SciPy (Debian: apt-get install python3-numpy pyth
         --bourel bourel --seeds 10 --temple ./temple
 
 Every learner runs --seeds times on the MDP of riverswim-6.json (StatisticalRL's river-swim-6:
-one task of 100 000 steps from state 0, no reset); the cumulative reward at each checkpoint is
-written to --out (CSV: implementation, seed, step, reward) and summarised as mean ± SD. Seed k
-seeds NumPy's and Python's global generators (which the references draw from) with k; the
-environment has a generator of its own, seeded with 1000 + k. With --temple, temple's UCRL2,
-C-UCRL and PSRL run from side-by-side.yaml (γ 0.999) cut at each checkpoint: the learners are
-not told the task's length, so the first 20 000 steps of a 100 000-step run are a 20 000-step run.
+one task of 100 000 steps from state 0, no reset), at seeds --first-seed (default 0) onwards; the
+cumulative reward at each checkpoint is written to --out (CSV: implementation, seed, step,
+reward) and summarised as mean ± SD. Seed k seeds NumPy's and Python's global generators (which
+the references draw from) with k; the environment has a generator of its own, seeded with
+1000 + k. With --temple, temple's UCRL2, C-UCRL and PSRL run from side-by-side.yaml (γ 0.999;
+another config with --config, its seed replaced by --temple-seed when given) cut at each
+checkpoint: the learners are not told the task's length, so the first 20 000 steps of a
+100 000-step run are a 20 000-step run.
 
 How each reference is run (their bugs are described in docs/experiments/c-ucrl.md and psrl.md):
   - StatisticalRL UCRL2 and PSRL: MDPs_discrete.UCRL2.UCRL2 and MDPs_discrete.PSRL.PSRL with
@@ -147,12 +149,14 @@ def run(make, mdp_path, seed, checkpoints):
     return out
 
 
-def temple(binary, config_path, seeds, checkpoints):
+def temple(binary, config_path, seeds, checkpoints, seed=None):
     """temple's rows: the config (one task of 100 000 steps, runs: 10) cut at each checkpoint,
-    per_task.csv read back."""
+    at its own seed or at seed, per_task.csv read back."""
     rows = []
     with open(config_path) as f:
         config = f.read()
+    if seed is not None:
+        config = re.sub(r"(?m)^seed:\s*\d+\s*$", f"seed: {seed}", config)
     # the cut configs are written elsewhere: make the task file's path absolute
     here = os.path.dirname(os.path.abspath(config_path))
     config = re.sub(r"(?m)^(\s*file:\s*)(\S+)$", lambda m: m.group(1) + os.path.join(here, m.group(2)), config)
@@ -177,6 +181,8 @@ def main():
     ap.add_argument("--config", default=os.path.join(HERE, "side-by-side.yaml"), help="temple's config")
     ap.add_argument("--only", nargs="*", help="names of the reference learners to run (default: all)")
     ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--first-seed", type=int, default=0, help="the references' first seed")
+    ap.add_argument("--temple-seed", type=int, help="temple's seed (default: the config's)")
     ap.add_argument("--checkpoints", default="20000,50000,100000")
     ap.add_argument("--mdp", default=os.path.join(HERE, "riverswim-6.json"))
     ap.add_argument("--out", default="riverswim-6-side-by-side.csv")
@@ -195,14 +201,14 @@ def main():
         w = csv.writer(f)
         w.writerow(["implementation", "seed", "step", "reward"])
         for name, make in learners.items():
-            for seed in range(args.seeds):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
                 for step, total in zip(checkpoints, run(make, args.mdp, seed, checkpoints)):
                     rows.append((name, seed, step, total))
                     w.writerow(rows[-1])
                 f.flush()
                 print(f"{name}, seed {seed}: {rows[-1][3]:.1f}", file=sys.stderr)
         if args.temple:
-            rows += temple(args.temple, args.config, args.seeds, checkpoints)
+            rows += temple(args.temple, args.config, args.seeds, checkpoints, args.temple_seed)
             w.writerows(r for r in rows if r[0].startswith("temple "))
     print("| implementation | runs | " + " | ".join(f"at {c:,}" for c in checkpoints) + " |")
     print("|---|---|" + "---|" * len(checkpoints))
