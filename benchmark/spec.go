@@ -77,7 +77,7 @@ func (s Spec) check() error {
 		return fmt.Errorf("tuning: settings = %d, runs = %d: want at least 1 each", s.Tuning.Settings, s.Tuning.Runs)
 	}
 	if len(s.Families) == 0 || len(s.Learners) == 0 {
-		return fmt.Errorf("a benchmark needs families: and learners:")
+		return fmt.Errorf("a benchmark needs a families: list and a learners: list")
 	}
 	names := map[string]bool{}
 	for _, n := range append(slices.Clone(s.Learners), s.References...) {
@@ -220,7 +220,7 @@ func (s *Spec) Add(a Addition, path string) error {
 	for i := range a.Agents {
 		x, _ := decodeAgent(&a.Agents[i])
 		if names[x.Name] {
-			return fmt.Errorf("benchmark: --add %s: agents[%d]: a learner named %q is already in the benchmark; give it another name:", path, i, x.Name)
+			return fmt.Errorf("benchmark: --add %s: agents[%d]: a learner named %q is already in the benchmark; give it another name with name: NAME", path, i, x.Name)
 		}
 		names[x.Name] = true
 		s.Learners = append(s.Learners, a.Agents[i])

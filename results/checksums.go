@@ -111,17 +111,6 @@ func RecordParts(dir string, parts ...string) error {
 	})
 }
 
-// forget removes the files of dir called names from dir's checksums.json.
-func forget(dir string, names ...string) error {
-	return updateChecksums(dir, func(sums *checksums) error {
-		for _, name := range names {
-			delete(sums.Files, filepath.ToSlash(name))
-			delete(sums.Sizes, filepath.ToSlash(name))
-		}
-		return nil
-	})
-}
-
 // updateChecksums changes dir's checksums.json by change: a new record, of this temple, when
 // there is none.
 func updateChecksums(dir string, change func(*checksums) error) error {
