@@ -54,6 +54,24 @@ type checksums struct {
 	// Unchecked are the files temple wrote whose content differs between identical runs
 	// (uncheckedFiles), listed without a checksum, so that the record itself is the same bytes.
 	Unchecked []string `json:"unchecked,omitempty"`
+	// Writing are the files temple is writing and will record next (beginWriting): a process
+	// killed between writing a file and recording it leaves it listed here, so that running again
+	// knows it for temple's own, not a user's (checkForeign). Empty once they are recorded.
+	Writing []string `json:"writing,omitempty"`
+}
+
+// beginWriting lists the files of dir called names in its checksums.json as being written:
+// temple's own until record lists them.
+func beginWriting(dir string, names ...string) error {
+	return updateChecksums(dir, func(sums *checksums) error {
+		for _, name := range names {
+			if name = filepath.ToSlash(name); !slices.Contains(sums.Writing, name) {
+				sums.Writing = append(sums.Writing, name)
+			}
+		}
+		slices.Sort(sums.Writing)
+		return nil
+	})
 }
 
 // uncheckedFiles are the files whose content differs between identical runs: the cells' times
@@ -75,6 +93,12 @@ var records sync.Mutex
 func record(dir string, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		for _, name := range names {
+			if i := slices.Index(sums.Writing, filepath.ToSlash(name)); i >= 0 { // written: recorded below
+				sums.Writing = slices.Delete(sums.Writing, i, i+1)
+			}
+			if len(sums.Writing) == 0 {
+				sums.Writing = nil
+			}
 			if slices.Contains(uncheckedFiles, filepath.ToSlash(name)) {
 				if !slices.Contains(sums.Unchecked, name) {
 					sums.Unchecked = append(sums.Unchecked, name)

@@ -159,7 +159,7 @@ func checkForeign(dir string) error {
 			}
 			foreign = append(foreign, name)
 		case !e.IsDir() && (slices.Contains(resultFiles, name) || name == "compare.csv"):
-			if !sums.lists(name) {
+			if !sums.lists(name) && !slices.Contains(sums.Writing, name) { // Writing: a run killed before recording it
 				foreign = append(foreign, name)
 			}
 		}

@@ -289,6 +289,9 @@ func WriteComparisons(dir string, cs []stats.Comparison) error {
 		return err
 	}
 	defer unlock()
+	if err := beginWriting(dir, "compare.csv"); err != nil {
+		return err
+	}
 	err = WriteCSV(filepath.Join(dir, "compare.csv"), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
 		for _, c := range cs {
 			pTOST, pTOSTAdjusted := "", ""

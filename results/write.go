@@ -26,6 +26,13 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
+	top := []string{"per_task.csv", "metrics.csv", "summary.json", "timings.json", "report.html"}
+	if s.Oracle {
+		top = append(top, "oracle.csv", "regret.csv")
+	}
+	if err := beginWriting(dir, top...); err != nil { // temple's own, should this process be killed before recording them
+		return sum, err
+	}
 	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), s.SpecYAML); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
