@@ -60,6 +60,18 @@ type checksums struct {
 	Writing []string `json:"writing,omitempty"`
 }
 
+// endWriting takes the files of dir called names off the list of files being written, unrecorded:
+// the writing failed (a full disk), and the record is left as it was before beginWriting.
+func endWriting(dir string, names ...string) error {
+	return updateChecksums(dir, func(sums *checksums) error {
+		sums.Writing = slices.DeleteFunc(sums.Writing, func(n string) bool { return slices.Contains(names, n) })
+		if len(sums.Writing) == 0 {
+			sums.Writing = nil
+		}
+		return nil
+	})
+}
+
 // beginWriting lists the files of dir called names in its checksums.json as being written:
 // temple's own until record lists them.
 func beginWriting(dir string, names ...string) error {

@@ -304,6 +304,7 @@ func WriteComparisons(dir string, cs []stats.Comparison) error {
 		}
 	})
 	if err != nil {
+		endWriting(dir, "compare.csv") // the record as it was (best effort on a full disk)
 		return err
 	}
 	return record(dir, "compare.csv")

@@ -20,9 +20,9 @@ import (
 // Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, with the oracle
 // oracle.csv and regret.csv, summary.json, timings.json, the figures and report.html. Everything
 // but timings.json (and the seconds report.html shows from it) is a function of the spec and seed.
-func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
+func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	s.OtherVersions = OtherVersions(dir)
-	sum := Summarize(s, cells)
+	sum = Summarize(s, cells)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
@@ -33,6 +33,11 @@ func Write(dir string, s Setup, cells []CellResult) (Summary, error) {
 	if err := beginWriting(dir, top...); err != nil { // temple's own, should this process be killed before recording them
 		return sum, err
 	}
+	defer func() {
+		if err != nil { // not killed but failed: the record as it was (best effort on a full disk)
+			endWriting(dir, top...)
+		}
+	}()
 	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), s.SpecYAML); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
