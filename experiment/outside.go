@@ -18,7 +18,7 @@ import (
 // agent: the same tasks, streams, oracle and files. Their source is part of the experiment's
 // identity (its files' SHA-256 under inputs:, fingerprint.go); a Python learner's cells run in a
 // Python worker, which builds the cell from the resolved spec with this package's own code
-// (RunCellHere) and writes it where the runner reads it back.
+// (Host) and stores it where the runner reads it back.
 
 // checkOutside checks an outside learner before any cell runs: its parameters, its source files
 // (they exist and are read), and for a program that it can be found.
