@@ -64,10 +64,7 @@ type checksums struct {
 // the writing failed (a full disk), and the record is left as it was before beginWriting.
 func endWriting(dir string, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
-		sums.Writing = slices.DeleteFunc(sums.Writing, func(n string) bool { return slices.Contains(names, n) })
-		if len(sums.Writing) == 0 {
-			sums.Writing = nil
-		}
+		sums.Writing = without(sums.Writing, names)
 		return nil
 	})
 }
@@ -76,14 +73,31 @@ func endWriting(dir string, names ...string) error {
 // temple's own until record lists them.
 func beginWriting(dir string, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
-		for _, name := range names {
-			if name = filepath.ToSlash(name); !slices.Contains(sums.Writing, name) {
-				sums.Writing = append(sums.Writing, name)
-			}
-		}
-		slices.Sort(sums.Writing)
+		sums.Writing = withSorted(sums.Writing, names)
 		return nil
 	})
+}
+
+// withSorted is set (sorted, no two alike) with names added, as slash paths.
+func withSorted(set, names []string) []string {
+	for _, name := range names {
+		if name = filepath.ToSlash(name); !slices.Contains(set, name) {
+			set = append(set, name)
+		}
+	}
+	slices.Sort(set)
+	return set
+}
+
+// without is set less names (as slash paths); nil when nothing is left, so that the record omits it.
+func without(set, names []string) []string {
+	set = slices.DeleteFunc(set, func(n string) bool {
+		return slices.ContainsFunc(names, func(x string) bool { return filepath.ToSlash(x) == n })
+	})
+	if len(set) == 0 {
+		return nil
+	}
+	return set
 }
 
 // uncheckedFiles are the files whose content differs between identical runs: the cells' times
@@ -104,13 +118,8 @@ var records sync.Mutex
 // checksums.json.
 func record(dir string, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
+		sums.Writing = without(sums.Writing, names) // written: recorded below
 		for _, name := range names {
-			if i := slices.Index(sums.Writing, filepath.ToSlash(name)); i >= 0 { // written: recorded below
-				sums.Writing = slices.Delete(sums.Writing, i, i+1)
-			}
-			if len(sums.Writing) == 0 {
-				sums.Writing = nil
-			}
 			if slices.Contains(uncheckedFiles, filepath.ToSlash(name)) {
 				if !slices.Contains(sums.Unchecked, name) {
 					sums.Unchecked = append(sums.Unchecked, name)
@@ -137,12 +146,7 @@ func Record(dir string, names ...string) error { return record(dir, names...) }
 // experiment with its own checksums.json, to dir's checksums.json: Discard discards them with it.
 func RecordParts(dir string, parts ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
-		for _, p := range parts {
-			if p = filepath.ToSlash(p); !slices.Contains(sums.Parts, p) {
-				sums.Parts = append(sums.Parts, p)
-			}
-		}
-		slices.Sort(sums.Parts)
+		sums.Parts = withSorted(sums.Parts, parts)
 		return nil
 	})
 }
