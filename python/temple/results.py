@@ -23,7 +23,7 @@ import json
 import os
 import stat
 import subprocess
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import IO, Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import stats as _stats
 from ._command import command_path
@@ -307,18 +307,27 @@ _MAX_TABLE_BYTES = 4 << 30
 _MAX_RECORD_BYTES = 1 << 30
 
 
-def _read_regular(path: str, most: int) -> bytes:
-    """The content of the regular file at path, of at most most bytes: a named pipe, a device or a
-    directory (or a link to one) is refused before anything is read from it, without waiting on
-    a pipe, and a larger file before it is read."""
+def _open_regular(path: str) -> IO[bytes]:
+    """The regular file at path, open for reading: a named pipe, a device or a directory (or a
+    link to one) is refused before anything is read from it, without waiting on a pipe."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise TempleError("%s: %s" % (path, e.strerror)) from None
-    with os.fdopen(fd, "rb") as f:
+    f = os.fdopen(fd, "rb")
+    mode = os.fstat(f.fileno()).st_mode
+    if not stat.S_ISREG(mode):
+        f.close()
+        raise TempleError("%s is not a regular file (%s): temple reads only regular files" % (path, _kind(mode)))
+    return f
+
+
+def _read_regular(path: str, most: int) -> bytes:
+    """The content of the regular file at path, of at most most bytes: a named pipe, a device or a
+    directory (or a link to one) is refused before anything is read from it, without waiting on
+    a pipe, and a larger file before it is read."""
+    with _open_regular(path) as f:
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise TempleError("%s is not a regular file (%s): temple reads only regular files" % (path, _kind(st.st_mode)))
         if st.st_size > most:
             raise TempleError("%s is %d bytes, more than the %d such a file may hold" % (path, st.st_size, most))
         data = f.read(most + 1)
@@ -330,14 +339,8 @@ def _read_regular(path: str, most: int) -> bytes:
 def _chunks(path: str, most: int) -> Iterator[bytes]:
     """The content of the regular file at path, of at most most bytes, a megabyte at a time (as
     _read_regular checks it)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        raise TempleError("%s: %s" % (path, e.strerror)) from None
-    with os.fdopen(fd, "rb") as f:
+    with _open_regular(path) as f:
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise TempleError("%s is not a regular file (%s): temple reads only regular files" % (path, _kind(st.st_mode)))
         if st.st_size > most:
             raise TempleError("%s: its content is not what temple wrote (%d bytes, checksums.json records %d): it was "
                               "changed after it was written" % (path, st.st_size, most))
