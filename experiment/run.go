@@ -254,7 +254,7 @@ func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, 
 		for t := range res.Tasks {
 			progress.TaskDone(run, fac.Name, t)
 		}
-		return res, nil
+		return res, results.RecordResumed(dir, res)
 	}
 	if n, ok := progress.(Noter); ok && !errors.Is(err, fs.ErrNotExist) {
 		n.Note(fmt.Sprintf("%v: running the cell again", err))

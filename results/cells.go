@@ -63,6 +63,18 @@ func RecordCell(dir string, c CellResult) error {
 	return record(dir, append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)...)
 }
 
+// RecordResumed adds the cell c of dir, read back to resume an experiment, to dir's
+// checksums.json when its record lacks it: a process killed between storing a cell and recording
+// it left it finished (its own checksum says so) but off the record.
+func RecordResumed(dir string, c CellResult) error {
+	cell := filepath.Join("cells", CellName(c.Run, c.Agent)+".json")
+	sums, err := readChecksums(dir)
+	if err == nil && sums.lists(cell) {
+		return nil
+	}
+	return RecordCell(dir, c)
+}
+
 // cellStreams are the episodes/ and templates/ files of the cells that dir holds.
 func cellStreams(dir string, cells []CellResult) []string {
 	var out []string

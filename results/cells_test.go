@@ -78,3 +78,31 @@ func TestCellFilesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A cell stored but not recorded (its process killed in between) is recorded when a run resumes
+// from it, once: the record then equals that of a run never interrupted.
+func TestResumedCellIsRecorded(t *testing.T) {
+	stopped, whole := t.TempDir(), t.TempDir()
+	cell := CellResult{Fingerprint: "f", Run: 0, Agent: "RMax", Tasks: []TaskRecord{{Task: 0, Reward: 1, Steps: 2, States: 3, Actions: 2}}}
+	for _, dir := range []string{stopped, whole} {
+		if err := MakeCellDirs(dir, false, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := StoreCell(stopped, cell); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCell(whole, cell); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := RecordResumed(stopped, cell); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(stopped, ChecksumsFile))
+	want, _ := os.ReadFile(filepath.Join(whole, ChecksumsFile))
+	if string(got) != string(want) {
+		t.Fatalf("record after resuming:\n%s\nwant:\n%s", got, want)
+	}
+}
