@@ -83,32 +83,16 @@ type TemplatePrior struct {
 	model PSRLModel // as given
 	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	overBase
-	lib   *template.Library
-	given map[int]int64 // pairs given to each template, by ID, over past tasks
+	mix pairMixture
 
 	// Per task.
-	comps   []component
-	logNew  float64   // ln ν, or 0 with an empty library
-	logw    []float64 // per pair, the log posterior weight of each component (templates, then new)
 	choice  []int32   // per pair, the component drawn last (−1: new)
 	ownSq   []float64 // per pair, the sum of its own rewards' squares
 	dirty   []bool    // per pair, own samples since its weights were computed
-	scratch mlScratch
 	clock   drawClock // the epochs of PSRLModel.Schedule
 	visited []int     // pairs with own samples, in order of first sample
 	rng     *rand.Rand
 	truth   *template.Truth
-	created int
-}
-
-// component is one library template as a prior component: q by rank, its ranks K, its reward and
-// log prior weight.
-type component struct {
-	id       int
-	g        template.Point
-	q        []float64
-	lgq      []float64 // lnΓ(c·q_r) per rank
-	logPrior float64
 }
 
 // NewTemplatePrior validates p and returns the learner over base, a PSRL that draws at every call
@@ -120,7 +104,7 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err := r.validate("template-prior"); err != nil {
 		return nil, err
 	}
-	lib, err := template.NewLibrary(p.Tau)
+	mix, err := newPairMixture(p)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +112,11 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err != nil {
 		return nil, err
 	}
-	return &TemplatePrior{p: p, model: r, r: r, overBase: ob, lib: lib, given: map[int]int64{}, clock: drawClock{schedule: r.Schedule}}, nil
+	return &TemplatePrior{p: p, model: r, r: r, overBase: ob, mix: mix, clock: drawClock{schedule: r.Schedule}}, nil
 }
 
 // Library is the learner's template library.
-func (tp *TemplatePrior) Library() *template.Library { return tp.lib }
+func (tp *TemplatePrior) Library() *template.Library { return tp.mix.lib }
 
 // BeginTask begins the base and sets the components' prior weights from the library.
 func (tp *TemplatePrior) BeginTask(t agent.Task) error {
@@ -144,30 +128,8 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	tp.rng = t.Rand
-	var total int64
-	for _, n := range tp.given {
-		total += n
-	}
-	tp.comps = tp.comps[:0]
-	tp.logNew = 0
-	if total > 0 {
-		tp.logNew = math.Log(tp.p.NewShare)
-		for _, tm := range tp.lib.Templates() {
-			g := tm.Mean()
-			q := make([]float64, ranks(g))
-			for j, x := range g.P {
-				q[rankOf(g, j)] = x
-			}
-			lgq := make([]float64, len(q))
-			for r, x := range q {
-				lgq[r] = lgamma(float64(tp.p.Strength) * x)
-			}
-			w := (1 - tp.p.NewShare) * float64(tp.given[tm.ID]) / float64(total)
-			tp.comps = append(tp.comps, component{id: tm.ID, g: g, q: q, lgq: lgq, logPrior: math.Log(w)})
-		}
-	}
 	n := t.S * t.A
-	tp.logw = buf.Zeroed(tp.logw, n*(len(tp.comps)+1))
+	tp.mix.begin(n)
 	tp.choice = buf.Zeroed(tp.choice, n)
 	for i := range tp.choice {
 		tp.choice[i] = -1
@@ -176,7 +138,6 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	tp.dirty = buf.Zeroed(tp.dirty, n)
 	tp.clock.reset(n)
 	tp.visited = tp.visited[:0]
-	tp.created = 0
 	tp.truth = nil
 	if t.Truth != nil {
 		tr := template.OfModel(t.Truth)
@@ -234,72 +195,14 @@ func (tp *TemplatePrior) draw() {
 	tp.clock.epochStart = tp.st.Samples()
 }
 
-// weights are pair i's posterior weights: the library's components, then the new one (log
-// weights while reweigh computes them, probabilities after).
-func (tp *TemplatePrior) weights(i int) []float64 {
-	k := len(tp.comps) + 1
-	return tp.logw[i*k : i*k+k]
-}
-
 // reweigh computes pair i's posterior weights from its own samples.
-func (tp *TemplatePrior) reweigh(i int) {
-	w := tp.weights(i)
-	succ := tp.own.Successors(i)
-	n, sum, sq := tp.own.N(i), tp.own.R(i), tp.ownSq[i]
-	counts := tp.scratch.counts[:0]
-	for _, x := range succ {
-		counts = append(counts, x.N)
-	}
-	tp.scratch.counts = counts
-	// The new component: the sparse Dirichlet(1/S) and the base's reward prior.
-	alpha := 1 / float64(tp.S)
-	lw := lgamma(1) - lgamma(1+float64(n))
-	for _, c := range counts {
-		lw += lgamma(alpha+float64(c)) - lgamma(alpha)
-	}
-	w[len(w)-1] = tp.logNew + lw + tp.rewardML(n, sum, sq, nil)
-	// Placing d seen states on a uniformly random injection of ranks into S states: (S−d)!/S!.
-	place := 0.0
-	for j := range counts {
-		place -= math.Log(float64(tp.S - j))
-	}
-	c := float64(tp.p.Strength)
-	for k, comp := range tp.comps {
-		tl := tp.scratch.transitionML(counts, comp, c)
-		if math.IsInf(tl, -1) {
-			w[k] = tl
-			continue
-		}
-		w[k] = comp.logPrior + place + tl + tp.rewardML(n, sum, sq, &comp.g)
-	}
-	normalize(w)
-}
-
-// rewardML is ln of the marginal likelihood of a pair's n own rewards (their sum and sum of
-// squares) under template g's reward prior, of strength c about g's reward, or the new
-// component's (g nil): Normal–Normal, or with Beta rewards Beta–Bernoulli at the scaled sum.
-func (tp *TemplatePrior) rewardML(n int64, sum, sq float64, g *template.Point) float64 {
-	c := float64(tp.p.Strength)
-	if tp.r.Beta {
-		a, b := 1.0, 1.0
-		if g != nil {
-			r := tp.r.scaled(1, g.R)
-			a, b = 1+c*r, 1+c*(1-r)
-		}
-		return betaML(n, tp.r.scaled(n, sum), a, b)
-	}
-	noise2 := tp.r.RewardNoise * tp.r.RewardNoise
-	if g == nil {
-		return normalML(n, sum, sq, tp.r.RewardMean, tp.r.RewardSD*tp.r.RewardSD, noise2)
-	}
-	return normalML(n, sum, sq, g.R, noise2/c, noise2)
-}
+func (tp *TemplatePrior) reweigh(i int) { tp.mix.reweigh(i, &tp.own, tp.ownSq[i], tp.S, tp.r) }
 
 // redraw draws pair i's component from its posterior weights and sets its statistics: a library
 // template placed beside its own samples when the pair has seen all its ranks, its own samples
 // otherwise.
 func (tp *TemplatePrior) redraw(i int) {
-	w := tp.weights(i)
+	w := tp.mix.weights(i)
 	k := drawIndex(w, tp.rng.Float64())
 	if k == len(w)-1 {
 		tp.choice[i] = -1
@@ -307,27 +210,12 @@ func (tp *TemplatePrior) redraw(i int) {
 		return
 	}
 	tp.choice[i] = int32(k)
-	tp.place(i, tp.comps[k].g, tp.p.Strength, tp.p.Partial)
+	tp.place(i, tp.mix.comps[k].g, tp.p.Strength, tp.p.Partial)
 }
 
 // EndTask gives the library the own samples of every pair with at least m_s of them: to the
 // closest template within τ̂, or as a new template.
-func (tp *TemplatePrior) EndTask() {
-	for _, i := range tp.visited {
-		if tp.own.N(i) < tp.p.Ms {
-			continue
-		}
-		_, ranked := template.Ranking(tp.own.Successors(i), tp.S)
-		t, _ := tp.lib.Match(pointOf(ranked, tp.own.R(i)))
-		if t == nil {
-			t = tp.lib.Add(ranked, tp.own.R(i))
-			tp.created++
-		} else {
-			t.Update(ranked, tp.own.R(i))
-		}
-		tp.given[t.ID]++
-	}
-}
+func (tp *TemplatePrior) EndTask() { tp.mix.learn(&tp.own, tp.visited, tp.S) }
 
 // TaskMetrics are the base's statistics; the library's size and the templates added this task;
 // the pairs whose drawn component is placed at the end of the task, and the share of those placed
@@ -339,8 +227,8 @@ func (tp *TemplatePrior) EndTask() {
 func (tp *TemplatePrior) TaskMetrics() []agent.Metric {
 	placed := tp.placedPairs()
 	m := append(tp.st.Metrics(),
-		agent.Metric{Name: "library_size", Value: float64(tp.lib.Len())},
-		agent.Metric{Name: "new_templates", Value: float64(tp.created)},
+		agent.Metric{Name: "library_size", Value: float64(tp.mix.lib.Len())},
+		agent.Metric{Name: "new_templates", Value: float64(tp.mix.created)},
 		agent.Metric{Name: "placed_pairs", Value: float64(placed)})
 	if placed == 0 {
 		return m
@@ -350,7 +238,7 @@ func (tp *TemplatePrior) TaskMetrics() []agent.Metric {
 		if !on {
 			continue
 		}
-		g := tp.comps[tp.choice[i]].g
+		g := tp.mix.comps[tp.choice[i]].g
 		if len(tp.own.Successors(i)) < ranks(g) {
 			partial++
 		}

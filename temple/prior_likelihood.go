@@ -10,8 +10,8 @@ import (
 // pair's samples under a template component (transitionML) and of its rewards under the Normal
 // or the Beta model (normalML, betaML), the normalisation of log weights, and the draw of a component.
 
-// normalize turns log weights into probabilities, in place.
-func normalize(w []float64) {
+// normalize turns log weights into probabilities, in place, and returns ln of their sum.
+func normalize(w []float64) float64 {
 	top := math.Inf(-1)
 	for _, x := range w {
 		top = math.Max(top, x)
@@ -24,6 +24,7 @@ func normalize(w []float64) {
 	for k := range w {
 		w[k] /= total
 	}
+	return top + math.Log(total)
 }
 
 // maxInjections bounds the placements transitionML sums over; beyond it the likelihood keeps the

@@ -22,7 +22,7 @@ func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
 		t.Fatal(err)
 	}
 	for _, c := range tmpls {
-		tp.given[tp.lib.Add(c, 0).ID] = 1
+		tp.mix.given[tp.mix.lib.Add(c, 0).ID] = 1
 	}
 	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func priorAgent(t *testing.T, tmpls ...[]template.Count) *TemplatePrior {
 // all its own samples (past exactWeights, the learner computes it only now and then).
 func posterior(tp *TemplatePrior) []float64 {
 	tp.reweigh(0)
-	return tp.weights(0)
+	return tp.mix.weights(0)
 }
 
 // feed gives pair 0 own samples to the next states in order, with reward 0, in one episode.
@@ -129,12 +129,12 @@ func TestPriorOverturnsAWrongPrior(t *testing.T) {
 func TestPriorLearnsTheLibrary(t *testing.T) {
 	tp := priorAgent(t)
 	feed(tp, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3)
-	if len(tp.weights(0)) != 1 {
-		t.Fatalf("%d components with an empty library, want the new one alone", len(tp.weights(0)))
+	if len(tp.mix.weights(0)) != 1 {
+		t.Fatalf("%d components with an empty library, want the new one alone", len(tp.mix.weights(0)))
 	}
 	tp.EndTask()
-	if tp.lib.Len() != 1 || tp.lib.Templates()[0].N() != 10 {
-		t.Fatalf("library of %d templates, want one holding the 10 samples", tp.lib.Len())
+	if tp.mix.lib.Len() != 1 || tp.mix.lib.Templates()[0].N() != 10 {
+		t.Fatalf("library of %d templates, want one holding the 10 samples", tp.mix.lib.Len())
 	}
 	if err := tp.BeginTask(agent.Task{Index: 1, S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func drawsOnOwnSamples(t *testing.T, r PSRLModel, last int) (*TemplatePrior, []i
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp.given[tp.lib.Add(deterministic, 0).ID] = 1
+	tp.mix.given[tp.mix.lib.Add(deterministic, 0).ID] = 1
 	if err := tp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 		t.Fatal(err)
 	}
@@ -241,12 +241,12 @@ func TestPriorBetaRewardsByHand(t *testing.T) {
 		{"new, reward 0.5", 1, 0.5, 0.25, nil, math.Pi / 8},
 		{"no rewards", 0, 0, 0, &g, 1},
 	} {
-		if got := math.Exp(tp.rewardML(c.n, c.sum, c.sq, c.g)); math.Abs(got-c.want) > 1e-12 {
+		if got := math.Exp(tp.mix.rewardML(c.n, c.sum, c.sq, c.g, tp.r)); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s: marginal likelihood %v, want %v", c.name, got, c.want)
 		}
 	}
 	tp.r.RewardMin, tp.r.RewardMax = -1, 1
-	if got := math.Exp(tp.rewardML(2, -2, 2, nil)); math.Abs(got-1.0/3) > 1e-12 {
+	if got := math.Exp(tp.mix.rewardML(2, -2, 2, nil, tp.r)); math.Abs(got-1.0/3) > 1e-12 {
 		t.Errorf("rewards −1 and −1 on [−1, 1]: %v, want 1/3", got)
 	}
 	if _, err := NewTemplatePrior(DefaultPriorParams(), PSRLModel{Beta: true, RewardMin: 1, RewardMax: 1}, episodePSRL(t)); err == nil ||
@@ -284,7 +284,7 @@ func TestPriorBetaOnTheTasksRange(t *testing.T) {
 		if err := tp.BeginTask(stating(c.lo, c.hi)); err != nil {
 			t.Fatal(err)
 		}
-		if got := math.Exp(tp.rewardML(2, -2, 2, nil)); math.Abs(got-c.want) > 1e-12 {
+		if got := math.Exp(tp.mix.rewardML(2, -2, 2, nil, tp.r)); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("rewards −1 and −1 on a task stating [%v, %v]: %v, want %v", c.lo, c.hi, got, c.want)
 		}
 		tp.EndTask()
@@ -328,7 +328,7 @@ func TestPriorDoublingCountsOwnSamples(t *testing.T) {
 // 2/3; with at least m_s own samples 2, of them wrong 1/2.
 func TestPriorPlacementDiagnostics(t *testing.T) {
 	tp := priorAgent(t, []template.Count{{Rank: 0, N: 10}}, []template.Count{{Rank: 0, N: 5}, {Rank: 1, N: 5}})
-	det, two := tp.comps[0].g, tp.comps[1].g
+	det, two := tp.mix.comps[0].g, tp.mix.comps[1].g
 	if ranks(det) != 1 || ranks(two) != 2 {
 		t.Fatalf("components of %d and %d ranks, want 1 and 2", ranks(det), ranks(two))
 	}
