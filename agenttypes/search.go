@@ -67,7 +67,11 @@ var searched = map[string][]Dim{
 	"template-prior": join(psrlDims, logInt("m_s", 1, 100), logReal("tau", 0.01, 1), logInt("strength", 1, 1000),
 		logReal("new_share", 0.01, 0.5)),
 	// latent-psrl: PSRL's and α of its Chinese restaurant process over task models.
-	"latent-psrl":    join(psrlDims, logReal("concentration", 0.01, 100)),
+	"latent-psrl": join(psrlDims, logReal("concentration", 0.01, 100)),
+	// hybrid-prior: PSRL's, α, and the template library's (as template-prior); the parts are
+	// ablations, not searched.
+	"hybrid-prior": join(psrlDims, logReal("concentration", 0.01, 100), logInt("m_s", 1, 100), logReal("tau", 0.01, 1),
+		logInt("strength", 1, 1000), logReal("new_share", 0.01, 0.5)),
 	"true-templates": dims(logInt("strength", 1, 10000)),
 }
 

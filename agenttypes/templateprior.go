@@ -126,6 +126,37 @@ func (p *LatentPrior) memory(typeBytes, S, A, tasks int64) int64 {
 	return p.PSRL.memory(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+16)
 }
 
+// HybridPrior is the parameters of posterior sampling under one prior over whole tasks and
+// templates (temple.HybridPrior): its base is PSRL, whose keys it has beside its own.
+type HybridPrior struct {
+	PSRL                `yaml:",inline"`
+	temple.HybridParams `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and the learner's.
+func (p *HybridPrior) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.HybridParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
+// the config (as template-prior).
+func (p *HybridPrior) New(Context) (agent.Agent, error) {
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
+	if err != nil {
+		return nil, err
+	}
+	return temple.NewHybridPrior(p.HybridParams, psrlModel(p.PSRLParams), base)
+}
+
+// memory is latent-psrl's and template-prior's: PSRL's, at most one model a task, and the
+// components' weights and every model's term of every pair.
+func (p *HybridPrior) memory(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRL.memory(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8) + 21*8*S*A
+}
+
 // drawnBase is a PSRL whose models a template or latent-model learner draws: schedule episode,
 // so that it draws at the calls of EndEpisode the learner makes.
 func drawnBase(p learners.PSRLParams) learners.PSRLParams {

@@ -44,6 +44,10 @@ var types = []Type{
 		Defaults: func() Params {
 			return &LatentPrior{PSRL: *baseDefaults("psrl").(*PSRL), LatentParams: temple.DefaultLatentParams()}
 		}, PairBytes: 200, Needs: Needs{SameStates: true, SameActions: true, Why: "its posterior is over whole task models, pair by pair"}},
+	{Name: "hybrid-prior", Display: "Hybrid-Prior-PSRL", Summary: "PSRL whose prior is a Dirichlet-process mixture over the task models seen so far (Wilson et al. 2007) whose new model's pairs have the template library's mixture as their prior (template-prior's): one posterior over whole tasks and templates, ours",
+		Defaults: func() Params {
+			return &HybridPrior{PSRL: *baseDefaults("psrl").(*PSRL), HybridParams: temple.DefaultHybridParams()}
+		}, PairBytes: 280},
 	{Name: "true-templates", Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}

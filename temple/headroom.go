@@ -105,6 +105,7 @@ type overBase struct {
 	own  mdp.Counts // own samples of each pair in this task
 	// placed[i] says that pair i's statistics hold a template's counts beside its own samples.
 	placed []bool
+	succ   []mdp.Succ // placePooled's buffer
 }
 
 // newOverBase is the shared part of the learner named typ over base, which must be able to
@@ -171,6 +172,24 @@ func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 	o.rep.Replace(i, succ, o.own.R(i)+float64(added)*g.R)
 	o.placed[i] = true
 	return true
+}
+
+// placePooled sets pair i's statistics to its own samples plus m's samples of pair i (a whole-task
+// model's pooled samples) and records them as placed.
+func (o *overBase) placePooled(i int, m *mdp.Counts) {
+	o.succ = append(o.succ[:0], o.own.Successors(i)...)
+	for _, x := range m.Successors(i) {
+		j := 0
+		for j < len(o.succ) && o.succ[j].State != x.State {
+			j++
+		}
+		if j == len(o.succ) {
+			o.succ = append(o.succ, mdp.Succ{State: x.State})
+		}
+		o.succ[j].N += x.N
+	}
+	o.rep.Replace(i, o.succ, o.own.R(i)+m.R(i))
+	o.placed[i] = true
 }
 
 // unplace leaves pair i exactly its own samples, if a template was placed on it.

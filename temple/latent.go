@@ -68,7 +68,6 @@ type LatentPrior struct {
 	clock   drawClock
 	rng     *rand.Rand
 	weights []float64
-	succ    []mdp.Succ
 	// Per model, then new, per pair: ln of the marginal likelihood of the pair's own rewards so
 	// far and its normaliser (rewardData, rewardNorm), kept so that a sample costs one term.
 	rewardML, rewardNorm []float64
@@ -216,20 +215,7 @@ func (lp *LatentPrior) placeModel(k int) {
 			lp.unplace(i)
 			continue
 		}
-		m := &lp.models[k].counts
-		lp.succ = append(lp.succ[:0], lp.own.Successors(i)...)
-		for _, x := range m.Successors(i) {
-			j := 0
-			for j < len(lp.succ) && lp.succ[j].State != x.State {
-				j++
-			}
-			if j == len(lp.succ) {
-				lp.succ = append(lp.succ, mdp.Succ{State: x.State})
-			}
-			lp.succ[j].N += x.N
-		}
-		lp.rep.Replace(i, lp.succ, lp.own.R(i)+m.R(i))
-		lp.placed[i] = true
+		lp.placePooled(i, &lp.models[k].counts)
 	}
 }
 

@@ -1,0 +1,338 @@
+package temple
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/buf"
+)
+
+// HybridParams are the parameters of HybridPrior: the Chinese restaurant process over whole-task
+// models (LatentPrior's), the template library as each pair's prior (TemplatePrior's), and which
+// of the two parts are on (for ablations; both by default).
+type HybridParams struct {
+	LatentParams `yaml:",inline"`
+	PriorParams  `yaml:",inline"`
+	// WholeTasks keeps the whole-task models; off, every task is a new model (template-prior's
+	// posterior).
+	WholeTasks bool `yaml:"whole_tasks" doc:"keep whole-task models: a task's model is one of the earlier tasks' or new; off, every task's model is new (the template part alone)"`
+	// Templates keeps the template library; off, a new model's pairs have the sparse Dirichlet
+	// prior alone (latent-psrl's posterior).
+	Templates bool `yaml:"templates" doc:"keep the template library as the prior of the pairs no whole-task model has seen; off, their prior is the sparse Dirichlet alone (the whole-task part alone)"`
+}
+
+// DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on.
+func DefaultHybridParams() HybridParams {
+	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true}
+}
+
+// Validate names the first parameter out of range.
+func (p HybridParams) Validate() error {
+	if err := p.LatentParams.Validate(); err != nil {
+		return rename(err, "latent-psrl", "hybrid-prior")
+	}
+	if err := p.PriorParams.Validate(); err != nil {
+		return rename(err, "template-prior", "hybrid-prior")
+	}
+	if !p.WholeTasks && !p.Templates {
+		return errors.New("hybrid-prior: whole_tasks and templates both false: that is PSRL (type psrl); keep at least one part")
+	}
+	return nil
+}
+
+// HybridPrior is posterior sampling (over a PSRL base) under one prior over whole tasks and their
+// pairs: a Dirichlet-process mixture of task models (Wilson, Fern, Ray & Tadepalli, ICML 2007)
+// whose base measure G₀ — the prior of a new model — is, pair by pair, the template library's
+// mixture (TemplatePrior's components and ν's sparse Dirichlet), learned across tasks. A task's
+// model z is one of the K earlier models of its size, with prior T_k/(T + α) (T_k tasks had it, T
+// tasks of this size in all), or a new one with α/(T + α); a model defines its state space, so
+// models of another size have prior 0. Given z = k, a pair that model k has samples of has the
+// Dirichlet(1/S + N_k) posterior of LatentPrior; a pair it has none of, and every pair of a new
+// model, has G₀'s posterior: the library's mixture given the pair's own samples.
+//
+// The posterior of z given the task's own samples D is
+//
+//	P(z = k | D) ∝ T_k · Π_{i: N_k(i) > 0} DM(D_i | 1/S + N_k(i)) · R_k(D_i) · Π_{i: N_k(i) = 0} M(D_i)
+//	P(z = new | D) ∝ α · Π_i M(D_i)
+//
+// with DM the Dirichlet–multinomial marginal of pair i's own next states, R_k that of its
+// rewards under model k's reward posterior, and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
+// of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
+// z's pooled samples beside the own samples of every pair it has seen (as LatentPrior), draws for
+// every other visited pair a component of the library's mixture and places it (as
+// TemplatePrior), and has the base draw from the counts. At the end of a task the task joins the
+// model of largest posterior weight or, if that is a new model, starts one and gives the library
+// its pairs with at least m_s own samples.
+//
+// What is approximated (docs/decisions.md, "One posterior over whole tasks and templates"): a
+// model's pair with samples has the sparse Dirichlet updated by them, not G₀ updated by them (the
+// template components' share vanishes as a model's samples grow); a pair's terms use its own
+// samples up to its last reweighing, on TemplatePrior's schedule (after every sample up to 16,
+// then when its count doubles or it reaches a new state; after every sample while the library is
+// empty), the same samples for every model, so the comparison between models is exact on them;
+// a finished task joins one model (the posterior's mode), as LatentPrior; the library learns from
+// the tasks that start a model, each model's pairs once, as G₀ is the prior of a new model; and
+// TemplatePrior's approximations of a component's placement hold.
+//
+// With no model and an empty library it draws no random number and places nothing: it is its
+// base PSRL, action for action.
+type HybridPrior struct {
+	p     HybridParams
+	model PSRLModel // as given
+	r     PSRLModel // model on the current task (its reward range, with TaskRange)
+	overBase
+	mix    pairMixture
+	models []latentModel // of every size
+
+	// Per task.
+	cand     []int     // the models of the task's size
+	logPrior []float64 // per candidate, then new: ln of the CRP prior
+	// terms, per pair, per candidate then new: ln of the marginal likelihood of the pair's own
+	// samples (as of its last reweighing) under the model.
+	terms   []float64
+	logw    []float64 // per candidate, then new: the posterior, as logs while computed
+	drawn   int       // the candidate drawn last (−1: new)
+	byModel []bool    // per pair: model drawn's pooled samples are placed on it
+	ownSq   []float64 // per pair, the sum of its own rewards' squares
+	dirty   []bool    // per pair, own samples since its terms were computed
+	visited []int     // pairs with own samples, in order of first sample
+	clock   drawClock
+	rng     *rand.Rand
+	newW    float64 // the posterior weight of a new model at the end of the task
+}
+
+// NewHybridPrior validates p and returns the learner over base, a PSRL that draws at every call
+// of EndEpisode, whose reward model and schedule are r.
+func NewHybridPrior(p HybridParams, r PSRLModel, base agent.Base) (*HybridPrior, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := r.validate("hybrid-prior"); err != nil {
+		return nil, err
+	}
+	mix, err := newPairMixture(p.PriorParams)
+	if err != nil {
+		return nil, err
+	}
+	ob, err := newOverBase(base, "hybrid-prior")
+	if err != nil {
+		return nil, err
+	}
+	return &HybridPrior{p: p, model: r, r: r, overBase: ob, mix: mix, clock: drawClock{schedule: r.Schedule}}, nil
+}
+
+// Models is the number of whole-task models the learner holds, of every size.
+func (h *HybridPrior) Models() int { return len(h.models) }
+
+// BeginTask begins the base, finds the models of the task's size and sets their prior weights,
+// and the library's.
+func (h *HybridPrior) BeginTask(t agent.Task) error {
+	if err := h.begin(t); err != nil {
+		return err
+	}
+	var err error
+	if h.r, err = h.model.forTask("hybrid-prior", t); err != nil {
+		return err
+	}
+	h.rng = t.Rand
+	n := t.S * t.A
+	h.mix.begin(n)
+	h.cand = h.cand[:0]
+	tasks := 0
+	for k, m := range h.models {
+		if m.counts.S == t.S && m.counts.A == t.A {
+			h.cand = append(h.cand, k)
+			tasks += m.tasks
+		}
+	}
+	total := float64(tasks) + h.p.Concentration
+	h.logPrior = h.logPrior[:0]
+	for _, k := range h.cand {
+		h.logPrior = append(h.logPrior, math.Log(float64(h.models[k].tasks)/total))
+	}
+	h.logPrior = append(h.logPrior, math.Log(h.p.Concentration/total))
+	h.terms = buf.Zeroed(h.terms, n*len(h.logPrior))
+	h.drawn = -1
+	h.byModel = buf.Zeroed(h.byModel, n)
+	h.ownSq = buf.Zeroed(h.ownSq, n)
+	h.dirty = buf.Zeroed(h.dirty, n)
+	h.visited = h.visited[:0]
+	h.clock.reset(n)
+	return nil
+}
+
+// Observe records the sample with the base and marks the pair's terms for computing again before
+// the next draw; with TSDE or the doubling rule it draws when the epoch ends.
+func (h *HybridPrior) Observe(s, a int, r float64, next int) {
+	i := s*h.A + a
+	seen := len(h.own.Successors(i))
+	if !h.record(i, next, r) {
+		return
+	}
+	n := h.own.N(i)
+	if n == 1 {
+		h.visited = append(h.visited, i)
+	}
+	h.ownSq[i] += r * r
+	if len(h.mix.comps) == 0 || n <= exactWeights || n&(n-1) == 0 || len(h.own.Successors(i)) > seen {
+		h.dirty[i] = true
+	}
+	if h.clock.ends(h.st.Samples(), i, n) {
+		h.draw()
+	}
+}
+
+// EndEpisode draws a model at the end of every episode when that is the schedule.
+func (h *HybridPrior) EndEpisode() {
+	if h.clock.atEpisodeEnd() {
+		h.draw()
+	}
+}
+
+// pairTerms are pair i's terms: per candidate, then new.
+func (h *HybridPrior) pairTerms(i int) []float64 {
+	k := len(h.logPrior)
+	return h.terms[i*k : i*k+k]
+}
+
+// reweigh computes pair i's component weights in the library's mixture and its terms under every
+// candidate model and a new one from its own samples.
+func (h *HybridPrior) reweigh(i int) {
+	mixture := h.mix.reweigh(i, &h.own, h.ownSq[i], h.S, h.r)
+	terms := h.pairTerms(i)
+	n, sum, succ := h.own.Pair(i)
+	for j, k := range h.cand {
+		m := &h.models[k].counts
+		nm := m.N(i)
+		if nm == 0 {
+			terms[j] = mixture
+			continue
+		}
+		// Dirichlet(1/S + N_k(i)) – multinomial marginal of the own next states, and the
+		// rewards' under model k's reward posterior.
+		alpha := 1 / float64(h.S)
+		t := lgamma(1+float64(nm)) - lgamma(1+float64(nm+n))
+		for _, x := range succ {
+			a := alpha + float64(succCount(m.Successors(i), int(x.State)))
+			t += lgamma(a+float64(x.N)) - lgamma(a)
+		}
+		terms[j] = t + h.r.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.r.rewardNorm(nm, m.R(i))
+	}
+	terms[len(terms)-1] = mixture
+}
+
+// posterior brings the terms of the pairs with new samples up to date and sets logw to the
+// posterior over the candidates and a new model (probabilities).
+func (h *HybridPrior) posterior() {
+	for _, i := range h.visited {
+		if h.dirty[i] {
+			h.reweigh(i)
+			h.dirty[i] = false
+		}
+	}
+	h.logw = append(h.logw[:0], h.logPrior...)
+	for _, i := range h.visited {
+		for j, t := range h.pairTerms(i) {
+			h.logw[j] += t
+		}
+	}
+	normalize(h.logw)
+}
+
+// draw draws a model z from the posterior (no random number when a new model is certain), places
+// its pooled samples on the pairs it has seen, draws a library component for every other visited
+// pair (no random number with an empty library), has the base draw from the counts, and begins an
+// epoch.
+func (h *HybridPrior) draw() {
+	h.posterior()
+	z := -1
+	if len(h.cand) > 0 {
+		if z = drawIndex(h.logw, h.rng.Float64()); z == len(h.cand) {
+			z = -1
+		}
+	}
+	if z != h.drawn {
+		for i := range h.S * h.A {
+			if z >= 0 && h.models[h.cand[z]].counts.N(i) > 0 {
+				h.placePooled(i, &h.models[h.cand[z]].counts)
+				h.byModel[i] = true
+			} else if h.byModel[i] {
+				h.unplace(i)
+				h.byModel[i] = false
+			}
+		}
+		h.drawn = z
+	}
+	for _, i := range h.visited {
+		if h.byModel[i] {
+			continue
+		}
+		if len(h.mix.comps) == 0 {
+			h.unplace(i)
+			continue
+		}
+		if k := drawIndex(h.mix.weights(i), h.rng.Float64()); k < len(h.mix.comps) {
+			h.place(i, h.mix.comps[k].g, h.p.Strength, h.p.Partial)
+		} else {
+			h.unplace(i)
+		}
+	}
+	for i := range h.clock.nk {
+		h.clock.nk[i] = h.own.N(i)
+	}
+	h.l.EndEpisode()
+	h.clock.epochStart = h.st.Samples()
+}
+
+// EndTask gives the task to the candidate of the largest posterior weight (a new model on equal
+// weights), or makes it a new model, whose pairs with at least m_s own samples the library learns.
+// Without the whole-task part every task is a new model and no model is kept.
+func (h *HybridPrior) EndTask() {
+	h.posterior()
+	h.newW = h.logw[len(h.logw)-1]
+	best := len(h.logw) - 1
+	for j, w := range h.logw {
+		if w > h.logw[best] {
+			best = j
+		}
+	}
+	if best == len(h.cand) {
+		if h.p.Templates {
+			h.mix.learn(&h.own, h.visited, h.S)
+		}
+		if !h.p.WholeTasks {
+			return
+		}
+		h.models = append(h.models, latentModel{})
+		best = len(h.models) - 1
+		h.models[best].counts.Reset(h.S, h.A)
+	} else {
+		best = h.cand[best]
+	}
+	m := &h.models[best]
+	m.counts.Merge(&h.own)
+	m.tasks++
+}
+
+// TaskMetrics are the base's statistics; the whole-task models held and the posterior weight of a
+// new model at the end of the task; the library's size and the templates added this task; and the
+// pairs placed at the end of the task, from a model or from the library.
+func (h *HybridPrior) TaskMetrics() []agent.Metric {
+	return append(h.st.Metrics(),
+		agent.Metric{Name: "latent_models", Value: float64(len(h.models))},
+		agent.Metric{Name: "new_model_weight", Value: h.newW},
+		agent.Metric{Name: "library_size", Value: float64(h.mix.lib.Len())},
+		agent.Metric{Name: "new_templates", Value: float64(h.mix.created)},
+		agent.Metric{Name: "placed_pairs", Value: float64(h.placedPairs())})
+}
+
+// rename makes err, an error of the learner named from, one of the learner named to.
+func rename(err error, from, to string) error {
+	msg := err.Error()
+	if len(msg) > len(from) && msg[:len(from)] == from {
+		return errors.New(to + msg[len(from):])
+	}
+	return err
+}

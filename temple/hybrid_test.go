@@ -1,0 +1,255 @@
+package temple
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/template"
+)
+
+// hybridAgent is HybridPrior (α 1, m_s 10, c 50, ν 0.1; Beta rewards on [0, 1], a draw per
+// episode) over PSRL, holding the given models (as latentAgent) and library templates (reward 0,
+// each given once), beginning a task of 10 states and 1 action.
+func hybridAgent(t *testing.T, models []latentModelSpec, tmpls ...[]template.Count) *HybridPrior {
+	t.Helper()
+	h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range models {
+		var lm latentModel
+		lm.counts.Reset(10, 1)
+		lm.counts.Add(0, m.next, m.n, 0)
+		lm.tasks = m.tasks
+		h.models = append(h.models, lm)
+	}
+	for _, c := range tmpls {
+		h.mix.given[h.mix.lib.Add(c, 0).ID] = 1
+	}
+	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// hybridPosterior is the learner's posterior over its models of the task's size, then new.
+func hybridPosterior(h *HybridPrior) []float64 {
+	h.posterior()
+	return slices.Clone(h.logw)
+}
+
+// closeTo reports whether got is want normalised, to 1e-12 each.
+func closeTo(got, want []float64) bool {
+	total := 0.0
+	for _, w := range want {
+		total += w
+	}
+	for k := range want {
+		if math.Abs(got[k]-want[k]/total) > 1e-12 {
+			return false
+		}
+	}
+	return len(got) == len(want)
+}
+
+// With an empty library the posterior over whole tasks is latent-psrl's (TestLatentPosteriorByHand:
+// ∝ 100.1/102, 0.1/102 and 0.05 after one sample to state 1). With a deterministic template in
+// the library (weight 0.9, new 0.1), a new model's pair has the library's mixture marginal
+// instead of the sparse Dirichlet's: the template places the one state seen with probability
+// 1/S, its Dirichlet(50·[1]) gives it likelihood Γ(50)/Γ(51)·Γ(51)/Γ(50) = 1 and its reward prior
+// Beta(1, 51) gives reward 0 likelihood 51/52, so M = 0.9·0.1·51/52 + 0.1·0.05 = 0.0932692…, and the
+// posterior is ∝ 100.1/102, 0.1/102 and M.
+func TestHybridPosteriorByHand(t *testing.T) {
+	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
+	h := hybridAgent(t, models)
+	h.Observe(0, 0, 0, 1)
+	if got, want := hybridPosterior(h), []float64{100.1 / 102, 0.1 / 102, 0.05}; !closeTo(got, want) {
+		t.Errorf("empty library: posterior %v, want ∝ %v", got, want)
+	}
+	h = hybridAgent(t, models, []template.Count{{Rank: 0, N: 10}})
+	h.Observe(0, 0, 0, 1)
+	m := 0.9*0.1*51/52 + 0.1*0.05
+	if got, want := hybridPosterior(h), []float64{100.1 / 102, 0.1 / 102, m}; !closeTo(got, want) {
+		t.Errorf("a deterministic template: posterior %v, want ∝ %v", got, want)
+	}
+	// A pair that no model has seen has the mixture's marginal under every model and under a new
+	// one: its samples leave the posterior over models as it was.
+	seen := hybridAgent(t, models, []template.Count{{Rank: 0, N: 10}})
+	seen.Observe(0, 0, 0, 1) // as h
+	for _, next := range []int{3, 3, 4, 3} {
+		h.Observe(0, 0, 0, 1)
+		seen.Observe(0, 0, 0, 1)
+		seen.Observe(1, 0, 0.5, next)
+	}
+	if got, want := hybridPosterior(seen), hybridPosterior(h); !closeTo(got, want) {
+		t.Errorf("samples of a pair no model has seen moved the posterior from %v to %v", want, got)
+	}
+}
+
+// Drawn, the model's pooled samples are placed on the pairs it has seen, and the library's
+// components on the others: the task went to state 1 from pair 0 (model 0, 100 samples there)
+// and from pair 1 to state 3 twice (no model has seen pair 1; the deterministic template explains it).
+func TestHybridPlacesModelAndTemplates(t *testing.T) {
+	h := hybridAgent(t, []latentModelSpec{{1, 100, 1}}, []template.Count{{Rank: 0, N: 10}})
+	for range 5 {
+		h.Observe(0, 0, 0, 1)
+		h.Observe(1, 0, 0, 3)
+	}
+	h.EndEpisode()
+	if h.drawn != 0 || !h.byModel[0] || h.byModel[1] || !h.placed[1] {
+		t.Errorf("drew model %d; pair 0 by the model %v, pair 1 by the model %v, placed %v: want model 0 on pair 0 and a template on pair 1",
+			h.drawn, h.byModel[0], h.byModel[1], h.placed[1])
+	}
+}
+
+// At the end of a task the task joins its model (the library learns nothing of it: the model's
+// pairs were given when it began), or starts a new model whose pairs with m_s own samples the
+// library learns; a task of another size is a new model of its size, the others not candidates.
+func TestHybridTaskJoinsOrStartsAModel(t *testing.T) {
+	h := hybridAgent(t, []latentModelSpec{{1, 100, 1}})
+	for range 12 {
+		h.Observe(0, 0, 0, 1)
+	}
+	h.EndTask()
+	if h.Models() != 1 || h.models[0].counts.N(0) != 112 || h.models[0].tasks != 2 || h.mix.lib.Len() != 0 {
+		t.Fatalf("models %d (model 0: %d samples in %d tasks), library %d: want the task joined model 0, the library empty",
+			h.Models(), h.models[0].counts.N(0), h.models[0].tasks, h.mix.lib.Len())
+	}
+	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(2, 2))}); err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		h.Observe(0, 0, 0, 5)
+		h.Observe(0, 0, 0, 6)
+	}
+	h.EndTask()
+	if h.Models() != 2 || h.mix.lib.Len() != 1 {
+		t.Fatalf("models %d, library %d after a task of another model: want 2 and the new model's pair as a template", h.Models(), h.mix.lib.Len())
+	}
+	if err := h.BeginTask(agent.Task{S: 11, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(3, 3))}); err != nil {
+		t.Fatalf("a task of another size: %v", err)
+	}
+	if len(h.cand) != 0 || h.logPrior[0] != 0 {
+		t.Errorf("a task of 11 states has candidates %v, prior %v: want none, a new model certain", h.cand, h.logPrior)
+	}
+}
+
+// Without the whole-task part every task is a new model, none is kept, and the library learns
+// from every task (template-prior's posterior); without the template part the library stays
+// empty (latent-psrl's).
+func TestHybridAblations(t *testing.T) {
+	for _, c := range []struct {
+		whole, templates bool
+		models, library  int
+	}{{false, true, 0, 1}, {true, false, 2, 0}} {
+		p := DefaultHybridParams()
+		p.WholeTasks, p.Templates = c.whole, c.templates
+		h, err := NewHybridPrior(p, PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for task, next := range []int{1, 2} {
+			if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(uint64(task), 1))}); err != nil {
+				t.Fatal(err)
+			}
+			for range 12 {
+				h.Observe(0, 0, 0, next)
+			}
+			h.EndTask()
+		}
+		if h.Models() != c.models || h.mix.lib.Len() != c.library {
+			t.Errorf("whole_tasks %v, templates %v: %d models and %d templates, want %d and %d",
+				c.whole, c.templates, h.Models(), h.mix.lib.Len(), c.models, c.library)
+		}
+	}
+}
+
+// With no model and an empty library the learner is its base PSRL on PSRL's schedule, action for
+// action: on a random MDP, the same actions as PSRL run alone, for the same random numbers, on
+// each of PSRL's schedules.
+func TestHybridWithoutModelsOrLibraryIsPSRL(t *testing.T) {
+	for _, c := range []struct {
+		schedule learners.PSRLSchedule
+		draw     DrawSchedule
+	}{{learners.PerEpisode, DrawPerEpisode}, {learners.TSDE, DrawTSDE}, {learners.Doubling, DrawDoubling}} {
+		p := learners.DefaultPSRL()
+		p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1)
+		p.Schedule = c.schedule
+		alone, err := learners.NewPSRL(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := learners.DefaultPSRL()
+		base.RewardMin, base.RewardMax, base.Schedule = learners.Bound(0), learners.Bound(1), learners.PerEpisode
+		drawn, err := learners.NewPSRL(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: c.draw}, drawn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := randomMDPActions(t, agent.NewSingle(alone)), randomMDPActions(t, h); !slices.Equal(x, y) {
+			t.Errorf("schedule %v: without models or library the learner acted otherwise than PSRL alone", c.schedule)
+		}
+	}
+}
+
+// randomMDPActions are a's actions over 3000 steps of one task of a random 6-state, 2-action MDP,
+// each episode 50 steps, its random numbers and the MDP's fixed.
+func randomMDPActions(t *testing.T, a agent.Agent) []int {
+	const S, A, steps = 6, 2, 3000
+	mdpRng := rand.New(rand.NewPCG(9, 9))
+	next := make([][]float64, S*A)
+	for i := range next {
+		next[i] = make([]float64, S)
+		for s := range next[i] {
+			next[i][s] = mdpRng.Float64()
+		}
+	}
+	if err := a.BeginTask(agent.Task{S: S, A: A, Gamma: 0.9, Rand: rand.New(rand.NewPCG(4, 4))}); err != nil {
+		t.Fatal(err)
+	}
+	env := rand.New(rand.NewPCG(5, 5))
+	var acts []int
+	s := 0
+	for step := range steps {
+		act := a.Act(s)
+		acts = append(acts, act)
+		i := s*A + act
+		u, to := env.Float64()*sum(next[i]), 0
+		for u > next[i][to] && to < S-1 {
+			u -= next[i][to]
+			to++
+		}
+		a.Observe(s, act, float64(to)/S, to)
+		s = to
+		if step%50 == 49 {
+			a.EndEpisode()
+		}
+	}
+	return acts
+}
+
+func TestHybridParamsValidate(t *testing.T) {
+	p := DefaultHybridParams()
+	p.WholeTasks, p.Templates = false, false
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "that is PSRL") {
+		t.Errorf("both parts off: %v", err)
+	}
+	p = DefaultHybridParams()
+	p.Tau = -1
+	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: tau = -1") {
+		t.Errorf("tau −1: %v", err)
+	}
+	p = DefaultHybridParams()
+	p.Concentration = 0
+	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: concentration = 0") {
+		t.Errorf("concentration 0: %v", err)
+	}
+}
