@@ -39,3 +39,16 @@ func (p *PSRL) inert() []string { return p.PSRLParams.Inert() }
 func (p *OTempLe) inert() []string       { return inertOf(p.Base.Params) }
 func (p *FMTempLe) inert() []string      { return inertOf(p.Base.Params) }
 func (p *TrueTemplates) inert() []string { return inertOf(p.Base.Params) }
+
+// hybrid-prior's part turned off leaves its keys unused: without the template library its m_s,
+// tau, strength, new_share and partial; without whole-task models the concentration α.
+func (p *HybridPrior) inert() []string {
+	keys := p.PSRLParams.Inert()
+	if !p.Templates {
+		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial")
+	}
+	if !p.WholeTasks {
+		keys = append(keys, "concentration")
+	}
+	return keys
+}

@@ -155,3 +155,34 @@ func TestSearchSkipsInertKeys(t *testing.T) {
 		t.Errorf("%d types found over PSRL, want at least 6", overPSRL)
 	}
 }
+
+// hybrid-prior's part turned off is not searched: without templates none of the library's keys,
+// without whole tasks not α; with both parts, both.
+func TestHybridSearchesItsPartsOn(t *testing.T) {
+	for src, want := range map[string][2][]string{
+		"{}":                   {{"concentration", "m_s", "tau", "strength", "new_share"}, nil},
+		"{templates: false}":   {{"concentration"}, {"m_s", "tau", "strength", "new_share"}},
+		"{whole_tasks: false}": {{"m_s", "tau", "strength", "new_share"}, {"concentration"}},
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Decode("hybrid-prior", n.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		space := SearchSpace("hybrid-prior", p)
+		has := func(key string) bool { return slices.ContainsFunc(space, func(d Dim) bool { return d.Key == key }) }
+		for _, key := range want[0] {
+			if !has(key) {
+				t.Errorf("hybrid-prior %s does not search %s", src, key)
+			}
+		}
+		for _, key := range want[1] {
+			if has(key) {
+				t.Errorf("hybrid-prior %s searches %s, which it leaves unused", src, key)
+			}
+		}
+	}
+}

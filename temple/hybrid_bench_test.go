@@ -1,0 +1,28 @@
+package temple
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/temple-rl/temple/internal/benchmaze"
+)
+
+// BenchmarkHybridPrior measures hybrid-prior's cost per step beside BenchmarkLatentPSRL's PSRL
+// (run them together: go test ./temple -run NONE -bench 'LatentPSRL|HybridPrior' -benchtime 40x):
+// the same mazes, one whole task per iteration, the tasks cycling through 2 mazes or 16, so that
+// it holds about as many whole-task models (the models metric) and a library of templates.
+func BenchmarkHybridPrior(b *testing.B) {
+	for _, mazes := range []int{2, 16} {
+		b.Run(fmt.Sprintf("hybrid/mazes=%d", mazes), func(b *testing.B) {
+			h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			benchmaze.Run(b, h, benchmaze.Mazes(b, mazes, rng), rng)
+			b.ReportMetric(float64(h.Models()), "models")
+			b.ReportMetric(float64(h.mix.lib.Len()), "templates")
+		})
+	}
+}
