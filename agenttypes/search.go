@@ -68,10 +68,10 @@ var searched = map[string][]Dim{
 		logReal("new_share", 0.01, 0.5)),
 	// latent-psrl: PSRL's and α of its Chinese restaurant process over task models.
 	"latent-psrl": join(psrlDims, logReal("concentration", 0.01, 100)),
-	// hybrid-prior: PSRL's, α, and the template library's (as template-prior); the parts are
-	// ablations, not searched.
+	// hybrid-prior: PSRL's, α, the template library's (as template-prior) and the weights' reward
+	// noise σ_id; the parts are ablations, not searched.
 	"hybrid-prior": join(psrlDims, logReal("concentration", 0.01, 100), logInt("m_s", 1, 100), logReal("tau", 0.01, 1),
-		logInt("strength", 1, 1000), logReal("new_share", 0.01, 0.5)),
+		logInt("strength", 1, 1000), logReal("new_share", 0.01, 0.5), logReal("identify_noise", 0.01, 1)),
 	"true-templates": dims(logInt("strength", 1, 10000)),
 }
 

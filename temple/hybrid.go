@@ -2,6 +2,7 @@ package temple
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -21,11 +22,19 @@ type HybridParams struct {
 	// Templates keeps the template library; off, a new model's pairs have the sparse Dirichlet
 	// prior alone (latent-psrl's posterior).
 	Templates bool `yaml:"templates" doc:"keep the template library as the prior of the pairs no whole-task model has seen; off, their prior is the sparse Dirichlet alone (the whole-task part alone)"`
+	// IdentifyNoise is σ_id: the posterior weights (of the task models and of the library's
+	// components) take each reward as Normal about its pair's mean, of standard deviation σ_id,
+	// the mean N(μ₀, σ₀²) a priori (PSRL's reward_mean and reward_sd, or under Beta rewards the
+	// middle of the reward range and half its width). 0: the base's own reward model, whose Beta
+	// likelihood of a fractional reward is at least 1/2 under any mean near it, and tells models
+	// apart by their rewards only weakly.
+	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
 }
 
 // DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on.
 func DefaultHybridParams() HybridParams {
-	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true}
+	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true,
+		IdentifyNoise: 0.1}
 }
 
 // Validate names the first parameter out of range.
@@ -35,6 +44,9 @@ func (p HybridParams) Validate() error {
 	}
 	if err := p.PriorParams.Validate(); err != nil {
 		return rename(err, "template-prior", "hybrid-prior")
+	}
+	if !(p.IdentifyNoise >= 0) || math.IsInf(p.IdentifyNoise, 0) {
+		return fmt.Errorf("hybrid-prior: identify_noise = %v, want a finite number >= 0", p.IdentifyNoise)
 	}
 	if !p.WholeTasks && !p.Templates {
 		return errors.New("hybrid-prior: whole_tasks and templates both false: that is PSRL (type psrl); keep at least one part")
@@ -58,7 +70,7 @@ func (p HybridParams) Validate() error {
 //	P(z = new | D) ∝ α · Π_i M(D_i)
 //
 // with DM the Dirichlet–multinomial marginal of pair i's own next states, R_k that of its
-// rewards under model k's reward posterior, and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
+// rewards under model k's reward posterior (Normal of noise σ_id, IdentifyNoise, by default), and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
 // of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
 // z's pooled samples beside the own samples of every pair it has seen (as LatentPrior), draws for
 // every other visited pair a component of the library's mixture and places it (as
@@ -82,6 +94,7 @@ type HybridPrior struct {
 	p     HybridParams
 	model PSRLModel // as given
 	r     PSRLModel // model on the current task (its reward range, with TaskRange)
+	w     PSRLModel // the reward model of the posterior weights on the current task (IdentifyNoise)
 	overBase
 	mix    pairMixture
 	models []latentModel // of every size
@@ -135,6 +148,13 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	var err error
 	if h.r, err = h.model.forTask("hybrid-prior", t); err != nil {
 		return err
+	}
+	h.w = h.r
+	if h.p.IdentifyNoise > 0 {
+		h.w = PSRLModel{RewardMean: h.r.RewardMean, RewardSD: h.r.RewardSD, RewardNoise: h.p.IdentifyNoise}
+		if h.r.Beta {
+			h.w.RewardMean, h.w.RewardSD = (h.r.RewardMin+h.r.RewardMax)/2, (h.r.RewardMax-h.r.RewardMin)/2
+		}
 	}
 	h.rng = t.Rand
 	n := t.S * t.A
@@ -200,7 +220,7 @@ func (h *HybridPrior) pairTerms(i int) []float64 {
 // reweigh computes pair i's component weights in the library's mixture and its terms under every
 // candidate model and a new one from its own samples.
 func (h *HybridPrior) reweigh(i int) {
-	mixture := h.mix.reweigh(i, &h.own, h.ownSq[i], h.S, h.r)
+	mixture := h.mix.reweigh(i, &h.own, h.ownSq[i], h.S, h.w)
 	terms := h.pairTerms(i)
 	n, sum, succ := h.own.Pair(i)
 	for j, k := range h.cand {
@@ -218,7 +238,7 @@ func (h *HybridPrior) reweigh(i int) {
 			a := alpha + float64(succCount(m.Successors(i), int(x.State)))
 			t += lgamma(a+float64(x.N)) - lgamma(a)
 		}
-		terms[j] = t + h.r.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.r.rewardNorm(nm, m.R(i))
+		terms[j] = t + h.w.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.w.rewardNorm(nm, m.R(i))
 	}
 	terms[len(terms)-1] = mixture
 }

@@ -17,7 +17,15 @@ import (
 // each given once), beginning a task of 10 states and 1 action.
 func hybridAgent(t *testing.T, models []latentModelSpec, tmpls ...[]template.Count) *HybridPrior {
 	t.Helper()
-	h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t))
+	p := DefaultHybridParams()
+	p.IdentifyNoise = 0 // the base's Beta rewards, as latent-psrl's hand-worked tests
+	return hybridAgentWith(t, p, models, tmpls...)
+}
+
+// hybridAgentWith is hybridAgent with parameters p.
+func hybridAgentWith(t *testing.T, p HybridParams, models []latentModelSpec, tmpls ...[]template.Count) *HybridPrior {
+	t.Helper()
+	h, err := NewHybridPrior(p, PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +96,30 @@ func TestHybridPosteriorByHand(t *testing.T) {
 	}
 	if got, want := hybridPosterior(seen), hybridPosterior(h); !closeTo(got, want) {
 		t.Errorf("samples of a pair no model has seen moved the posterior from %v to %v", want, got)
+	}
+}
+
+// With σ_id (identify_noise) 0.1 the weights take rewards as Normal about each pair's mean, the
+// mean N(0.5, 0.5²) a priori (the middle and half-width of the Beta range [0, 1]). By hand, one
+// sample to state 1 with reward 0: under either model (100 rewards 0 at pair 0) the mean's
+// posterior is N(2/10004, 1/10004) (precision 4 + 100/0.01), so reward 0 has the predictive
+// density N(0; 2/10004, 1/10004 + 0.01); under a new model N(0; 0.5, 0.25 + 0.01). With the
+// transitions' 100.1/101, 0.1/101 and 0.1, the posterior is ∝ their products. A reward a model
+// never paid rules it out: reward 0.8 where both models paid 0 leaves the new model almost all.
+func TestHybridIdentifyNoiseByHand(t *testing.T) {
+	normal := func(x, mean, v float64) float64 { return math.Exp(-(x-mean)*(x-mean)/(2*v)) / math.Sqrt(2*math.Pi*v) }
+	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
+	p := DefaultHybridParams()
+	h := hybridAgentWith(t, p, models)
+	h.Observe(0, 0, 0, 1)
+	dk, dnew := normal(0, 2.0/10004, 1.0/10004+0.01), normal(0, 0.5, 0.26)
+	if got, want := hybridPosterior(h), []float64{100.1 / 101 * dk, 0.1 / 101 * dk, 0.1 * dnew}; !closeTo(got, want) {
+		t.Errorf("posterior %v, want ∝ %v", got, want)
+	}
+	h = hybridAgentWith(t, p, models)
+	h.Observe(0, 0, 0.8, 1)
+	if w := hybridPosterior(h); w[2] < 0.999 {
+		t.Errorf("reward 0.8 where both models paid 0: posterior %v, want more than 0.999 on a new model", w)
 	}
 }
 
@@ -246,6 +278,11 @@ func TestHybridParamsValidate(t *testing.T) {
 	p.Tau = -1
 	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: tau = -1") {
 		t.Errorf("tau −1: %v", err)
+	}
+	p = DefaultHybridParams()
+	p.IdentifyNoise = -0.1
+	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: identify_noise = -0.1") {
+		t.Errorf("identify_noise −0.1: %v", err)
 	}
 	p = DefaultHybridParams()
 	p.Concentration = 0
