@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/mdp"
@@ -177,8 +178,8 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 		}
 		kept = append(kept, e)
 	}
-	if len(kept) == 0 {
-		return r, nil
+	if !slices.ContainsFunc(kept, func(e entry) bool { return !untunable(s, e) }) {
+		return r, nil // nothing to tune: no learner applies
 	}
 	dir := filepath.Join(o.Dir, "families", f.Name)
 	tuned, rec, sum, err := tuneAndJudge(ctx, s, f, kept, seed, r.JudgingSeed, filepath.Join(dir, "tuning"), filepath.Join(dir, "judged"), o)
@@ -218,13 +219,17 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 }
 
 // tuneAndJudge tunes the entries es of family f by temple tune at tuning seed seed into dir
-// tuning, then runs the tuned config at judging seed judging into dir judged: the tuned config,
-// the search's record and the judged run's summary.
+// tuning, then runs the tuned config at judging seed judging into dir judged: the tuned config
+// (its agents in the order of es), the search's record and the judged run's summary. A reference
+// with nothing to search (the identification oracle, known-models) is not tuned: it runs as
+// given beside the tuned learners.
 func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, judging uint64, tuning, judged string, o Options) (experiment.Spec, *tune.Record, experiment.Summary, error) {
 	var nodes []*yaml.Node
 	var names []string
 	for _, e := range es {
-		nodes, names = append(nodes, e.node), append(names, e.agent.Name)
+		if !untunable(s, e) {
+			nodes, names = append(nodes, e.node), append(names, e.agent.Name)
+		}
 	}
 	spec, err := config(f, f.Name, seed, f.Runs, nodes, searchOf(s, names))
 	if err != nil {
@@ -244,11 +249,28 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 	// The first tuning's judging seed is temple tune's own; a second tuning's tuned config is
 	// judged at the first's (its tuning: block still refuses the second tuning's design seed).
 	tuned.Seed = judging
+	if len(nodes) < len(es) {
+		searched := tuned.Agents
+		tuned.Agents = nil
+		for _, e := range es {
+			if untunable(s, e) {
+				tuned.Agents = append(tuned.Agents, e.agent)
+			} else {
+				tuned.Agents, searched = append(tuned.Agents, searched[0]), searched[1:]
+			}
+		}
+	}
 	sum, err := experiment.Execute(ctx, tuned, judged, o.Jobs, progress)
 	if err != nil {
 		return experiment.Spec{}, nil, experiment.Summary{}, fmt.Errorf("judged run: %w", err)
 	}
 	return tuned, rec, sum, nil
+}
+
+// untunable says that e is a reference with nothing to search (no parameter, and no search:
+// block for it): it runs as given, and its budget is 0 settings.
+func untunable(s Spec, e entry) bool {
+	return e.reference && len(agenttypes.SearchSpace(e.agent.Type, e.agent.Params)) == 0 && len(s.Search[e.agent.Name]) == 0
 }
 
 // applies says whether the one agent of config one applies to its family's tasks: nil when the
