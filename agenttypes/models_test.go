@@ -46,6 +46,7 @@ func ExampleNeedsModels() {
 	}
 	// Output:
 	// abs-rl
+	// known-models
 	// maxqinit-delayed-q
 	// maxqinit-q-learning
 	// maxqinit-rmax

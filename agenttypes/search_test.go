@@ -19,6 +19,9 @@ func TestSearchSpacesLieWithinTheBounds(t *testing.T) {
 		if Outside(ty.Defaults()) { // searched only where a config's search: block says (outside_test.go)
 			continue
 		}
+		if len(Keys(ty.Defaults())) == 0 { // no parameter, nothing to search (known-models)
+			continue
+		}
 		cases = append(cases, struct {
 			typ string
 			p   Params

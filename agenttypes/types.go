@@ -52,6 +52,8 @@ var types = []Type{
 		Defaults: func() Params {
 			return &TrueTemplates{Base: defaultBase(), HeadroomParams: temple.DefaultHeadroomParams()}
 		}, PairBytes: 240},
+	{Name: "known-models", Display: "Known-Models", Summary: "a reference, not a method: the identification oracle, told the distinct models of the run's tasks (not which task has which) and acting by posterior sampling over them, the headroom of identification",
+		Defaults: func() Params { return &KnownModels{} }, PairBytes: 120},
 	{Name: "fmrl", Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
 		Defaults: func() Params { return &FMRL{baseline.DefaultFMRL()} }, PairBytes: 280,
 		Needs: Needs{SameStates: true, SameActions: true, Why: "it clusters whole task models, pair by pair"}},

@@ -49,7 +49,7 @@ func outputs(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-// TestTinyBenchmark runs two families with four learners and a reference at budget 2: it holds
+// TestTinyBenchmark runs two families with four learners and two references at budget 2: it holds
 // benchmark.json's schema, the seeds' derivation, the ranks, the verdicts' other side, the
 // refusal of latent-psrl on tasks of different sizes, and that a second run reuses everything
 // and writes the same bytes.
@@ -81,8 +81,13 @@ func TestTinyBenchmark(t *testing.T) {
 		if m, ok := f["measures"].(map[string]any); !ok || m["diameter"] == nil {
 			t.Errorf("family %s: measures %v has no diameter", name, f["measures"])
 		}
-		if refs := f["references"].([]any); len(refs) != 1 || refs[0].(map[string]any)["rank"] != nil {
-			t.Errorf("family %s: references %v: want the one reference, unranked", name, refs)
+		refs := f["references"].([]any)
+		if len(refs) != 2 || refs[0].(map[string]any)["rank"] != nil || refs[1].(map[string]any)["rank"] != nil {
+			t.Fatalf("family %s: references %v: want the two references, unranked", name, refs)
+		}
+		// The identification oracle has nothing to search: it runs as given, with no budget.
+		if o := refs[1].(map[string]any); o["name"] != "Identification-Oracle" || o["budget"].(map[string]any)["settings"].(float64) != 0 || o["regret"] == nil {
+			t.Errorf("family %s: %v: want the identification oracle, untuned, with its regret", name, o)
 		}
 		learners := f["learners"].([]any)
 		prev := math.Inf(-1)

@@ -26,7 +26,8 @@ type Timing struct {
 // Work is the agent-steps a benchmark runs: for every family, every learner and reference
 // (those that apply or not: an upper bound) times the trial runs of its tuning and the judged
 // runs, times the tasks of a run, the episodes and the steps of an episode (a task's episodes may
-// end early at a terminal state, so this bounds the steps from above). It builds each family's
+// end early at a terminal state, so this bounds the steps from above), and again for every
+// learner (not the references) under a second tuning (tuning: seeds: 2). It builds each family's
 // tasks of one run to count them.
 func Work(s Spec, only []string) (int64, error) {
 	var total int64
@@ -47,7 +48,11 @@ func Work(s Spec, only []string) (int64, error) {
 			return 0, fmt.Errorf("benchmark: family %s: %w", f.Name, err)
 		}
 		runs := int64(tune.TrialRuns(s.Tuning.Settings, s.Tuning.Runs) + f.Runs)
-		total += int64(len(es)) * runs * int64(len(p.Runs[0])) * int64(p.Episodes) * int64(p.Steps)
+		agents := int64(len(es))
+		if s.Tuning.Tunings() > 1 {
+			agents += int64(len(s.Learners))
+		}
+		total += agents * runs * int64(len(p.Runs[0])) * int64(p.Episodes) * int64(p.Steps)
 	}
 	return total, nil
 }

@@ -17,3 +17,11 @@ func ExampleFamilySeed() {
 	// true false
 	// true
 }
+
+// Kendall's τ_b between a family's ranks under two tunings: learners 1 and 2 swapped, and 4 and 5:
+// 8 pairs concordant, 2 discordant, (8 − 2)/10.
+func ExampleKendallTauB() {
+	fmt.Println(benchmark.KendallTauB([]float64{1, 2, 3, 4, 5}, []float64{2, 1, 3, 5, 4}))
+	// Output:
+	// 0.6
+}

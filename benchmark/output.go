@@ -115,6 +115,11 @@ func Markdown(r Result) string {
 		"family's best single-task learner, on mean per-task reward (A > B: A has less regret), with a TOST at margin %s "+
 		"and Holm over the family's comparisons; MDE is each comparison's minimum detectable effect (80%% power).\n",
 		r.Budget.Settings, r.Budget.Runs, r.Margin)
+	if r.Budget.Tunings() > 1 {
+		fmt.Fprintf(&b, "\nEvery family was tuned twice, at two tuning seeds with the same budget, and both tunings judged at the "+
+			"family's judging seed. Each family's ranked table is the first tuning's; its rank stability compares it with the "+
+			"second's (Kendall's τ_b between the two rankings, and the learners whose rank moved by more than one place).\n")
+	}
 	for _, fam := range r.Families {
 		fmt.Fprintf(&b, "\n## %s\n\n", fam.Name)
 		fmt.Fprintf(&b, "Seeds: tuning %d, design %v, judging %d; %d judged runs; ranked by %s.\n\n", fam.TuningSeed, fam.DesignSeeds,
@@ -131,6 +136,15 @@ func Markdown(r Result) string {
 		}
 		for _, l := range fam.References {
 			fmt.Fprintf(&b, "| ref | %s | %s | %s | (headroom, not ranked) | |\n", l.Name, l.Type, l.score())
+		}
+		if st := fam.Stability; st != nil {
+			fmt.Fprintf(&b, "\nRank stability: %s.\n\n", st.Summary())
+			fmt.Fprintf(&b, "| learner | rank, first tuning | rank, second tuning | %s, second tuning (± 95%% CI) | verdict against %s, second tuning |\n|---|---:|---:|---:|---|\n",
+				unit, st.BestSingleTask)
+			for _, p := range st.Ranks {
+				l := st.learner(p.Name)
+				fmt.Fprintf(&b, "| %s | %d | %d | %s | %s |\n", p.Name, p.First, p.Second, l.score(), l.verdictText())
+			}
 		}
 		for _, x := range fam.NotApplicable {
 			fmt.Fprintf(&b, "\nDoes not apply: %s (%s): %s\n", x.Name, x.Type, oneLine(x.Reason))
@@ -149,7 +163,7 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}td.n{text-align:right}</style>
 </head><body>
 <h1>Benchmark {{.Benchmark}} (seed {{.Seed}})</h1>
-<p>Every learner tuned with {{.Budget.Settings}} settings ({{.Budget.Runs}} runs each at the first stage) on its family's design seed, judged at the family's judging seed; verdicts against the family's best single-task learner, with a TOST at margin {{.Margin}}.</p>
+<p>Every learner tuned with {{.Budget.Settings}} settings ({{.Budget.Runs}} runs each at the first stage) on its family's design seed, judged at the family's judging seed; verdicts against the family's best single-task learner, with a TOST at margin {{.Margin}}.{{if gt .Budget.Tunings 1}} Every family was tuned twice, at two tuning seeds, both judged at the family's judging seed: each ranked table is the first tuning's, and its rank stability compares it with the second's.{{end}}</p>
 {{range .Families}}<h2>{{.Name}}</h2>
 <p>Seeds: tuning {{.TuningSeed}}, design {{.DesignSeeds}}, judging {{.JudgingSeed}}; {{.Runs}} judged runs; ranked by {{.Objective}}.</p>
 <p>Measures: {{.MeasuresLine}}.</p>
@@ -158,7 +172,11 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .Learners}}<tr><td class="n">{{.Rank}}</td><td>{{.Name}}</td><td>{{.Type}}</td><td class="n">{{.Score}}</td><td>{{.VerdictText}}</td><td class="n">{{.MDEText}}</td></tr>
 {{end}}{{range .References}}<tr><td>ref</td><td>{{.Name}}</td><td>{{.Type}}</td><td class="n">{{.Score}}</td><td>headroom, not ranked</td><td></td></tr>
 {{end}}</table>
-{{range .NotApplicable}}<p>Does not apply: {{.Name}} ({{.Type}}): {{.Reason}}</p>
+{{with .Stability}}<p>Rank stability: {{.Summary}}.</p>
+<table><tr><th>learner</th><th>rank, first tuning</th><th>rank, second tuning</th><th>score, second tuning ± 95% CI</th><th>verdict against {{.BestSingleTask}}, second tuning</th></tr>
+{{range .Rows}}<tr><td>{{.Name}}</td><td class="n">{{.First}}</td><td class="n">{{.Second}}</td><td class="n">{{.Score}}</td><td>{{.VerdictText}}</td></tr>
+{{end}}</table>
+{{end}}{{range .NotApplicable}}<p>Does not apply: {{.Name}} ({{.Type}}): {{.Reason}}</p>
 {{end}}{{range .NotTuned}}<p>Not tuned: {{.Name}} ({{.Type}}): {{.Reason}}</p>
 {{end}}{{end}}</body></html>
 `))
@@ -167,3 +185,41 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 func (l Learner) Score() string       { return l.score() }
 func (l Learner) VerdictText() string { return l.verdictText() }
 func (l Learner) MDEText() string     { return l.mde() }
+
+// Summary is the stability in one line: the second tuning's seeds, Kendall's τ_b and the
+// learners that moved by more than one place.
+func (st Stability) Summary() string {
+	moved := "none"
+	if len(st.Moved) > 0 {
+		moved = strings.Join(st.Moved, ", ")
+	}
+	return fmt.Sprintf("second tuning at tuning seed %d (design %v), judged at the same judging seed %d; Kendall's τ_b %s "+
+		"between the two rankings; moved by more than one place: %s", st.TuningSeed, st.DesignSeeds, st.JudgingSeed, f(st.KendallTauB), moved)
+}
+
+// learner is the second tuning's result of the learner named.
+func (st Stability) learner(name string) Learner {
+	for _, l := range st.Learners {
+		if l.Name == name {
+			return l
+		}
+	}
+	return Learner{}
+}
+
+// StabilityRow is a line of report.html's stability table.
+type StabilityRow struct {
+	RankPair
+	Score, VerdictText string
+}
+
+// Rows are report.html's stability table: every learner's two ranks, and its score and verdict
+// under the second tuning.
+func (st Stability) Rows() []StabilityRow {
+	var out []StabilityRow
+	for _, p := range st.Ranks {
+		l := st.learner(p.Name)
+		out = append(out, StabilityRow{RankPair: p, Score: l.score(), VerdictText: l.verdictText()})
+	}
+	return out
+}

@@ -47,6 +47,10 @@ type Family struct {
 	// learners written outside temple without a search space.
 	NotApplicable []Excluded `json:"not_applicable"`
 	NotTuned      []Excluded `json:"not_tuned"`
+	// Stability compares the ranks above (the first tuning's: the headline) with those of a
+	// second tuning of the same learners, judged at the same judging seed (tuning: seeds: 2;
+	// absent otherwise).
+	Stability *Stability `json:"rank_stability,omitempty"`
 }
 
 // Learner is one learner's (or reference's) result on a family.

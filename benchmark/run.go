@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/mdp"
@@ -47,6 +48,29 @@ type Options struct {
 func FamilySeed(seed uint64, name string) uint64 {
 	sum := sha256.Sum256([]byte("temple benchmark " + strconv.FormatUint(seed, 10) + " " + name))
 	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// SecondTuningSeed is family name's second tuning seed under benchmark seed seed (a spec's
+// tuning: seeds: 2): the first 8 bytes, little endian, of SHA-256("temple benchmark " + seed +
+// " " + name + " tuning 2"), and if that seed, its design seed or its judging seed were the
+// family's first tuning seed, first design seed or judging seed, the next hash with " tuning 2 K"
+// (K = 1, 2, …) appended instead. Its design seed is then never the family's judging seed, which
+// the second tuning is judged at too, nor the first tuning's design seed.
+func SecondTuningSeed(seed uint64, name string) uint64 {
+	first := FamilySeed(seed, name)
+	used := []uint64{first, tune.DesignSeed(first), tune.JudgingSeed(first)}
+	text := "temple benchmark " + strconv.FormatUint(seed, 10) + " " + name + " tuning 2"
+	for k := 0; ; k++ {
+		t := text
+		if k > 0 {
+			t += " " + strconv.Itoa(k)
+		}
+		sum := sha256.Sum256([]byte(t))
+		second := binary.LittleEndian.Uint64(sum[:8])
+		if !slices.Contains(used, second) && !slices.Contains(used, tune.DesignSeed(second)) && !slices.Contains(used, tune.JudgingSeed(second)) {
+			return second
+		}
+	}
 }
 
 // Run runs the families of s (those of o.Families when given), each in DIR/families/NAME, and
@@ -135,8 +159,6 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 	}
 	r := Family{Name: f.Name, TuningSeed: seed, DesignSeeds: []uint64{tune.DesignSeed(seed)}, JudgingSeed: tune.JudgingSeed(seed),
 		Runs: f.Runs, NotApplicable: []Excluded{}, NotTuned: []Excluded{}}
-	var nodes []*yaml.Node
-	var names []string
 	var kept []entry
 	for _, e := range es {
 		if outside(e.agent) && len(s.Search[e.agent.Name]) == 0 {
@@ -154,37 +176,101 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 			r.NotApplicable = append(r.NotApplicable, Excluded{Name: e.agent.Name, Type: e.agent.Type, Reason: err.Error()})
 			continue
 		}
-		nodes, names, kept = append(nodes, e.node), append(names, e.agent.Name), append(kept, e)
+		kept = append(kept, e)
 	}
-	if len(kept) == 0 {
-		return r, nil
+	if !slices.ContainsFunc(kept, func(e entry) bool { return !untunable(s, e) }) {
+		return r, nil // nothing to tune: no learner applies
 	}
-	spec, err := config(f, f.Name, seed, f.Runs, nodes, searchOf(s, names))
+	dir := filepath.Join(o.Dir, "families", f.Name)
+	tuned, rec, sum, err := tuneAndJudge(ctx, s, f, kept, seed, r.JudgingSeed, filepath.Join(dir, "tuning"), filepath.Join(dir, "judged"), o)
 	if err != nil {
 		return Family{}, err
 	}
-	dir := filepath.Join(o.Dir, "families", f.Name)
+	r.Objective = rec.Objective
+	if err := r.fill(tuned, rec, sum, kept, margin); err != nil {
+		return Family{}, err
+	}
+	r.Measures, r.MeasuresNote = familyMeasures(tuned)
+	if s.Tuning.Tunings() < 2 {
+		return r, nil
+	}
+	// The second tuning: the learners alone (references are never ranked), tuned at the second
+	// tuning seed and judged at the family's judging seed, so that only the tuning differs.
+	var learners []entry
+	for _, e := range kept {
+		if !e.reference {
+			learners = append(learners, e)
+		}
+	}
+	if len(learners) == 0 {
+		return r, nil
+	}
+	seed2 := SecondTuningSeed(o.Seed, f.Name)
+	tuned2, rec2, sum2, err := tuneAndJudge(ctx, s, f, learners, seed2, r.JudgingSeed, filepath.Join(dir, "tuning-2"), filepath.Join(dir, "judged-2"), o)
+	if err != nil {
+		return Family{}, fmt.Errorf("second tuning: %w", err)
+	}
+	second := Family{JudgingSeed: r.JudgingSeed}
+	if err := second.fill(tuned2, rec2, sum2, learners, margin); err != nil {
+		return Family{}, err
+	}
+	r.Stability = newStability(r.Learners, second, seed2)
+	return r, nil
+}
+
+// tuneAndJudge tunes the entries es of family f by temple tune at tuning seed seed into dir
+// tuning, then runs the tuned config at judging seed judging into dir judged: the tuned config
+// (its agents in the order of es), the search's record and the judged run's summary. A reference
+// with nothing to search (the identification oracle, known-models) is not tuned: it runs as
+// given beside the tuned learners.
+func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, judging uint64, tuning, judged string, o Options) (experiment.Spec, *tune.Record, experiment.Summary, error) {
+	var nodes []*yaml.Node
+	var names []string
+	for _, e := range es {
+		if !untunable(s, e) {
+			nodes, names = append(nodes, e.node), append(names, e.agent.Name)
+		}
+	}
+	spec, err := config(f, f.Name, seed, f.Runs, nodes, searchOf(s, names))
+	if err != nil {
+		return experiment.Spec{}, nil, experiment.Summary{}, err
+	}
 	var tp tune.Progress
 	var progress experiment.Progress
 	if o.Progress != nil {
 		tp = o.Progress()
 		progress = o.Progress()
 	}
-	tuned, rec, err := tune.Tune(ctx, spec, filepath.Join(dir, "tuning"), tune.Options{Seed: seed, Settings: s.Tuning.Settings,
+	tuned, rec, err := tune.Tune(ctx, spec, tuning, tune.Options{Seed: seed, Settings: s.Tuning.Settings,
 		Runs: s.Tuning.Runs, Jobs: o.Jobs, Progress: tp})
 	if err != nil {
-		return Family{}, fmt.Errorf("tuning: %w", err)
+		return experiment.Spec{}, nil, experiment.Summary{}, fmt.Errorf("tuning: %w", err)
 	}
-	r.Objective = rec.Objective
-	sum, err := experiment.Execute(ctx, tuned, filepath.Join(dir, "judged"), o.Jobs, progress)
+	// The first tuning's judging seed is temple tune's own; a second tuning's tuned config is
+	// judged at the first's (its tuning: block still refuses the second tuning's design seed).
+	tuned.Seed = judging
+	if len(nodes) < len(es) {
+		searched := tuned.Agents
+		tuned.Agents = nil
+		for _, e := range es {
+			if untunable(s, e) {
+				tuned.Agents = append(tuned.Agents, e.agent)
+			} else {
+				tuned.Agents, searched = append(tuned.Agents, searched[0]), searched[1:]
+			}
+		}
+	}
+	sum, err := experiment.Execute(ctx, tuned, judged, o.Jobs, progress)
 	if err != nil {
-		return Family{}, fmt.Errorf("judged run: %w", err)
+		return experiment.Spec{}, nil, experiment.Summary{}, fmt.Errorf("judged run: %w", err)
 	}
-	if err := r.fill(tuned, rec, sum, kept, margin); err != nil {
-		return Family{}, err
-	}
-	r.Measures, r.MeasuresNote = familyMeasures(tuned)
-	return r, nil
+	return tuned, rec, sum, nil
+}
+
+// untunable says that e is a reference with nothing to search (no parameter, and no search:
+// block for it): it runs as given, and its budget is 0 settings.
+func untunable(s Spec, e entry) bool {
+	return e.reference && len(agenttypes.SearchSpace(e.agent.Type, e.agent.Params)) == 0 && len(s.Search[e.agent.Name]) == 0
 }
 
 // applies says whether the one agent of config one applies to its family's tasks: nil when the

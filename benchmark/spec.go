@@ -33,11 +33,17 @@ type Spec struct {
 }
 
 // Budget is a tuning budget: Settings settings per learner, Runs runs of each at the first stage
-// of successive halving.
+// of successive halving, and Seeds tunings of every family (1, the default when absent, or 2: a
+// second tuning at another seed, judged at the same judging seed, to measure how stable the ranks
+// are; the headline table is the first tuning's).
 type Budget struct {
 	Settings int `yaml:"settings" json:"settings"`
 	Runs     int `yaml:"runs" json:"runs"`
+	Seeds    int `yaml:"seeds" json:"seeds,omitempty"`
 }
+
+// Tunings is the number of tunings of every family: Seeds, 1 when absent.
+func (b Budget) Tunings() int { return max(b.Seeds, 1) }
 
 // FamilySpec is one family: its name, the keys of a config that define its tasks (tasks:,
 // episodes:, steps:, gamma:, start:, oracle:, …: anything but name, seed, runs, agents and
@@ -75,6 +81,9 @@ func (s Spec) check() error {
 	}
 	if s.Tuning.Settings < 1 || s.Tuning.Runs < 1 {
 		return fmt.Errorf("tuning: settings = %d, runs = %d: want at least 1 each", s.Tuning.Settings, s.Tuning.Runs)
+	}
+	if s.Tuning.Seeds < 0 || s.Tuning.Seeds > 2 {
+		return fmt.Errorf("tuning: seeds = %d: want 1 (one tuning per family) or 2 (a second tuning, for the ranks' stability)", s.Tuning.Seeds)
 	}
 	if len(s.Families) == 0 || len(s.Learners) == 0 {
 		return fmt.Errorf("a benchmark needs a families: list and a learners: list")

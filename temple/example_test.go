@@ -179,3 +179,30 @@ func ExampleNewLatentPrior() {
 	// task 2: posterior of a new model at its end 1; models held after it: 2
 	// task 3: posterior of a new model at its end 3.4e-124; models held after it: 2
 }
+
+// The identification oracle on the same two mazes: told the models of the sequence A, A, B, A
+// (two distinct ones, not which task has which), it is sure of each task's model by its end (the
+// goals pay differently), and no sample falls outside the models it was told.
+func ExampleNewKnownModels() {
+	maze := func(goal env.Cell) *mdp.Model {
+		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
+		m, _ := mz.Model()
+		return m
+	}
+	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+	kn, err := temple.NewKnownModels([]*mdp.Model{a, a, b, a}, 0.95)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("distinct models told:", kn.Models())
+	envRand := rand.New(rand.NewPCG(1, 2))
+	for k, m := range []*mdp.Model{a, b} {
+		metrics := runTask(kn, m, k, 100, envRand)
+		fmt.Printf("task %d: posterior of the likeliest model at its end %.2g, samples no model explains %v\n", k, metrics["posterior_max"], metrics["unexplained_samples"])
+	}
+	// Output:
+	// distinct models told: 2
+	// task 0: posterior of the likeliest model at its end 1, samples no model explains 0
+	// task 1: posterior of the likeliest model at its end 1, samples no model explains 0
+}

@@ -268,3 +268,54 @@ class TestGuides(unittest.TestCase):
                            env=self.env, capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(len(rows(os.path.join(d, "out"), "Mine")), 6)  # 2 runs x 3 tasks
+
+
+class TestBenchmark(unittest.TestCase):
+    """temple benchmark --add with examples/own-learner's Python learner, end to end: OptQ is tuned
+    in its declared space with the benchmark's budget, judged beside the benchmark's learners and
+    given a rank and a verdict in benchmark.json."""
+
+    SPEC = textwrap.dedent('''
+        name: own
+        margin: 5%
+        tuning: {settings: 2, runs: 1}
+        learners:
+          - {type: rmax, name: RMax}
+        references: []
+        families:
+          - name: maze
+            runs: 2
+            config:
+              episodes: 10
+              steps: 20
+              tasks: {family: online-maze, pool: 3, count: 3}
+    ''')
+
+    def test_an_added_python_learner_is_ranked_with_a_verdict(self):
+        from test_example import ROOT, package_env
+        env = dict(package_env(), TEMPLE_PYTHON=sys.executable)
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        spec = os.path.join(tmp, "own.yaml")
+        with open(spec, "w") as f:
+            f.write(self.SPEC)
+        out = os.path.join(tmp, "out")
+        add = os.path.join(ROOT, "examples", "own-learner", "benchmark-add.yaml")
+        p = subprocess.run([temple.command_path(), "benchmark", "--spec", spec, "--add", add, "--out", out, "--jobs", "1"],
+                           env=env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "benchmark.json")) as f:
+            family = json.load(f)["families"][0]
+        learners = {l["name"]: l for l in family["learners"]}
+        self.assertEqual(sorted(learners), ["OptQ", "RMax"])
+        self.assertEqual(family["not_applicable"] + family["not_tuned"], [])
+        optq = learners["OptQ"]
+        self.assertEqual(optq["type"], "python")
+        self.assertEqual(optq["budget"]["settings"], 2)  # the benchmark's budget, in its search: space
+        self.assertIn(optq["rank"], (1, 2))
+        self.assertEqual(family["best_single_task"], "RMax")
+        self.assertEqual(optq["verdict"]["against"], "RMax")
+        self.assertEqual(optq["verdict"]["runs"], 2)
+        self.assertTrue(optq["verdict"]["verdict"].startswith(("OptQ", "RMax")), optq["verdict"])
+        with open(os.path.join(out, "benchmark.md")) as f:
+            self.assertIn("| OptQ | python |", f.read())
