@@ -177,6 +177,58 @@ func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
 	}
 }
 
+// compare DIR without flags tests what temple run tested and printed (results.Verdicts): on an
+// experiment with no agent named RMax, no baseline and no output.verdicts, every pair. It refused
+// such a directory, asking for --pair, --baseline or --all.
+func TestCompareWithoutFlagsTestsWhatTheRunTested(t *testing.T) {
+	dir := t.TempDir()
+	config, out := filepath.Join(dir, "norm.yaml"), filepath.Join(dir, "r")
+	os.WriteFile(config, []byte("name: no-rmax\nruns: 3\nepisodes: 10\ntasks:\n  count: 2\n"+
+		"agents:\n  - type: q-learning\n  - type: delayed-q\n  - type: mbie-eb\n"), 0o644)
+	ran, err := temple(t, "run", config, "--out", out, "--jobs", "1")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ran)
+	}
+	text, err := temple(t, "compare", out)
+	if err != nil {
+		t.Fatalf("compare: %v\n%s", err, text)
+	}
+	verdicts := verdictLines(t, text)
+	if len(verdicts) != 3 { // Q-learning, Delayed-Q and MBIE-EB: three pairs
+		t.Fatalf("%d verdicts, want one for each of the 3 pairs:\n%s", len(verdicts), text)
+	}
+	for _, v := range verdicts {
+		if !strings.Contains(ran, "  "+v+"  ") {
+			t.Errorf("compare's verdict %q is not one temple run printed:\n%s", v, ran)
+		}
+	}
+	// --baseline compares every other agent with the one named, and nothing else.
+	if text, err = temple(t, "compare", out, "--baseline", "MBIE-EB"); err != nil {
+		t.Fatalf("--baseline MBIE-EB: %v\n%s", err, text)
+	}
+	verdicts = verdictLines(t, text)
+	if len(verdicts) != 2 || !strings.Contains(verdicts[0], "MBIE-EB") || !strings.Contains(verdicts[1], "MBIE-EB") {
+		t.Errorf("--baseline MBIE-EB: verdicts %q, want Q-learning's and Delayed-Q's against MBIE-EB", verdicts)
+	}
+}
+
+// verdictLines are the verdicts temple compare printed in text, one a line.
+func verdictLines(t *testing.T, text string) []string {
+	t.Helper()
+	_, verdicts, ok := strings.Cut(text, "\nVerdicts")
+	if !ok {
+		t.Fatalf("no verdicts:\n%s", text)
+	}
+	verdicts, _, _ = strings.Cut(verdicts, "\nWritten:")
+	var lines []string
+	for _, line := range strings.Split(verdicts, "\n")[1:] {
+		if v := strings.TrimSpace(line); v != "" {
+			lines = append(lines, v)
+		}
+	}
+	return lines
+}
+
 // --margin sets the equivalence margin of every comparison, written into compare.csv; a margin
 // that is not a positive number or percentage is refused, naming the flag.
 func TestCompareMargin(t *testing.T) {
