@@ -473,6 +473,32 @@ func TestFailedRunLeavesNothing(t *testing.T) {
 	}
 }
 
+// A missing task file is refused naming the config, the key and its line, and the path rule; once
+// a run is done its task file may go: inspect --results takes the tasks from tasks.json (it read
+// spec.yaml as a config, whose task file it then required beside the results).
+func TestMissingTaskFileNamedAndNotNeededAfterTheRun(t *testing.T) {
+	dir := t.TempDir()
+	config, out := filepath.Join(dir, "c.yaml"), filepath.Join(dir, "r")
+	os.WriteFile(config, []byte("runs: 1\nepisodes: 5\ntasks:\n  family: custom\n  file: inventory.json\n"), 0o644)
+	_, err := temple(t, "run", config, "--out", out)
+	if want := "config " + config + `: line 5: tasks.file = "inventory.json": no such file ` + filepath.Join(dir, "inventory.json") +
+		" (a relative path in a config is read from the config's directory, " + dir; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %v\nwant %s…", err, want)
+	}
+	b, err := os.ReadFile("../examples/custom-mdp/inventory.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "inventory.json"), b, 0o644)
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("run: %v\n%s", err, text)
+	}
+	os.Remove(filepath.Join(dir, "inventory.json"))
+	if text, err := temple(t, "inspect", "--results", out); err != nil || !strings.Contains(text, "tasks") {
+		t.Errorf("inspect --results without the task file: %v\n%s", err, text)
+	}
+}
+
 // Progress goes to standard error; standard output holds the header and the results.
 func TestProgressOnStderr(t *testing.T) {
 	dir := t.TempDir()
