@@ -54,7 +54,7 @@ func inspectCmd() *cobra.Command {
 				// Every file temple wrote there as it wrote it (tasks.json, the templates/ files)
 				if err = results.Verify(resultsDir); err == nil {
 					if s, err = recordedSpec(resultsDir); err == nil {
-						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, "tasks.json")), nil
+						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, results.TasksFile)), nil
 					}
 				}
 			case len(args) == 1:
@@ -192,7 +192,7 @@ func rounded(p []float64) []float64 {
 // run's working directory's, not the results directory's): inspect takes the tasks from
 // tasks.json, so the run's task files need not be where they were.
 func recordedSpec(resultsDir string) (experiment.Spec, error) {
-	path := filepath.Join(resultsDir, "spec.yaml")
+	path := filepath.Join(resultsDir, results.SpecFile)
 	b, err := experiment.ReadConfig(path)
 	if err != nil {
 		return experiment.Spec{}, err

@@ -115,7 +115,7 @@ func compareCmd() *cobra.Command {
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
-			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], "compare.csv"))
+			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], results.CompareFile))
 			return nil
 		},
 	}
@@ -186,7 +186,7 @@ func reportCmd() *cobra.Command {
 			if err := results.RewriteReport(args[0]); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], results.ReportFile))
 			return nil
 		},
 	}
@@ -229,7 +229,7 @@ func checkResultsDir(dir string) error {
 	case !info.IsDir():
 		return fmt.Errorf("%s is a file, not a results directory", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "spec.yaml")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, results.SpecFile)); err != nil {
 		return fmt.Errorf("%s is not a results directory: it holds no spec.yaml (temple run writes one into each)", dir)
 	}
 	return nil
