@@ -44,7 +44,7 @@ var (
 )
 
 // searched are the parameters each type searches by default; a template learner searches its
-// base's (baseSearched) and its own.
+// base's (the base's own entry, as the single-task agent of that base) and its own.
 var searched = map[string][]Dim{
 	"rmax":                rmaxDims,
 	"q-learning":          qLearnDims,
@@ -75,11 +75,6 @@ var searched = map[string][]Dim{
 	"true-templates": dims(logInt("strength", 1, 10000)),
 }
 
-// baseSearched are the parameters of each base learner a template learner searches with its own.
-var baseSearched = map[string][]Dim{
-	"rmax": rmaxDims, "mbie-eb": mbieDims, "e3": e3Dims, "ucrl2": ucrl2Dims, "psrl": psrlDims,
-}
-
 // scales are the scales of parameters searched only when a config gives them a range (the
 // options not in the paper, and the paper's parameters left fixed by default).
 var scales = dims(
@@ -102,11 +97,11 @@ func fullSpace(typ string, p Params) []Dim {
 	var out []Dim
 	switch t := p.(type) {
 	case *OTempLe:
-		out = append(out, baseSearched[t.Base.Name]...)
+		out = append(out, searched[t.Base.Name]...)
 	case *FMTempLe:
-		out = append(out, baseSearched[t.Base.Name]...)
+		out = append(out, searched[t.Base.Name]...)
 	case *TrueTemplates:
-		out = append(out, baseSearched[t.Base.Name]...)
+		out = append(out, searched[t.Base.Name]...)
 	}
 	if dims, ok := searched[typ]; ok {
 		return append(out, dims...)

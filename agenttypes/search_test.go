@@ -189,3 +189,44 @@ func TestHybridSearchesItsPartsOn(t *testing.T) {
 		}
 	}
 }
+
+// Every learner over a base (o-temple, fm-temple, true-templates: every type with a base: key)
+// searches, over every base it accepts, all that base searches as a single-task agent, before its
+// own keys (so that m_s is set after the base's m). O-TempLe over C-UCRL searched none of its
+// base's keys while the list of bases' search spaces was kept apart from the types' and lacked
+// c-ucrl.
+func TestLearnersOverABaseSearchTheirBasesKeys(t *testing.T) {
+	overBase := 0
+	for _, ty := range Types() {
+		if !slices.Contains(Keys(ty.Defaults()), "base") {
+			continue
+		}
+		overBase++
+		for _, base := range BaseNames() {
+			var n yaml.Node
+			n.Encode(map[string]string{"base": base})
+			p, err := Decode(ty.Name, &n)
+			if err != nil {
+				t.Errorf("%s over %s: %v", ty.Name, base, err)
+				continue
+			}
+			want := SearchSpace(base, baseDefaults(base).(Params))
+			if len(want) == 0 {
+				t.Errorf("base %s searches nothing as a single-task agent", base)
+			}
+			got := SearchSpace(ty.Name, p)
+			if len(got) < len(want) {
+				t.Errorf("%s over %s searches %v, want its base's %v first", ty.Name, base, got, want)
+				continue
+			}
+			for i, d := range want {
+				if got[i].Key != d.Key || got[i].Low != d.Low || got[i].High != d.High || got[i].Log != d.Log || got[i].Int != d.Int {
+					t.Errorf("%s over %s: dimension %d is %+v, want its base's %+v", ty.Name, base, i, got[i], d)
+				}
+			}
+		}
+	}
+	if overBase < 3 {
+		t.Errorf("%d types over a base, want o-temple, fm-temple and true-templates at least", overBase)
+	}
+}

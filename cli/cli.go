@@ -303,9 +303,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	if err := printVerdicts(out, s, sum); err != nil {
 		return err
 	}
-	files := "per_task.csv, metrics.csv, summary.json"
+	files := []string{results.PerTaskFile, results.MetricsFile, results.SummaryFile}
 	if opt := sum.Optimal; opt != nil {
-		files += ", oracle.csv, regret.csv"
+		files = append(files, results.OracleFile, results.RegretFile)
 		fmt.Fprintf(out, "\nAgainst the optimal policy of each task's true model (%.2f ± %.2f per task):\n",
 			opt.MeanPerTaskReward.Mean, opt.MeanPerTaskReward.CI95)
 		for _, a := range sum.Agents {
@@ -324,8 +324,8 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	printLearned(out, o.out, width)
 	printLegend(out, s, sum)
 	printReused(out, o.out, s.Runs*len(s.Agents))
-	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, files, filepath.Join(o.out, "figures"),
-		filepath.Join(o.out, "report.html"))
+	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, strings.Join(files, ", "),
+		filepath.Join(o.out, results.FiguresDir), filepath.Join(o.out, results.ReportFile))
 	return nil
 }
 
@@ -417,8 +417,8 @@ func interrupted(cmd *cobra.Command, err error, out string) error {
 	if !errors.Is(err, context.Canceled) {
 		return err
 	}
-	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
-	sweepCells, _ := filepath.Glob(filepath.Join(out, "*", "cells", "*.json"))
+	cells, _ := filepath.Glob(filepath.Join(out, results.CellsDir, "*.json"))
+	sweepCells, _ := filepath.Glob(filepath.Join(out, "*", results.CellsDir, "*.json"))
 	again := append([]string{cmd.CommandPath()}, cmd.Flags().Args()...)
 	cmd.Flags().Visit(func(f *pflag.Flag) { again = append(again, "--"+f.Name, f.Value.String()) })
 	if !cmd.Flags().Changed("out") {
@@ -489,7 +489,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "  %-*s  %-*s %10.2f ± %.2f\n", labelWidth, labels[i], agentWidth, p.Agent, p.MeanPerTaskReward, p.CI95)
 	}
 	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per point)\n", o.out)
-	if fig := filepath.Join(o.out, "figures", "sweep.png"); fileExists(fig) {
+	if fig := filepath.Join(o.out, results.FiguresDir, "sweep.png"); fileExists(fig) {
 		fmt.Fprintf(out, "Figure: %s\n", fig)
 	}
 	return nil

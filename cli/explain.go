@@ -27,7 +27,7 @@ type agentMetrics struct {
 
 // readMetrics reads a results directory's metrics.csv by agent, in the order of first appearance.
 func readMetrics(dir string) ([]string, map[string]*agentMetrics, error) {
-	rows, err := results.ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	rows, err := results.ReadMetrics(filepath.Join(dir, results.MetricsFile))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,7 +144,7 @@ func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir strin
 // printReused says how many of the experiment's cells were read back from an earlier run into
 // the same directory rather than run now (timings.json's reused_cells).
 func printReused(out io.Writer, dir string, cells int) {
-	b, err := os.ReadFile(filepath.Join(dir, "timings.json"))
+	b, err := os.ReadFile(filepath.Join(dir, results.TimingsFile))
 	if err != nil {
 		return
 	}

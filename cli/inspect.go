@@ -53,8 +53,8 @@ func inspectCmd() *cobra.Command {
 				}
 				// Every file temple wrote there as it wrote it (tasks.json, the templates/ files)
 				if err = results.Verify(resultsDir); err == nil {
-					if s, err = experiment.Load(filepath.Join(resultsDir, "spec.yaml")); err == nil {
-						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, "tasks.json")), nil
+					if s, err = recordedSpec(resultsDir); err == nil {
+						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, results.TasksFile)), nil
 					}
 				}
 			case len(args) == 1:
@@ -186,6 +186,22 @@ func rounded(p []float64) []float64 {
 		out[i] = math.Round(x*1e6) / 1e6
 	}
 	return out
+}
+
+// recordedSpec is the spec.yaml of a results directory, its paths as the run recorded them (the
+// run's working directory's, not the results directory's): inspect takes the tasks from
+// tasks.json, so the run's task files need not be where they were.
+func recordedSpec(resultsDir string) (experiment.Spec, error) {
+	path := filepath.Join(resultsDir, results.SpecFile)
+	b, err := experiment.ReadConfig(path)
+	if err != nil {
+		return experiment.Spec{}, err
+	}
+	s, err := experiment.Parse(b)
+	if err != nil {
+		return experiment.Spec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
 }
 
 // drawLearned draws the templates the agent learned on task k of run, from the results directory.

@@ -177,6 +177,58 @@ func TestCompareTwoDirectoriesOfTheSameTasks(t *testing.T) {
 	}
 }
 
+// compare DIR without flags tests what temple run tested and printed (results.Verdicts): on an
+// experiment with no agent named RMax, no baseline and no output.verdicts, every pair. It refused
+// such a directory, asking for --pair, --baseline or --all.
+func TestCompareWithoutFlagsTestsWhatTheRunTested(t *testing.T) {
+	dir := t.TempDir()
+	config, out := filepath.Join(dir, "norm.yaml"), filepath.Join(dir, "r")
+	os.WriteFile(config, []byte("name: no-rmax\nruns: 3\nepisodes: 10\ntasks:\n  count: 2\n"+
+		"agents:\n  - type: q-learning\n  - type: delayed-q\n  - type: mbie-eb\n"), 0o644)
+	ran, err := temple(t, "run", config, "--out", out, "--jobs", "1")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, ran)
+	}
+	text, err := temple(t, "compare", out)
+	if err != nil {
+		t.Fatalf("compare: %v\n%s", err, text)
+	}
+	verdicts := verdictLines(t, text)
+	if len(verdicts) != 3 { // Q-learning, Delayed-Q and MBIE-EB: three pairs
+		t.Fatalf("%d verdicts, want one for each of the 3 pairs:\n%s", len(verdicts), text)
+	}
+	for _, v := range verdicts {
+		if !strings.Contains(ran, "  "+v+"  ") {
+			t.Errorf("compare's verdict %q is not one temple run printed:\n%s", v, ran)
+		}
+	}
+	// --baseline compares every other agent with the one named, and nothing else.
+	if text, err = temple(t, "compare", out, "--baseline", "MBIE-EB"); err != nil {
+		t.Fatalf("--baseline MBIE-EB: %v\n%s", err, text)
+	}
+	verdicts = verdictLines(t, text)
+	if len(verdicts) != 2 || !strings.Contains(verdicts[0], "MBIE-EB") || !strings.Contains(verdicts[1], "MBIE-EB") {
+		t.Errorf("--baseline MBIE-EB: verdicts %q, want Q-learning's and Delayed-Q's against MBIE-EB", verdicts)
+	}
+}
+
+// verdictLines are the verdicts temple compare printed in text, one a line.
+func verdictLines(t *testing.T, text string) []string {
+	t.Helper()
+	_, verdicts, ok := strings.Cut(text, "\nVerdicts")
+	if !ok {
+		t.Fatalf("no verdicts:\n%s", text)
+	}
+	verdicts, _, _ = strings.Cut(verdicts, "\nWritten:")
+	var lines []string
+	for _, line := range strings.Split(verdicts, "\n")[1:] {
+		if v := strings.TrimSpace(line); v != "" {
+			lines = append(lines, v)
+		}
+	}
+	return lines
+}
+
 // --margin sets the equivalence margin of every comparison, written into compare.csv; a margin
 // that is not a positive number or percentage is refused, naming the flag.
 func TestCompareMargin(t *testing.T) {
@@ -418,6 +470,32 @@ func TestFailedRunLeavesNothing(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: the failed run made %s", name, out)
 		}
+	}
+}
+
+// A missing task file is refused naming the config, the key and its line, and the path rule; once
+// a run is done its task file may go: inspect --results takes the tasks from tasks.json (it read
+// spec.yaml as a config, whose task file it then required beside the results).
+func TestMissingTaskFileNamedAndNotNeededAfterTheRun(t *testing.T) {
+	dir := t.TempDir()
+	config, out := filepath.Join(dir, "c.yaml"), filepath.Join(dir, "r")
+	os.WriteFile(config, []byte("runs: 1\nepisodes: 5\ntasks:\n  family: custom\n  file: inventory.json\n"), 0o644)
+	_, err := temple(t, "run", config, "--out", out)
+	if want := "config " + config + `: line 5: tasks.file = "inventory.json": no such file ` + filepath.Join(dir, "inventory.json") +
+		" (a relative path in a config is read from the config's directory, " + dir; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %v\nwant %s…", err, want)
+	}
+	b, err := os.ReadFile("../examples/custom-mdp/inventory.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "inventory.json"), b, 0o644)
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("run: %v\n%s", err, text)
+	}
+	os.Remove(filepath.Join(dir, "inventory.json"))
+	if text, err := temple(t, "inspect", "--results", out); err != nil || !strings.Contains(text, "tasks") {
+		t.Errorf("inspect --results without the task file: %v\n%s", err, text)
 	}
 }
 

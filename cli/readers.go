@@ -28,10 +28,12 @@ func compareCmd() *cobra.Command {
 		Long: "compare tests whether one agent earns more than another, run by run on the same task sequences:\n" +
 			"a two-sided paired t-test on the runs' mean per-task rewards, Cohen's d_z as the effect size, and\n" +
 			"whether the two are level: the two one-sided tests (TOST) at an equivalence margin (--margin).\n" +
-			"With one results directory it tests the comparisons the experiment named (output.verdicts), or\n" +
-			"else every agent against the baseline (the experiment's output.baseline, or --baseline); with\n" +
-			"--all every pair, with --pair A:B only the comparisons given, adjusted over those alone (name in\n" +
-			"advance the comparisons that decide a question: output.verdicts records them in the spec); with two\n" +
+			"With one results directory it tests the comparisons temple run printed and report.html shows: the\n" +
+			"ones the experiment named (output.verdicts), or else every pair of up to 4 agents, or else every\n" +
+			"agent against the experiment's baseline (output.baseline; every pair when it has none); with\n" +
+			"--baseline NAME every agent against NAME, with --all every pair, with --pair A:B only the\n" +
+			"comparisons given, adjusted over those alone (name in advance the comparisons that decide a\n" +
+			"question: output.verdicts records them in the spec); with two\n" +
 			"directories that ran the same tasks, each agent against its namesake in the other. The p-values of\n" +
 			"all the t-tests and TOSTs are adjusted together (Holm's step-down with Shaffer's bound: a\n" +
 			"comparison's two null hypotheses cannot both be true). It prints a table, with each comparison's\n" +
@@ -73,24 +75,13 @@ func compareCmd() *cobra.Command {
 				if sum, err = results.ReadSummary(args[0]); err != nil {
 					return err
 				}
-				var named []string
-				if !all && baseline == "" {
-					spec, _, err := results.ReadSpecHeader(args[0])
-					if err != nil {
-						return err
-					}
-					named, baseline = spec.Output.Verdicts, spec.Output.Baseline
-					if len(named) == 0 && baseline == "" {
-						return fmt.Errorf("the experiment names no verdicts (output.verdicts) and has no baseline agent: give --pair A:B, --baseline NAME or --all")
-					}
-				}
 				switch {
 				case all:
 					cs, err = results.Compare(sum, "")
-				case len(named) > 0:
-					cs, err = results.ComparePairs(sum, named)
-				default:
+				case baseline != "":
 					cs, err = results.Compare(sum, baseline)
+				default:
+					cs, err = verdictsOfRun(args[0], sum)
 				}
 				agents = results.AgentsByName(sum)
 			}
@@ -124,7 +115,7 @@ func compareCmd() *cobra.Command {
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
-			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], "compare.csv"))
+			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], results.CompareFile))
 			return nil
 		},
 	}
@@ -134,6 +125,17 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().StringVar(&marginFlag, "margin", stats.DefaultMargin, "equivalence margin of the TOST: a percentage of the larger mean regret of the two agents "+
 		"(of their mean per-task rewards without the oracle), or an absolute difference in mean per-task reward")
 	return cmd
+}
+
+// verdictsOfRun are the comparisons temple run tested of the results directory dir, with summary
+// sum, and report.html shows (results.Verdicts of its spec's output.verdicts and baseline).
+func verdictsOfRun(dir string, sum results.Summary) ([]stats.Comparison, error) {
+	spec, _, err := results.ReadSpecHeader(dir)
+	if err != nil {
+		return nil, err
+	}
+	cs, _, err := results.Verdicts(sum, spec.Output.Baseline, spec.Output.Verdicts)
+	return cs, err
 }
 
 // agentsOfDirs are the agents of the two results directories by the names CompareDirs gives them.
@@ -184,7 +186,7 @@ func reportCmd() *cobra.Command {
 			if err := results.RewriteReport(args[0]); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], "report.html"))
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], results.ReportFile))
 			return nil
 		},
 	}
@@ -227,7 +229,7 @@ func checkResultsDir(dir string) error {
 	case !info.IsDir():
 		return fmt.Errorf("%s is a file, not a results directory", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "spec.yaml")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, results.SpecFile)); err != nil {
 		return fmt.Errorf("%s is not a results directory: it holds no spec.yaml (temple run writes one into each)", dir)
 	}
 	return nil

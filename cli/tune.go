@@ -138,7 +138,7 @@ func tuneInterrupted(err error, out string) error {
 	case errors.As(err, &occupied):
 		return fmt.Errorf("%w\n(give --out a fresh directory, or --force to replace it)", err)
 	case errors.Is(err, context.Canceled):
-		cells, _ := filepath.Glob(filepath.Join(out, "trials", "*", "cells", "*.json"))
+		cells, _ := filepath.Glob(filepath.Join(out, "trials", "*", results.CellsDir, "*.json"))
 		return fmt.Errorf("interrupted: %d finished trials are saved under %s; run the same command again to resume from them",
 			len(cells), filepath.Join(out, "trials"))
 	}

@@ -172,6 +172,9 @@ func LoadBytes(path string, b []byte) (Spec, error) {
 	}
 	dir := filepath.Dir(path)
 	s.mapPaths(func(p string) string { return filepath.Join(dir, p) })
+	if err := checkTaskFiles(path, b, s); err != nil {
+		return Spec{}, fmt.Errorf("config %s: %w", path, err)
+	}
 	return s, nil
 }
 

@@ -260,8 +260,13 @@ func TestLoadResolvesPathsAgainstTheConfig(t *testing.T) {
 	if _, err := BuildTasks(s); err != nil {
 		t.Errorf("the example's tasks from another directory: %v", err)
 	}
-	dir := t.TempDir()
-	mixed := "tasks:\n  family: mixed\n  parts:\n    - family: file\n      file: published:online-maze-4x4\n    - family: custom\n      file: /abs/m.json\n    - family: custom\n      file: sub/m.json\n"
+	dir, abs := t.TempDir(), filepath.Join(t.TempDir(), "m.json")
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	for _, file := range []string{abs, filepath.Join(dir, "sub", "m.json")} {
+		os.WriteFile(file, nil, 0o644) // Load checks that they exist; building the tasks reads them
+	}
+	mixed := "tasks:\n  family: mixed\n  parts:\n    - family: file\n      file: published:online-maze-4x4\n    - family: custom\n      file: " +
+		abs + "\n    - family: custom\n      file: sub/m.json\n"
 	os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(mixed), 0o644)
 	s, err = Load(filepath.Join(dir, "c.yaml"))
 	if err != nil {
@@ -269,7 +274,35 @@ func TestLoadResolvesPathsAgainstTheConfig(t *testing.T) {
 	}
 	parts := s.Tasks.Params.(*families.MixedParams).Parts
 	got := []string{parts[0].Params.(*families.FileParams).File, parts[1].Params.(*families.CustomParams).File, parts[2].Params.(*families.CustomParams).File}
-	if want := []string{"published:online-maze-4x4", "/abs/m.json", filepath.Join(dir, "sub/m.json")}; !slices.Equal(got, want) {
+	if want := []string{"published:online-maze-4x4", abs, filepath.Join(dir, "sub/m.json")}; !slices.Equal(got, want) {
 		t.Errorf("mixed parts' files = %v, want %v", got, want)
+	}
+}
+
+// A task file that does not exist is refused when the config is loaded, naming the config, the
+// key and its line, the path as written and as resolved, and the rule that resolved it (relative
+// to the config's directory) — not a bare "open nothere.json" when the tasks are built.
+func TestLoadNamesAMissingTaskFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(t.TempDir()) // the working directory is not the config's
+	for _, c := range []struct{ config, want string }{
+		{"runs: 1\ntasks:\n  family: file\n  file: nothere.json\n",
+			`line 4: tasks.file = "nothere.json": no such file ` + filepath.Join(dir, "nothere.json") +
+				" (a relative path in a config is read from the config's directory, " + dir + ", not the working directory)"},
+		{"tasks: {family: custom, file: sub/nothere.yaml}\n",
+			`line 1: tasks.file = "sub/nothere.yaml": no such file ` + filepath.Join(dir, "sub", "nothere.yaml") + " (a relative path"},
+		{"tasks:\n  family: mixed\n  parts:\n    - family: file\n      file: published:online-maze-4x4\n" +
+			"    - family: custom\n      file: /nonexistent/m.json\n",
+			`line 7: tasks.parts[1].file = "/nonexistent/m.json": no such file /nonexistent/m.json`},
+	} {
+		config := filepath.Join(dir, "c.yaml")
+		os.WriteFile(config, []byte(c.config), 0o644)
+		_, err := Load(config)
+		if want := "config " + config + ": " + c.want; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q:\nerror %v\nwant  %s", c.config, err, want)
+		}
+		if err != nil && strings.HasPrefix(c.want, "line 7") && strings.Contains(err.Error(), "relative path") {
+			t.Errorf("an absolute path is told the rule of relative ones: %v", err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package families
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 
@@ -22,10 +23,12 @@ type Reader func(path string, most int64) ([]byte, error)
 // ReadFile is the Reader of the file system: each call reads the file (regular.ReadFile).
 func ReadFile(path string, most int64) ([]byte, error) { return regular.ReadFile(path, most) }
 
-// Input is a file a family's tasks read, with the most bytes it may hold.
+// Input is a file a family's tasks read, with the most bytes it may hold, and the key of the
+// tasks: block that names it (file, parts[1].file), for messages.
 type Input struct {
 	Path     string
 	MaxBytes int64
+	Key      string
 }
 
 // reading is implemented by the parameters of families whose tasks are read from files.
@@ -54,19 +57,24 @@ func (s Spec) DrawFrom(read Reader, seed uint64, run int) (env.Sequence, error) 
 	return s.Params.Sequence(run, rng)
 }
 
-func (p *CustomParams) inputs() []Input { return []Input{{p.File, custom.MaxBytes(p.File)}} }
+func (p *CustomParams) inputs() []Input {
+	return []Input{{Path: p.File, MaxBytes: custom.MaxBytes(p.File), Key: "file"}}
+}
 
 func (p *FileParams) inputs() []Input {
 	if strings.HasPrefix(p.File, published.Prefix) {
 		return nil
 	}
-	return []Input{{p.File, env.MaxSequenceBytes}}
+	return []Input{{Path: p.File, MaxBytes: env.MaxSequenceBytes, Key: "file"}}
 }
 
 func (p *MixedParams) inputs() []Input {
 	var out []Input
-	for _, part := range p.Parts {
-		out = append(out, part.Inputs()...)
+	for k, part := range p.Parts {
+		for _, in := range part.Inputs() {
+			in.Key = fmt.Sprintf("parts[%d].%s", k, in.Key)
+			out = append(out, in)
+		}
 	}
 	return out
 }

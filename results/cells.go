@@ -11,14 +11,10 @@ import (
 	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
-// CellKinds are the directories of an experiment directory that hold a file per cell: cells/
-// (WriteCell), episodes/ (CreateEpisodes) and templates/ (CreateTemplates). Merge gathers them.
-var CellKinds = []string{"cells", "episodes", "templates"}
-
 // MakeCellDirs creates dir's cells/ and, when they are written, its episodes/ and templates/.
 func MakeCellDirs(dir string, episodes, templates bool) error {
 	for _, kind := range CellKinds {
-		if kind == "episodes" && !episodes || kind == "templates" && !templates {
+		if kind == EpisodesDir && !episodes || kind == TemplatesDir && !templates {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Join(dir, kind), 0o755); err != nil {
@@ -30,7 +26,7 @@ func MakeCellDirs(dir string, episodes, templates bool) error {
 
 // CellPath is the file of the cell of run and agentName in dir: cells/<CellName>.json.
 func CellPath(dir string, run int, agentName string) string {
-	return filepath.Join(dir, "cells", CellName(run, agentName)+".json")
+	return filepath.Join(dir, CellsDir, CellName(run, agentName)+".json")
 }
 
 // WriteCell writes the finished cell c to dir/cells (CellPath) atomically, with its checksum
@@ -60,14 +56,14 @@ func StoreCell(dir string, c CellResult) error {
 // RecordCell adds the cell c of dir, and its episodes/ and templates/ files (closed before it was
 // written), to dir's checksums.json.
 func RecordCell(dir string, c CellResult) error {
-	return record(dir, append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)...)
+	return record(dir, append([]string{filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)...)
 }
 
 // RecordResumed adds the cell c of dir, read back to resume an experiment, to dir's
 // checksums.json when its record lacks it: a process killed between storing a cell and recording
 // it left it finished (its own checksum says so) but off the record.
 func RecordResumed(dir string, c CellResult) error {
-	cell := filepath.Join("cells", CellName(c.Run, c.Agent)+".json")
+	cell := filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")
 	sums, err := readChecksums(dir)
 	if err == nil && sums.lists(cell) {
 		return nil
@@ -79,7 +75,7 @@ func RecordResumed(dir string, c CellResult) error {
 func cellStreams(dir string, cells []CellResult) []string {
 	var out []string
 	for _, c := range cells {
-		for _, stream := range []string{filepath.Join("episodes", CellName(c.Run, c.Agent)+".csv"), filepath.Join("templates", CellName(c.Run, c.Agent)+".jsonl")} {
+		for _, stream := range []string{filepath.Join(EpisodesDir, CellName(c.Run, c.Agent)+".csv"), filepath.Join(TemplatesDir, CellName(c.Run, c.Agent)+".jsonl")} {
 			if fi, err := os.Lstat(filepath.Join(dir, stream)); err == nil && fi.Mode().IsRegular() {
 				out = append(out, stream)
 			}
@@ -91,10 +87,10 @@ func cellStreams(dir string, cells []CellResult) []string {
 // WriteTasks writes the task sequences of an experiment, as encoded by the task package
 // (env.EncodeSequences), to dir/tasks.json atomically.
 func WriteTasks(dir string, encoded []byte) error {
-	if err := atomicfile.Write(filepath.Join(dir, "tasks.json"), encoded); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, TasksFile), encoded); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	return record(dir, "tasks.json")
+	return record(dir, TasksFile)
 }
 
 // EpisodeWriter streams one cell's episode returns to episodes/<CellName>.csv as they happen —
@@ -110,7 +106,7 @@ type EpisodeWriter struct {
 // CreateEpisodes creates the episodes/ file of the cell of run and agentName in dir, for tasks
 // of the given number of episodes, and writes its header.
 func CreateEpisodes(dir string, run int, agentName string, episodes int) (*EpisodeWriter, error) {
-	path := filepath.Join(dir, "episodes", CellName(run, agentName)+".csv")
+	path := filepath.Join(dir, EpisodesDir, CellName(run, agentName)+".csv")
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
@@ -160,7 +156,7 @@ type TemplateWriter struct {
 
 // CreateTemplates creates the templates/ file of the cell of run and agentName in dir.
 func CreateTemplates(dir string, run int, agentName string) (*TemplateWriter, error) {
-	path := filepath.Join(dir, "templates", CellName(run, agentName)+".jsonl")
+	path := filepath.Join(dir, TemplatesDir, CellName(run, agentName)+".jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)

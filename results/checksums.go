@@ -35,9 +35,6 @@ import (
 // (Discard) removes only the files the record lists. The cells carry their own checksums too
 // (EncodeCell).
 
-// ChecksumsFile is the name of the record of the files temple wrote.
-const ChecksumsFile = "checksums.json"
-
 // checksums is the content of checksums.json: each file's path below the directory, with /, and
 // its SHA-256 in hex and size in bytes.
 type checksums struct {
@@ -99,10 +96,6 @@ func without(set, names []string) []string {
 	}
 	return set
 }
-
-// uncheckedFiles are the files whose content differs between identical runs: the cells' times
-// and the page that shows them. They are listed in checksums.json without a checksum.
-var uncheckedFiles = []string{"timings.json", "report.html"}
 
 // lists reports whether the record lists the file name (with a checksum or without).
 func (sums checksums) lists(name string) bool {
@@ -224,7 +217,7 @@ func cleanLocal(name string) bool {
 func checksumsOf(dir string) (checksums, error) {
 	sums, err := readChecksums(dir)
 	again := fmt.Sprintf("temple run %s --out %s --allow-other-version: it resumes from the cells and writes every file again",
-		filepath.Join(dir, "spec.yaml"), dir)
+		filepath.Join(dir, SpecFile), dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return checksums{}, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s, results format %d), "+
@@ -268,12 +261,12 @@ func Verify(dir string) error {
 }
 
 // checkListed refuses a file of dir that has one of the names temple writes at the top of an
-// experiment's directory (resultFiles, compare.csv) and that sums does not list: temple did not
+// experiment's directory (templeFiles) and that sums does not list: temple did not
 // write it there, or a write stopped before it was recorded (a merge killed while writing the
 // figures left summary.json unlisted). A file of figures/, episodes/ or templates/ that is not
 // listed is its reader's to refuse (ReadFigures names it, ReadSnapshots refuses it).
 func checkListed(dir string, sums checksums) error {
-	for _, name := range append(slices.Clone(resultFiles), "compare.csv") {
+	for _, name := range templeFiles {
 		if fi, err := os.Lstat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && name != ChecksumsFile && !sums.lists(name) {
 			return notListed(dir, name)
 		}

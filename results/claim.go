@@ -25,9 +25,6 @@ import (
 // lock file (LockFile) names its process, and a second run into the same directory fails at once
 // (LockedError); a lock left by a process that is gone is taken over.
 
-// LockFile is the lock file of a results directory while an experiment runs in it.
-const LockFile = ".temple.lock"
-
 // OccupiedError is the refusal of a directory that holds results of another experiment.
 type OccupiedError struct {
 	Dir string
@@ -146,8 +143,8 @@ func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), e
 	if err := removeTemporaries(dir); err != nil { // of a process killed while writing
 		return fail(fmt.Errorf("results: %w", err))
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), specYAML); err != nil {
-		return fail(fmt.Errorf("results: writing %s: %w", filepath.Join(dir, "spec.yaml"), err))
+	if err := atomicfile.Write(filepath.Join(dir, SpecFile), specYAML); err != nil {
+		return fail(fmt.Errorf("results: writing %s: %w", filepath.Join(dir, SpecFile), err))
 	}
 	if err := stamp(dir, other); err != nil {
 		return fail(err)
@@ -156,7 +153,7 @@ func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), e
 		o.Note(fmt.Sprintf("%s holds results of temple %s; resuming them with temple %s, format %d (--allow-other-version), as its %s records",
 			dir, other, Version, FormatVersion, ChecksumsFile))
 	}
-	if err := record(dir, "spec.yaml"); err != nil {
+	if err := record(dir, SpecFile); err != nil {
 		return fail(err)
 	}
 	if o.Point { // its parent's record lists it, for Discard
@@ -172,7 +169,7 @@ func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), e
 // that dir's record does not list (Discard left them) are no refusal: their cells are not of
 // this spec's fingerprint, so none is used, and spec.yaml is replaced.
 func checkOwner(dir, name string, want []byte, force bool) error {
-	held, err := regular.ReadFile(filepath.Join(dir, "spec.yaml"), maxSpecBytes)
+	held, err := regular.ReadFile(filepath.Join(dir, SpecFile), maxSpecBytes)
 	switch {
 	case err == nil:
 		if bytes.Equal(held, want) || !holdsResults(dir) || force {
@@ -189,7 +186,7 @@ func checkOwner(dir, name string, want []byte, force bool) error {
 		return nil
 	}
 	fp := Fingerprint(want)
-	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+	cells, _ := filepath.Glob(filepath.Join(dir, CellsDir, "*.json"))
 	for _, path := range cells {
 		b, err := regular.ReadFile(path, maxCellFileBytes)
 		if err != nil {
@@ -216,7 +213,7 @@ const maxCellFileBytes = 4 << 30
 // holdsResults reports whether dir holds a finished cell (its own, a sweep point's or a temple
 // tune trial's) or a summary.
 func holdsResults(dir string) bool {
-	for _, pattern := range []string{"cells/*.json", "*/cells/*.json", "trials/*/cells/*.json", "summary.json", "sweep.csv"} {
+	for _, pattern := range []string{CellsDir + "/*.json", "*/" + CellsDir + "/*.json", "trials/*/" + CellsDir + "/*.json", SummaryFile, SweepFile} {
 		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
 			return true
 		}
@@ -292,7 +289,7 @@ func Fingerprint(specYAML []byte) string {
 func RemoveTemporaries(dir string) error { return removeTemporaries(dir) }
 
 // removeTemporaries removes the temporary files that writes of an experiment into dir left when
-// their process was killed: those of its own files at the top of dir (resultFiles) and every
+// their process was killed: those of its own files at the top of dir (templeFiles) and every
 // one in its own subdirectories of files (cells, episodes, templates, figures). A temporary of
 // another name, or below another directory (a point's, or another experiment's, whose process
 // may be writing it now), is not this experiment's.
@@ -314,18 +311,13 @@ func removeTemporaries(dir string) error {
 		}
 		return nil
 	}
-	if err := remove("", func(target string) bool { return slices.Contains(resultFiles, target) || target == "compare.csv" }); err != nil {
+	if err := remove("", func(target string) bool { return slices.Contains(templeFiles, target) }); err != nil {
 		return err
 	}
-	for _, sub := range append([]string{"figures"}, CellKinds...) {
+	for _, sub := range append([]string{FiguresDir}, CellKinds...) {
 		if err := remove(sub, func(string) bool { return true }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// resultFiles are the files and directories an experiment writes at the top of its directory.
-var resultFiles = []string{"spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv",
-	"summary.json", "timings.json", "report.html", "sweep.csv", "figures", "cells", "episodes", "templates",
-	setupFile, sweepFile, "scaling.csv", "scaling_fit.csv", scalingFile, ChecksumsFile}

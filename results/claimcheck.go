@@ -115,10 +115,10 @@ func holdsExperiment(path string) bool {
 	if _, err := readChecksums(path); err == nil {
 		return true
 	}
-	if _, err := os.Stat(filepath.Join(path, "spec.yaml")); err != nil {
+	if _, err := os.Stat(filepath.Join(path, SpecFile)); err != nil {
 		return false
 	}
-	for _, inner := range []string{"cells", setupFile, sweepFile, scalingFile} {
+	for _, inner := range []string{CellsDir, setupFile, sweepFile, scalingFile} {
 		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
 			return true
 		}
@@ -128,7 +128,7 @@ func holdsExperiment(path string) bool {
 
 // experimentName is the quoted name in path's spec.yaml, for a message.
 func experimentName(path string) string {
-	b, err := regular.ReadFile(filepath.Join(path, "spec.yaml"), maxSpecBytes)
+	b, err := regular.ReadFile(filepath.Join(path, SpecFile), maxSpecBytes)
 	if err != nil {
 		return "(no spec.yaml)"
 	}
@@ -136,7 +136,7 @@ func experimentName(path string) string {
 }
 
 // checkForeign refuses dir when a file there has one of the names temple writes at the top of an
-// experiment's directory (resultFiles, compare.csv) and dir's record does not list it; spec.yaml
+// experiment's directory (templeFiles) and dir's record does not list it; spec.yaml
 // is checkOwner's. A directory without a record (one temple has not written into) is refused
 // when it holds anything at all.
 func checkForeign(dir string) error {
@@ -151,14 +151,14 @@ func checkForeign(dir string) error {
 		name := e.Name()
 		target, tmp := atomicfile.Temporary(name)
 		switch {
-		case name == LockFile || name == "spec.yaml" || name == ChecksumsFile && recorded:
-		case tmp && (slices.Contains(resultFiles, target) || target == "compare.csv"): // removeTemporaries' to remove
+		case name == LockFile || name == SpecFile || name == ChecksumsFile && recorded:
+		case tmp && slices.Contains(templeFiles, target): // removeTemporaries' to remove
 		case !recorded && !holdsExperiment(dir):
 			if e.IsDir() && empty(filepath.Join(dir, name)) {
 				continue
 			}
 			foreign = append(foreign, name)
-		case !e.IsDir() && (slices.Contains(resultFiles, name) || name == "compare.csv"):
+		case !e.IsDir() && slices.Contains(templeFiles, name):
 			if !sums.lists(name) && !slices.Contains(sums.Writing, name) { // Writing: a run killed before recording it
 				foreign = append(foreign, name)
 			}
@@ -221,7 +221,7 @@ func heldVersion(dir string) (tool string, format int, ok bool) {
 	if err == nil {
 		tool, format = sums.ToolVersion, max(sums.FormatVersion, 3)
 	}
-	for _, name := range []string{setupFile, "summary.json"} {
+	for _, name := range []string{setupFile, SummaryFile} {
 		b, err := regular.ReadFile(filepath.Join(dir, name), maxLayoutBytes)
 		if err != nil {
 			continue

@@ -17,7 +17,7 @@ import (
 // format is refused. A damaged one is refused with a *DamagedError, and so is the directory when
 // any file temple wrote there is missing or changed (Verify).
 func ReadSummary(dir string) (Summary, error) {
-	path := filepath.Join(dir, "summary.json")
+	path := filepath.Join(dir, SummaryFile)
 	held, err := regular.ReadFile(path, maxLayoutBytes)
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
@@ -25,7 +25,7 @@ func ReadSummary(dir string) (Summary, error) {
 	if _, err := ParseSummary(path, held); err != nil { // first: its format says more than its checksum
 		return Summary{}, err
 	}
-	b, err := readVerified(dir, "summary.json", maxLayoutBytes) // the bytes parsed are the bytes checked
+	b, err := readVerified(dir, SummaryFile, maxLayoutBytes) // the bytes parsed are the bytes checked
 	if err != nil {
 		return Summary{}, err
 	}
@@ -182,8 +182,8 @@ func CompareDirs(a, b string) ([]stats.Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	ta, errA := readVerified(a, "tasks.json", maxTasksBytes)
-	tb, errB := readVerified(b, "tasks.json", maxTasksBytes)
+	ta, errA := readVerified(a, TasksFile, maxTasksBytes)
+	tb, errB := readVerified(b, TasksFile, maxTasksBytes)
 	switch {
 	case errA != nil:
 		return nil, fmt.Errorf("results: compare: %w", errA)
@@ -289,10 +289,10 @@ func WriteComparisons(dir string, cs []stats.Comparison) error {
 		return err
 	}
 	defer unlock()
-	if err := beginWriting(dir, "compare.csv"); err != nil {
+	if err := beginWriting(dir, CompareFile); err != nil {
 		return err
 	}
-	err = WriteCSV(filepath.Join(dir, "compare.csv"), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
+	err = WriteCSV(filepath.Join(dir, CompareFile), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
 		for _, c := range cs {
 			pTOST, pTOSTAdjusted := "", ""
 			if c.Margin > 0 {
@@ -304,8 +304,8 @@ func WriteComparisons(dir string, cs []stats.Comparison) error {
 		}
 	})
 	if err != nil {
-		endWriting(dir, "compare.csv") // the record as it was (best effort on a full disk)
+		endWriting(dir, CompareFile) // the record as it was (best effort on a full disk)
 		return err
 	}
-	return record(dir, "compare.csv")
+	return record(dir, CompareFile)
 }

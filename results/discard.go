@@ -75,7 +75,7 @@ func Discard(dir string, note func(string)) error {
 	if err := removeFile(filepath.Join(dir, ChecksumsFile)); err != nil {
 		return err
 	}
-	for _, sub := range append([]string{"figures"}, CellKinds...) {
+	for _, sub := range append([]string{FiguresDir}, CellKinds...) {
 		removeEmpty(dir, sub)
 	}
 	if note != nil {
@@ -134,7 +134,7 @@ func left(dir string, note func(string)) {
 		case e.Name() == LockFile:
 		case e.IsDir() && holdsExperiment(path):
 			note(fmt.Sprintf("%s holds experiment %s, not a part of the one in %s: left as it is", path, experimentName(path), dir))
-		case e.IsDir() && slices.Contains(append([]string{"figures"}, CellKinds...), e.Name()):
+		case e.IsDir() && slices.Contains(append([]string{FiguresDir}, CellKinds...), e.Name()):
 			inner, _ := os.ReadDir(path)
 			for _, f := range inner {
 				if sub := filepath.Join(path, f.Name()); f.IsDir() && holdsExperiment(sub) {

@@ -20,40 +20,14 @@
 // FormatVersion names the layout below; change it, and say so here, when a file changes in a way
 // an older reader would misread. The same spec and seed give the same bytes in every file but
 // timings.json and report.html (the meaning of every column is in docs/reference/results-format.md).
-// Every file of the directory is written by this package; a name in parentheses is
-// its writer:
-//
-//	.temple.lock    the lock of the process running in the directory, gone when it ends (Claim, LockFile)
-//	spec.yaml       the resolved spec, as the runner marshals it (Setup.SpecYAML); written first (Claim)
-//	setup.json      Setup but SpecYAML: format_version and what Write needs of the spec, written before
-//	                any cell (WriteSetup; read by ReadSetup)
-//	tasks.json      every run's task sequence, as the task package encodes it (env.EncodeSequences),
-//	                before any cell (WriteTasks)
-//	cells/<CellName>.json       a CellResult with its checksum, written when the cell ends (WriteCell,
-//	                            EncodeCell; read and checked by ReadCell, which resumes an
-//	                            interrupted experiment)
-//	episodes/<CellName>.csv     task,e1,…,eE: a line per task, every episode's return (CreateEpisodes;
-//	                            with output.episodes)
-//	templates/<CellName>.jsonl  a TaskSnapshot a line, after every task (CreateTemplates; with
-//	                            output.templates, for agents with templates; read by ReadSnapshots)
-//	per_task.csv    run,agent,task,reward,steps,states,actions,start — a row per task of a cell (Write)
-//	metrics.csv     run,agent,task,metric,value — every agent.Metric of every task (Write; ReadMetrics)
-//	oracle.csv      run,task,start,optimal_reward,optimal_discounted_start_value (Write, with the oracle)
-//	regret.csv      run,agent,task,reward,optimal_reward,regret,share_of_optimal,eps_mistakes,
-//	                regret_<phase> for every agent.Phase, [policy_mistakes] (Write, with the oracle)
-//	summary.json    Summary: name, tool_version, format_version, seed, runs, spec (the resolved spec in
-//	                the config's names, SpecJSON), agents, optimal, note (Write; read by ReadSummary)
-//	timings.json    cell_seconds (per cell name, as timed by the invocation that ran it), total_cell_seconds and reused_cells (Write)
-//	figures/        the figures as PNG and SVG (plots.Figure; Write)
-//	report.html     the page built from the files above (WriteReport, by Write and temple report)
-//	checksums.json  the record of what temple wrote: files and sizes, the SHA-256 and size of every
-//	                file above (and of compare.csv), by path below the directory, but timings.json and
-//	                report.html, listed under unchecked (they differ between identical runs); parts,
-//	                the subdirectories that hold parts of the experiment with their own record; the
-//	                tool and format version that wrote it and other_versions (record, as each file is
-//	                written; checked by Verify and by every reader, which refuses a file changed,
-//	                missing, or of temple's names and not listed; Discard removes what it lists)
-//	compare.csv     the paired comparisons of temple compare (WriteComparisons)
+// Every file of the directory is written by this package. Layout (layout.go) lists them, each
+// with its name (spelled there alone), its writer, whether checksums.json holds its checksum, how
+// Merge makes it and whether Discard removes it; docs/reference/results-format.md's table of files
+// is generated from it. The formats: spec.yaml is the resolved spec as the runner marshals it
+// (Setup.SpecYAML); setup.json is Setup but SpecYAML; tasks.json the task sequences as
+// env.EncodeSequences encodes them; a cell's file a CellResult with its checksum (EncodeCell,
+// ReadCell); templates/ a TaskSnapshot a line (ReadSnapshots); summary.json a Summary
+// (ReadSummary); checksums.json the record (record, Verify).
 //
 // cells/, episodes/ and templates/ (CellKinds; MakeCellDirs makes them) hold a file per
 // (run, agent) cell, named by CellName; Merge gathers them from the directories of shards.

@@ -117,28 +117,28 @@ func WriteReport(dir string) error {
 		return err
 	}
 	page.Agents = agents
-	if page.Diagnostics, err = readDiagnostics(filepath.Join(dir, "metrics.csv"), agents); err != nil {
+	if page.Diagnostics, err = readDiagnostics(filepath.Join(dir, MetricsFile), agents); err != nil {
 		return err
 	}
 	var timings struct {
 		Total  float64 `json:"total_cell_seconds"`
 		Reused int     `json:"reused_cells"`
 	}
-	if b, err := readListed(dir, "timings.json", maxLayoutBytes); err == nil {
+	if b, err := readListed(dir, TimingsFile, maxLayoutBytes); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
-			return &DamagedError{Path: filepath.Join(dir, "timings.json"), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
+			return &DamagedError{Path: filepath.Join(dir, TimingsFile), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	page.Seconds, page.Reused = timings.Total, timings.Reused
-	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
+	err = atomicfile.WriteWith(filepath.Join(dir, ReportFile), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}
-	return record(dir, "report.html")
+	return record(dir, ReportFile)
 }
 
 // RewriteReport is WriteReport for temple report: it refuses a directory in which an experiment
@@ -169,8 +169,8 @@ type SpecHeader struct {
 
 // ReadSpecHeader reads the SpecHeader of dir's spec.yaml; it returns the file's bytes too.
 func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
-	path := filepath.Join(dir, "spec.yaml")
-	b, err := readVerified(dir, "spec.yaml", maxSpecBytes)
+	path := filepath.Join(dir, SpecFile)
+	b, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return SpecHeader{}, nil, err
 	}
@@ -186,7 +186,7 @@ func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 // not temple's and so not to be trusted as markup, is not read: foreign names them, for the
 // report to say so.
 func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
+	files, err := filepath.Glob(filepath.Join(dir, FiguresDir, "*.svg"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,7 +202,7 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
 	for _, file := range files {
-		name := filepath.Join("figures", filepath.Base(file))
+		name := filepath.Join(FiguresDir, filepath.Base(file))
 		b, err := readVerified(dir, name, maxLayoutBytes)
 		if err != nil {
 			var damaged *DamagedError

@@ -67,11 +67,11 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 	if m.others, err = shardVersions(shards, o); err != nil {
 		return nil, err
 	}
-	if m.spec, err = readVerified(shards[0], "spec.yaml", maxSpecBytes); err != nil {
+	if m.spec, err = readVerified(shards[0], SpecFile, maxSpecBytes); err != nil {
 		return nil, fmt.Errorf("results: merge: %w", err)
 	}
 	for _, d := range shards[1:] {
-		other, err := readVerified(d, "spec.yaml", maxSpecBytes)
+		other, err := readVerified(d, SpecFile, maxSpecBytes)
 		if err != nil {
 			return nil, fmt.Errorf("results: merge: %w", err)
 		}
@@ -128,7 +128,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 		if m.setups[k], err = ReadSetup(dir); err != nil {
 			return nil, err
 		}
-		tasks, err := readTaskCounts(filepath.Join(dir, "tasks.json"), m.setups[k].Runs)
+		tasks, err := readTaskCounts(filepath.Join(dir, TasksFile), m.setups[k].Runs)
 		if err != nil {
 			return nil, err
 		}
@@ -197,10 +197,10 @@ func (m *merger) write(out string, shards []string) (err error) {
 			}
 			defer releasePoint()
 		}
-		if err := copyFile(filepath.Join(shards[0], sub, "tasks.json"), filepath.Join(dir, "tasks.json")); err != nil {
+		if err := copyFile(filepath.Join(shards[0], sub, TasksFile), filepath.Join(dir, TasksFile)); err != nil {
 			return fmt.Errorf("results: merge: %w", err)
 		}
-		if err := record(dir, "tasks.json"); err != nil {
+		if err := record(dir, TasksFile); err != nil {
 			return err
 		}
 		if len(m.others) > 0 {
@@ -255,7 +255,7 @@ func (m *merger) copyCells(k int, dir string) error {
 	}
 	for i, c := range m.cells[k] {
 		from := filepath.Join(m.from[k][i], m.subdirs[k])
-		names := append([]string{filepath.Join("cells", CellName(c.Run, c.Agent)+".json")}, cellStreams(from, []CellResult{c})...)
+		names := append([]string{filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")}, cellStreams(from, []CellResult{c})...)
 		for _, name := range names {
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 				return fmt.Errorf("results: merge: %w", err)

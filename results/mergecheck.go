@@ -16,7 +16,7 @@ import (
 // field (setup.json's key, tasks.json's run and task). setup.json's other_versions may differ
 // when others (shardVersions accepted them).
 func sameLayoutFiles(shards []string, sub string, others bool) error {
-	for _, name := range []string{setupFile, "tasks.json"} {
+	for _, name := range []string{setupFile, TasksFile} {
 		first, err := readLayoutFile(filepath.Join(shards[0], sub), name)
 		if err != nil {
 			return err
@@ -57,7 +57,7 @@ func differingJSON(name string, a, b []byte) string {
 		}
 	}
 	slices.Sort(keys)
-	if name == "tasks.json" && slices.Contains(keys, "runs") {
+	if name == TasksFile && slices.Contains(keys, "runs") {
 		var r, s [][]json.RawMessage
 		if json.Unmarshal(x["runs"], &r) == nil && json.Unmarshal(y["runs"], &s) == nil {
 			for run := range max(len(r), len(s)) {
@@ -118,7 +118,7 @@ func differingKeysOrText(a, b []byte) []string {
 // SameSpec refuses the results directory dir unless its spec.yaml, as temple wrote it, is want:
 // the error names the keys that differ (a tuning's --from directory of another search).
 func SameSpec(dir string, want []byte) error {
-	held, err := readVerified(dir, "spec.yaml", maxSpecBytes)
+	held, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return err
 	}

@@ -30,16 +30,30 @@ func TestPythonLoaderKnowsThisFormat(t *testing.T) {
 	for _, q := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(block[1], -1) {
 		python = append(python, q[1])
 	}
-	var want []string
-	for _, name := range append(slices.Clone(resultFiles), "compare.csv") {
-		if strings.Contains(name, ".") && name != ChecksumsFile { // files, not directories
-			want = append(want, name)
+	var want []string // the files of Layout (not directories) but the record itself and the lock
+	for _, f := range Layout {
+		if !f.Dir && f.Name != ChecksumsFile && f.Name != LockFile {
+			want = append(want, f.Name)
 		}
 	}
 	slices.Sort(python)
 	slices.Sort(want)
 	if !slices.Equal(python, want) {
 		t.Errorf("results.py's _TEMPLE_FILES %q, want %q", python, want)
+	}
+	// _TABLES names the CSV files the loader reads as tables: each a file of Layout.
+	tables := regexp.MustCompile(`(?s)\n_TABLES = \[(.*?)\n\]`).FindStringSubmatch(src)
+	if tables == nil {
+		t.Fatal("results.py has no _TABLES")
+	}
+	rows := regexp.MustCompile(`\("(\w+)", "([^"]+)", (True|False)\)`).FindAllStringSubmatch(tables[1], -1)
+	if len(rows) == 0 {
+		t.Fatalf("results.py's _TABLES lists no table:\n%s", tables[1])
+	}
+	for _, row := range rows {
+		if !slices.ContainsFunc(Layout, func(f File) bool { return f.Name == row[2] && !f.Dir && strings.HasSuffix(f.Name, ".csv") }) {
+			t.Errorf("results.py's table %s reads %s, not a CSV file of results.Layout", row[1], row[2])
+		}
 	}
 	for _, u := range uncheckedFiles {
 		if !strings.Contains(src, `"`+u+`"`) {

@@ -216,7 +216,7 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 	header := "series,size,landforms,agent,S,SA,G,exploring_samples,exploring_samples_ci95,exploring_samples_last_task," +
 		"exploring_samples_last_task_ci95,exploring_steps,exploring_steps_ci95," +
 		"eps_mistakes,eps_mistakes_ci95,samples_until_all_known,samples_until_all_known_ci95,unfinished_tasks"
-	if err := WriteCSV(filepath.Join(dir, "scaling.csv"), header, func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, ScalingFile), header, func(w *bufio.Writer) {
 		for _, r := range rows {
 			var lf []string
 			for _, l := range r.Landforms {
@@ -231,7 +231,7 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 	}); err != nil {
 		return err
 	}
-	if err := WriteCSV(filepath.Join(dir, "scaling_fit.csv"), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, ScalingFitFile), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
 		for _, f := range fits {
 			pt, ptCI := "", ""
 			if f.PerTemplate != nil {
@@ -262,16 +262,16 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 		}
 	}
 	if len(fig.Series) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, FiguresDir), 0o755); err != nil {
 			return fmt.Errorf("results: %w", err)
 		}
-		if err := fig.Save(filepath.Join(dir, "figures", "scaling")); err != nil {
+		if err := fig.Save(filepath.Join(dir, FiguresDir, "scaling")); err != nil {
 			return err
 		}
 	}
-	written := []string{"scaling.csv", "scaling_fit.csv"}
+	written := []string{ScalingFile, ScalingFitFile}
 	if len(fig.Series) > 0 {
-		written = append(written, figureFiles("figures", "scaling")...)
+		written = append(written, figureFiles(FiguresDir, "scaling")...)
 	}
 	return record(dir, written...)
 }

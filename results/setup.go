@@ -11,15 +11,6 @@ import (
 	"github.com/temple-rl/temple/internal/regular"
 )
 
-// The files that describe an experiment's layout to a reader that has no runner (Merge): every
-// experiment directory holds setup.json, the top of a sweep sweep.json, the top of a scaling
-// study scaling.json.
-const (
-	setupFile   = "setup.json"
-	sweepFile   = "sweep.json"
-	scalingFile = "scaling.json"
-)
-
 // maxLayoutBytes bounds a layout file read whole (setup.json, sweep.json, scaling.json,
 // summary.json, timings.json, compare.csv): 256 MiB.
 const maxLayoutBytes = 256 << 20
@@ -44,7 +35,7 @@ func ReadSetup(dir string) (Setup, error) {
 	if err != nil {
 		return Setup{}, err
 	}
-	specYAML, err := readVerified(dir, "spec.yaml", maxSpecBytes)
+	specYAML, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return Setup{}, err
 	}
@@ -64,7 +55,7 @@ func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
 	if s.FormatVersion < FormatVersion {
 		return Setup{}, fmt.Errorf("results: %s is of results format %d, written by an older temple than this one (%s, format %d); "+
 			"run the experiment (or this shard) again with this temple: temple run %s --out %s (with its --shard i/n for a shard)",
-			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, "spec.yaml"), dir)
+			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, SpecFile), dir)
 	}
 	if err := checkSetup(path, s); err != nil {
 		return Setup{}, err
@@ -72,7 +63,7 @@ func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
 	s.SpecYAML = specYAML
 	fromYAML, err := SpecJSON(s.SpecYAML)
 	if err != nil {
-		return Setup{}, &DamagedError{Path: filepath.Join(dir, "spec.yaml"), Problem: err.Error()}
+		return Setup{}, &DamagedError{Path: filepath.Join(dir, SpecFile), Problem: err.Error()}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, s.Spec); err != nil || !bytes.Equal(compact.Bytes(), fromYAML) {

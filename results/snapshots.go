@@ -20,8 +20,8 @@ type TaskSnapshot struct {
 // ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
 // with output.templates by TemplateWriter); a damaged one is refused with a *DamagedError.
 func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
-	path := filepath.Join(dir, "templates", CellName(run, agentName)+".jsonl")
-	b, err := readVerified(dir, filepath.Join("templates", CellName(run, agentName)+".jsonl"), maxTableBytes)
+	path := filepath.Join(dir, TemplatesDir, CellName(run, agentName)+".jsonl")
+	b, err := readVerified(dir, filepath.Join(TemplatesDir, CellName(run, agentName)+".jsonl"), maxTableBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w (run the experiment with output.templates: true)", err)
 	}

@@ -92,7 +92,7 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 	if len(sw.Params) == 1 {
 		header = []string{"value"}
 	}
-	if err := WriteCSV(filepath.Join(dir, "sweep.csv"), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, SweepFile), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
 		for _, p := range points {
 			vs := make([]string, len(p.Values))
 			for k, v := range p.Values {
@@ -107,7 +107,7 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 	if err != nil {
 		return err
 	}
-	if err := record(dir, append([]string{"sweep.csv"}, figure...)...); err != nil {
+	if err := record(dir, append([]string{SweepFile}, figure...)...); err != nil {
 		return err
 	}
 	return writeSweepReport(dir, sw, points)
@@ -151,10 +151,10 @@ func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) ([]string,
 		}
 		fig.Series = append(fig.Series, ser)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "figures"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, FiguresDir), 0o755); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	return figureFiles("figures", "sweep"), fig.Save(filepath.Join(dir, "figures", "sweep"))
+	return figureFiles(FiguresDir, "sweep"), fig.Save(filepath.Join(dir, FiguresDir, "sweep"))
 }
 
 // sweepPage is what the report.html of a sweep shows.
@@ -177,13 +177,13 @@ func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
 	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
 		return err
 	}
-	err = atomicfile.WriteWith(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error {
+	err = atomicfile.WriteWith(filepath.Join(dir, ReportFile), func(w *bufio.Writer) error {
 		return sweepTemplate.Execute(w, page)
 	})
 	if err != nil {
 		return fmt.Errorf("results: report: %w", err)
 	}
-	return record(dir, "report.html")
+	return record(dir, ReportFile)
 }
 
 var sweepTemplate = template.Must(template.New("sweep").Funcs(template.FuncMap{

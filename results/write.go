@@ -26,9 +26,9 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
-	top := []string{"per_task.csv", "metrics.csv", "summary.json", "timings.json", "report.html"}
+	top := []string{PerTaskFile, MetricsFile, SummaryFile, TimingsFile, ReportFile}
 	if s.Oracle {
-		top = append(top, "oracle.csv", "regret.csv")
+		top = append(top, OracleFile, RegretFile)
 	}
 	if err := beginWriting(dir, top...); err != nil { // temple's own, should this process be killed before recording them
 		return sum, err
@@ -38,10 +38,10 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			endWriting(dir, top...)
 		}
 	}()
-	if err := atomicfile.Write(filepath.Join(dir, "spec.yaml"), s.SpecYAML); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SpecFile), s.SpecYAML); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
-	if err := WriteCSV(filepath.Join(dir, "per_task.csv"), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, PerTaskFile), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
 				fmt.Fprintf(w, "%d,%s,%d,%s,%d,%d,%d,%d\n", c.Run, CSVField(c.Agent), t.Task, Num(t.Reward), t.Steps, t.States, t.Actions, t.Start)
@@ -50,7 +50,7 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	}); err != nil {
 		return sum, err
 	}
-	if err := WriteCSV(filepath.Join(dir, "metrics.csv"), "run,agent,task,metric,value", func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, MetricsFile), "run,agent,task,metric,value", func(w *bufio.Writer) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
 				for _, m := range t.Metrics {
@@ -66,7 +66,7 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			return sum, err
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
+	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return sum, err
 	}
 	// A cell read back from an earlier invocation keeps the time that invocation measured, so a
@@ -74,7 +74,7 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	var earlier struct {
 		Cells map[string]float64 `json:"cell_seconds"`
 	}
-	if b, err := regular.ReadFile(filepath.Join(dir, "timings.json"), maxLayoutBytes); err == nil {
+	if b, err := regular.ReadFile(filepath.Join(dir, TimingsFile), maxLayoutBytes); err == nil {
 		json.Unmarshal(b, &earlier) // unreadable: the reused cells' times are unknown, left out
 	}
 	timings := map[string]any{}
@@ -90,16 +90,16 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			total += seconds
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, "timings.json"), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
+	if err := writeJSON(filepath.Join(dir, TimingsFile), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
 		return sum, err
 	}
-	figures, err := writeFigures(filepath.Join(dir, "figures"), s, cells)
+	figures, err := writeFigures(filepath.Join(dir, FiguresDir), s, cells)
 	if err != nil {
 		return sum, err
 	}
-	written := []string{"spec.yaml", "per_task.csv", "metrics.csv", "summary.json", "timings.json"}
+	written := []string{SpecFile, PerTaskFile, MetricsFile, SummaryFile, TimingsFile}
 	if s.Oracle {
-		written = append(written, "oracle.csv", "regret.csv")
+		written = append(written, OracleFile, RegretFile)
 	}
 	written = append(written, figures...)
 	written = append(written, cellStreams(dir, cells)...)
@@ -147,7 +147,7 @@ func writeJSON(path string, v any) error {
 // writeOracle writes oracle.csv (the optimum of every task of every run) and regret.csv (every
 // agent against it, with the regret decomposition).
 func writeOracle(dir string, s Setup, cells []CellResult) error {
-	if err := WriteCSV(filepath.Join(dir, "oracle.csv"), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
+	if err := WriteCSV(filepath.Join(dir, OracleFile), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
 		for _, c := range firstAgentCells(s, cells) {
 			for _, t := range c.Tasks {
 				fmt.Fprintf(w, "%d,%d,%d,%s,%s\n", c.Run, t.Task, t.Start, Num(t.Oracle.OptimalReward), Num(t.Oracle.OptimalDiscountedStart))
@@ -164,7 +164,7 @@ func writeOracle(dir string, s Setup, cells []CellResult) error {
 	if policy {
 		header += ",policy_mistakes"
 	}
-	return WriteCSV(filepath.Join(dir, "regret.csv"), header, func(w *bufio.Writer) {
+	return WriteCSV(filepath.Join(dir, RegretFile), header, func(w *bufio.Writer) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
 				o := t.Oracle

@@ -338,7 +338,7 @@ func (sr *search) gather(p *experiment.Plan, from []string) error {
 					err = atomicfile.Write(dst, b)
 				}
 				if err == nil {
-					err = results.Record(sr.dir, filepath.Join("cells", filepath.Base(dst)))
+					err = results.Record(sr.dir, filepath.Join(results.CellsDir, filepath.Base(dst)))
 				}
 				if err != nil {
 					return fmt.Errorf("tune: gathering %s: %w", src, err)

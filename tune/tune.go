@@ -100,7 +100,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	for _, from := range o.From { // a directory of another search would give no trial, silently
-		if _, err := os.Lstat(filepath.Join(from, "spec.yaml")); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(from, results.SpecFile)); errors.Is(err, os.ErrNotExist) {
 			continue // no search there yet (the merged directory, before the first merge)
 		}
 		if err := results.SameSpec(from, claimed); err != nil {

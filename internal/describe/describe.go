@@ -8,11 +8,14 @@
 // method checks (">= 1", "(0, 1]", "cycle | random"). Of reads any such struct; the registries are
 // read in sources.go, the only file that knows them.
 //
-// It may import the registries (agents, families), package experiment (the config's own keys) and
-// the YAML library; nothing but the command line and its generator imports it.
+// It may import the registries (agents, families), package experiment (the config's own keys),
+// package results (the layout of a results directory, whose table of files it generates,
+// resultsfiles.go) and the YAML library; nothing but the command line and its generator imports
+// it.
 package describe
 
 //go:generate go run ./gen ../../docs/reference/configuration.md
+//go:generate go run ./gen -results ../../docs/reference/results-format.md
 
 import (
 	"reflect"

@@ -132,3 +132,19 @@ func missing(entries []Entry) []string {
 	}
 	return out
 }
+
+// The results format's table of files is what results.Layout gives today.
+func TestResultsFilesAreCurrent(t *testing.T) {
+	const page = "../../docs/reference/results-format.md"
+	old, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := SpliceResultsFiles(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(old, now) {
+		t.Errorf("%s's table of files is stale: run go generate ./internal/describe and commit it", page)
+	}
+}

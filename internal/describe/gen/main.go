@@ -1,5 +1,6 @@
 // Command gen writes docs/reference/configuration.md from the registries of agent types and task
-// families (describe.Reference): go generate ./internal/describe.
+// families (describe.Reference), and the table of files of docs/reference/results-format.md from
+// results.Layout (describe.SpliceResultsFiles): go generate ./internal/describe.
 package main
 
 import (
@@ -11,16 +12,25 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen PATH (docs/reference/configuration.md)")
+	var b []byte
+	var err error
+	switch {
+	case len(os.Args) == 2:
+		var buf bytes.Buffer
+		err = describe.Reference(&buf)
+		b = buf.Bytes()
+	case len(os.Args) == 3 && os.Args[1] == "-results":
+		if b, err = os.ReadFile(os.Args[2]); err == nil {
+			b, err = describe.SpliceResultsFiles(b)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "usage: gen PATH (docs/reference/configuration.md) | gen -results PATH (docs/reference/results-format.md)")
 		os.Exit(2)
 	}
-	var b bytes.Buffer
-	if err := describe.Reference(&b); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+	if err == nil {
+		err = os.WriteFile(os.Args[len(os.Args)-1], b, 0o644)
 	}
-	if err := os.WriteFile(os.Args[1], b.Bytes(), 0o644); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
