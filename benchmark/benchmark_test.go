@@ -259,3 +259,21 @@ func TestBenchmarkFilesLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestAddFilesOfTheRepositoryLoad: every --add file of the repository's examples reads as --add
+// reads it and joins the small tier without a clash of names.
+func TestAddFilesOfTheRepositoryLoad(t *testing.T) {
+	for _, file := range []string{"../examples/own-learner/benchmark-add.yaml", "../examples/hybrid-prior/ablations.yaml"} {
+		a, err := LoadAddition(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load("../benchmarks/small.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Add(a, file); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}

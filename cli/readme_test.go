@@ -186,6 +186,7 @@ func TestDocConfigs(t *testing.T) {
 var readmeSkipped = map[string]string{
 	"temple benchmark --tier full --estimate":              "reads benchmarks/ of the repository's root; cli's TestBenchmarkEstimate runs --estimate",
 	"temple benchmark --tier small --out runs/bench-small": "takes minutes and reads benchmarks/ of the repository's root; benchmark's TestTinyBenchmark runs the same at a tiny size",
+	"temple benchmark --tier small --seed 54 --add examples/hybrid-prior/ablations.yaml": "takes minutes and reads benchmarks/ of the repository's root; benchmark's TestTinyBenchmark runs a benchmark at a tiny size, and TestAddFilesOfTheRepositoryLoad loads the --add file",
 	"go test ./...":                            "the test suite itself, of which this test is part",
 	"go build ./...":                           "the test suite builds every package before it runs",
 	"go install ./cmd/temple":                  "installs into the user's GOPATH; this test builds the same command",
