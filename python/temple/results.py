@@ -4,7 +4,7 @@
     res = temple.results.load("runs/default")       # what `temple run` wrote
     res.summary["agents"][0]["mean_per_task_reward"]
     res.per_task.rows[0].reward                       # per_task.csv, a named tuple a row
-    res.comparisons                                   # compare.csv: the verdicts named, or each agent against the baseline
+    res.comparisons                                   # compare.csv: what temple run tested
     res.to_pandas()["regret"]                         # DataFrames, where pandas is installed
 
 The files and the meaning of every column are those of docs/reference/results-format.md (and the
@@ -184,9 +184,10 @@ def load(directory: PathLike, compare: bool = True) -> Results:
     """Reads the results directory of one experiment (`temple run --out DIR`, temple.run).
 
     compare: when the directory has no compare.csv and the experiment has two agents or more and
-    two runs or more, run the bundled `temple compare DIR` (which writes compare.csv) — the
-    comparisons the experiment named (output.verdicts), else each agent against its baseline, or
-    every pair without either. compare=False reads what is there.
+    two runs or more, run the bundled `temple compare DIR` (which writes compare.csv) — what
+    temple run tested: the comparisons the experiment named (output.verdicts), else every pair
+    of up to four agents, else each agent against its baseline (every pair without one).
+    compare=False reads what is there.
 
     Every file is checked as temple's own readers check it (docs/reference/results-format.md):
     the bytes parsed are the bytes whose SHA-256 the directory's checksums.json records, every
