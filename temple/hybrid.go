@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
@@ -31,7 +32,7 @@ type HybridParams struct {
 	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
 }
 
-// DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on.
+// DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and σ_id 0.1.
 func DefaultHybridParams() HybridParams {
 	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true,
 		IdentifyNoise: 0.1}
@@ -350,9 +351,8 @@ func (h *HybridPrior) TaskMetrics() []agent.Metric {
 
 // rename makes err, an error of the learner named from, one of the learner named to.
 func rename(err error, from, to string) error {
-	msg := err.Error()
-	if len(msg) > len(from) && msg[:len(from)] == from {
-		return errors.New(to + msg[len(from):])
+	if rest, ok := strings.CutPrefix(err.Error(), from); ok {
+		return errors.New(to + rest)
 	}
 	return err
 }
