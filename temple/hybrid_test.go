@@ -29,13 +29,7 @@ func hybridAgentWith(t *testing.T, p HybridParams, models []latentModelSpec, tmp
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range models {
-		var lm latentModel
-		lm.counts.Reset(10, 1)
-		lm.counts.Add(0, m.next, m.n, 0)
-		lm.tasks = m.tasks
-		h.models = append(h.models, lm)
-	}
+	h.models = modelsOf(models)
 	for _, c := range tmpls {
 		h.mix.given[h.mix.lib.Add(c, 0).ID] = 1
 	}

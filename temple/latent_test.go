@@ -27,18 +27,27 @@ func latentAgent(t *testing.T, models ...latentModelSpec) *LatentPrior {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lp.models = modelsOf(models)
 	for _, m := range models {
-		var lm latentModel
-		lm.counts.Reset(10, 1)
-		lm.counts.Add(0, m.next, m.n, 0)
-		lm.tasks = m.tasks
-		lp.models = append(lp.models, lm)
 		lp.tasks += m.tasks
 	}
 	if err := lp.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 		t.Fatal(err)
 	}
 	return lp
+}
+
+// modelsOf are the models of specs, each of a task of 10 states and 1 action.
+func modelsOf(specs []latentModelSpec) []latentModel {
+	var out []latentModel
+	for _, m := range specs {
+		var lm latentModel
+		lm.counts.Reset(10, 1)
+		lm.counts.Add(0, m.next, m.n, 0)
+		lm.tasks = m.tasks
+		out = append(out, lm)
+	}
+	return out
 }
 
 // latentPosterior is the learner's posterior over its models, then new.
