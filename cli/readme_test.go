@@ -184,8 +184,8 @@ func TestDocConfigs(t *testing.T) {
 
 // readmeSkipped are the lines of sh blocks this test does not run, and why.
 var readmeSkipped = map[string]string{
-	"temple benchmark --tier full --estimate":              "reads benchmarks/ of the repository's root; cli's TestBenchmarkEstimate runs --estimate",
-	"temple benchmark --tier small --out runs/bench-small": "takes minutes and reads benchmarks/ of the repository's root; benchmark's TestTinyBenchmark runs the same at a tiny size",
+	"temple benchmark --tier full --estimate":                                            "reads benchmarks/ of the repository's root; cli's TestBenchmarkEstimate runs --estimate",
+	"temple benchmark --tier small --out runs/bench-small":                               "takes minutes and reads benchmarks/ of the repository's root; benchmark's TestTinyBenchmark runs the same at a tiny size",
 	"temple benchmark --tier small --seed 54 --add examples/hybrid-prior/ablations.yaml": "takes minutes and reads benchmarks/ of the repository's root; benchmark's TestTinyBenchmark runs a benchmark at a tiny size, and TestAddFilesOfTheRepositoryLoad loads the --add file",
 	"go test ./...":                            "the test suite itself, of which this test is part",
 	"go build ./...":                           "the test suite builds every package before it runs",
