@@ -29,13 +29,29 @@ type HybridParams struct {
 	// middle of the reward range and half its width). 0: the base's own reward model, whose Beta
 	// likelihood of a fractional reward is at least 1/2 under any mean near it, and tells models
 	// apart by their rewards only weakly.
-	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
+	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
+	// IdentifyVariance is whether the weights take the rewards' noise as known (σ_id) or learn it
+	// pair by pair: a Normal of unknown mean and variance (Normal–Gamma), whose predictive is
+	// Student's t, wide where a model's pooled rewards at a pair spread (a reward that depends on
+	// the next state) and narrow where they do not.
+	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known (σ_id), or learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ_id²) a priori: a model whose pooled rewards at a pair spread is not refuted by that spread)" range:"known | learned"`
 }
+
+// RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
+type RewardVariance string
+
+const (
+	// KnownVariance: each reward is N(mean, σ_id²).
+	KnownVariance RewardVariance = "known"
+	// LearnedVariance: each reward is N(mean, σ²), σ² unknown and learned from the pair's rewards
+	// under a Normal–Gamma prior (normalGammaML).
+	LearnedVariance RewardVariance = "learned"
+)
 
 // DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and σ_id 0.1.
 func DefaultHybridParams() HybridParams {
 	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true,
-		IdentifyNoise: 0.1}
+		IdentifyNoise: 0.1, IdentifyVariance: KnownVariance}
 }
 
 // Validate names the first parameter out of range.
@@ -48,6 +64,15 @@ func (p HybridParams) Validate() error {
 	}
 	if !(p.IdentifyNoise >= 0) || math.IsInf(p.IdentifyNoise, 0) {
 		return fmt.Errorf("hybrid-prior: identify_noise = %v, want a finite number >= 0", p.IdentifyNoise)
+	}
+	switch p.IdentifyVariance {
+	case KnownVariance:
+	case LearnedVariance:
+		if p.IdentifyNoise == 0 {
+			return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0, the noise's prior scale")
+		}
+	default:
+		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)
 	}
 	if !p.WholeTasks && !p.Templates {
 		return errors.New("hybrid-prior: whole_tasks and templates both false: that is PSRL (type psrl); keep at least one part")
@@ -152,7 +177,8 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	}
 	h.w = h.r
 	if h.p.IdentifyNoise > 0 {
-		h.w = PSRLModel{RewardMean: h.r.RewardMean, RewardSD: h.r.RewardSD, RewardNoise: h.p.IdentifyNoise}
+		h.w = PSRLModel{RewardMean: h.r.RewardMean, RewardSD: h.r.RewardSD, RewardNoise: h.p.IdentifyNoise,
+			LearnedNoise: h.p.IdentifyVariance == LearnedVariance}
 		if h.r.Beta {
 			h.w.RewardMean, h.w.RewardSD = (h.r.RewardMin+h.r.RewardMax)/2, (h.r.RewardMax-h.r.RewardMin)/2
 		}
@@ -239,7 +265,14 @@ func (h *HybridPrior) reweigh(i int) {
 			a := alpha + float64(succCount(m.Successors(i), int(x.State)))
 			t += lgamma(a+float64(x.N)) - lgamma(a)
 		}
-		terms[j] = t + h.w.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.w.rewardNorm(nm, m.R(i))
+		if h.w.LearnedNoise { // the Normal–Gamma posterior given model k's rewards at the pair
+			ng := h.w.normalGamma(nil, 0)
+			sm, sq := m.R(i), h.models[k].sq[i]
+			t += ng.logML(nm+n, sm+sum, sq+h.ownSq[i]) - ng.logML(nm, sm, sq)
+		} else {
+			t += h.w.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.w.rewardNorm(nm, m.R(i))
+		}
+		terms[j] = t
 	}
 	terms[len(terms)-1] = mixture
 }
@@ -329,11 +362,15 @@ func (h *HybridPrior) EndTask() {
 		h.models = append(h.models, latentModel{})
 		best = len(h.models) - 1
 		h.models[best].counts.Reset(h.S, h.A)
+		h.models[best].sq = make([]float64, h.S*h.A)
 	} else {
 		best = h.cand[best]
 	}
 	m := &h.models[best]
 	m.counts.Merge(&h.own)
+	for _, i := range h.visited {
+		m.sq[i] += h.ownSq[i]
+	}
 	m.tasks++
 }
 

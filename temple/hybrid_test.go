@@ -117,6 +117,85 @@ func TestHybridIdentifyNoiseByHand(t *testing.T) {
 	}
 }
 
+// studentT is Student's t density at x with nu degrees of freedom, location m and scale s.
+func studentT(x, nu, m, s float64) float64 {
+	z := (x - m) / s
+	return math.Exp(lgamma((nu+1)/2)-lgamma(nu/2)) / (math.Sqrt(nu*math.Pi) * s) * math.Pow(1+z*z/nu, -(nu+1)/2)
+}
+
+// The Normal–Gamma marginal by hand: one reward's is Student's t with 2a₀ degrees of freedom about
+// the prior mean, of scale² b₀(κ₀ + 1)/(a₀κ₀); two rewards' is the first's times the second's
+// predictive, Student's t again under the prior updated by the first (κ₁ = κ₀ + 1, a₁ = a₀ + ½,
+// b₁ = b₀ + κ₀(x₁ − m)²/(2κ₁), m₁ = (κ₀m + x₁)/κ₁).
+func TestNormalGammaByHand(t *testing.T) {
+	p := normalGamma{mean: 0.5, k0: 0.04, a0: 1, b0: 0.01}
+	x1, x2 := 0.2, 0.9
+	first := studentT(x1, 2, 0.5, math.Sqrt(0.01*1.04/0.04))
+	if got := math.Exp(p.logML(1, x1, x1*x1)); math.Abs(got-first) > 1e-12*first {
+		t.Errorf("one reward: %v, want %v", got, first)
+	}
+	k1, a1 := 1.04, 1.5
+	b1, m1 := 0.01+0.04*(x1-0.5)*(x1-0.5)/(2*k1), (0.04*0.5+x1)/k1
+	second := studentT(x2, 2*a1, m1, math.Sqrt(b1*(k1+1)/(a1*k1)))
+	if got, want := math.Exp(p.logML(2, x1+x2, x1*x1+x2*x2)), first*second; math.Abs(got-want) > 1e-12*want {
+		t.Errorf("two rewards: %v, want %v", got, want)
+	}
+	if got := p.logML(0, 0, 0); got != 0 {
+		t.Errorf("no reward: %v, want 0", got)
+	}
+}
+
+// With identify_variance learned, reward 0 after a model's 100 rewards 0 at the pair has the
+// predictive of the Normal–Gamma prior (mean 0.5, κ₀ = 0.1²/0.5², a₀ = 1, b₀ = 0.1²) updated by
+// them: Student's t with 2·51 degrees of freedom about m = 0.04·0.5/100.04, of scale²
+// b(κ + 1)/(aκ) with κ = 100.04, a = 51, b = 0.01 + 0.04·100·0.5²/(2·100.04); under a new model
+// the prior's own, t with 2 degrees of freedom about 0.5 of scale² 0.01·1.04/0.04.
+func TestHybridLearnedVarianceByHand(t *testing.T) {
+	p := DefaultHybridParams()
+	p.IdentifyVariance = LearnedVariance
+	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
+	h := hybridAgentWith(t, p, models)
+	h.Observe(0, 0, 0, 1)
+	k, a := 100.04, 51.0
+	b := 0.01 + 0.04*100*0.25/(2*k)
+	dk := studentT(0, 2*a, 0.04*0.5/k, math.Sqrt(b*(k+1)/(a*k)))
+	dnew := studentT(0, 2, 0.5, math.Sqrt(0.01*1.04/0.04))
+	if got, want := hybridPosterior(h), []float64{100.1 / 101 * dk, 0.1 / 101 * dk, 0.1 * dnew}; !closeTo(got, want) {
+		t.Errorf("posterior %v, want ∝ %v", got, want)
+	}
+}
+
+// A pair whose reward depends on its next state (RiverSwim's right end: 1 or 0 at random) spreads
+// its rewards under the true model too. With the noise known to be 0.1, a task's sample mean 0.35
+// (7 rewards 1 in 20, a deviation of 1.3 standard errors from the model's 0.5) refutes the model
+// that pooled the same pair's 0s and 1s, and a task of the same MDP is taken for a new one; with
+// the noise learned the model holds.
+func TestHybridLearnedVarianceKeepsASpreadModel(t *testing.T) {
+	spread := latentModel{sq: make([]float64, 10), tasks: 3}
+	spread.counts.Reset(10, 1)
+	spread.counts.Add(0, 1, 50, 25) // 25 rewards 1 and 25 rewards 0
+	spread.sq[0] = 25
+	for _, v := range []RewardVariance{KnownVariance, LearnedVariance} {
+		p := DefaultHybridParams()
+		p.IdentifyVariance = v
+		h := hybridAgentWith(t, p, nil)
+		h.models = []latentModel{spread}
+		if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 20 { // 7 rewards 1 in 20: a sample mean of 0.35 against the model's 0.5
+			h.Observe(0, 0, float64(min(j%3, 1)^1), 1)
+		}
+		w := hybridPosterior(h)
+		if v == KnownVariance && w[0] > 0.01 {
+			t.Errorf("noise known to be 0.1: posterior of the spread model %v, want below 0.01", w[0])
+		}
+		if v == LearnedVariance && w[0] < 0.99 {
+			t.Errorf("noise learned: posterior of the spread model %v, want above 0.99", w[0])
+		}
+	}
+}
+
 // Drawn, the model's pooled samples are placed on the pairs it has seen, and the library's
 // components on the others: the task went to state 1 from pair 0 (model 0, 100 samples there)
 // and from pair 1 to state 3 twice (no model has seen pair 1; the deterministic template explains it).
@@ -277,6 +356,16 @@ func TestHybridParamsValidate(t *testing.T) {
 	p.IdentifyNoise = -0.1
 	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: identify_noise = -0.1") {
 		t.Errorf("identify_noise −0.1: %v", err)
+	}
+	p = DefaultHybridParams()
+	p.IdentifyVariance = "guessed"
+	if err := p.Validate(); err == nil || err.Error() != `hybrid-prior: identify_variance "guessed", want "known" or "learned"` {
+		t.Errorf("identify_variance guessed: %v", err)
+	}
+	p = DefaultHybridParams()
+	p.IdentifyVariance, p.IdentifyNoise = LearnedVariance, 0
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "identify_variance learned needs identify_noise > 0") {
+		t.Errorf("learned variance, identify_noise 0: %v", err)
 	}
 	p = DefaultHybridParams()
 	p.Concentration = 0

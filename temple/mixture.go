@@ -119,7 +119,8 @@ func (m *pairMixture) reweigh(i int, own *mdp.Counts, sq float64, S int, r PSRLM
 
 // rewardML is ln of the marginal likelihood of a pair's n own rewards (their sum and sum of
 // squares) under template g's reward prior, of strength c about g's reward, or the new
-// component's (g nil): Normal–Normal, or with Beta rewards Beta–Bernoulli at the scaled sum.
+// component's (g nil): Normal–Normal, Normal–Gamma with LearnedNoise, or with Beta rewards
+// Beta–Bernoulli at the scaled sum.
 func (m *pairMixture) rewardML(n int64, sum, sq float64, g *template.Point, r PSRLModel) float64 {
 	c := float64(m.p.Strength)
 	if r.Beta {
@@ -129,6 +130,9 @@ func (m *pairMixture) rewardML(n int64, sum, sq float64, g *template.Point, r PS
 			a, b = 1+c*x, 1+c*(1-x)
 		}
 		return betaML(n, r.scaled(n, sum), a, b)
+	}
+	if r.LearnedNoise {
+		return r.normalGamma(g, c).logML(n, sum, sq)
 	}
 	noise2 := r.RewardNoise * r.RewardNoise
 	if g == nil {

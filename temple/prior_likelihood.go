@@ -130,6 +130,31 @@ func normalML(n int64, sum, sq, mean, v0, noise2 float64) float64 {
 		within/(2*noise2) - k*(xbar-mean)*(xbar-mean)/(2*(noise2+k*v0))
 }
 
+// normalGamma is a Normal–Gamma prior over a Normal's mean μ and precision λ = 1/σ²:
+// λ ~ Gamma(a0, b0) (shape a0, rate b0) and μ | λ ~ N(mean, 1/(k0·λ)).
+type normalGamma struct{ mean, k0, a0, b0 float64 }
+
+// logML is ln of the marginal likelihood of n rewards with sum and sum of squares sq, each
+// N(μ, 1/λ), under the prior (Murphy, "Conjugate Bayesian analysis of the Gaussian
+// distribution", 2007, eq. (95)):
+//
+//	Γ(a_n)/Γ(a0) · b0^a0/b_n^a_n · √(k0/k_n) · (2π)^(−n/2)
+//
+// with k_n = k0 + n, a_n = a0 + n/2 and b_n = b0 + ½·Σ(x − x̄)² + k0·n·(x̄ − mean)²/(2·k_n).
+// The predictive of rewards D given earlier rewards E is logML(D ∪ E) − logML(E).
+func (p normalGamma) logML(n int64, sum, sq float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	k := float64(n)
+	xbar := sum / k
+	within := math.Max(sq-k*xbar*xbar, 0)
+	kn, an := p.k0+k, p.a0+k/2
+	bn := p.b0 + within/2 + p.k0*k*(xbar-p.mean)*(xbar-p.mean)/(2*kn)
+	return lgamma(an) - lgamma(p.a0) + p.a0*math.Log(p.b0) - an*math.Log(bn) +
+		0.5*math.Log(p.k0/kn) - k/2*math.Log(2*math.Pi)
+}
+
 // betaML is ln of the marginal likelihood of n rewards of scaled sum x in [0, n], each a Bernoulli
 // at fractional x of mean θ ~ Beta(a, b): B(a + x, b + n − x)/B(a, b).
 func betaML(n int64, x, a, b float64) float64 {

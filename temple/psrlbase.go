@@ -5,6 +5,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/template"
 )
 
 // DrawSchedule is when a learner that draws its PSRL base's models itself (TemplatePrior,
@@ -61,6 +62,9 @@ type PSRLModel struct {
 	// Normal rewards (Beta false): the mean reward ~ N(RewardMean, RewardSD²) under the "new
 	// template" component, each reward ~ N(mean, RewardNoise²).
 	RewardMean, RewardSD, RewardNoise float64
+	// LearnedNoise (in HybridPrior's weights, identify_variance learned): Normal rewards whose
+	// noise is unknown, Normal–Gamma a priori (normalGamma); RewardNoise is its prior scale.
+	LearnedNoise bool
 	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax — or,
 	// with TaskRange, by the range each task states (agent.Task.Rewards), as PSRL's own defaults —,
 	// the scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
@@ -123,6 +127,20 @@ func (r PSRLModel) rewardData(n int64, sum, sq float64, nm int64, sm float64) fl
 	v0, noise2 := r.RewardSD*r.RewardSD, r.RewardNoise*r.RewardNoise
 	v := 1 / (1/v0 + float64(nm)/noise2)
 	return normalML(n, sum, sq, v*(r.RewardMean/v0+sm/noise2), v, noise2)
+}
+
+// normalGamma is the Normal–Gamma prior of a pair's rewards under LearnedNoise: the noise's
+// precision 1/σ² ~ Gamma(1, σ_id²) (shape 1, rate σ_id² = RewardNoise²: σ_id is its scale) and
+// the mean μ | σ² ~ N(m, σ²/κ₀). Under the new component (g nil) m is RewardMean and
+// κ₀ = σ_id²/RewardSD², so that at noise σ_id the mean's prior is N(RewardMean, RewardSD²) as
+// under known noise; under template g, m is g's reward and κ₀ its strength c, as the known-noise
+// prior N(g.R, σ_id²/c).
+func (r PSRLModel) normalGamma(g *template.Point, c float64) normalGamma {
+	noise2 := r.RewardNoise * r.RewardNoise
+	if g == nil {
+		return normalGamma{mean: r.RewardMean, k0: noise2 / (r.RewardSD * r.RewardSD), a0: 1, b0: noise2}
+	}
+	return normalGamma{mean: g.R, k0: c, a0: 1, b0: noise2}
 }
 
 // rewardNorm is the normaliser of rewardData: ln B(a, b) of the Beta posterior, 0 for the Normal.
