@@ -277,3 +277,35 @@ func TestAddFilesOfTheRepositoryLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestTierFamiliesAreDistinct: no two families of a tier hold the same tasks (their configs, with
+// every default filled in, differ beyond their names). base-learners once had online-maze's
+// defaults spelled out, and the tier counted one family twice.
+func TestTierFamiliesAreDistinct(t *testing.T) {
+	for _, tier := range []string{"small", "full"} {
+		s, err := Load("../benchmarks/" + tier + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]string{}
+		for _, f := range s.Families {
+			es, err := entries(s, f)
+			if err != nil || len(es) == 0 {
+				t.Fatalf("%s: family %s: entries %v", tier, f.Name, err)
+			}
+			c, err := config(f, "family", 1, 1, []*yaml.Node{es[0].node}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Agents = nil
+			b, err := yaml.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other, ok := seen[string(b)]; ok {
+				t.Errorf("%s tier: families %s and %s hold the same tasks", tier, other, f.Name)
+			}
+			seen[string(b)] = f.Name
+		}
+	}
+}
