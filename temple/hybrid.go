@@ -48,10 +48,11 @@ const (
 	LearnedVariance RewardVariance = "learned"
 )
 
-// DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and σ_id 0.1.
+// DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and the
+// rewards' noise learned pair by pair from the prior scale σ_id 0.1.
 func DefaultHybridParams() HybridParams {
 	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true,
-		IdentifyNoise: 0.1, IdentifyVariance: KnownVariance}
+		IdentifyNoise: 0.1, IdentifyVariance: LearnedVariance}
 }
 
 // Validate names the first parameter out of range.
@@ -69,7 +70,7 @@ func (p HybridParams) Validate() error {
 	case KnownVariance:
 	case LearnedVariance:
 		if p.IdentifyNoise == 0 {
-			return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0, the noise's prior scale")
+			return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0, the noise's prior scale (identify_noise 0, the base's reward model, goes with identify_variance known)")
 		}
 	default:
 		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)

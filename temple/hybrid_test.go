@@ -18,7 +18,7 @@ import (
 func hybridAgent(t *testing.T, models []latentModelSpec, tmpls ...[]template.Count) *HybridPrior {
 	t.Helper()
 	p := DefaultHybridParams()
-	p.IdentifyNoise = 0 // the base's Beta rewards, as latent-psrl's hand-worked tests
+	p.IdentifyNoise, p.IdentifyVariance = 0, KnownVariance // the base's Beta rewards, as latent-psrl's hand-worked tests
 	return hybridAgentWith(t, p, models, tmpls...)
 }
 
@@ -104,6 +104,7 @@ func TestHybridIdentifyNoiseByHand(t *testing.T) {
 	normal := func(x, mean, v float64) float64 { return math.Exp(-(x-mean)*(x-mean)/(2*v)) / math.Sqrt(2*math.Pi*v) }
 	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
 	p := DefaultHybridParams()
+	p.IdentifyVariance = KnownVariance
 	h := hybridAgentWith(t, p, models)
 	h.Observe(0, 0, 0, 1)
 	dk, dnew := normal(0, 2.0/10004, 1.0/10004+0.01), normal(0, 0.5, 0.26)
@@ -152,7 +153,6 @@ func TestNormalGammaByHand(t *testing.T) {
 // the prior's own, t with 2 degrees of freedom about 0.5 of scale² 0.01·1.04/0.04.
 func TestHybridLearnedVarianceByHand(t *testing.T) {
 	p := DefaultHybridParams()
-	p.IdentifyVariance = LearnedVariance
 	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
 	h := hybridAgentWith(t, p, models)
 	h.Observe(0, 0, 0, 1)
