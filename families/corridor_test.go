@@ -60,7 +60,7 @@ func (p *CorridorParams) Sequence(_ int, rng *rand.Rand) (env.Sequence, error) {
 }
 
 func init() {
-	registry = append(registry,
+	table.Add(
 		Family{Name: Corridor, Summary: "slippery corridors with a terminal goal (the guide's example, not in the paper)", Defaults: defaultCorridor},
 	)
 }

@@ -19,17 +19,15 @@
 package families
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/stream"
 )
@@ -52,30 +50,13 @@ type Family struct {
 }
 
 // Lookup returns the family of that name.
-func Lookup(name string) (Family, error) {
-	for _, f := range registry {
-		if f.Name == name {
-			return f, nil
-		}
-	}
-	return Family{}, fmt.Errorf("family = %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
-}
+func Lookup(name string) (Family, error) { return table.Lookup(name) }
 
 // All lists the registered families in name order.
-func All() []Family {
-	out := slices.Clone(registry)
-	slices.SortFunc(out, func(a, b Family) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
+func All() []Family { return table.All() }
 
 // Names lists the registered family names in order.
-func Names() []string {
-	var out []string
-	for _, f := range All() {
-		out = append(out, f.Name)
-	}
-	return out
-}
+func Names() []string { return table.Names() }
 
 // Keys lists the config keys of p in field order.
 func Keys(p Params) []string { return yamlkeys.Of(reflect.TypeOf(p).Elem()) }
@@ -145,42 +126,30 @@ func (s *Spec) UnmarshalYAML(n *yaml.Node) error {
 	if s.Params == nil {
 		return fmt.Errorf("line %d: tasks needs family: NAME (one of %s)", n.Line, strings.Join(Names(), ", "))
 	}
-	keys := Keys(s.Params)
+	params := &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Column: n.Column}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		key := n.Content[i]
-		if key.Value != "family" && !slices.Contains(keys, key.Value) {
-			return fmt.Errorf("line %d: family %s has no parameter %q (it has %s)%s", key.Line, s.Family, key.Value,
-				strings.Join(keys, ", "), suggest.DidYouMean(key.Value, keys))
+		if n.Content[i].Value != "family" {
+			params.Content = append(params.Content, n.Content[i], n.Content[i+1])
 		}
 	}
-	if err := n.Decode(s.Params); err != nil {
+	if err := registry.CheckKeys(params, "family "+s.Family, Keys(s.Params)); err != nil {
 		return err
 	}
-	return yamlkeys.Integers(n, s.Params) // count: 1.5 decodes as 1
+	if err := params.Decode(s.Params); err != nil {
+		return err
+	}
+	return yamlkeys.Integers(params, s.Params) // count: 1.5 decodes as 1
 }
 
 // MarshalYAML writes the family and then its parameters.
-func (s Spec) MarshalYAML() (any, error) {
-	var params yaml.Node
-	if err := params.Encode(s.Params); err != nil {
-		return nil, err
-	}
-	out := &yaml.Node{Kind: yaml.MappingNode}
-	out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "family"},
-		&yaml.Node{Kind: yaml.ScalarNode, Value: s.Family})
-	out.Content = append(out.Content, params.Content...)
-	return out, nil
-}
+func (s Spec) MarshalYAML() (any, error) { return registry.Mapping(s.Params, "family", s.Family) }
 
-// MarshalJSON writes the family and its parameters, as summary.json holds them.
+// MarshalJSON writes the family and its parameters as a JSON object, in the order of MarshalYAML
+// (capi/trajectory's cells hold them so).
 func (s Spec) MarshalJSON() ([]byte, error) {
-	b, err := yaml.Marshal(s)
+	n, err := s.MarshalYAML()
 	if err != nil {
 		return nil, err
 	}
-	var generic map[string]any
-	if err := yaml.Unmarshal(b, &generic); err != nil {
-		return nil, err
-	}
-	return json.Marshal(generic)
+	return registry.JSON(n.(*yaml.Node))
 }

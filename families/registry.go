@@ -1,9 +1,10 @@
 package families
 
-// registry is the table of task families: a family is its file of this package plus its entry
-// here. The summaries name the experiment of the paper that uses the family, or say that none
-// does.
-var registry = []Family{
+import "github.com/temple-rl/temple/internal/registry"
+
+// table is the table of task families: a family is its file of this package plus its entry here.
+// The summaries name the experiment of the paper that uses the family, or say that none does.
+var table = registry.New("family = %q", func(f Family) string { return f.Name }, []Family{
 	{Name: OnlineMaze, Summary: "random landform mazes drawn from a pool (Figure 2 \"Online MTRL\")",
 		Defaults: defaultOnlineMaze},
 	{Name: FiniteModel, Summary: "grid worlds that differ only in their goal (Figure 2 \"Finite-Model MTRL\")",
@@ -42,4 +43,4 @@ var registry = []Family{
 		Defaults: defaultSimulator(Acrobot, 4, 4, 4, 4, 4, 4)},
 	{Name: Pendulum, Summary: "Gymnasium's Pendulum-v1 as a simulator with a grid of torques, discretized (beyond the paper)",
 		Defaults: defaultSimulator(Pendulum, 8, 8, 8)},
-}
+})
