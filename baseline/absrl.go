@@ -8,6 +8,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// AbsRLType is Abs-RL's agent type: the name a config gives it (type: abs-rl) and its errors begin
+// with.
+const AbsRLType = "abs-rl"
+
 // AbsRLParams are Abs-RL's parameters: the abstraction and the learner that runs on it (only the
 // parameters of Learner are read).
 type AbsRLParams struct {

@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// DelayedQType is Delayed Q-learning's agent type: the name a config gives it (type: delayed-q) and
+// its errors begin with.
+const DelayedQType = "delayed-q"
+
 // DelayedQParams are Delayed Q-learning's parameters (simple_rl's DelayedQAgent).
 type DelayedQParams struct {
 	M        int     `yaml:"m" doc:"m: samples gathered per attempted update" range:">= 1"`                                                          // m: samples gathered per attempted update

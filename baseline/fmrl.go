@@ -12,6 +12,9 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// FMRLType is FMRL's agent type: the name a config gives it (type: fmrl) and its errors begin with.
+const FMRLType = "fmrl"
+
 // FMRLParams are FMRL's parameters.
 type FMRLParams struct {
 	// RMax is the base learner: known threshold m, R_max, action rule, plan tolerance.

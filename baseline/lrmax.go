@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// LRMaxType is LRMax's agent type: the name a config gives it (type: lrmax) and its errors begin
+// with.
+const LRMaxType = "lrmax"
+
 // LRMaxParams are LRMax's parameters; the yaml tags are the config keys.
 type LRMaxParams struct {
 	M             int64               `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                  // known threshold m

@@ -11,9 +11,9 @@ import (
 
 // Base learners of MaxQInit and Abs-RL.
 const (
-	BaseQLearning = "q-learning"
-	BaseDelayedQ  = "delayed-q"
-	BaseRMax      = "rmax" // MaxQInit only
+	BaseQLearning = learners.QLearningType
+	BaseDelayedQ  = DelayedQType
+	BaseRMax      = learners.RMaxType // MaxQInit only
 )
 
 // MaxQInitParams are MaxQInit's parameters: the base learner and its parameters (only those of

@@ -47,9 +47,14 @@ const (
 	// confidence set (16) for unknown classes), the width ApproxEquivalence clusters with.
 	PaperPlanningWidth PlanningWidth = "paper"
 	// UCRL2PlanningWidth is UCRL2's √(14·S·log(2·A·t_k/δ)/n_c): temple's C-UCRL before issue 54,
-	// kept for comparison (a class of one pair is then exactly UCRL2's confidence set).
-	UCRL2PlanningWidth PlanningWidth = "ucrl2"
+	// kept for comparison (a class of one pair is then exactly UCRL2's confidence set). Its value,
+	// planning_width: ucrl2, is UCRL2's type name.
+	UCRL2PlanningWidth PlanningWidth = UCRL2Type
 )
+
+// CUCRLType is C-UCRL's agent type: the name a config gives it (type: c-ucrl) and its errors begin
+// with.
+const CUCRLType = "c-ucrl"
 
 // CUCRLParams are C-UCRL's parameters: UCRL2's and those of ApproxEquivalence.
 type CUCRLParams struct {

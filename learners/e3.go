@@ -10,6 +10,9 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// E3Type is E3's agent type: the name a config gives it (type: e3) and its errors begin with.
+const E3Type = "e3"
+
 // E3Params are E3's parameters; the yaml tags are the config keys.
 type E3Params struct {
 	// M is the known threshold: a pair is known after m samples, a state when all its pairs are.

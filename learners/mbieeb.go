@@ -27,6 +27,10 @@ const (
 	ReplanEverySample Replan = "every-sample"
 )
 
+// MBIEEBType is MBIE-EB's agent type: the name a config gives it (type: mbie-eb) and its errors
+// begin with.
+const MBIEEBType = "mbie-eb"
+
 // MBIEEBParams are MBIE-EB's parameters; the yaml tags are the config keys.
 //
 // Sources: we could not read Strehl & Littman (2008) itself. What it says about β, m and its

@@ -139,6 +139,9 @@ const (
 	RedrawChanged PSRLRedraw = "changed"
 )
 
+// PSRLType is PSRL's agent type: the name a config gives it (type: psrl) and its errors begin with.
+const PSRLType = "psrl"
+
 // PSRLParams are PSRL's parameters; the yaml tags are the config keys.
 type PSRLParams struct {
 	// Prior is α₀ > 0, the parameter of the Dirichlet(α₀, …, α₀) prior over each pair's next

@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// QLearningType is Q-learning's agent type: the name a config gives it (type: q-learning) and its
+// errors begin with.
+const QLearningType = "q-learning"
+
 // QLearningParams are Q-learning's parameters (decision 17).
 type QLearningParams struct {
 	Alpha    float64 `yaml:"alpha" doc:"learning rate α" range:"0 < alpha <= 1"`                     // learning rate α

@@ -48,6 +48,9 @@ const Plannings = `"full", "incremental" or "delta"`
 // Valid reports whether p is one of the planning settings.
 func (p Planning) Valid() bool { return p == PlanFull || p == PlanIncremental || p == PlanDelta }
 
+// RMaxType is RMax's agent type: the name a config gives it (type: rmax) and its errors begin with.
+const RMaxType = "rmax"
+
 // RMaxParams are RMax's parameters.
 type RMaxParams struct {
 	M    int64      `yaml:"m" doc:"known threshold m: a pair is known after m samples" range:">= 1"`                                                                                                                              // known threshold m: a pair is known after m samples

@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// UCRL2Type is UCRL2's agent type: the name a config gives it (type: ucrl2) and its errors begin
+// with.
+const UCRL2Type = "ucrl2"
+
 // UCRL2Params are UCRL2's parameters; the yaml tags are the config keys.
 type UCRL2Params struct {
 	// Delta is the confidence parameter δ of the confidence sets (0 < δ < 1).

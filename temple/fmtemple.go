@@ -11,6 +11,10 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
+// FMTempLeType is FM-TempLe's agent type: the name a config gives it (type: fm-temple) and its
+// errors begin with.
+const FMTempLeType = "fm-temple"
+
 // FMParams are FM-TempLe's parameters: O-TempLe's plus the finite-model ones.
 type FMParams struct {
 	Params   `yaml:",inline"`
@@ -35,7 +39,7 @@ func DefaultFMParams() FMParams {
 
 // Validate names the first parameter out of range; m is the base learner's known threshold.
 func (p FMParams) Validate(m int64) error {
-	if err := p.Params.validate("fm-temple", m); err != nil {
+	if err := p.Params.validate(FMTempLeType, m); err != nil {
 		return err
 	}
 	switch {

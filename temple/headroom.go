@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
+// TrueTemplatesType is TrueTemplates' agent type: the name a config gives it (type: true-templates)
+// and its errors begin with.
+const TrueTemplatesType = "true-templates"
+
 // HeadroomParams are the parameters of TrueTemplates, the reference learner that is told every
 // pair's true template.
 type HeadroomParams struct {
@@ -55,7 +59,7 @@ func NewTrueTemplates(p HeadroomParams, base agent.Base) (*TrueTemplates, error)
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	ob, err := newOverBase(base, "true-templates")
+	ob, err := newOverBase(base, TrueTemplatesType)
 	if err != nil {
 		return nil, err
 	}

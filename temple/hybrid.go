@@ -11,6 +11,10 @@ import (
 	"github.com/temple-rl/temple/internal/buf"
 )
 
+// HybridPriorType is HybridPrior's agent type: the name a config gives it (type: hybrid-prior) and
+// its errors begin with.
+const HybridPriorType = "hybrid-prior"
+
 // HybridParams are the parameters of HybridPrior: the Chinese restaurant process over whole-task
 // models (LatentPrior's), the template library as each pair's prior (TemplatePrior's), and which
 // of the two parts are on (for ablations; both by default).
@@ -58,10 +62,10 @@ func DefaultHybridParams() HybridParams {
 // Validate names the first parameter out of range.
 func (p HybridParams) Validate() error {
 	if err := p.LatentParams.Validate(); err != nil {
-		return rename(err, "latent-psrl", "hybrid-prior")
+		return rename(err, LatentPSRLType, HybridPriorType)
 	}
 	if err := p.PriorParams.Validate(); err != nil {
-		return rename(err, "template-prior", "hybrid-prior")
+		return rename(err, TemplatePriorType, HybridPriorType)
 	}
 	if !(p.IdentifyNoise >= 0) || math.IsInf(p.IdentifyNoise, 0) {
 		return fmt.Errorf("hybrid-prior: identify_noise = %v, want a finite number >= 0", p.IdentifyNoise)
@@ -149,14 +153,14 @@ func NewHybridPrior(p HybridParams, r PSRLModel, base agent.Base) (*HybridPrior,
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := r.validate("hybrid-prior"); err != nil {
+	if err := r.validate(HybridPriorType); err != nil {
 		return nil, err
 	}
 	mix, err := newPairMixture(p.PriorParams)
 	if err != nil {
 		return nil, err
 	}
-	ob, err := newOverBase(base, "hybrid-prior")
+	ob, err := newOverBase(base, HybridPriorType)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +177,7 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if h.r, err = h.model.forTask("hybrid-prior", t); err != nil {
+	if h.r, err = h.model.forTask(HybridPriorType, t); err != nil {
 		return err
 	}
 	h.w = h.r

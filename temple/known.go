@@ -15,6 +15,10 @@ import (
 // (oracle.Tolerance), so that with one known model the reference acts as the oracle's policy.
 const knownTolerance = 1e-7
 
+// KnownModelsType is KnownModels' agent type: the name a config gives it (type: known-models) and
+// its errors begin with.
+const KnownModelsType = "known-models"
+
 // KnownModels is a reference, not a method: the identification oracle. It is told the distinct
 // models of the run's task sequence (transitions and rewards; not which task has which, nor their
 // order or how often each recurs), and acts by posterior sampling over that finite set: a

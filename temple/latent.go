@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// LatentPSRLType is LatentPrior's agent type: the name a config gives it (type: latent-psrl) and
+// its errors begin with.
+const LatentPSRLType = "latent-psrl"
+
 // LatentParams are the parameters of LatentPrior, posterior sampling over the task models seen
 // so far and a new one.
 type LatentParams struct {
@@ -86,10 +90,10 @@ func NewLatentPrior(p LatentParams, r PSRLModel, base agent.Base) (*LatentPrior,
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := r.validate("latent-psrl"); err != nil {
+	if err := r.validate(LatentPSRLType); err != nil {
 		return nil, err
 	}
-	ob, err := newOverBase(base, "latent-psrl")
+	ob, err := newOverBase(base, LatentPSRLType)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +113,7 @@ func (lp *LatentPrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if lp.r, err = lp.model.forTask("latent-psrl", t); err != nil {
+	if lp.r, err = lp.model.forTask(LatentPSRLType, t); err != nil {
 		return err
 	}
 	lp.rng = t.Rand

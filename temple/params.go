@@ -5,6 +5,10 @@ import (
 	"math"
 )
 
+// OTempLeType is O-TempLe's agent type: the name a config gives it (type: o-temple) and its errors
+// begin with.
+const OTempLeType = "o-temple"
+
 // Params are O-TempLe's parameters; the base learner's (its known threshold m among them) are the
 // base's own.
 type Params struct {
@@ -86,7 +90,7 @@ func DefaultMs(m int64) int64 { return min(paperMs, m) }
 
 // Validate names the first parameter out of range, and the fix where two conflict; m is the base
 // learner's known threshold.
-func (p Params) Validate(m int64) error { return p.validate("o-temple", m) }
+func (p Params) Validate(m int64) error { return p.validate(OTempLeType, m) }
 
 // validate is Validate with the agent type that errors are named after (o-temple, fm-temple).
 func (p Params) validate(agentType string, m int64) error {

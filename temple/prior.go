@@ -10,6 +10,10 @@ import (
 	"github.com/temple-rl/temple/template"
 )
 
+// TemplatePriorType is TemplatePrior's agent type: the name a config gives it (type: template-
+// prior) and its errors begin with.
+const TemplatePriorType = "template-prior"
+
 // PriorParams are the parameters of TemplatePrior, posterior sampling with the template library
 // as each pair's prior.
 type PriorParams struct {
@@ -101,14 +105,14 @@ func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePri
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := r.validate("template-prior"); err != nil {
+	if err := r.validate(TemplatePriorType); err != nil {
 		return nil, err
 	}
 	mix, err := newPairMixture(p)
 	if err != nil {
 		return nil, err
 	}
-	ob, err := newOverBase(base, "template-prior")
+	ob, err := newOverBase(base, TemplatePriorType)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if tp.r, err = tp.model.forTask("template-prior", t); err != nil {
+	if tp.r, err = tp.model.forTask(TemplatePriorType, t); err != nil {
 		return err
 	}
 	tp.rng = t.Rand
