@@ -6,8 +6,10 @@
 // A type's parameters are a pointer to a struct whose yaml tags are its config keys; decoding a
 // config block starts from the type's defaults and rejects any key the type does not have, naming
 // the line and the type's keys. Adding a learner is its own file (in learners, temple or
-// baseline, with its typed parameters, defaults and Validate) plus one entry in the table of
-// types.go.
+// baseline, with its type name, typed parameters, defaults and Validate) plus one entry in the
+// table of types.go: its name, defaults, memory figure, search space, needs, and whether it is a
+// base learner (docs/guides/new-learner.md). The table is an internal/registry table, as the task
+// families' is.
 //
 // It imports the seam (agent), the learners (learners, temple, baseline) and mdp; it must not
 // import experiment or anything that runs experiments.
@@ -17,14 +19,12 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/lazy"
-	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -53,7 +53,7 @@ type Params interface {
 
 // Type is one agent type of the registry.
 type Type struct {
-	Name    string // the config's type: key, e.g. "o-temple"
+	Name    string // the config's type: key, e.g. o-temple
 	Display string // the name results report it under unless the config names it
 	Summary string // one line: what it is, with its reference
 	// Defaults are the type's parameters with their defaults (the paper's settings where it has
@@ -62,12 +62,17 @@ type Type struct {
 	// PairBytes is what an agent of the type holds per state-action pair of a task, for the
 	// runner's memory estimate (see Memory).
 	PairBytes int64
-	// Search are the parameters temple tune searches by default, for a type registered from
-	// another module (Register); the types of this package have theirs in search.go.
+	// Search are the parameters temple tune searches by default (SearchSpace).
 	Search []Dim
 	// Needs is what the type needs of the tasks of a run beyond what each task states: the
 	// runner refuses a config whose tasks break it before any cell runs.
 	Needs Needs
+	// SingleTask says that the type learns each task alone: a benchmark's verdicts are against
+	// the best single-task learner of each family.
+	SingleTask bool
+	// base says that the type is a base learner (its parameters are BaseParams): the template
+	// learners run over it (base: NAME). Only this package's types are.
+	base bool
 }
 
 // Needs are what an agent type needs of the tasks of one run: learners that keep whole task
@@ -80,12 +85,6 @@ type Needs struct {
 	Why string
 }
 
-// registered are the types added by Register, after the table of types.go.
-var (
-	registeredMu sync.RWMutex
-	registered   []Type
-)
-
 // Register adds a learner of another module to the registry, so that configs name it (type: NAME)
 // and temple's command runs, tunes and compares it as any other: call it from an init function in
 // the learner's own file, and run the command with cli.Main from the program's main
@@ -96,16 +95,10 @@ func Register(t Type) {
 	if t.Name == "" || t.Display == "" || t.Defaults == nil {
 		panic(fmt.Sprintf("agenttypes.Register: type %q needs a Name, a Display name and Defaults", t.Name))
 	}
-	registeredMu.Lock()
-	defer registeredMu.Unlock()
-	if slices.ContainsFunc(allTypes(), func(x Type) bool { return x.Name == t.Name }) {
+	if !table.Add(t) {
 		panic(fmt.Sprintf("agenttypes.Register: agent type %q is registered already", t.Name))
 	}
-	registered = append(registered, t)
 }
-
-// allTypes are the table's types and the registered ones (with registeredMu held).
-func allTypes() []Type { return append(slices.Clone(types), registered...) }
 
 // memoryer is implemented by parameters whose agents' memory is not their type's PairBytes per
 // pair: PSRL's dense sampled model, LRMax's memory of past tasks, a template learner's base.
@@ -131,35 +124,13 @@ func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
 }
 
 // Lookup returns the type of that name.
-func Lookup(name string) (Type, error) {
-	registeredMu.RLock()
-	all := allTypes()
-	registeredMu.RUnlock()
-	for _, t := range all {
-		if t.Name == name {
-			return t, nil
-		}
-	}
-	return Type{}, fmt.Errorf("agent type %q, want one of %s%s", name, strings.Join(Names(), ", "), suggest.DidYouMean(name, Names()))
-}
+func Lookup(name string) (Type, error) { return table.Lookup(name) }
 
 // Types lists the registered types in name order.
-func Types() []Type {
-	registeredMu.RLock()
-	out := allTypes()
-	registeredMu.RUnlock()
-	slices.SortFunc(out, func(a, b Type) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
+func Types() []Type { return table.All() }
 
 // Names lists the registered type names in order.
-func Names() []string {
-	var out []string
-	for _, t := range Types() {
-		out = append(out, t.Name)
-	}
-	return out
-}
+func Names() []string { return table.Names() }
 
 // keyed is implemented by parameters whose keys depend on their values (a template learner's
 // keys include those of its base); the others' keys are their yaml tags.
@@ -199,7 +170,7 @@ func decodeOnto(typ string, p Params, n *yaml.Node) error {
 		return fmt.Errorf("line %d: the parameters of agent type %s are a mapping", n.Line, typ)
 	}
 	if _, ok := p.(yaml.Unmarshaler); !ok { // a yaml.Unmarshaler checks its own keys
-		if err := checkKeys(n, typ, Keys(p)); err != nil {
+		if err := registry.CheckKeys(n, "agent type "+typ, Keys(p)); err != nil {
 			return err
 		}
 	}
@@ -207,19 +178,6 @@ func decodeOnto(typ string, p Params, n *yaml.Node) error {
 		return err
 	}
 	return yamlkeys.Integers(n, p) // m: 2.5 decodes as 2
-}
-
-// checkKeys fails on the first key of mapping n that is not in keys.
-func checkKeys(n *yaml.Node, what string, keys []string) error {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key := n.Content[i]
-		if !slices.Contains(keys, key.Value) {
-			all := append([]string{"name"}, keys...)
-			return fmt.Errorf("line %d: agent type %s has no parameter %q (it has %s)%s", key.Line, what,
-				key.Value, strings.Join(all, ", "), suggest.DidYouMean(key.Value, all))
-		}
-	}
-	return nil
 }
 
 // Encode writes p (Params or BaseParams) as a mapping of its config keys, in the order Decode

@@ -80,13 +80,13 @@ func TestEveryTypeRoundTrips(t *testing.T) {
 
 func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
 	for _, c := range []struct{ typ, src, want string }{
-		{"o-temple", "tau: 0.2\nalpha: 0.1", `line 2: agent type o-temple (base rmax) has no parameter "alpha" (it has name, base, m, r_max, action_rule, plan_tolerance, planning, m_s, tau,`},
-		{"rmax", "m: 5\nm_s: 2", `line 2: agent type rmax has no parameter "m_s" (it has name, m, r_max`},
+		{"o-temple", "tau: 0.2\nalpha: 0.1", `line 2: agent type o-temple (base rmax) has no parameter "alpha" (it has base, m, r_max, action_rule, plan_tolerance, planning, m_s, tau,`},
+		{"rmax", "m: 5\nm_s: 2", `line 2: agent type rmax has no parameter "m_s" (it has m, r_max`},
 		{"q-learning", "gamma: 0.9", `line 1: agent type q-learning has no parameter "gamma"`},
 		{"o-temple", "base: dqn", `line 1: base = "dqn", want one of rmax`},
 		{"fm-temple", "model_gap: 0.5\nbase: rmax\nxi: 1", `line 3: agent type fm-temple (base rmax) has no parameter "xi"`},
 		{"nope", "", `agent type "nope", want one of abs-rl,`},
-		{"o-temple", "base: ucrl2\nbeta: 0.3", `line 2: agent type o-temple (base ucrl2) has no parameter "beta" (it has name, base, delta,`},
+		{"o-temple", "base: ucrl2\nbeta: 0.3", `line 2: agent type o-temple (base ucrl2) has no parameter "beta" (it has base, delta,`},
 		{"o-temple", "base: psrl\nprior: 0.5\nbeta: 1", `line 3: agent type o-temple (base psrl) has no parameter "beta"`},
 		{"psrl", "delta: 0.1", `agent type psrl has no parameter "delta"`},
 	} {
@@ -321,7 +321,7 @@ func TestTemplateLearnerOverEveryBase(t *testing.T) {
 		want := "O-TempLe"
 		if base != "rmax" {
 			b, _ := lookupBase(base)
-			want += "-" + b.display
+			want += "-" + b.Display
 		}
 		if got := DisplayName(typ, p); got != want {
 			t.Errorf("display name over %s = %q, want %q", base, got, want)

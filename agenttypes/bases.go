@@ -2,12 +2,11 @@ package agenttypes
 
 import (
 	"fmt"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/suggest"
+	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/temple"
@@ -22,40 +21,31 @@ type BaseParams interface {
 	NewBase() (agent.Base, error)
 }
 
-// baseType is one base learner that O-TempLe and FM-TempLe can run over (base: NAME); each is
-// also an agent type of its own, the single-task learner.
-type baseType struct {
-	name, display string
-	defaults      func() BaseParams
-}
-
-// bases are the base learners, the paper's RMax first.
-var bases = []baseType{
-	{"rmax", "RMax", func() BaseParams { return &RMax{learners.DefaultRMax()} }},
-	{"mbie-eb", "MBIE-EB", func() BaseParams { return &MBIEEB{learners.DefaultMBIEEB()} }},
-	{"e3", "E3", func() BaseParams { return &E3{learners.DefaultE3()} }},
-	{"ucrl2", "UCRL2", func() BaseParams { return &UCRL2{learners.DefaultUCRL2()} }},
-	{"psrl", "PSRL", func() BaseParams { return &PSRL{learners.DefaultPSRL()} }},
-	{"c-ucrl", "C-UCRL", func() BaseParams { return &CUCRL{learners.DefaultCUCRL()} }},
-}
-
-// BaseNames lists the base learners' names.
+// BaseNames lists the base learners' names, the paper's RMax first: the types of the table
+// marked base, each also an agent type of its own (the single-task learner).
 func BaseNames() []string {
 	var out []string
-	for _, b := range bases {
-		out = append(out, b.name)
+	for _, t := range table.InOrder() {
+		if t.base {
+			out = append(out, t.Name)
+		}
 	}
 	return out
 }
 
-func lookupBase(name string) (baseType, error) {
-	for _, b := range bases {
-		if b.name == name {
-			return b, nil
-		}
+// lookupBase is the type of the base learner name.
+func lookupBase(name string) (Type, error) {
+	if t, err := Lookup(name); err == nil && t.base {
+		return t, nil
 	}
-	return baseType{}, fmt.Errorf("base = %q, want one of %s%s", name, strings.Join(BaseNames(), ", "), suggest.DidYouMean(name, BaseNames()))
+	return Type{}, registry.Unknown(fmt.Sprintf("base = %q", name), name, BaseNames())
 }
+
+// defaultRMax and defaultPSRL are RMax's and PSRL's defaults: their entries' in the table, the
+// paper's base learner's (defaultBase) and that of the learners over PSRL (template-prior,
+// latent-psrl, hybrid-prior).
+func defaultRMax() *RMax { return &RMax{learners.DefaultRMax()} }
+func defaultPSRL() *PSRL { return &PSRL{learners.DefaultPSRL()} }
 
 // RMax is RMax's parameters (Brafman & Tennenholtz 2002), as a base learner and as the
 // single-task agent rmax.
@@ -117,24 +107,23 @@ func single(b agent.Base, err error) (agent.Agent, error) {
 // learner reads and writes it itself (base: NAME, then the base's keys); the tags of Name document
 // the key base: for the references.
 type Base struct {
-	Name   string `yaml:"base" doc:"the base learner the templates act on, with its own keys beside the template learner's: rmax (the paper's), mbie-eb, e3, ucrl2, psrl or c-ucrl" range:"rmax | mbie-eb | e3 | ucrl2 | psrl | c-ucrl"`
+	Name   string `yaml:"base" doc:"the base learner the templates act on (the paper's RMax by default), with its own keys beside the template learner's"` // its range, BaseNames, is filled in by internal/describe
 	Params BaseParams
 }
 
 // defaultBase is the paper's base, RMax, at its defaults.
-func defaultBase() Base { return Base{Name: "rmax", Params: baseDefaults("rmax")} }
+func defaultBase() Base { return Base{Name: RMaxType, Params: defaultRMax()} }
 
-// baseDefaults are the parameters of base learner name at its defaults: its entry of bases, the
-// one place that decides them. The base's own agent type and every learner built over it (a
-// template learner's base, template-prior's and latent-psrl's PSRL) take them from here, so that
-// a learner over a base differs from the base only in its own keys at defaults
-// (TestLearnersOverABaseTakeItsDefaults holds it for every type of the registry).
+// baseDefaults are the parameters of base learner name at its defaults: its entry's in the table,
+// the one place that decides them. A learner built over a base takes them from there, so that it
+// differs from the base only in its own keys at defaults (TestLearnersOverABaseTakeItsDefaults
+// holds it for every type of the registry).
 func baseDefaults(name string) BaseParams {
-	b, err := lookupBase(name)
+	t, err := lookupBase(name)
 	if err != nil {
 		panic(err) // the registry names a base that does not exist: a programming error
 	}
-	return b.defaults()
+	return t.Defaults().(BaseParams)
 }
 
 // decode reads the base: key of mapping n (keeping the current base if there is none) and the
@@ -149,8 +138,8 @@ func (b *Base) decode(n *yaml.Node) error {
 		if err != nil {
 			return fmt.Errorf("line %d: %w", v.Line, err)
 		}
-		if t.name != b.Name {
-			*b = Base{Name: t.name, Params: t.defaults()}
+		if t.Name != b.Name {
+			*b = Base{Name: t.Name, Params: baseDefaults(t.Name)}
 		}
 	}
 	return n.Decode(b.Params)
@@ -175,13 +164,13 @@ func (b Base) encode(out *yaml.Node) error {
 // display is the base's display name.
 func (b Base) display() string {
 	t, _ := lookupBase(b.Name)
-	return t.display
+	return t.Display
 }
 
 // suffix is the display-name suffix of a template learner over b: none over the paper's RMax,
 // "-UCRL2" over UCRL2.
 func (b Base) suffix() string {
-	if b.Name == "rmax" {
+	if b.Name == RMaxType {
 		return ""
 	}
 	return "-" + b.display()
@@ -204,7 +193,7 @@ func (p *OTempLe) Keys() []string {
 // UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
 // any other key with its line.
 func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
-	return decodeTemplateLearner(n, "o-temple", &p.Base, p.Keys, &p.Params, &p.Ms, &p.msSet)
+	return decodeTemplateLearner(n, OTempLeType, &p.Base, p.Keys, &p.Params, &p.Ms, &p.msSet)
 }
 
 // follow keeps m_s following the base's m in a copy of orig (Clone).
@@ -250,7 +239,7 @@ func (p *FMTempLe) Keys() []string {
 
 // UnmarshalYAML reads the base and the template parameters, failing on any other key.
 func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
-	return decodeTemplateLearner(n, "fm-temple", &p.Base, p.Keys, &p.FMParams, &p.Ms, &p.msSet)
+	return decodeTemplateLearner(n, FMTempLeType, &p.Base, p.Keys, &p.FMParams, &p.Ms, &p.msSet)
 }
 
 // decodeTemplateLearner reads the block n of a template learner of type typ: its base b (base:
@@ -260,7 +249,7 @@ func decodeTemplateLearner(n *yaml.Node, typ string, b *Base, keys func() []stri
 	if err := b.decode(n); err != nil {
 		return err
 	}
-	if err := checkKeys(n, typ+" (base "+b.Name+")", keys()); err != nil {
+	if err := registry.CheckKeys(n, "agent type "+typ+" (base "+b.Name+")", keys()); err != nil {
 		return err
 	}
 	if err := n.Decode(params); err != nil {
@@ -343,7 +332,7 @@ func refuteMemory(refute bool, S, A int64) int64 {
 // templeMemory is the memory of a template learner over base b: its own tables (typeBytes, which
 // was measured over RMax, less RMax's) and the base's.
 func templeMemory(b Base, typeBytes, S, A int64) int64 {
-	rmax, _ := Lookup("rmax")
+	rmax, _ := Lookup(RMaxType)
 	t, _ := Lookup(b.Name)
 	base := t.PairBytes * S * A
 	if m, ok := b.Params.(memoryer); ok {

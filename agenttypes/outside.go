@@ -43,7 +43,7 @@ func (p *External) Validate() error {
 	case !(p.Timeout > 0) || math.IsInf(p.Timeout, 0):
 		return fmt.Errorf("external: timeout = %v, want a finite number of seconds > 0", p.Timeout)
 	}
-	return checkParams("external", p.Params)
+	return checkParams(ExternalType, p.Params)
 }
 
 // New starts the learner's process for one run and opens its cell.
@@ -101,7 +101,7 @@ func (p *Python) Validate() error {
 	case !(p.Timeout > 0) || math.IsInf(p.Timeout, 0):
 		return fmt.Errorf("python: timeout = %v, want a finite number of seconds > 0", p.Timeout)
 	}
-	return checkParams("python", p.Params)
+	return checkParams(PythonType, p.Params)
 }
 
 // New refuses: a Python learner is built in its Python process, one per cell (experiment runs its

@@ -4,6 +4,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/temple"
@@ -27,7 +28,7 @@ func (p *TrueTemplates) UnmarshalYAML(n *yaml.Node) error {
 	if err := p.Base.decode(n); err != nil {
 		return err
 	}
-	if err := checkKeys(n, "true-templates (base "+p.Base.Name+")", p.Keys()); err != nil {
+	if err := registry.CheckKeys(n, "agent type "+TrueTemplatesType+" (base "+p.Base.Name+")", p.Keys()); err != nil {
 		return err
 	}
 	return n.Decode(&p.HeadroomParams)

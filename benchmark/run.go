@@ -305,7 +305,7 @@ func (r *Family) fill(tuned experiment.Spec, rec *tune.Record, sum experiment.Su
 		if err != nil {
 			return err
 		}
-		l := Learner{Name: e.agent.Name, Type: e.agent.Type, SingleTask: singleTask[e.agent.Type] && !e.reference,
+		l := Learner{Name: e.agent.Name, Type: e.agent.Type, SingleTask: singleTask(e.agent.Type) && !e.reference,
 			Setting: setting, Budget: TunedBudget{Settings: len(records[e.agent.Name].Trials), TrialRuns: records[e.agent.Name].TrialRuns},
 			Reward: estimate(a.MeanPerTaskReward, a.CI95)}
 		if a.Oracle != nil {

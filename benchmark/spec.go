@@ -246,11 +246,11 @@ func (s *Spec) Add(a Addition, path string) error {
 	return nil
 }
 
-// singleTask are the agent types that learn each task alone: the family's best of them is what
-// every learner's verdict is against.
-var singleTask = map[string]bool{
-	"q-learning": true, "rmax": true, "mbie-eb": true, "e3": true, "ucrl2": true, "c-ucrl": true,
-	"psrl": true, "delayed-q": true,
+// singleTask says that agents of type typ learn each task alone (agenttypes.Type.SingleTask): the
+// family's best of them is what every learner's verdict is against.
+func singleTask(typ string) bool {
+	t, err := agenttypes.Lookup(typ)
+	return err == nil && t.SingleTask
 }
 
 // outside says that agent a is a learner written outside temple (python, external).

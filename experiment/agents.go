@@ -1,8 +1,6 @@
 package experiment
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,23 +9,24 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/stream"
 )
 
-// Agent types of the presets (the registry, package agenttypes, has them all).
+// Agent types of the presets: the registry's names (package agenttypes has them all).
 const (
-	TypeRMax      = "rmax"
-	TypeQLearning = "q-learning"
-	TypeOTempLe   = "o-temple"
-	TypeFMTempLe  = "fm-temple"
-	TypeFMRL      = "fmrl"
-	TypeDelayedQ  = "delayed-q"
-	TypeAbsRL     = "abs-rl"
+	TypeRMax      = agenttypes.RMaxType
+	TypeQLearning = agenttypes.QLearningType
+	TypeOTempLe   = agenttypes.OTempLeType
+	TypeFMTempLe  = agenttypes.FMTempLeType
+	TypeFMRL      = agenttypes.FMRLType
+	TypeDelayedQ  = agenttypes.DelayedQType
+	TypeAbsRL     = agenttypes.AbsRLType
 	// MaxQInit on each of its base learners.
-	TypeMaxQInitQ        = "maxqinit-q-learning"
-	TypeMaxQInitDelayedQ = "maxqinit-delayed-q"
-	TypeMaxQInitRMax     = "maxqinit-rmax"
+	TypeMaxQInitQ        = agenttypes.MaxQInitQType
+	TypeMaxQInitDelayedQ = agenttypes.MaxQInitDelayedQType
+	TypeMaxQInitRMax     = agenttypes.MaxQInitRMaxType
 )
 
 // AgentSpec is one agent of an experiment: its type, the name it is reported under, and the
@@ -87,54 +86,18 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 // MarshalYAML writes the type, the name and the type's own parameters under their config keys,
 // so that a written spec (spec.yaml) reads back.
 func (a AgentSpec) MarshalYAML() (any, error) {
-	params, err := agenttypes.Encode(a.Params)
-	if err != nil {
-		return nil, err
-	}
-	out := &yaml.Node{Kind: yaml.MappingNode}
-	for _, kv := range [][2]string{{"type", a.Type}, {"name", a.Name}} {
-		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]}, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[1]})
-	}
-	out.Content = append(out.Content, params.Content...)
-	return out, nil
+	return registry.Mapping(a.Params, "type", a.Type, "name", a.Name)
 }
 
 // MarshalJSON writes the agent as spec.yaml does — type, name and its type's parameters under
-// their config keys, in that order — for summary.json.
+// their config keys, in that order — as a JSON object (a benchmark's tuned settings, a
+// trajectory's cell).
 func (a AgentSpec) MarshalJSON() ([]byte, error) {
 	n, err := a.MarshalYAML()
 	if err != nil {
 		return nil, err
 	}
-	return orderedJSON(n.(*yaml.Node))
-}
-
-// orderedJSON writes a YAML mapping as a JSON object with its keys in order.
-func orderedJSON(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		var v any
-		if err := n.Content[i+1].Decode(&v); err != nil {
-			return nil, err
-		}
-		k, err := json.Marshal(n.Content[i].Value)
-		if err != nil {
-			return nil, err
-		}
-		val, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(val)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return registry.JSON(n.(*yaml.Node))
 }
 
 // param decodes the value of the parameter key into dst.

@@ -20,6 +20,9 @@ func AgentTypes() []Entry {
 		e := Entry{Name: t.Name, Summary: t.Summary, Params: Of(p)}
 		for k := range e.Params {
 			e.Params[k].Search = searchOf(t.Name, p, e.Params[k].Key)
+			if e.Params[k].Key == "base" { // the registry's base learners
+				e.Params[k].Range = strings.Join(agenttypes.BaseNames(), " | ")
+			}
 		}
 		if keys := agenttypes.Keys(p); len(keys) > 0 && keys[0] == "base" {
 			e.Note = fmt.Sprintf("and the keys of its base learner: those of agent type %s (the default base) or of the base named; "+
