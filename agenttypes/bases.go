@@ -103,16 +103,17 @@ func single(b agent.Base, err error) (agent.Agent, error) {
 	return agent.NewSingle(b), nil
 }
 
-// Base is the base learner a template learner runs over: its name and its parameters. A template
-// learner reads and writes it itself (base: NAME, then the base's keys); the tags of Name document
-// the key base: for the references.
-type Base struct {
-	Name   string `yaml:"base" doc:"the base learner the templates act on (the paper's RMax by default), with its own keys beside the template learner's"` // its range, BaseNames, is filled in by internal/describe
+// BaseSpec is the base learner a template learner runs over (its Base): its name and its
+// parameters, as experiment.AgentSpec is an agent's type and parameters; the base learner itself is
+// an agent.Base. A template learner reads and writes it itself (base: NAME, then the base's keys);
+// the tags of Name document the key base: for the references, which take its range from BaseNames.
+type BaseSpec struct {
+	Name   string `yaml:"base" doc:"the base learner the templates act on (the paper's RMax by default), with its own keys beside the template learner's"`
 	Params BaseParams
 }
 
 // defaultBase is the paper's base, RMax, at its defaults.
-func defaultBase() Base { return Base{Name: RMaxType, Params: defaultRMax()} }
+func defaultBase() BaseSpec { return BaseSpec{Name: RMaxType, Params: defaultRMax()} }
 
 // baseDefaults are the parameters of base learner name at its defaults: its entry's in the table,
 // the one place that decides them. A learner built over a base takes them from there, so that it
@@ -128,7 +129,7 @@ func baseDefaults(name string) BaseParams {
 
 // decode reads the base: key of mapping n (keeping the current base if there is none) and the
 // base's parameters, onto its defaults when the base changes.
-func (b *Base) decode(n *yaml.Node) error {
+func (b *BaseSpec) decode(n *yaml.Node) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value != "base" {
 			continue
@@ -139,19 +140,19 @@ func (b *Base) decode(n *yaml.Node) error {
 			return fmt.Errorf("line %d: %w", v.Line, err)
 		}
 		if t.Name != b.Name {
-			*b = Base{Name: t.Name, Params: baseDefaults(t.Name)}
+			*b = BaseSpec{Name: t.Name, Params: baseDefaults(t.Name)}
 		}
 	}
 	return n.Decode(b.Params)
 }
 
 // keys are base: and the base's own keys.
-func (b Base) keys() []string {
+func (b BaseSpec) keys() []string {
 	return append([]string{"base"}, yamlkeys.Of(reflectElem(b.Params))...)
 }
 
 // encode appends base: and the base's parameters to mapping out.
-func (b Base) encode(out *yaml.Node) error {
+func (b BaseSpec) encode(out *yaml.Node) error {
 	n, err := Encode(b.Params)
 	if err != nil {
 		return err
@@ -162,14 +163,14 @@ func (b Base) encode(out *yaml.Node) error {
 }
 
 // display is the base's display name.
-func (b Base) display() string {
+func (b BaseSpec) display() string {
 	t, _ := lookupBase(b.Name)
 	return t.Display
 }
 
 // suffix is the display-name suffix of a template learner over b: none over the paper's RMax,
 // "-UCRL2" over UCRL2.
-func (b Base) suffix() string {
+func (b BaseSpec) suffix() string {
 	if b.Name == RMaxType {
 		return ""
 	}
@@ -180,7 +181,7 @@ func (b Base) suffix() string {
 // Until a config sets m_s, it follows the base's m (temple.DefaultMs): the paper's 50, or m when
 // that is smaller, so that O-TempLe runs with its defaults over every base.
 type OTempLe struct {
-	Base          Base
+	Base          BaseSpec
 	temple.Params `yaml:",inline"`
 	msSet         bool // a config set m_s
 }
@@ -227,7 +228,7 @@ func (p *OTempLe) Display(typeDisplay string) string { return typeDisplay + p.Ba
 // FMTempLe is FM-TempLe's parameters: O-TempLe's, the finite-model ones and its base learner's;
 // m_s follows the base's m as O-TempLe's does.
 type FMTempLe struct {
-	Base            Base
+	Base            BaseSpec
 	temple.FMParams `yaml:",inline"`
 	msSet           bool // a config set m_s
 }
@@ -245,7 +246,7 @@ func (p *FMTempLe) UnmarshalYAML(n *yaml.Node) error {
 // decodeTemplateLearner reads the block n of a template learner of type typ: its base b (base:
 // NAME and the base's keys), then its own parameters onto params, failing on any key not in
 // keys() with its line. Its m_s (*ms) follows the base's m until a block sets it (*msSet).
-func decodeTemplateLearner(n *yaml.Node, typ string, b *Base, keys func() []string, params any, ms *int64, msSet *bool) error {
+func decodeTemplateLearner(n *yaml.Node, typ string, b *BaseSpec, keys func() []string, params any, ms *int64, msSet *bool) error {
 	if err := b.decode(n); err != nil {
 		return err
 	}
@@ -267,7 +268,7 @@ func (p *FMTempLe) follow(orig Params) { p.msSet = orig.(*FMTempLe).msSet }
 
 // defaultMs is m_s over base b when no config set it (temple.DefaultMs), or ms as it is while b's
 // parameters do not build (Validate names them).
-func defaultMs(b Base, ms int64) int64 {
+func defaultMs(b BaseSpec, ms int64) int64 {
 	m, err := knownThreshold(b)
 	if err != nil {
 		return ms
@@ -331,7 +332,7 @@ func refuteMemory(refute bool, S, A int64) int64 {
 
 // templeMemory is the memory of a template learner over base b: its own tables (typeBytes, which
 // was measured over RMax, less RMax's) and the base's.
-func templeMemory(b Base, typeBytes, S, A int64) int64 {
+func templeMemory(b BaseSpec, typeBytes, S, A int64) int64 {
 	rmax, _ := Lookup(RMaxType)
 	t, _ := Lookup(b.Name)
 	base := t.PairBytes * S * A
@@ -342,7 +343,7 @@ func templeMemory(b Base, typeBytes, S, A int64) int64 {
 }
 
 // knownThreshold is the base's m (a validated base builds without error).
-func knownThreshold(b Base) (int64, error) {
+func knownThreshold(b BaseSpec) (int64, error) {
 	l, err := b.Params.NewBase()
 	if err != nil {
 		return 0, err
@@ -351,7 +352,7 @@ func knownThreshold(b Base) (int64, error) {
 }
 
 // encodeWithBase is the mapping of the base, its parameters, then own.
-func encodeWithBase(b Base, own any) (*yaml.Node, error) {
+func encodeWithBase(b BaseSpec, own any) (*yaml.Node, error) {
 	out := &yaml.Node{Kind: yaml.MappingNode}
 	if err := b.encode(out); err != nil {
 		return nil, err

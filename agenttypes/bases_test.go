@@ -49,8 +49,8 @@ func baseParts(typ string, p Params) []basePart {
 				continue
 			}
 			switch {
-			case f.Type == reflect.TypeOf(Base{}):
-				b := fv.Interface().(Base)
+			case f.Type == reflect.TypeOf(BaseSpec{}):
+				b := fv.Interface().(BaseSpec)
 				out = append(out, basePart{over: b.Name, got: reflect.ValueOf(b.Params).Elem().Interface(),
 					want: reflect.ValueOf(baseDefaults(b.Name)).Elem().Interface(), fieldTypes: path + f.Name})
 			case owners[f.Type] != "":

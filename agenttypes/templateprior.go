@@ -13,7 +13,7 @@ import (
 // TrueTemplates is the parameters of the reference learner told each pair's true template
 // (temple.TrueTemplates): its strength and its base learner's.
 type TrueTemplates struct {
-	Base                  Base
+	Base                  BaseSpec
 	temple.HeadroomParams `yaml:",inline"`
 }
 
