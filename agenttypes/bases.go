@@ -41,9 +41,9 @@ func lookupBase(name string) (Type, error) {
 	return Type{}, registry.Unknown(fmt.Sprintf("base = %q", name), name, BaseNames())
 }
 
-// defaultRMax and defaultPSRL are RMax's and PSRL's defaults: their entries' in the table, the
-// paper's base learner's (defaultBase) and that of the learners over PSRL (template-prior,
-// latent-psrl, hybrid-prior).
+// defaultRMax and defaultPSRL are RMax's and PSRL's defaults, their entries' in the table, for the
+// entries built over them (defaultBase; template-prior, latent-psrl and hybrid-prior over PSRL),
+// whose Defaults cannot look the table up: it is being made (an initialization cycle).
 func defaultRMax() *RMax { return &RMax{learners.DefaultRMax()} }
 func defaultPSRL() *PSRL { return &PSRL{learners.DefaultPSRL()} }
 
