@@ -35,11 +35,10 @@ type HybridParams struct {
 	// apart by their rewards only weakly.
 	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
 	// IdentifyVariance is whether the weights take the rewards' noise as known (σ_id) or learn it
-	// pair by pair — for every part, or for the whole-task models only: a Normal of unknown mean
-	// and variance (Normal–Gamma), whose predictive is Student's t, wide where a model's pooled
-	// rewards at a pair spread (a reward that depends on the next state) and narrow where they do
-	// not.
-	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known (σ_id); learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ_id²) a priori: a model whose pooled rewards at a pair spread is not refuted by that spread); or models: learned for the whole-task models, known for the library's components and a new model" range:"known | learned | models"`
+	// pair by pair: a Normal of unknown mean and variance (Normal–Gamma), whose predictive is
+	// Student's t, wide where a model's pooled rewards at a pair spread (a reward that depends on
+	// the next state) and narrow where they do not.
+	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known (σ_id), or learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ_id²) a priori: a model whose pooled rewards at a pair spread is not refuted by that spread)" range:"known | learned"`
 }
 
 // RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
@@ -51,9 +50,6 @@ const (
 	// LearnedVariance: each reward is N(mean, σ²), σ² unknown and learned from the pair's rewards
 	// under a Normal–Gamma prior (normalGammaML).
 	LearnedVariance RewardVariance = "learned"
-	// ModelsVariance: learned for the whole-task models (each pools a pair's rewards over the
-	// tasks that had it), known (σ_id) for the library's components and a new model.
-	ModelsVariance RewardVariance = "models"
 )
 
 // DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and the
@@ -76,12 +72,12 @@ func (p HybridParams) Validate() error {
 	}
 	switch p.IdentifyVariance {
 	case KnownVariance:
-	case LearnedVariance, ModelsVariance:
+	case LearnedVariance:
 		if p.IdentifyNoise == 0 {
-			return fmt.Errorf("hybrid-prior: identify_variance %s needs identify_noise > 0, the noise's prior scale (identify_noise 0, the base's reward model, goes with identify_variance known)", p.IdentifyVariance)
+			return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0, the noise's prior scale (identify_noise 0, the base's reward model, goes with identify_variance known)")
 		}
 	default:
-		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q, %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance, ModelsVariance)
+		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)
 	}
 	if !p.WholeTasks && !p.Templates {
 		return errors.New("hybrid-prior: whole_tasks and templates both false: that is PSRL (type psrl); keep at least one part")
@@ -274,7 +270,7 @@ func (h *HybridPrior) reweigh(i int) {
 			a := alpha + float64(succCount(m.Successors(i), int(x.State)))
 			t += lgamma(a+float64(x.N)) - lgamma(a)
 		}
-		if h.p.IdentifyVariance != KnownVariance { // the Normal–Gamma posterior given model k's rewards at the pair
+		if h.w.LearnedNoise { // the Normal–Gamma posterior given model k's rewards at the pair
 			ng := h.w.normalGamma(nil, 0)
 			sm, sq := m.R(i), h.models[k].sq[i]
 			t += ng.logML(nm+n, sm+sum, sq+h.ownSq[i]) - ng.logML(nm, sm, sq)

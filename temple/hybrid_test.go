@@ -163,28 +163,19 @@ func TestHybridLearnedVarianceByHand(t *testing.T) {
 	if got, want := hybridPosterior(h), []float64{100.1 / 101 * dk, 0.1 / 101 * dk, 0.1 * dnew}; !closeTo(got, want) {
 		t.Errorf("posterior %v, want ∝ %v", got, want)
 	}
-	// identify_variance models: the models' terms as above, a new model's the known noise's,
-	// N(0; 0.5, 0.25 + 0.01) (TestHybridIdentifyNoiseByHand).
-	p.IdentifyVariance = ModelsVariance
-	h = hybridAgentWith(t, p, models)
-	h.Observe(0, 0, 0, 1)
-	known := math.Exp(-0.25/(2*0.26)) / math.Sqrt(2*math.Pi*0.26)
-	if got, want := hybridPosterior(h), []float64{100.1 / 101 * dk, 0.1 / 101 * dk, 0.1 * known}; !closeTo(got, want) {
-		t.Errorf("models: posterior %v, want ∝ %v", got, want)
-	}
 }
 
 // A pair whose reward depends on its next state (RiverSwim's right end: 1 or 0 at random) spreads
 // its rewards under the true model too. With the noise known to be 0.1, a task's sample mean 0.35
 // (7 rewards 1 in 20, a deviation of 1.3 standard errors from the model's 0.5) refutes the model
 // that pooled the same pair's 0s and 1s, and a task of the same MDP is taken for a new one; with
-// the noise learned (for every part, or for the models only) the model holds.
+// the noise learned the model holds.
 func TestHybridLearnedVarianceKeepsASpreadModel(t *testing.T) {
 	spread := latentModel{sq: make([]float64, 10), tasks: 3}
 	spread.counts.Reset(10, 1)
 	spread.counts.Add(0, 1, 50, 25) // 25 rewards 1 and 25 rewards 0
 	spread.sq[0] = 25
-	for _, v := range []RewardVariance{KnownVariance, LearnedVariance, ModelsVariance} {
+	for _, v := range []RewardVariance{KnownVariance, LearnedVariance} {
 		p := DefaultHybridParams()
 		p.IdentifyVariance = v
 		h := hybridAgentWith(t, p, nil)
@@ -199,8 +190,8 @@ func TestHybridLearnedVarianceKeepsASpreadModel(t *testing.T) {
 		if v == KnownVariance && w[0] > 0.01 {
 			t.Errorf("noise known to be 0.1: posterior of the spread model %v, want below 0.01", w[0])
 		}
-		if v != KnownVariance && w[0] < 0.99 {
-			t.Errorf("noise %s: posterior of the spread model %v, want above 0.99", v, w[0])
+		if v == LearnedVariance && w[0] < 0.99 {
+			t.Errorf("noise learned: posterior of the spread model %v, want above 0.99", w[0])
 		}
 	}
 }
@@ -368,7 +359,7 @@ func TestHybridParamsValidate(t *testing.T) {
 	}
 	p = DefaultHybridParams()
 	p.IdentifyVariance = "guessed"
-	if err := p.Validate(); err == nil || err.Error() != `hybrid-prior: identify_variance "guessed", want "known", "learned" or "models"` {
+	if err := p.Validate(); err == nil || err.Error() != `hybrid-prior: identify_variance "guessed", want "known" or "learned"` {
 		t.Errorf("identify_variance guessed: %v", err)
 	}
 	p = DefaultHybridParams()
