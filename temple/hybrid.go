@@ -48,7 +48,7 @@ const (
 	// KnownVariance: each reward is N(mean, σ_id²).
 	KnownVariance RewardVariance = "known"
 	// LearnedVariance: each reward is N(mean, σ²), σ² unknown and learned from the pair's rewards
-	// under a Normal–Gamma prior (normalGammaML).
+	// under a Normal–Gamma prior (normalGamma.logML).
 	LearnedVariance RewardVariance = "learned"
 )
 
@@ -101,7 +101,8 @@ func (p HybridParams) Validate() error {
 //	P(z = new | D) ∝ α · Π_i M(D_i)
 //
 // with DM the Dirichlet–multinomial marginal of pair i's own next states, R_k that of its
-// rewards under model k's reward posterior (Normal of noise σ_id, IdentifyNoise, by default), and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
+// rewards under model k's reward posterior (by default Normal–Gamma, the noise learned from the
+// model's pooled rewards, IdentifyVariance; or Normal of noise σ_id, IdentifyNoise), and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
 // of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
 // z's pooled samples beside the own samples of every pair it has seen (as LatentPrior), draws for
 // every other visited pair a component of the library's mixture and places it (as
