@@ -58,11 +58,9 @@ type Spec struct {
 	// refused (results.Tuning.CheckSeed).
 	Tuning *results.Tuning `yaml:"tuning,omitempty" doc:"written by temple tune into a tuned config: how its agents were tuned (seeds, budget, objective); temple run refuses its seeds"`
 
-	// dir says how a run treats what its results directory holds (WithDir); point that the
-	// directory is a point of the experiment in its parent (asPoint); inputs holds the files the
-	// tasks read, each read once (ReadInputsOnce).
+	// dir says how a run treats what its results directory holds (WithDir); inputs holds the
+	// files the tasks read, each read once (ReadInputsOnce).
 	dir    DirOptions
-	point  bool
 	inputs *inputStore
 }
 

@@ -93,7 +93,7 @@ func Verdicts(sum Summary, baseline string, named []string) ([]stats.Comparison,
 // WriteReport writes report.html into a results directory from the files it holds: one
 // self-contained page with the resolved spec, the summary with 95% CIs, the paired comparison with
 // the baseline, every figure inline, each agent's diagnostics and the timings.
-func WriteReport(dir string) error {
+func WriteReport(dir Dir) error {
 	sum, err := ReadSummary(dir)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func WriteReport(dir string) error {
 		return err
 	}
 	page.Agents = agents
-	if page.Diagnostics, err = readDiagnostics(filepath.Join(dir, MetricsFile), agents); err != nil {
+	if page.Diagnostics, err = readDiagnostics(dir, agents); err != nil {
 		return err
 	}
 	var timings struct {
@@ -126,13 +126,13 @@ func WriteReport(dir string) error {
 	}
 	if b, err := readListed(dir, TimingsFile, maxLayoutBytes); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
-			return &DamagedError{Path: filepath.Join(dir, TimingsFile), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
+			return &DamagedError{Path: dir.Path(TimingsFile), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	page.Seconds, page.Reused = timings.Total, timings.Reused
-	err = atomicfile.WriteWith(filepath.Join(dir, ReportFile), func(w *bufio.Writer) error {
+	err = atomicfile.WriteWith(dir.Path(ReportFile), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
 	if err != nil {
@@ -143,7 +143,7 @@ func WriteReport(dir string) error {
 
 // RewriteReport is WriteReport for temple report: it refuses a directory in which an experiment
 // is running (whose writer writes the report itself).
-func RewriteReport(dir string) error {
+func RewriteReport(dir Dir) error {
 	unlock, err := lock(dir, "(temple report)", nil)
 	if err != nil {
 		return err
@@ -168,8 +168,8 @@ type SpecHeader struct {
 }
 
 // ReadSpecHeader reads the SpecHeader of dir's spec.yaml; it returns the file's bytes too.
-func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
-	path := filepath.Join(dir, SpecFile)
+func ReadSpecHeader(dir Dir) (SpecHeader, []byte, error) {
+	path := dir.Path(SpecFile)
 	b, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return SpecHeader{}, nil, err
@@ -185,8 +185,8 @@ func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 // those that temple wrote, whose checksums dir's checksums.json records. Any other SVG there,
 // not temple's and so not to be trusted as markup, is not read: foreign names them, for the
 // report to say so.
-func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, FiguresDir, "*.svg"))
+func ReadFigures(dir Dir) (figures []SVGFigure, foreign []string, err error) {
+	files, err := filepath.Glob(dir.Path(FiguresDir + "/*.svg"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,12 +202,12 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
 	for _, file := range files {
-		name := filepath.Join(FiguresDir, filepath.Base(file))
+		name := FiguresDir + "/" + filepath.Base(file)
 		b, err := readVerified(dir, name, maxLayoutBytes)
 		if err != nil {
 			var damaged *DamagedError
 			if errors.As(err, &damaged) {
-				foreign = append(foreign, filepath.ToSlash(name))
+				foreign = append(foreign, name)
 				continue
 			}
 			return nil, nil, err
@@ -226,8 +226,8 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 // readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
 // metric, a column per agent (so that no metric's name is cut at the page's edge). A damaged
 // metrics.csv is refused (ReadMetrics).
-func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
-	metrics, err := ReadMetrics(path)
+func readDiagnostics(dir Dir, agents []string) ([]diagnosticRow, error) {
+	metrics, err := ReadMetrics(dir)
 	if err != nil {
 		return nil, err
 	}

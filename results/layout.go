@@ -28,6 +28,11 @@ const (
 	ChecksumsFile  = "checksums.json"
 	CompareFile    = "compare.csv"
 
+	// The files of a tuning's directory (temple tune).
+	SearchFile = "search.json"
+	TunedFile  = "tuned.yaml"
+	TrialsDir  = "trials"
+
 	// The files that describe an experiment's layout to a reader that has no runner (Merge):
 	// every experiment directory holds setup.json, the top of a sweep sweep.json, the top of a
 	// scaling study scaling.json.

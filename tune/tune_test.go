@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
 )
 
 // small is a 3-agent config (a template learner over its base among them) that a search of a
@@ -177,11 +178,11 @@ func TestLoadWantsAgents(t *testing.T) {
 // files reads the tuned config and the record of a tuning directory.
 func files(t *testing.T, dir string) (tuned, record []byte) {
 	t.Helper()
-	tuned, err := os.ReadFile(filepath.Join(dir, TunedFile))
+	tuned, err := os.ReadFile(filepath.Join(dir, results.TunedFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	record, err = os.ReadFile(filepath.Join(dir, RecordFile))
+	record, err = os.ReadFile(filepath.Join(dir, results.SearchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestTuneIsReproducibleAndResumes(t *testing.T) {
 	if _, _, err := Tune(ctx, s, resumed, o); err == nil {
 		t.Fatal("the interrupted search did not fail")
 	}
-	if _, err := os.Stat(filepath.Join(resumed, TunedFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(resumed, results.TunedFile)); !os.IsNotExist(err) {
 		t.Fatal("an interrupted search wrote a tuned config")
 	}
 	o.Progress = nil
