@@ -23,7 +23,8 @@
 // Every file of the directory is written by this package. Layout (layout.go) lists them, each
 // with its name (spelled there alone), its writer, whether checksums.json holds its checksum, how
 // Merge makes it and whether Discard removes it; docs/reference/results-format.md's table of files
-// is generated from it. Every reader and writer takes the directory as a Dir (dir.go), which
+// is generated from it (and its table of a tuning's directory from TuningLayout, the files temple
+// tune writes). Every reader and writer takes the directory as a Dir (dir.go), which
 // computes each file's path from its name: Claim returns one for the experiment it takes the
 // directory for, Open one to read, At one as it is. The formats: spec.yaml is the resolved spec
 // as the runner marshals it (Setup.SpecYAML); setup.json is Setup but SpecYAML; tasks.json the
