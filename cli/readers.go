@@ -72,6 +72,11 @@ func compareCmd() *cobra.Command {
 				if sum, err = results.ReadSummary(dirs[0]); err != nil {
 					return err
 				}
+				if len(sum.Agents) < 2 {
+					return fmt.Errorf("%s holds the results of one agent (%s): a comparison needs two; nothing is written "+
+						"(compare it with its namesake in another results directory of the same tasks: temple compare %s OTHER_DIR)",
+						dirs[0], sum.Agents[0].Name, dirs[0])
+				}
 				switch {
 				case all:
 					cs, err = results.Compare(sum, "")
