@@ -216,11 +216,7 @@ func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 	if err != nil {
 		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
-	s, err := experiment.Parse(b)
-	if err != nil {
-		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
-	}
-	return s, nil
+	return experiment.LoadStdin(b)
 }
 
 // writeSpec prints the resolved spec s as YAML, a config that reads back as s.
