@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -92,34 +93,27 @@ func Verdicts(sum Summary, baseline string, named []string) ([]stats.Comparison,
 
 // WriteReport writes report.html into a results directory from the files it holds: one
 // self-contained page with the resolved spec, the summary with 95% CIs, the paired comparison with
-// the baseline, every figure inline, each agent's diagnostics and the timings.
+// the baseline, every figure inline, each agent's diagnostics and the timings. Every file it reads
+// is checked as temple wrote it (ReadSummary, which verifies the whole directory). Write, which
+// has the results in memory, builds the same page from them.
 func WriteReport(dir Dir) error {
 	sum, err := ReadSummary(dir)
 	if err != nil {
 		return err
 	}
-	s, specYAML, err := ReadSpecHeader(dir)
+	specYAML, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return err
 	}
-	var agents []string
-	for _, a := range sum.Agents {
-		agents = append(agents, a.Name)
-	}
-	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
-		Spec: string(specYAML), Tasks: s.Tasks.Family}
-	if len(agents) >= 2 && s.Runs >= 2 {
-		if page.Comparisons, page.Tested, err = Verdicts(sum, page.Baseline, s.Output.Verdicts); err != nil {
-			return err
-		}
-	}
-	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
+	page, err := newReportPage(dir, sum, specYAML)
+	if err != nil {
 		return err
 	}
-	page.Agents = agents
-	if page.Diagnostics, err = readDiagnostics(dir, agents); err != nil {
+	metrics, err := ReadMetrics(dir)
+	if err != nil {
 		return err
 	}
+	page.Diagnostics = diagnosticRows(slices.Values(metrics), page.Agents)
 	var timings struct {
 		Total  float64 `json:"total_cell_seconds"`
 		Reused int     `json:"reused_cells"`
@@ -132,7 +126,38 @@ func WriteReport(dir Dir) error {
 		return err
 	}
 	page.Seconds, page.Reused = timings.Total, timings.Reused
-	err = atomicfile.WriteWith(dir.Path(ReportFile), func(w *bufio.Writer) error {
+	return writeReport(dir, page)
+}
+
+// newReportPage is the page of report.html of the results directory dir of summary sum and
+// spec.yaml specYAML, its figures read from dir (those temple wrote): all but the diagnostics and
+// the timings.
+func newReportPage(dir Dir, sum Summary, specYAML []byte) (reportPage, error) {
+	var s SpecHeader
+	if err := yaml.Unmarshal(specYAML, &s); err != nil {
+		return reportPage{}, fmt.Errorf("results: %s: %w", dir.Path(SpecFile), err)
+	}
+	var agents []string
+	for _, a := range sum.Agents {
+		agents = append(agents, a.Name)
+	}
+	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
+		Spec: string(specYAML), Tasks: s.Tasks.Family, Agents: agents}
+	var err error
+	if len(agents) >= 2 && s.Runs >= 2 {
+		if page.Comparisons, page.Tested, err = Verdicts(sum, page.Baseline, s.Output.Verdicts); err != nil {
+			return reportPage{}, err
+		}
+	}
+	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
+		return reportPage{}, err
+	}
+	return page, nil
+}
+
+// writeReport writes page as dir's report.html, and records it.
+func writeReport(dir Dir, page reportPage) error {
+	err := atomicfile.WriteWith(dir.Path(ReportFile), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
 	if err != nil {
@@ -223,18 +248,14 @@ func ReadFigures(dir Dir) (figures []SVGFigure, foreign []string, err error) {
 	return figures, foreign, nil
 }
 
-// readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
-// metric, a column per agent (so that no metric's name is cut at the page's edge). A damaged
-// metrics.csv is refused (ReadMetrics).
-func readDiagnostics(dir Dir, agents []string) ([]diagnosticRow, error) {
-	metrics, err := ReadMetrics(dir)
-	if err != nil {
-		return nil, err
-	}
+// diagnosticRows averages each agent's metrics (metrics.csv's rows, in its order) over runs and
+// tasks: a row per metric, a column per agent (so that no metric's name is cut at the page's
+// edge).
+func diagnosticRows(metrics iter.Seq[MetricRow], agents []string) []diagnosticRow {
 	type acc struct{ sum, n float64 }
 	sums := map[[2]string]*acc{}
 	var names []string
-	for _, m := range metrics {
+	for m := range metrics {
 		if !slices.Contains(names, m.Metric) {
 			names = append(names, m.Metric)
 		}
@@ -257,7 +278,7 @@ func readDiagnostics(dir Dir, agents []string) ([]diagnosticRow, error) {
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
+	return rows
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"os"
 	"strconv"
 	"strings"
@@ -50,12 +51,8 @@ func Write(dir Dir, s Setup, cells []CellResult) (sum Summary, err error) {
 		return sum, err
 	}
 	if err := WriteCSV(dir.Path(MetricsFile), "run,agent,task,metric,value", func(w *bufio.Writer) {
-		for _, c := range cells {
-			for _, t := range c.Tasks {
-				for _, m := range t.Metrics {
-					fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", c.Run, CSVField(c.Agent), t.Task, m.Name, Num(m.Value))
-				}
-			}
+		for m := range metricsOf(cells) {
+			fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", m.Run, CSVField(m.Agent), m.Task, m.Metric, Num(m.Value))
 		}
 	}); err != nil {
 		return sum, err
@@ -105,7 +102,29 @@ func Write(dir Dir, s Setup, cells []CellResult) (sum Summary, err error) {
 	if err := record(dir, written...); err != nil { // temple's files alone: a user's own in figures/ is not
 		return sum, err
 	}
-	return sum, WriteReport(dir)
+	// The report from what was just written, in memory (WriteReport reads it back, for temple report).
+	page, err := newReportPage(dir, sum, s.SpecYAML)
+	if err != nil {
+		return sum, err
+	}
+	page.Diagnostics = diagnosticRows(metricsOf(cells), page.Agents)
+	page.Seconds, page.Reused = total, reused
+	return sum, writeReport(dir, page)
+}
+
+// metricsOf are the rows of metrics.csv of cells, in its order: cell by cell, task by task.
+func metricsOf(cells []CellResult) iter.Seq[MetricRow] {
+	return func(yield func(MetricRow) bool) {
+		for _, c := range cells {
+			for _, t := range c.Tasks {
+				for _, m := range t.Metrics {
+					if !yield(MetricRow{Run: c.Run, Agent: c.Agent, Task: t.Task, Metric: m.Name, Value: m.Value}) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 // Num is a number as the CSV files hold it: the shortest decimal that reads back exactly.
