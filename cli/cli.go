@@ -279,12 +279,12 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	printTuning(out, s)
 	prog := newProgress(cmd.ErrOrStderr(), s)
-	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
+	cells, sum, err := experiment.ExecuteCells(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
 		return interrupted(cmd, err, dir)
 	}
-	diag := readDiagnostics(dir)
+	diag := diagnosticsOf(results.MetricsOf(cells))
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	width := 16 // the agents' names form one column
 	for _, a := range sum.Agents {
@@ -321,7 +321,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	printLearned(out, diag, width)
 	printLegend(out, s, sum)
-	printReused(out, dir, s.Runs*len(s.Agents))
+	printReused(out, dir, cells)
 	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", dir, strings.Join(files, ", "),
 		dir.Path(results.FiguresDir), dir.Path(results.ReportFile))
 	return nil

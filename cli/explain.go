@@ -5,10 +5,9 @@ package cli
 // cells were reused from an earlier run.
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"iter"
 	"strings"
 
 	"github.com/temple-rl/temple/experiment"
@@ -24,23 +23,18 @@ type agentMetrics struct {
 	lastTask map[int]int
 }
 
-// diagnostics are the per-task diagnostics of a results directory's metrics.csv: by agent, and
-// the agents in the order of their first line.
+// diagnostics are the per-task diagnostics of an experiment's cells (its metrics.csv): by agent,
+// and the agents in the order of their first row.
 type diagnostics struct {
 	order []string
 	by    map[string]*agentMetrics
 }
 
-// readDiagnostics reads a results directory's metrics.csv by agent; none when it cannot be read
-// (the summary then says nothing of them).
-func readDiagnostics(dir results.Dir) diagnostics {
-	rows, err := results.ReadMetrics(dir)
-	if err != nil {
-		return diagnostics{}
-	}
+// diagnosticsOf gathers the rows of metrics.csv by agent.
+func diagnosticsOf(rows iter.Seq[results.MetricRow]) diagnostics {
 	var order []string
 	by := map[string]*agentMetrics{}
-	for _, r := range rows {
+	for r := range rows {
 		m := by[r.Agent]
 		if m == nil {
 			m = &agentMetrics{sum: map[string]float64{}, n: map[string]float64{}, last: map[string]map[int]float64{}, lastTask: map[int]int{}}
@@ -144,20 +138,16 @@ func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, d diagnos
 }
 
 // printReused says how many of the experiment's cells were read back from an earlier run into
-// the same directory rather than run now (timings.json's reused_cells).
-func printReused(out io.Writer, dir results.Dir, cells int) {
-	b, err := os.ReadFile(dir.Path(results.TimingsFile))
-	if err != nil {
-		return
+// the same directory dir rather than run now (timings.json's reused_cells).
+func printReused(out io.Writer, dir results.Dir, cells []results.CellResult) {
+	reused := 0
+	for _, c := range cells {
+		if c.Resumed {
+			reused++
+		}
 	}
-	var timings struct {
-		Reused int `json:"reused_cells"`
-	}
-	if json.Unmarshal(b, &timings) != nil {
-		return
-	}
-	if timings.Reused > 0 {
+	if reused > 0 {
 		fmt.Fprintf(out, "\nReused %d of %d cells stored in %s by an earlier run of the same spec; --force to run them again.\n",
-			timings.Reused, cells, dir)
+			reused, len(cells), dir)
 	}
 }

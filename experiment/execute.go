@@ -15,18 +15,25 @@ import (
 // A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
+	_, sum, err := ExecuteCells(ctx, s, dir, jobs, progress)
+	return sum, err
+}
+
+// ExecuteCells is Execute that returns the cells too, in (run, agent) order, for a caller that
+// says more of them than their summary does (temple run's summary: what the template learners
+// learned, the cells reused) without reading back the files just written.
+func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]CellResult, Summary, error) {
 	s = s.ReadInputsOnce() // the plan, spec.yaml and setup.json from the same bytes
 	p, err := Build(s)     // before dir is made: a spec that cannot run leaves nothing behind
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, err
 	}
 	d, release, err := claim(dir, s, progress)
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, err
 	}
 	defer release()
-	_, sum, err := runClaimed(ctx, s, p, d, jobs, progress)
-	return sum, err
+	return runClaimed(ctx, s, p, d, jobs, progress)
 }
 
 // runClaimed runs plan p of s into the directory d claimed for it and writes its results: the

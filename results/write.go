@@ -51,7 +51,7 @@ func Write(dir Dir, s Setup, cells []CellResult) (sum Summary, err error) {
 		return sum, err
 	}
 	if err := WriteCSV(dir.Path(MetricsFile), "run,agent,task,metric,value", func(w *bufio.Writer) {
-		for m := range metricsOf(cells) {
+		for m := range MetricsOf(cells) {
 			fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", m.Run, CSVField(m.Agent), m.Task, m.Metric, Num(m.Value))
 		}
 	}); err != nil {
@@ -107,13 +107,13 @@ func Write(dir Dir, s Setup, cells []CellResult) (sum Summary, err error) {
 	if err != nil {
 		return sum, err
 	}
-	page.Diagnostics = diagnosticRows(metricsOf(cells), page.Agents)
+	page.Diagnostics = diagnosticRows(MetricsOf(cells), page.Agents)
 	page.Seconds, page.Reused = total, reused
 	return sum, writeReport(dir, page)
 }
 
-// metricsOf are the rows of metrics.csv of cells, in its order: cell by cell, task by task.
-func metricsOf(cells []CellResult) iter.Seq[MetricRow] {
+// MetricsOf are the rows of metrics.csv of cells, in its order: cell by cell, task by task.
+func MetricsOf(cells []CellResult) iter.Seq[MetricRow] {
 	return func(yield func(MetricRow) bool) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
