@@ -113,11 +113,11 @@ func Claim(path, name string, specYAML []byte, o ClaimOptions) (dir Dir, release
 	return claim(At(path), name, specYAML, o, false)
 }
 
-// ClaimPoint is Claim of the directory sub below dir for a point of the experiment claimed in dir
-// (a sweep's or scaling study's, or a merge's): dir is not refused as another experiment, and its
+// ClaimPoint is Claim of the directory sub below d for a point of the experiment claimed in d (a
+// sweep's or scaling study's, or a merge's): d is not refused as another experiment, and its
 // record lists sub among its parts.
-func (dir Dir) ClaimPoint(sub, name string, specYAML []byte, o ClaimOptions) (point Dir, release func(), err error) {
-	return claim(dir.Sub(sub), name, specYAML, o, true)
+func (d Dir) ClaimPoint(sub, name string, specYAML []byte, o ClaimOptions) (point Dir, release func(), err error) {
+	return claim(d.Sub(sub), name, specYAML, o, true)
 }
 
 // claim is Claim of dir, a point of the experiment in its parent directory when point.
