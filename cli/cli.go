@@ -216,11 +216,7 @@ func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 	if err != nil {
 		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
-	s, err := experiment.Parse(b)
-	if err != nil {
-		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
-	}
-	return s, nil
+	return experiment.LoadStdin(b)
 }
 
 // writeSpec prints the resolved spec s as YAML, a config that reads back as s.
@@ -263,8 +259,9 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	if err := experiment.Check(s); err != nil { // before --force clears anything or a header prints
 		return err
 	}
+	dir := results.At(o.out)
 	if o.force {
-		if err := results.Discard(o.out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
+		if err := results.Discard(dir, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 			return err
 		}
 	}
@@ -282,11 +279,12 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	printTuning(out, s)
 	prog := newProgress(cmd.ErrOrStderr(), s)
-	sum, err := experiment.Execute(cmd.Context(), s, o.out, o.jobs, prog)
+	cells, sum, err := experiment.ExecuteCells(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return interrupted(cmd, err, o.out)
+		return interrupted(cmd, err, dir)
 	}
+	diag := diagnosticsOf(results.MetricsOf(cells))
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	width := 16 // the agents' names form one column
 	for _, a := range sum.Agents {
@@ -299,7 +297,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		}
 		fmt.Fprintln(out)
 	}
-	printFlags(out, s, sum, o.out)
+	printFlags(out, s, sum, diag)
 	if err := printVerdicts(out, s, sum); err != nil {
 		return err
 	}
@@ -321,11 +319,11 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 			fmt.Fprintf(out, " per task (ε = %g·V_max)\n", opt.Epsilon)
 		}
 	}
-	printLearned(out, o.out, width)
+	printLearned(out, diag, width)
 	printLegend(out, s, sum)
-	printReused(out, o.out, s.Runs*len(s.Agents))
-	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", o.out, strings.Join(files, ", "),
-		filepath.Join(o.out, results.FiguresDir), filepath.Join(o.out, results.ReportFile))
+	printReused(out, dir, cells)
+	fmt.Fprintf(out, "\nResults: %s (%s)\nFigures: %s\nReport:  %s\n", dir, strings.Join(files, ", "),
+		dir.Path(results.FiguresDir), dir.Path(results.ReportFile))
 	return nil
 }
 
@@ -396,7 +394,7 @@ func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experim
 	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
 	if err != nil {
-		return interrupted(cmd, err, o.out)
+		return interrupted(cmd, err, results.At(o.out))
 	}
 	fmt.Fprintf(out, "\nShard %v: %d cells in %s. When every shard has finished: temple merge OUT SHARD_DIR...\n", sh, cells, o.out)
 	return nil
@@ -409,7 +407,7 @@ func fileExists(path string) bool {
 
 // interrupted turns a cancelled run into a message that says what was kept and how to resume, and
 // a refused directory into one that names the flags to change; other errors pass through.
-func interrupted(cmd *cobra.Command, err error, out string) error {
+func interrupted(cmd *cobra.Command, err error, dir results.Dir) error {
 	var occupied *experiment.OccupiedError
 	if errors.As(err, &occupied) {
 		return fmt.Errorf("%w\n(give --out a fresh directory, or --force to replace them)", err)
@@ -417,15 +415,15 @@ func interrupted(cmd *cobra.Command, err error, out string) error {
 	if !errors.Is(err, context.Canceled) {
 		return err
 	}
-	cells, _ := filepath.Glob(filepath.Join(out, results.CellsDir, "*.json"))
-	sweepCells, _ := filepath.Glob(filepath.Join(out, "*", results.CellsDir, "*.json"))
+	cells, _ := filepath.Glob(dir.Path(results.CellsDir + "/*.json"))
+	sweepCells, _ := filepath.Glob(dir.Path("*/" + results.CellsDir + "/*.json"))
 	again := append([]string{cmd.CommandPath()}, cmd.Flags().Args()...)
 	cmd.Flags().Visit(func(f *pflag.Flag) { again = append(again, "--"+f.Name, f.Value.String()) })
 	if !cmd.Flags().Changed("out") {
-		again = append(again, "--out", out)
+		again = append(again, "--out", dir.String())
 	}
 	return fmt.Errorf("interrupted: %d finished cells are saved under %s; run the same command again (%s) to resume from them",
-		len(cells)+len(sweepCells), out, strings.Join(again, " "))
+		len(cells)+len(sweepCells), dir, strings.Join(again, " "))
 }
 
 func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
@@ -436,7 +434,7 @@ func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	rows, fits, err := experiment.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return interrupted(cmd, err, o.out)
+		return interrupted(cmd, err, results.At(o.out))
 	}
 	fmt.Fprintf(out, "\nExploring samples per task (mean over tasks, 95%% CI across %d runs):\n", s.Runs)
 	fmt.Fprintf(out, "  %-9s %6s %6s %4s  %-22s %16s %16s %14s %10s\n", "series", "n", "S·A", "G", "agent", "samples",
@@ -471,7 +469,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
-		return interrupted(cmd, err, o.out)
+		return interrupted(cmd, err, results.At(o.out))
 	}
 	fmt.Fprintf(out, "\nMean per-task reward (95%% CI across %d runs):\n", s.Runs)
 	labels := make([]string, len(points))
@@ -489,7 +487,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		fmt.Fprintf(out, "  %-*s  %-*s %10.2f ± %.2f\n", labelWidth, labels[i], agentWidth, p.Agent, p.MeanPerTaskReward, p.CI95)
 	}
 	fmt.Fprintf(out, "\nResults: %s (sweep.csv, one directory per point)\n", o.out)
-	if fig := filepath.Join(o.out, results.FiguresDir, "sweep.png"); fileExists(fig) {
+	if fig := results.At(o.out).Path(results.FiguresDir + "/sweep.png"); fileExists(fig) {
 		fmt.Fprintf(out, "Figure: %s\n", fig)
 	}
 	return nil

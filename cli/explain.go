@@ -5,11 +5,9 @@ package cli
 // cells were reused from an earlier run.
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"iter"
 	"strings"
 
 	"github.com/temple-rl/temple/experiment"
@@ -25,15 +23,18 @@ type agentMetrics struct {
 	lastTask map[int]int
 }
 
-// readMetrics reads a results directory's metrics.csv by agent, in the order of first appearance.
-func readMetrics(dir string) ([]string, map[string]*agentMetrics, error) {
-	rows, err := results.ReadMetrics(filepath.Join(dir, results.MetricsFile))
-	if err != nil {
-		return nil, nil, err
-	}
+// diagnostics are the per-task diagnostics of an experiment's cells (its metrics.csv): by agent,
+// and the agents in the order of their first row.
+type diagnostics struct {
+	order []string
+	by    map[string]*agentMetrics
+}
+
+// diagnosticsOf gathers the rows of metrics.csv by agent.
+func diagnosticsOf(rows iter.Seq[results.MetricRow]) diagnostics {
 	var order []string
 	by := map[string]*agentMetrics{}
-	for _, r := range rows {
+	for r := range rows {
 		m := by[r.Agent]
 		if m == nil {
 			m = &agentMetrics{sum: map[string]float64{}, n: map[string]float64{}, last: map[string]map[int]float64{}, lastTask: map[int]int{}}
@@ -52,7 +53,7 @@ func readMetrics(dir string) ([]string, map[string]*agentMetrics, error) {
 			m.last[r.Metric][r.Run] = r.Value
 		}
 	}
-	return order, by, nil
+	return diagnostics{order: order, by: by}
 }
 
 // mean is the metric's mean over runs and tasks, and whether the agent reports it.
@@ -76,14 +77,10 @@ func (m *agentMetrics) meanLast(name string) float64 {
 // FM-TempLe, template-prior) learned: their library after the last task, and the pairs they
 // identified with a library template and augmented with its visits per task (template-prior:
 // the pairs placed with a drawn template).
-func printLearned(out io.Writer, dir string, width int) {
-	order, by, err := readMetrics(dir)
-	if err != nil {
-		return
-	}
+func printLearned(out io.Writer, d diagnostics, width int) {
 	header := false
-	for _, a := range order {
-		m := by[a]
+	for _, a := range d.order {
+		m := d.by[a]
 		if _, ok := m.mean("library_size"); !ok {
 			continue
 		}
@@ -119,11 +116,10 @@ func printLegend(out io.Writer, s experiment.Spec, sum results.Summary) {
 // whose episodes reached a terminal state on tasks that have them (metrics.csv's
 // terminated_episodes), and an agent whose reward posterior clamped rewards outside the range it
 // was given (reward_clamps).
-func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir string) {
-	_, by, _ := readMetrics(dir)
+func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, d diagnostics) {
 	for _, a := range sum.Agents {
 		var notes []string
-		if m := by[a.Name]; m != nil {
+		if m := d.by[a.Name]; m != nil {
 			if t, ok := m.mean("terminated_episodes"); ok && t == 0 {
 				notes = append(notes, "no episode of any run reached a terminal state (the goal, on tasks where reaching it ends the episode)")
 			}
@@ -142,20 +138,16 @@ func printFlags(out io.Writer, s experiment.Spec, sum results.Summary, dir strin
 }
 
 // printReused says how many of the experiment's cells were read back from an earlier run into
-// the same directory rather than run now (timings.json's reused_cells).
-func printReused(out io.Writer, dir string, cells int) {
-	b, err := os.ReadFile(filepath.Join(dir, results.TimingsFile))
-	if err != nil {
-		return
+// the same directory dir rather than run now (timings.json's reused_cells).
+func printReused(out io.Writer, dir results.Dir, cells []results.CellResult) {
+	reused := 0
+	for _, c := range cells {
+		if c.Resumed {
+			reused++
+		}
 	}
-	var timings struct {
-		Reused int `json:"reused_cells"`
-	}
-	if json.Unmarshal(b, &timings) != nil {
-		return
-	}
-	if timings.Reused > 0 {
+	if reused > 0 {
 		fmt.Fprintf(out, "\nReused %d of %d cells stored in %s by an earlier run of the same spec; --force to run them again.\n",
-			timings.Reused, cells, dir)
+			reused, len(cells), dir)
 	}
 }

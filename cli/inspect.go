@@ -45,16 +45,17 @@ func inspectCmd() *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := experiment.Default()
+			var dir results.Dir // of --results
 			var err error
 			switch {
 			case resultsDir != "":
-				if err := checkResultsDir(resultsDir); err != nil {
+				if dir, err = results.Open(resultsDir); err != nil {
 					return err
 				}
 				// Every file temple wrote there as it wrote it (tasks.json, the templates/ files)
-				if err = results.Verify(resultsDir); err == nil {
-					if s, err = recordedSpec(resultsDir); err == nil {
-						s.Tasks, s.Sweep = families.FromFile(filepath.Join(resultsDir, results.TasksFile)), nil
+				if err = results.Verify(dir); err == nil {
+					if s, err = recordedSpec(dir); err == nil {
+						s.Tasks, s.Sweep = families.FromFile(dir.Path(results.TasksFile)), nil
 					}
 				}
 			case len(args) == 1:
@@ -152,7 +153,7 @@ func inspectCmd() *cobra.Command {
 				}
 				drawn++
 				if resultsDir != "" {
-					if err := drawLearned(drawDir, resultsDir, agentName, s, run, k, mz, t.Dynamics()); err != nil {
+					if err := drawLearned(drawDir, dir, agentName, s, run, k, mz, t.Dynamics()); err != nil {
 						return err
 					}
 				}
@@ -191,8 +192,8 @@ func rounded(p []float64) []float64 {
 // recordedSpec is the spec.yaml of a results directory, its paths as the run recorded them (the
 // run's working directory's, not the results directory's): inspect takes the tasks from
 // tasks.json, so the run's task files need not be where they were.
-func recordedSpec(resultsDir string) (experiment.Spec, error) {
-	path := filepath.Join(resultsDir, results.SpecFile)
+func recordedSpec(dir results.Dir) (experiment.Spec, error) {
+	path := dir.Path(results.SpecFile)
 	b, err := experiment.ReadConfig(path)
 	if err != nil {
 		return experiment.Spec{}, err
@@ -205,13 +206,13 @@ func recordedSpec(resultsDir string) (experiment.Spec, error) {
 }
 
 // drawLearned draws the templates the agent learned on task k of run, from the results directory.
-func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, k int, mz env.Maze, d mdp.Dynamics) error {
+func drawLearned(drawDir string, dir results.Dir, agentName string, s experiment.Spec, run, k int, mz env.Maze, d mdp.Dynamics) error {
 	var tau float64
 	for _, a := range s.Agents {
 		if agentName != "" && a.Name != agentName {
 			continue
 		}
-		snaps, err := results.ReadSnapshots(resultsDir, run, a.Name)
+		snaps, err := results.ReadSnapshots(dir, run, a.Name)
 		if err != nil {
 			var damaged *results.DamagedError
 			if agentName != "" || errors.As(err, &damaged) {
@@ -242,7 +243,7 @@ func drawLearned(drawDir, resultsDir, agentName string, s experiment.Spec, run, 
 		return nil
 	}
 	if agentName != "" {
-		return fmt.Errorf("--agent %q is not an agent of %s", agentName, resultsDir)
+		return fmt.Errorf("--agent %q is not an agent of %s", agentName, dir)
 	}
 	return nil
 }

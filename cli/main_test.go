@@ -556,6 +556,14 @@ func TestRunReadsAConfigFromStdin(t *testing.T) {
 	if _, err := run("runs: two\n"); err == nil || !strings.Contains(err.Error(), `config (standard input): line 1: runs = "two"`) {
 		t.Errorf("run - with a bad config: %v", err)
 	}
+	// A missing task file is named with the key, its line and the rule of standard input's paths
+	// (issue 52: it was "tasks: custom: read nothere.json: open nothere.json: no such file").
+	wd, _ := os.Getwd()
+	_, err = run("name: piped\ntasks: {family: custom, file: nothere.json}\n", "--out", filepath.Join(dir, "missing"))
+	if want := `config (standard input): line 2: tasks.file = "nothere.json": no such file ` + filepath.Join(wd, "nothere.json") +
+		" (a relative path in a config read from standard input is read from the working directory, " + wd + ")"; err == nil || err.Error() != want {
+		t.Errorf("run - with a missing task file:\nerror %v\nwant  %s", err, want)
+	}
 }
 
 // The comparisons a config names (output.verdicts) are what temple run prints and what temple

@@ -4,11 +4,7 @@ package cli
 // results (and report's statistics), not the runner.
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -43,7 +39,8 @@ func compareCmd() *cobra.Command {
 			"distinguishable\". It writes compare.csv, with the margins, into DIR.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkResultsDirs(args...); err != nil {
+			dirs, err := openResultsDirs(args)
+			if err != nil {
 				return err
 			}
 			margin, err := stats.ParseMargin(marginFlag)
@@ -60,20 +57,25 @@ func compareCmd() *cobra.Command {
 			}
 			if len(pairs) > 0 {
 				var sum results.Summary
-				if sum, err = results.ReadSummary(args[0]); err != nil {
+				if sum, err = results.ReadSummary(dirs[0]); err != nil {
 					return err
 				}
 				cs, err = results.ComparePairs(sum, pairs)
 				agents = results.AgentsByName(sum)
 			} else if len(args) == 2 {
-				if cs, err = results.CompareDirs(args[0], args[1]); err != nil {
+				if cs, err = results.CompareDirs(dirs[0], dirs[1]); err != nil {
 					return err
 				}
-				agents, err = agentsOfDirs(args[0], args[1])
+				agents, err = agentsOfDirs(dirs[0], dirs[1])
 			} else {
 				var sum results.Summary
-				if sum, err = results.ReadSummary(args[0]); err != nil {
+				if sum, err = results.ReadSummary(dirs[0]); err != nil {
 					return err
+				}
+				if len(sum.Agents) < 2 {
+					return fmt.Errorf("%s holds the results of one agent (%s): a comparison needs two; nothing is written "+
+						"(compare it with its namesake in another results directory of the same tasks: temple compare %s OTHER_DIR)",
+						dirs[0], sum.Agents[0].Name, dirs[0])
 				}
 				switch {
 				case all:
@@ -81,7 +83,7 @@ func compareCmd() *cobra.Command {
 				case baseline != "":
 					cs, err = results.Compare(sum, baseline)
 				default:
-					cs, err = verdictsOfRun(args[0], sum)
+					cs, err = verdictsOfRun(dirs[0], sum)
 				}
 				agents = results.AgentsByName(sum)
 			}
@@ -94,7 +96,7 @@ func compareCmd() *cobra.Command {
 			}
 			// compare.csv first: a directory it cannot be written to gets no verdict printed
 			// before the error.
-			if err := results.WriteComparisons(args[0], cs); err != nil {
+			if err := results.WriteComparisons(dirs[0], cs); err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
@@ -115,7 +117,7 @@ func compareCmd() *cobra.Command {
 			for _, c := range cs {
 				fmt.Fprintf(out, "  %s\n", c.Verdict())
 			}
-			fmt.Fprintf(out, "\nWritten: %s\n", filepath.Join(args[0], results.CompareFile))
+			fmt.Fprintf(out, "\nWritten: %s\n", dirs[0].Path(results.CompareFile))
 			return nil
 		},
 	}
@@ -129,7 +131,7 @@ func compareCmd() *cobra.Command {
 
 // verdictsOfRun are the comparisons temple run tested of the results directory dir, with summary
 // sum, and report.html shows (results.Verdicts of its spec's output.verdicts and baseline).
-func verdictsOfRun(dir string, sum results.Summary) ([]stats.Comparison, error) {
+func verdictsOfRun(dir results.Dir, sum results.Summary) ([]stats.Comparison, error) {
 	spec, _, err := results.ReadSpecHeader(dir)
 	if err != nil {
 		return nil, err
@@ -139,7 +141,7 @@ func verdictsOfRun(dir string, sum results.Summary) ([]stats.Comparison, error) 
 }
 
 // agentsOfDirs are the agents of the two results directories by the names CompareDirs gives them.
-func agentsOfDirs(a, b string) (map[string]results.AgentSummary, error) {
+func agentsOfDirs(a, b results.Dir) (map[string]results.AgentSummary, error) {
 	sa, err := results.ReadSummary(a)
 	if err != nil {
 		return nil, err
@@ -180,13 +182,14 @@ func reportCmd() *cobra.Command {
 			"diagnostics, the timings and the resolved spec.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkResultsDir(args[0]); err != nil {
+			dir, err := results.Open(args[0])
+			if err != nil {
 				return err
 			}
-			if err := results.RewriteReport(args[0]); err != nil {
+			if err := results.RewriteReport(dir); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", filepath.Join(args[0], results.ReportFile))
+			fmt.Fprintf(cmd.OutOrStdout(), "Written: %s\n", dir.Path(results.ReportFile))
 			return nil
 		},
 	}
@@ -202,7 +205,7 @@ func mergeCmd() *cobra.Command {
 			"experiment, a sweep or a scaling study).",
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkResultsDirs(args[1:]...); err != nil {
+			if _, err := openResultsDirs(args[1:]); err != nil {
 				return err
 			}
 			if err := results.MergeWith(args[0], args[1:], o); err != nil {
@@ -216,31 +219,15 @@ func mergeCmd() *cobra.Command {
 	return cmd
 }
 
-// checkResultsDir says plainly when dir is not a results directory: missing, not a directory, or
-// without the spec.yaml temple run writes first into every results directory (of an experiment,
-// a sweep, a scaling study or a shard).
-func checkResultsDir(dir string) error {
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such directory (a results directory is what temple run writes, runs/NAME by default)", dir)
-	case err != nil:
-		return err
-	case !info.IsDir():
-		return fmt.Errorf("%s is a file, not a results directory", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, results.SpecFile)); err != nil {
-		return fmt.Errorf("%s is not a results directory: it holds no spec.yaml (temple run writes one into each)", dir)
-	}
-	return nil
-}
-
-// checkResultsDirs is checkResultsDir of each directory in turn.
-func checkResultsDirs(dirs ...string) error {
-	for _, d := range dirs {
-		if err := checkResultsDir(d); err != nil {
-			return err
+// openResultsDirs opens the results directories at paths to read (results.Open), in turn: the
+// first that is not one is refused, saying what it is.
+func openResultsDirs(paths []string) ([]results.Dir, error) {
+	dirs := make([]results.Dir, len(paths))
+	for k, path := range paths {
+		var err error
+		if dirs[k], err = results.Open(path); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return dirs, nil
 }

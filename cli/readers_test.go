@@ -201,6 +201,32 @@ func TestCompareWritesBeforePrinting(t *testing.T) {
 	}
 }
 
+// Issue 52: compare of a results directory of one agent has nothing to compare: it says so,
+// naming the directory, the agent and what compares it, and writes no compare.csv (it wrote one
+// of a header alone); --all and --baseline likewise.
+func TestCompareOfOneAgentSaysSoAndWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "alone.yaml")
+	os.WriteFile(config, []byte("name: alone\nruns: 2\nepisodes: 20\ntasks:\n  count: 2\nagents:\n  - type: rmax\n"), 0o644)
+	out := filepath.Join(dir, "r")
+	if text, err := temple(t, "run", config, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for _, flags := range [][]string{nil, {"--all"}, {"--baseline", "RMax"}} {
+		text, err := temple(t, append([]string{"compare", out}, flags...)...)
+		if err == nil || !strings.Contains(err.Error(), out+" holds the results of one agent (RMax): a comparison needs two; nothing is written") ||
+			!strings.Contains(err.Error(), "temple compare "+out+" OTHER_DIR") {
+			t.Errorf("compare %q of one agent: %v, want a refusal naming the directory, the agent and how to compare it", flags, err)
+		}
+		if strings.Contains(text, "Verdicts") {
+			t.Errorf("compare %q of one agent printed verdicts:\n%s", flags, text)
+		}
+		if _, err := os.Stat(filepath.Join(out, "compare.csv")); !os.IsNotExist(err) {
+			t.Errorf("compare %q of one agent wrote compare.csv (%v)", flags, err)
+		}
+	}
+}
+
 // Issue 51, case 6, at the command line: a run into results of another temple version is refused,
 // naming it and --allow-other-version; with the flag it resumes and summary.json records that
 // version; merge likewise.

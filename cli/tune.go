@@ -46,8 +46,9 @@ func tuneCmd() *cobra.Command {
 			if out == "" {
 				out = filepath.Join(runsDir, s.Name+"-tuning")
 			}
+			dir := results.At(out)
 			if force { // the files the tuning's record lists, its trials' with them
-				if err := results.Discard(out, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
+				if err := results.Discard(dir, func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "temple: --force:", text) }); err != nil {
 					return err
 				}
 			}
@@ -67,13 +68,13 @@ func tuneCmd() *cobra.Command {
 				Dir: experiment.DirOptions{Force: force, OtherVersions: otherVersion}})
 			var pending *tune.PendingError
 			if errors.As(err, &pending) {
-				printPending(w, pending, sh, sharded, out)
+				printPending(w, pending, sh, sharded, dir)
 				return nil
 			}
 			if err != nil {
-				return tuneInterrupted(err, out)
+				return tuneInterrupted(err, dir)
 			}
-			printTuned(w, tuned, rec, out)
+			printTuned(w, tuned, rec, dir)
 			return nil
 		},
 	}
@@ -93,7 +94,7 @@ func tuneCmd() *cobra.Command {
 }
 
 // printTuned says what each agent's search chose and how to judge the tuned config.
-func printTuned(w io.Writer, tuned experiment.Spec, rec *tune.Record, dir string) {
+func printTuned(w io.Writer, tuned experiment.Spec, rec *tune.Record, dir results.Dir) {
 	fmt.Fprintf(w, "\nChosen settings (objective: mean %s per task on design seed %d, over the chosen setting's runs):\n", rec.Objective, rec.DesignSeed)
 	width := 0
 	for _, a := range rec.Agents {
@@ -108,8 +109,8 @@ func printTuned(w io.Writer, tuned experiment.Spec, rec *tune.Record, dir string
 			a.Trials[a.Chosen].Runs, a.Chosen, len(a.Trials), strings.Join(ps, ", "))
 	}
 	fmt.Fprintf(w, "\nBudget: %s.\n", tuned.Tuning.Describe())
-	fmt.Fprintf(w, "\nTuned config: %s (judging seed %d)\nRecord:       %s\nJudge it:     temple run %s\n", filepath.Join(dir, tune.TunedFile),
-		tuned.Seed, filepath.Join(dir, tune.RecordFile), filepath.Join(dir, tune.TunedFile))
+	fmt.Fprintf(w, "\nTuned config: %s (judging seed %d)\nRecord:       %s\nJudge it:     temple run %s\n", dir.Path(results.TunedFile),
+		tuned.Seed, dir.Path(results.SearchFile), dir.Path(results.TunedFile))
 }
 
 // printTuning says, for a tuned config, how its agents were tuned.
@@ -132,32 +133,32 @@ func allowDesignSeeds(s *experiment.Spec, allow bool) {
 
 // tuneInterrupted says, of an interrupted search, what was kept and how to resume; of a refused
 // directory, which flags to change.
-func tuneInterrupted(err error, out string) error {
+func tuneInterrupted(err error, dir results.Dir) error {
 	var occupied *experiment.OccupiedError
 	switch {
 	case errors.As(err, &occupied):
 		return fmt.Errorf("%w\n(give --out a fresh directory, or --force to replace it)", err)
 	case errors.Is(err, context.Canceled):
-		cells, _ := filepath.Glob(filepath.Join(out, "trials", "*", results.CellsDir, "*.json"))
+		cells, _ := filepath.Glob(dir.Path(results.TrialsDir + "/*/" + results.CellsDir + "/*.json"))
 		return fmt.Errorf("interrupted: %d finished trials are saved under %s; run the same command again to resume from them",
-			len(cells), filepath.Join(out, "trials"))
+			len(cells), dir.Path(results.TrialsDir))
 	}
 	return err
 }
 
 // printPending says what a shard ran, or what a merge gathered, and what comes next.
-func printPending(w io.Writer, p *tune.PendingError, sh experiment.Shard, sharded bool, out string) {
+func printPending(w io.Writer, p *tune.PendingError, sh experiment.Shard, sharded bool, dir results.Dir) {
 	what := "The merge"
 	if sharded {
 		what = fmt.Sprintf("Shard %v", sh)
 	}
-	fmt.Fprintf(w, "\n%s has gathered or run what it could into %s; the search is not finished:\n", what, out)
+	fmt.Fprintf(w, "\n%s has gathered or run what it could into %s; the search is not finished:\n", what, dir)
 	for _, wt := range p.Waiting {
 		fmt.Fprintf(w, "  %s: stage %d/%d waits for %d trials\n", wt.Agent, wt.Stage+1, wt.Stages, wt.Missing)
 	}
 	if sharded {
 		fmt.Fprintln(w, "When every shard has finished: temple tune CONFIG --merge --from SHARD_DIR... --out DIR (docs/guides/tuning.md).")
 	} else {
-		fmt.Fprintln(w, "Run the shards again with --from "+out+", then merge again (docs/guides/tuning.md).")
+		fmt.Fprintln(w, "Run the shards again with --from "+dir.String()+", then merge again (docs/guides/tuning.md).")
 	}
 }

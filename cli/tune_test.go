@@ -15,6 +15,7 @@ import (
 
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/tune"
 )
 
@@ -41,7 +42,7 @@ func TestTuneKilledAndRunAgainGivesTheSameBytes(t *testing.T) {
 	}
 	// Killed once the second agent's trials have begun, and again run to the end.
 	killWhen(t, exec.Command(bin, args(killed)...), "the RMax trials", exists(filepath.Join(killed, "trials", "RMax", "cells", "*.json")))
-	if _, err := os.Stat(filepath.Join(killed, tune.TunedFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(killed, results.TunedFile)); !os.IsNotExist(err) {
 		t.Fatal("the killed search had written its tuned config")
 	}
 	if out, err := exec.Command(bin, args(killed)...).CombinedOutput(); err != nil {
@@ -66,7 +67,7 @@ func TestTunedConfigIsJudgedOnFreshSeeds(t *testing.T) {
 			t.Errorf("temple tune's output lacks %q:\n%s", want, text)
 		}
 	}
-	tuned := filepath.Join(tuning, tune.TunedFile)
+	tuned := filepath.Join(tuning, results.TunedFile)
 	for _, seed := range []uint64{9, tune.DesignSeed(9)} {
 		s := strconv.FormatUint(seed, 10)
 		_, err := temple(t, "run", tuned, "--seed", s, "--out", filepath.Join(dir, "refused"))
@@ -138,7 +139,7 @@ func TestDesignTasksAreRecognisedByContent(t *testing.T) {
 	if text, err := temple(t, "run", config, "--seed", strconv.FormatUint(tune.DesignSeed(9), 10), "--runs", "2", "--out", design); err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	spec, err := experiment.Load(filepath.Join(tuning, tune.TunedFile))
+	spec, err := experiment.Load(filepath.Join(tuning, results.TunedFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestDesignTasksAreRecognisedByContent(t *testing.T) {
 	if text, err := temple(t, "run", path, "--runs", "2", "--seed", "77", "--allow-design-seeds", "--out", filepath.Join(dir, "allowed")); err != nil {
 		t.Errorf("--allow-design-seeds: %v\n%s", err, text)
 	}
-	if text, err := temple(t, "run", filepath.Join(tuning, tune.TunedFile), "--runs", "2", "--out", filepath.Join(dir, "judged")); err != nil {
+	if text, err := temple(t, "run", filepath.Join(tuning, results.TunedFile), "--runs", "2", "--out", filepath.Join(dir, "judged")); err != nil {
 		t.Errorf("the tuned config on its judging seed: %v\n%s", err, text)
 	}
 
@@ -168,11 +169,11 @@ func TestDesignTasksAreRecognisedByContent(t *testing.T) {
 	if text, err := temple(t, "tune", inv, "--out", filepath.Join(dir, "inv-tuning"), "--budget", "2", "--runs", "1"); err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "inv-tuning", tune.TunedFile))
+	b, _ := os.ReadFile(filepath.Join(dir, "inv-tuning", results.TunedFile))
 	if strings.Contains(string(b), "design_tasks") {
 		t.Errorf("a tuning on a custom MDP file records design tasks, which every seed draws:\n%s", b)
 	}
-	if text, err := temple(t, "run", filepath.Join(dir, "inv-tuning", tune.TunedFile), "--out", filepath.Join(dir, "inv-judged")); err != nil {
+	if text, err := temple(t, "run", filepath.Join(dir, "inv-tuning", results.TunedFile), "--out", filepath.Join(dir, "inv-judged")); err != nil {
 		t.Errorf("the tuned custom config: %v\n%s", err, text)
 	}
 }
@@ -196,7 +197,7 @@ func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
 	tuneWith("--out", whole)
 	shards := []string{filepath.Join(dir, "s0"), filepath.Join(dir, "s1")}
 	rounds := 0
-	for ; rounds < 5 && !fileExists(filepath.Join(merged, tune.TunedFile)); rounds++ {
+	for ; rounds < 5 && !fileExists(filepath.Join(merged, results.TunedFile)); rounds++ {
 		for i, s := range shards {
 			if text := tuneWith("--shard", strconv.Itoa(i)+"/2", "--out", s, "--from", merged); !strings.Contains(text, "waits for") {
 				t.Fatalf("shard %d, round %d: %s", i, rounds, text)
@@ -207,7 +208,7 @@ func TestShardedTuneMergesToTheUnshardedSearch(t *testing.T) {
 	if rounds != 3 { // stages of 5, 3 and 2 settings
 		t.Errorf("%d rounds, want one per stage, 3", rounds)
 	}
-	for _, name := range []string{tune.TunedFile, tune.RecordFile} {
+	for _, name := range []string{results.TunedFile, results.SearchFile} {
 		a, _ := os.ReadFile(filepath.Join(whole, name))
 		b, _ := os.ReadFile(filepath.Join(merged, name))
 		if len(a) == 0 || string(a) != string(b) {
@@ -268,7 +269,7 @@ func TestTuneForceReplacesOnlyTheSearch(t *testing.T) {
 	if text, err := temple(t, append([]string{"tune", config, "--out", fresh}, other...)...); err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	for _, name := range []string{tune.TunedFile, tune.RecordFile} {
+	for _, name := range []string{results.TunedFile, results.SearchFile} {
 		a, _ := os.ReadFile(filepath.Join(tuning, name))
 		b, _ := os.ReadFile(filepath.Join(fresh, name))
 		if len(a) == 0 || string(a) != string(b) {

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/stream"
 )
 
@@ -30,7 +31,7 @@ func benchCells(b *testing.B, s Spec) {
 	b.ResetTimer()
 	cpu := cpuTime()
 	for k := 0; k < b.N; k++ {
-		res, err := runCell(context.Background(), p, b.TempDir(), 0, p.Agents[0], silent{})
+		res, err := runCell(context.Background(), p, results.At(b.TempDir()), 0, p.Agents[0], silent{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -191,7 +192,7 @@ func BenchmarkSimulatorRunner(b *testing.B) {
 	steps := 0
 	cpu := cpuTime()
 	for b.Loop() {
-		res, err := runCell(context.Background(), p, b.TempDir(), 0, p.Agents[0], silent{})
+		res, err := runCell(context.Background(), p, results.At(b.TempDir()), 0, p.Agents[0], silent{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -372,7 +373,7 @@ func BenchmarkFastLearners(b *testing.B) {
 				steps := 0
 				timed := func(f AgentFactory) time.Duration {
 					began := time.Now()
-					res, err := runCell(context.Background(), p, b.TempDir(), 0, f, silent{})
+					res, err := runCell(context.Background(), p, results.At(b.TempDir()), 0, f, silent{})
 					if err != nil {
 						b.Fatal(err)
 					}

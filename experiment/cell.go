@@ -15,7 +15,7 @@ import (
 // runCell runs one agent through one run's task sequence (the published experiment loop): for
 // every task, E episodes of T steps from the task's start (package episode), recording each
 // task's episode returns, the agent's templates and the task's record.
-func runCell(ctx context.Context, p *Plan, dir string, run int, fac AgentFactory, progress Progress) (res CellResult, err error) {
+func runCell(ctx context.Context, p *Plan, dir results.Dir, run int, fac AgentFactory, progress Progress) (res CellResult, err error) {
 	began := time.Now()
 	ag, err := fac.New(RunContext{Run: run, Tasks: p.Runs[run], Gamma: p.Gamma, Seed: p.Seed})
 	if err != nil {
@@ -135,7 +135,7 @@ type cellFiles struct {
 }
 
 // openCellFiles creates the files of agent name's cell of run.
-func (p *Plan) openCellFiles(dir string, run int, name string, ag agent.Agent) (*cellFiles, error) {
+func (p *Plan) openCellFiles(dir results.Dir, run int, name string, ag agent.Agent) (*cellFiles, error) {
 	c := &cellFiles{}
 	var err error
 	if p.EpisodeReturns {

@@ -30,27 +30,40 @@ func (s Spec) WithDir(o DirOptions) Spec {
 	return s
 }
 
-// asPoint is s run as a point of the experiment whose directory holds its own (a sweep's, a
-// scaling study's).
-func (s Spec) asPoint() Spec {
-	s.point = true
-	return s
-}
-
 // Noter is a Progress that also takes notes for the user, such as a stale lock taken over.
 type Noter interface {
 	Note(text string)
 }
 
-// claim takes dir for experiment s (results.Claim); the caller calls release when done.
-func claim(dir string, s Spec, progress Progress) (release func(), err error) {
+// claim takes the directory at path for experiment s (results.Claim); the caller calls release
+// when done.
+func claim(path string, s Spec, progress Progress) (dir results.Dir, release func(), err error) {
+	b, o, err := claimOf(s, progress)
+	if err != nil {
+		return results.Dir{}, nil, err
+	}
+	return results.Claim(path, s.Name, b, o)
+}
+
+// claimPoint takes the directory sub below top, the directory of a sweep or scaling study, for
+// the experiment s of one of its points (results.Dir.ClaimPoint).
+func claimPoint(top results.Dir, sub string, s Spec, progress Progress) (dir results.Dir, release func(), err error) {
+	b, o, err := claimOf(s, progress)
+	if err != nil {
+		return results.Dir{}, nil, err
+	}
+	return top.ClaimPoint(sub, s.Name, b, o)
+}
+
+// claimOf is what claims a directory for s: its resolved spec and the options.
+func claimOf(s Spec, progress Progress) ([]byte, results.ClaimOptions, error) {
 	b, err := s.resolvedYAML()
 	if err != nil {
-		return nil, err
+		return nil, results.ClaimOptions{}, err
 	}
-	o := results.ClaimOptions{Force: s.dir.Force, OtherVersions: s.dir.OtherVersions, Point: s.point}
+	o := results.ClaimOptions{Force: s.dir.Force, OtherVersions: s.dir.OtherVersions}
 	if n, ok := progress.(Noter); ok {
 		o.Note = n.Note
 	}
-	return results.Claim(dir, s.Name, b, o)
+	return b, o, nil
 }

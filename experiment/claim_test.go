@@ -51,7 +51,7 @@ func TestAnotherExperimentIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), p, dir, 2, nil)
+	res, err := Run(context.Background(), p, results.At(dir), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	}
 	b := small(1, 1, 10)
 	b.Name = "second"
-	if err := results.Discard(dir, nil); err != nil {
+	if err := results.Discard(results.At(dir), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Execute(context.Background(), b, dir, 2, nil); err == nil || !strings.Contains(err.Error(), "holds notes.txt") {
@@ -167,7 +167,7 @@ func TestCellsWithoutSpecAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), p, dir, 2, nil); err != nil {
+	if _, err := Run(context.Background(), p, results.At(dir), 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	b := a
@@ -209,7 +209,7 @@ func TestLockedDirectoryFailsAtOnce(t *testing.T) {
 	if cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*")); len(cells) > 0 {
 		t.Errorf("the refused run wrote %v", cells)
 	}
-	if err := results.Discard(dir, nil); !errors.As(err, &locked) {
+	if err := results.Discard(results.At(dir), nil); !errors.As(err, &locked) {
 		t.Errorf("Discard of a locked directory: %v", err)
 	}
 

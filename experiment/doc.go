@@ -20,8 +20,9 @@
 //	       OnDemandPairs on — and agent factories, each step checked against package memory's
 //	       estimate before anything is built); the seeded random streams are package stream's
 //	run    execute.go (Execute: claim, plan, run, write; prepare writes tasks.json and
-//	       setup.json), claim.go (results.Claim for a spec: a results directory belongs to one
-//	       spec), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
+//	       setup.json; runPoint, a point of a sweep or scaling study), claim.go (results.Claim
+//	       for a spec: a results directory belongs to one spec, and is a results.Dir from then
+//	       on), run.go (Run: the cells on a worker pool, resume from cells/), cell.go
 //	       (runCell: a cell's tasks through package episode, and what it writes as they end),
 //	       oracle.go (which solution of package oracle each task shares: whole, or around a
 //	       run's start states for a task computed on demand), simulated.go (checks of tasks given

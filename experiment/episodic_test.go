@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 )
 
 // metric returns the named metric of a task record, or −1.
@@ -106,7 +107,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), p, t.TempDir(), 1, nil)
+	results, err := Run(context.Background(), p, results.At(t.TempDir()), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

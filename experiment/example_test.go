@@ -64,7 +64,7 @@ func ExampleDiscard() {
 	if errors.As(err, &occupied) {
 		fmt.Printf("refused: the directory holds %q, not %q\n", occupied.Held, occupied.Want)
 	}
-	if err := results.Discard(dir, nil); err != nil {
+	if err := results.Discard(results.At(dir), nil); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/results"
@@ -16,33 +15,63 @@ import (
 // A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
 func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
+	_, sum, err := ExecuteCells(ctx, s, dir, jobs, progress)
+	return sum, err
+}
+
+// ExecuteCells is Execute that returns the cells too, in (run, agent) order, for a caller that
+// says more of them than their summary does (temple run's summary: what the template learners
+// learned, the cells reused) without reading back the files just written.
+func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]CellResult, Summary, error) {
 	s = s.ReadInputsOnce() // the plan, spec.yaml and setup.json from the same bytes
 	p, err := Build(s)     // before dir is made: a spec that cannot run leaves nothing behind
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, err
 	}
-	release, err := claim(dir, s, progress)
+	d, release, err := claim(dir, s, progress)
 	if err != nil {
-		return Summary{}, err
+		return nil, Summary{}, err
 	}
 	defer release()
-	if err := prepare(s, p, dir); err != nil {
-		return Summary{}, err
-	}
-	cells, err := Run(ctx, p, dir, jobs, progress)
-	if err != nil {
-		return Summary{}, err
-	}
-	return Write(dir, s, cells)
+	return runClaimed(ctx, s, p, d, jobs, progress)
 }
 
-// prepare writes the task sequences of plan p of s to dir/tasks.json and what the writer of its
-// results needs (results.Setup) to dir/setup.json, before any cell runs: so every shard's
-// directory can be merged without the runner.
-func prepare(s Spec, p *Plan, dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+// runClaimed runs plan p of s into the directory d claimed for it and writes its results: the
+// task sequences and setup first (prepare), then every cell (Run), then the files of the
+// results (Write). It returns the cells and their summary.
+func runClaimed(ctx context.Context, s Spec, p *Plan, d results.Dir, jobs int, progress Progress) ([]CellResult, Summary, error) {
+	if err := prepare(s, p, d); err != nil {
+		return nil, Summary{}, err
 	}
+	cells, err := Run(ctx, p, d, jobs, progress)
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	sum, err := Write(d, s, cells)
+	return cells, sum, err
+}
+
+// runPoint runs the experiment s of one point of a sweep or scaling study into its directory sub
+// below top, which it claims, and returns its plan (for the tasks' true templates), its cells and
+// their summary.
+func runPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int, progress Progress) (*Plan, []CellResult, Summary, error) {
+	plan, err := Build(s)
+	if err != nil {
+		return nil, nil, Summary{}, err
+	}
+	d, release, err := claimPoint(top, sub, s, progress)
+	if err != nil {
+		return nil, nil, Summary{}, err
+	}
+	defer release()
+	cells, sum, err := runClaimed(ctx, s, plan, d, jobs, progress)
+	return plan, cells, sum, err
+}
+
+// prepare writes the task sequences of plan p of s to dir's tasks.json and what the writer of its
+// results needs (results.Setup) to its setup.json, before any cell runs: so every shard's
+// directory can be merged without the runner.
+func prepare(s Spec, p *Plan, dir results.Dir) error {
 	set := env.SequenceSet{Format: env.SequenceFormat, Description: "task sequences of experiment " + s.Name}
 	for _, tasks := range p.Runs {
 		var seq env.Sequence

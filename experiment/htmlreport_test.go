@@ -32,7 +32,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	sum, err := results.ReadSummary(dir)
+	sum, err := results.ReadSummary(results.At(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 		}
 	}
 	// temple report rebuilds the same page.
-	if err := results.WriteReport(dir); err != nil {
+	if err := results.WriteReport(results.At(dir)); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := os.ReadFile(filepath.Join(dir, "report.html"))
@@ -64,7 +64,7 @@ func TestReportShowsTheVerdictsNamed(t *testing.T) {
 	s := small(3, 3, 40)
 	s.Output.Verdicts = []string{"O-TempLe:RMax"}
 	dir, page := reportOf(t, s)
-	sum, err := results.ReadSummary(dir)
+	sum, err := results.ReadSummary(results.At(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

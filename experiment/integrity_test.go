@@ -96,7 +96,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), setup+": its content is not what temple wrote") {
 		t.Errorf("merging shards with an edited setup.json: %v, want a refusal naming it", err)
 	}
-	if err := results.Record(other, "setup.json"); err != nil {
+	if err := results.Record(results.At(other), "setup.json"); err != nil {
 		t.Fatal(err)
 	}
 	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
@@ -104,13 +104,13 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 		t.Errorf("merging shards with another setup.json: %v, want a refusal naming the shard and epsilon", err)
 	}
 	os.WriteFile(setup, b, 0o644)
-	if err := results.Record(other, "setup.json"); err != nil {
+	if err := results.Record(results.At(other), "setup.json"); err != nil {
 		t.Fatal(err)
 	}
 	tasks := filepath.Join(other, "tasks.json")
 	b, _ = os.ReadFile(tasks)
 	os.WriteFile(tasks, []byte(strings.Replace(string(b), `"r":1`, `"r":2`, 1)), 0o644)
-	if err := results.Record(other, "tasks.json"); err != nil {
+	if err := results.Record(results.At(other), "tasks.json"); err != nil {
 		t.Fatal(err)
 	}
 	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
@@ -118,7 +118,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 		t.Errorf("merging shards with another tasks.json: %v, want a refusal naming it", err)
 	}
 	os.WriteFile(tasks, b, 0o644)
-	if err := results.Record(other, "tasks.json"); err != nil {
+	if err := results.Record(results.At(other), "tasks.json"); err != nil {
 		t.Fatal(err)
 	}
 	if err := results.Merge(filepath.Join(dir, "M"), []string{out, other}); err != nil {
@@ -250,11 +250,11 @@ func TestCellPathsAreChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := results.CellPath(dir, 0, p.Agents[1].Name)
+	path := results.At(dir).Cell(0, p.Agents[1].Name)
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), p, dir, 1, nil); err == nil || !strings.Contains(err.Error(), path+" is not a file") {
+	if _, err := Run(context.Background(), p, results.At(dir), 1, nil); err == nil || !strings.Contains(err.Error(), path+" is not a file") {
 		t.Fatalf("a directory as a cell: %v, want a refusal naming it", err)
 	}
 	if cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json")); len(cells) != 1 {
@@ -268,7 +268,7 @@ func TestCellPathsAreChecked(t *testing.T) {
 	f.Truncate(1 << 30) // sparse: a gigabyte that takes no disk
 	f.Close()
 	var n notes
-	if _, err := Run(context.Background(), p, dir, 1, &n); err != nil {
+	if _, err := Run(context.Background(), p, results.At(dir), 1, &n); err != nil {
 		t.Fatal(err)
 	}
 	if len(n.text) != 1 || !strings.Contains(n.text[0], "1073741824 bytes, more than a cell") {

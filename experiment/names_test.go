@@ -33,7 +33,7 @@ func FuzzNames(f *testing.F) {
 		if filepath.Dir(dir) != "runs" {
 			t.Fatalf("runs/%s is not a directory of runs/", name)
 		}
-		ca, cb := results.CellPath("d", 0, a), results.CellPath("d", 0, b)
+		ca, cb := results.At("d").Cell(0, a), results.At("d").Cell(0, b)
 		for _, p := range []string{ca, cb} {
 			if filepath.Dir(p) != filepath.Join("d", "cells") || len(filepath.Base(p)) > 255 {
 				t.Fatalf("agent names %q, %q: cell file %s", a, b, p)

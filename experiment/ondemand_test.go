@@ -10,6 +10,7 @@ import (
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/oracle"
+	"github.com/temple-rl/temple/results"
 )
 
 // A task computed on demand runs as its stored model does: the same steps and rewards for every
@@ -54,11 +55,11 @@ func TestOnDemandTaskRunsAsItsModel(t *testing.T) {
 		if !sol.Local() {
 			t.Fatalf("%s: the on-demand oracle solved the whole maze; the test would not test locality", start)
 		}
-		wants, err := Run(context.Background(), stored, t.TempDir(), 2, nil)
+		wants, err := Run(context.Background(), stored, results.At(t.TempDir()), 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gots, err := Run(context.Background(), onDemand, t.TempDir(), 2, nil)
+		gots, err := Run(context.Background(), onDemand, results.At(t.TempDir()), 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/oracle"
+	"github.com/temple-rl/temple/results"
 )
 
 // scripted plays a fixed rule and keeps the pairs it took, to count mistakes by hand.
@@ -41,7 +42,7 @@ func uniform(_ int, t agent.Task) int { return t.Rand.IntN(t.A) }
 func runAgent(t *testing.T, p *Plan, a agent.Agent) TaskRecord {
 	t.Helper()
 	fac := AgentFactory{Name: "scripted", New: func(RunContext) (agent.Agent, error) { return a, nil }}
-	res, err := runCell(context.Background(), p, t.TempDir(), 0, fac, silent{})
+	res, err := runCell(context.Background(), p, results.At(t.TempDir()), 0, fac, silent{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +350,7 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 	if len(distinct) > 2*3 {
 		t.Errorf("%d models for 2 runs of tasks drawn from pools of 3", len(distinct))
 	}
-	shared, err := Run(context.Background(), p, t.TempDir(), 2, nil)
+	shared, err := Run(context.Background(), p, results.At(t.TempDir()), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,12 +358,12 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 	cache := p.oracles
 	for idx, want := range shared {
 		p.oracles = cache
-		got, err := runCell(context.Background(), p, t.TempDir(), want.Run, p.Agents[idx%len(p.Agents)], silent{})
+		got, err := runCell(context.Background(), p, results.At(t.TempDir()), want.Run, p.Agents[idx%len(p.Agents)], silent{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.oracles = nil
-		own, err := runCell(context.Background(), p, t.TempDir(), want.Run, p.Agents[idx%len(p.Agents)], silent{})
+		own, err := runCell(context.Background(), p, results.At(t.TempDir()), want.Run, p.Agents[idx%len(p.Agents)], silent{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,7 +57,7 @@ func agentInputs(s Spec) []string {
 }
 
 // pythonCell runs the cell of Python learner fac in run in a worker and reads back what it wrote.
-func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+func (p *Plan) pythonCell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (CellResult, error) {
 	fail := func(err error) (CellResult, error) {
 		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
 	}
@@ -65,7 +65,7 @@ func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFac
 	if err != nil {
 		return fail(err)
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := filepath.Abs(dir.String())
 	if err != nil {
 		return fail(err)
 	}
@@ -85,7 +85,7 @@ func (p *Plan) pythonCell(ctx context.Context, dir string, run int, fac AgentFac
 		}
 		return fail(err)
 	}
-	res, err := results.ReadCell(results.CellPath(dir, run, fac.Name), p.cellWant(run, fac.Name))
+	res, err := results.ReadCell(dir.Cell(run, fac.Name), p.cellWant(run, fac.Name))
 	if err != nil {
 		return CellResult{}, err
 	}
@@ -108,11 +108,12 @@ type Host struct {
 }
 
 // RunCell runs one cell of the resolved spec specYAML — run's cell of the agent named name, a
-// Python learner, built by learner — in this process and writes it to dir, as Run would. The
+// Python learner, built by learner — in this process and writes it to the runner's results
+// directory at path (which the runner claimed: results.At), as Run would. The
 // spec's fingerprint, computed here with the content of its inputs now, must be fingerprint: a
 // task file or the learner's source changed since the experiment started is refused, naming the
 // difference.
-func (h *Host) RunCell(ctx context.Context, specYAML []byte, fingerprint, dir string, run int, name string,
+func (h *Host) RunCell(ctx context.Context, specYAML []byte, fingerprint, path string, run int, name string,
 	learner func(agenttypes.Context) (agent.Agent, error), taskDone func(task int)) error {
 	if h.plan == nil || h.fingerprint != fingerprint {
 		h.plan = nil
@@ -146,6 +147,7 @@ func (h *Host) RunCell(ctx context.Context, specYAML []byte, fingerprint, dir st
 		p.oracles = newOracleCache(p)
 		defer func() { p.oracles = nil }()
 	}
+	dir := results.At(path)
 	if err := results.MakeCellDirs(dir, p.EpisodeReturns, p.TemplateSnapshots); err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"testing"
+
+	"github.com/temple-rl/temple/results"
 )
 
 // policyMistakeDigest runs preset name at 2 runs and 200 episodes with policy mistakes counted and
@@ -23,7 +25,7 @@ func policyMistakeDigest(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), plan, t.TempDir(), 2, nil)
+	res, err := Run(context.Background(), plan, results.At(t.TempDir()), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func (s Spec) setup() (results.Setup, error) {
 
 // Write writes the results directory of spec s (results.Write): spec.yaml, per_task.csv,
 // metrics.csv, the oracle's files, summary.json, timings.json, the figures and report.html.
-func Write(dir string, s Spec, cells []CellResult) (Summary, error) {
+func Write(dir results.Dir, s Spec, cells []CellResult) (Summary, error) {
 	set, err := s.setup()
 	if err != nil {
 		return Summary{}, err

@@ -129,10 +129,11 @@ func (silent) Start(int)                 {}
 func (silent) TaskDone(int, string, int) {}
 
 // Run executes every (run, agent) cell of the plan — or of its shard — on up to jobs workers (0:
-// one per core), storing each finished cell under dir/cells so that an interrupted experiment
+// one per core), storing each finished cell under dir's cells/ so that an interrupted experiment
 // resumes where it stopped. The cells are returned in (run, agent) order and do not depend on
-// jobs.
-func Run(ctx context.Context, p *Plan, dir string, jobs int, progress Progress) ([]CellResult, error) {
+// jobs. Run does not claim dir (Execute does): a program that runs a plan of its own gives it a
+// directory of its own (results.At).
+func Run(ctx context.Context, p *Plan, dir results.Dir, jobs int, progress Progress) ([]CellResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -209,13 +210,13 @@ func cellErrors(ctx context.Context, failed []error) error {
 
 // checkCellPaths refuses, before any cell runs, a cell's path that holds something other than a
 // file (a directory there made every run fail once its cell had run).
-func (p *Plan) checkCellPaths(dir string) error {
+func (p *Plan) checkCellPaths(dir results.Dir) error {
 	for run := range p.Runs {
 		for k, fac := range p.Agents {
 			if !p.Shard.Has(run*len(p.Agents) + k) {
 				continue
 			}
-			path := results.CellPath(dir, run, fac.Name)
+			path := dir.Cell(run, fac.Name)
 			if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 				return fmt.Errorf("experiment: %s is not a file (a directory?) but the place of the cell of run %d, agent %s: remove it", path, run, fac.Name)
 			}
@@ -237,15 +238,14 @@ func (p *Plan) shardTasks() int {
 	return total
 }
 
-// cell is the cell of fac in run: read back from dir/cells when a finished cell of this spec is
+// cell is the cell of fac in run: read back from dir's cells/ when a finished cell of this spec is
 // there (resumed), otherwise run and stored there; a damaged one is run again, with a note that
 // says which and why.
-func (p *Plan) cell(ctx context.Context, dir string, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+func (p *Plan) cell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (CellResult, error) {
 	if err := ctx.Err(); err != nil {
 		return CellResult{}, err
 	}
-	res, err := results.ReadCell(results.CellPath(dir, run, fac.Name), results.CellWant{Fingerprint: p.Fingerprint, Run: run,
-		Agent: fac.Name, Tasks: len(p.Runs[run]), Episodes: p.Episodes, Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes})
+	res, err := results.ReadCell(dir.Cell(run, fac.Name), p.cellWant(run, fac.Name))
 	if err == nil {
 		for k, t := range p.Runs[run] {
 			p.oracles.Release(solutionKey(run, k, t))

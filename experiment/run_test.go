@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 )
 
 // small is a quick online-maze experiment with the three default agents.
@@ -29,7 +30,7 @@ func buildAndRun(t *testing.T, s Spec, jobs int) []CellResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), p, t.TempDir(), jobs, nil)
+	results, err := Run(context.Background(), p, results.At(t.TempDir()), jobs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +151,12 @@ func TestResumeReusesFinishedCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), p, dir, 2, nil)
+	cells, err := Run(context.Background(), p, results.At(dir), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	recomputed := 0
-	for _, c := range results {
+	for _, c := range cells {
 		if !c.Resumed {
 			recomputed++
 		}
@@ -163,7 +164,7 @@ func TestResumeReusesFinishedCells(t *testing.T) {
 	if recomputed != 1 {
 		t.Errorf("%d cells recomputed, want 1", recomputed)
 	}
-	if _, err := Write(dir, s, results); err != nil {
+	if _, err := Write(results.At(dir), s, cells); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(dataFiles(t, dir)["per_task.csv"], first["per_task.csv"]) {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -177,16 +176,16 @@ func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 	if err := Check(s); err != nil {
 		return nil, nil, err
 	}
-	release, err := claim(dir, s, progress)
+	d, release, err := claim(dir, s, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	return executeScaling(ctx, s, dir, jobs, progress)
+	return executeScaling(ctx, s, d, jobs, progress)
 }
 
 // executeScaling is ExecuteScaling in a directory already claimed; each point claims its own.
-func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]ScalingRow, []ScalingFit, error) {
+func executeScaling(ctx context.Context, s Spec, dir results.Dir, jobs int, progress Progress) ([]ScalingRow, []ScalingFit, error) {
 	m, err := largestM(s)
 	if err != nil {
 		return nil, nil, err
@@ -198,7 +197,7 @@ func executeScaling(ctx context.Context, s Spec, dir string, jobs int, progress 
 		if err != nil {
 			return nil, nil, err
 		}
-		plan, c, err := runPoint(ctx, ps.asPoint(), filepath.Join(dir, pt.dir()), jobs, progress)
+		plan, c, _, err := runPoint(ctx, dir, pt.dir(), ps, jobs, progress)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -229,7 +228,7 @@ func (p scalingPoint) setup(plan *Plan) (results.ScalingPointSetup, error) {
 }
 
 // writeScalingSetup writes the layout of the scaling study of s (scaling.json) into dir.
-func writeScalingSetup(s Spec, dir string, pts []results.ScalingPointSetup) (results.ScalingSetup, error) {
+func writeScalingSetup(s Spec, dir results.Dir, pts []results.ScalingPointSetup) (results.ScalingSetup, error) {
 	sc := results.ScalingSetup{Name: s.Name, Runs: s.Runs, Agents: s.AgentNames(), Points: pts}
 	for _, a := range s.Agents {
 		if a.Has("tau") {
@@ -237,27 +236,4 @@ func writeScalingSetup(s Spec, dir string, pts []results.ScalingPointSetup) (res
 		}
 	}
 	return sc, results.WriteScalingSetup(dir, sc)
-}
-
-// runPoint runs the experiment of one point into its own directory, which it claims, and
-// returns its plan (for the tasks' true templates) and the cells' results.
-func runPoint(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (*Plan, []CellResult, error) {
-	plan, err := Build(s)
-	if err != nil {
-		return nil, nil, err
-	}
-	release, err := claim(dir, s, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer release()
-	if err := prepare(s, plan, dir); err != nil {
-		return nil, nil, err
-	}
-	cells, err := Run(ctx, plan, dir, jobs, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, err = Write(dir, s, cells)
-	return plan, cells, err
 }

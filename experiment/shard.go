@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/temple-rl/temple/results"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -108,13 +107,13 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err != nil {
 		return 0, err
 	}
-	release, err := claim(dir, s, progress)
+	d, release, err := claim(dir, s, progress)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
 	if len(s.Sweep) > 0 {
-		if _, err := writeSweepSetup(s, dir); err != nil {
+		if _, err := writeSweepSetup(s, d); err != nil {
 			return 0, err
 		}
 	}
@@ -125,10 +124,7 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	var scaling []results.ScalingPointSetup
 	cells := 0
 	for k, ps := range points {
-		if subdirs[k] != "" {
-			ps = ps.asPoint()
-		}
-		n, pt, err := runShardPoint(ctx, ps, filepath.Join(dir, subdirs[k]), subdirs[k] != "", jobs, progress, sh)
+		n, pt, err := runShardPoint(ctx, ps, d, subdirs[k], jobs, progress, sh)
 		cells += n
 		if err != nil {
 			return cells, err
@@ -142,26 +138,29 @@ func ExecuteShard(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 		}
 	}
 	if s.Scaling != nil {
-		if _, err := writeScalingSetup(s, dir, scaling); err != nil {
+		if _, err := writeScalingSetup(s, d, scaling); err != nil {
 			return cells, err
 		}
 	}
 	return cells, nil
 }
 
-// runShardPoint runs the shard's cells of one experiment into dir, which it claims first when it
-// is a point's own directory, and returns how many cells it ran and its plan.
-func runShardPoint(ctx context.Context, ps Spec, dir string, point bool, jobs int, progress Progress, sh Shard) (int, *Plan, error) {
+// runShardPoint runs the shard's cells of one experiment into top, the directory claimed for the
+// shard, or, for a point of a sweep or scaling study, into its directory sub below top, which it
+// claims first; it returns how many cells it ran and its plan.
+func runShardPoint(ctx context.Context, ps Spec, top results.Dir, sub string, jobs int, progress Progress, sh Shard) (int, *Plan, error) {
 	p, err := Build(ps)
 	if err != nil {
 		return 0, nil, err
 	}
-	if point {
-		release, err := claim(dir, ps, progress)
+	dir := top
+	if sub != "" {
+		point, release, err := claimPoint(top, sub, ps, progress)
 		if err != nil {
 			return 0, nil, err
 		}
 		defer release()
+		dir = point
 	}
 	if err := prepare(ps, p, dir); err != nil {
 		return 0, nil, err

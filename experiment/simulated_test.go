@@ -75,7 +75,7 @@ func TestSimulatorTasksRunResumeAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resumed, err := Run(context.Background(), p, dir, 2, nil)
+	resumed, err := Run(context.Background(), p, results.At(dir), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestAgentWithoutTerminalObserverIsRefused(t *testing.T) {
 	s.Start, s.Oracle.Enabled = StartPerEpisode, false
 	p := &Plan{Seed: 1, Episodes: 1, Steps: 10, Gamma: 0.95, Start: StartPerEpisode, Runs: [][]Task{{strongCar(t, s)}}}
 	fac := AgentFactory{Name: "scripted", New: func(RunContext) (agent.Agent, error) { return &scripted{rule: always(0)}, nil }}
-	_, err := runCell(context.Background(), p, t.TempDir(), 0, fac, silent{})
+	_, err := runCell(context.Background(), p, results.At(t.TempDir()), 0, fac, silent{})
 	if err == nil || !strings.Contains(err.Error(), "agent.TerminalObserver") {
 		t.Fatalf("error %v, want one naming agent.TerminalObserver", err)
 	}
@@ -245,7 +245,7 @@ func TestNaNStateStopsTheRunWithItsError(t *testing.T) {
 	p := &Plan{Seed: 1, Episodes: 2, Steps: 10, Gamma: 0.95, Start: StartPerEpisode,
 		Runs: [][]Task{{{Def: nanTask{}, Sim: nanTask{}, Start: -1}}}}
 	fac := AgentFactory{Name: "scripted", New: func(RunContext) (agent.Agent, error) { return &scripted{rule: always(0)}, nil }}
-	_, err := runCell(context.Background(), p, t.TempDir(), 0, fac, silent{})
+	_, err := runCell(context.Background(), p, results.At(t.TempDir()), 0, fac, silent{})
 	if !errors.Is(err, discretize.ErrNaNState) || !strings.Contains(err.Error(), "episode 0, step 2") {
 		t.Fatalf("error %v, want ErrNaNState at episode 0, step 2", err)
 	}

@@ -58,11 +58,9 @@ type Spec struct {
 	// refused (results.Tuning.CheckSeed).
 	Tuning *results.Tuning `yaml:"tuning,omitempty" doc:"written by temple tune into a tuned config: how its agents were tuned (seeds, budget, objective); temple run refuses its seeds"`
 
-	// dir says how a run treats what its results directory holds (WithDir); point that the
-	// directory is a point of the experiment in its parent (asPoint); inputs holds the files the
-	// tasks read, each read once (ReadInputsOnce).
+	// dir says how a run treats what its results directory holds (WithDir); inputs holds the
+	// files the tasks read, each read once (ReadInputsOnce).
 	dir    DirOptions
-	point  bool
 	inputs *inputStore
 }
 
@@ -172,8 +170,21 @@ func LoadBytes(path string, b []byte) (Spec, error) {
 	}
 	dir := filepath.Dir(path)
 	s.mapPaths(func(p string) string { return filepath.Join(dir, p) })
-	if err := checkTaskFiles(path, b, s); err != nil {
+	if err := checkInputFiles(configSource{path: path}, b, s); err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// LoadStdin is Load of the config b read from standard input: its relative paths are the
+// working directory's, and a file they name that does not exist is refused as Load refuses it.
+func LoadStdin(b []byte) (Spec, error) {
+	s, err := Parse(b)
+	if err == nil {
+		err = checkInputFiles(configSource{}, b, s)
+	}
+	if err != nil {
+		return Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
 	return s, nil
 }

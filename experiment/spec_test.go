@@ -279,6 +279,50 @@ func TestLoadResolvesPathsAgainstTheConfig(t *testing.T) {
 	}
 }
 
+// Issue 52: a learner's source file (files:), module directory (path:) or working directory (dir:)
+// that does not exist is refused when the config is loaded as a missing task file is: the config,
+// the key and its line, the path as written and as resolved, and the rule that resolved it (the
+// config's directory; a learner's files its path: or dir:) — not "a file of the learner's source:
+// open …" when the agents are built. A config read from standard input says that its relative
+// paths are the working directory's.
+func TestLoadNamesAMissingLearnerFile(t *testing.T) {
+	dir := t.TempDir()
+	work := t.TempDir()
+	t.Chdir(work) // the working directory is not the config's
+	os.WriteFile(filepath.Join(dir, "m.py"), []byte("class C: pass\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "lib"), 0o755)
+	rule := " (a relative path in a config is read from the config's directory, " + dir + ", not the working directory)"
+	for _, c := range []struct{ config, want string }{
+		{"agents:\n  - {type: python, class: m:C, files: [m.py, nothere.py]}\n",
+			`line 2: agents[0].files[1] = "nothere.py": no such file ` + filepath.Join(dir, "nothere.py") + rule},
+		{"agents:\n  - type: rmax\n  - type: python\n    class: m:C\n    path: nodir\n",
+			`line 5: agents[1].path = "nodir": no such directory ` + filepath.Join(dir, "nodir") + rule},
+		{"agents:\n  - type: python\n    class: m:C\n    path: lib\n    files:\n      - gone.py\n",
+			`line 6: agents[0].files[0] = "gone.py": no such file ` + filepath.Join(dir, "lib", "gone.py") +
+				" (a relative path in files: is read from the learner's path:, " + filepath.Join(dir, "lib") + ")"},
+		{"agents:\n  - {type: external, command: [./learner], dir: nodir}\n",
+			`line 2: agents[0].dir = "nodir": no such directory ` + filepath.Join(dir, "nodir") + rule},
+		{"agents:\n  - {type: external, command: [./learner], files: [/nonexistent/learner.c]}\n",
+			`line 2: agents[0].files[0] = "/nonexistent/learner.c": no such file /nonexistent/learner.c`},
+	} {
+		config := filepath.Join(dir, "c.yaml")
+		os.WriteFile(config, []byte(c.config), 0o644)
+		_, err := Load(config)
+		if want := "config " + config + ": " + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q:\nerror %v\nwant  %s", c.config, err, want)
+		}
+	}
+	_, err := LoadStdin([]byte("tasks: {family: custom, file: nothere.json}\n"))
+	if want := `config (standard input): line 1: tasks.file = "nothere.json": no such file ` + filepath.Join(work, "nothere.json") +
+		" (a relative path in a config read from standard input is read from the working directory, " + work + ")"; err == nil || err.Error() != want {
+		t.Errorf("standard input:\nerror %v\nwant  %s", err, want)
+	}
+	os.WriteFile(filepath.Join(work, "m.py"), []byte("class C: pass\n"), 0o644)
+	if _, err := LoadStdin([]byte("agents:\n  - {type: python, class: m:C, files: [m.py]}\n")); err != nil {
+		t.Errorf("standard input naming a file of the working directory: %v", err)
+	}
+}
+
 // A task file that does not exist is refused when the config is loaded, naming the config, the
 // key and its line, the path as written and as resolved, and the rule that resolved it (relative
 // to the config's directory) — not a bare "open nothere.json" when the tasks are built.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -207,16 +206,16 @@ func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err := Check(s); err != nil {
 		return nil, err
 	}
-	release, err := claim(dir, s, progress)
+	d, release, err := claim(dir, s, progress)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	return executeSweep(ctx, s, dir, jobs, progress)
+	return executeSweep(ctx, s, d, jobs, progress)
 }
 
 // executeSweep is ExecuteSweep in a directory already claimed; each point claims its own.
-func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
+func executeSweep(ctx context.Context, s Spec, dir results.Dir, jobs int, progress Progress) ([]SweepPoint, error) {
 	sw, err := writeSweepSetup(s, dir)
 	if err != nil {
 		return nil, err
@@ -227,7 +226,7 @@ func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 		if err != nil {
 			return nil, err
 		}
-		sum, err := Execute(ctx, ps.asPoint(), filepath.Join(dir, sw.Points[k].Dir), jobs, progress)
+		_, _, sum, err := runPoint(ctx, dir, sw.Points[k].Dir, ps, jobs, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +238,7 @@ func executeSweep(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 
 // writeSweepSetup writes the layout of the sweep of s (sweep.json) into dir: the points'
 // directories and values, the agents, and the true value of the swept parameter.
-func writeSweepSetup(s Spec, dir string) (results.SweepSetup, error) {
+func writeSweepSetup(s Spec, dir results.Dir) (results.SweepSetup, error) {
 	sw := results.SweepSetup{Name: s.Name, Runs: s.Runs, Agents: s.AgentNames()}
 	for _, p := range s.Sweep {
 		sw.Params = append(sw.Params, p.Param)

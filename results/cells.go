@@ -5,34 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
 )
 
 // MakeCellDirs creates dir's cells/ and, when they are written, its episodes/ and templates/.
-func MakeCellDirs(dir string, episodes, templates bool) error {
+func MakeCellDirs(dir Dir, episodes, templates bool) error {
 	for _, kind := range CellKinds {
 		if kind == EpisodesDir && !episodes || kind == TemplatesDir && !templates {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Join(dir, kind), 0o755); err != nil {
+		if err := os.MkdirAll(dir.Path(kind), 0o755); err != nil {
 			return fmt.Errorf("results: %w", err)
 		}
 	}
 	return nil
 }
 
-// CellPath is the file of the cell of run and agentName in dir: cells/<CellName>.json.
-func CellPath(dir string, run int, agentName string) string {
-	return filepath.Join(dir, CellsDir, CellName(run, agentName)+".json")
-}
-
-// WriteCell writes the finished cell c to dir/cells (CellPath) atomically, with its checksum
+// WriteCell writes the finished cell c to dir/cells (Dir.Cell) atomically, with its checksum
 // (EncodeCell), so an interrupted write never looks like a finished cell (ReadCell reads it back
 // and checks it).
-func WriteCell(dir string, c CellResult) error {
+func WriteCell(dir Dir, c CellResult) error {
 	if err := StoreCell(dir, c); err != nil {
 		return err
 	}
@@ -42,12 +36,12 @@ func WriteCell(dir string, c CellResult) error {
 // StoreCell is WriteCell without the record: for a process that runs a cell for the runner that
 // holds the directory (a Python learner's worker), which records it once it has read it back
 // (RecordCell), so that one process alone writes the directory's checksums.json.
-func StoreCell(dir string, c CellResult) error {
+func StoreCell(dir Dir, c CellResult) error {
 	b, err := EncodeCell(c)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(CellPath(dir, c.Run, c.Agent), b); err != nil {
+	if err := atomicfile.Write(dir.Cell(c.Run, c.Agent), b); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	return nil
@@ -55,15 +49,15 @@ func StoreCell(dir string, c CellResult) error {
 
 // RecordCell adds the cell c of dir, and its episodes/ and templates/ files (closed before it was
 // written), to dir's checksums.json.
-func RecordCell(dir string, c CellResult) error {
-	return record(dir, append([]string{filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")}, cellStreams(dir, []CellResult{c})...)...)
+func RecordCell(dir Dir, c CellResult) error {
+	return record(dir, append([]string{cellFile(c.Run, c.Agent)}, cellStreams(dir, []CellResult{c})...)...)
 }
 
 // RecordResumed adds the cell c of dir, read back to resume an experiment, to dir's
 // checksums.json when its record lacks it: a process killed between storing a cell and recording
 // it left it finished (its own checksum says so) but off the record.
-func RecordResumed(dir string, c CellResult) error {
-	cell := filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")
+func RecordResumed(dir Dir, c CellResult) error {
+	cell := cellFile(c.Run, c.Agent)
 	sums, err := readChecksums(dir)
 	if err == nil && sums.lists(cell) {
 		return nil
@@ -72,11 +66,11 @@ func RecordResumed(dir string, c CellResult) error {
 }
 
 // cellStreams are the episodes/ and templates/ files of the cells that dir holds.
-func cellStreams(dir string, cells []CellResult) []string {
+func cellStreams(dir Dir, cells []CellResult) []string {
 	var out []string
 	for _, c := range cells {
-		for _, stream := range []string{filepath.Join(EpisodesDir, CellName(c.Run, c.Agent)+".csv"), filepath.Join(TemplatesDir, CellName(c.Run, c.Agent)+".jsonl")} {
-			if fi, err := os.Lstat(filepath.Join(dir, stream)); err == nil && fi.Mode().IsRegular() {
+		for _, stream := range []string{episodesFile(c.Run, c.Agent), templatesFile(c.Run, c.Agent)} {
+			if fi, err := os.Lstat(dir.Path(stream)); err == nil && fi.Mode().IsRegular() {
 				out = append(out, stream)
 			}
 		}
@@ -86,8 +80,8 @@ func cellStreams(dir string, cells []CellResult) []string {
 
 // WriteTasks writes the task sequences of an experiment, as encoded by the task package
 // (env.EncodeSequences), to dir/tasks.json atomically.
-func WriteTasks(dir string, encoded []byte) error {
-	if err := atomicfile.Write(filepath.Join(dir, TasksFile), encoded); err != nil {
+func WriteTasks(dir Dir, encoded []byte) error {
+	if err := atomicfile.Write(dir.Path(TasksFile), encoded); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	return record(dir, TasksFile)
@@ -105,8 +99,8 @@ type EpisodeWriter struct {
 
 // CreateEpisodes creates the episodes/ file of the cell of run and agentName in dir, for tasks
 // of the given number of episodes, and writes its header.
-func CreateEpisodes(dir string, run int, agentName string, episodes int) (*EpisodeWriter, error) {
-	path := filepath.Join(dir, EpisodesDir, CellName(run, agentName)+".csv")
+func CreateEpisodes(dir Dir, run int, agentName string, episodes int) (*EpisodeWriter, error) {
+	path := dir.Path(episodesFile(run, agentName))
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
@@ -155,8 +149,8 @@ type TemplateWriter struct {
 }
 
 // CreateTemplates creates the templates/ file of the cell of run and agentName in dir.
-func CreateTemplates(dir string, run int, agentName string) (*TemplateWriter, error) {
-	path := filepath.Join(dir, TemplatesDir, CellName(run, agentName)+".jsonl")
+func CreateTemplates(dir Dir, run int, agentName string) (*TemplateWriter, error) {
+	path := dir.Path(templatesFile(run, agentName))
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)

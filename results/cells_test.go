@@ -13,15 +13,15 @@ import (
 // returns line by line, its template snapshots; checksums.json lists the three.
 func TestCellFilesRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	if err := MakeCellDirs(dir, true, true); err != nil {
+	if err := MakeCellDirs(At(dir), true, true); err != nil {
 		t.Fatal(err)
 	}
 	cell := CellResult{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: []TaskRecord{{Task: 0, Reward: 1.5, Steps: 7, States: 3, Actions: 2}},
 		EpisodeSums: []float64{0.5, 1}}
-	if err := WriteCell(dir, cell); err != nil {
+	if err := WriteCell(At(dir), cell); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadCell(CellPath(dir, 2, "O-TempLe+x"), CellWant{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: 1, Episodes: 2})
+	got, err := ReadCell(At(dir).Cell(2, "O-TempLe+x"), CellWant{Fingerprint: "f", Run: 2, Agent: "O-TempLe+x", Tasks: 1, Episodes: 2})
 	if err != nil || got.Checksum == "" {
 		t.Fatalf("ReadCell: %v, checksum %q", err, got.Checksum)
 	}
@@ -32,7 +32,7 @@ func TestCellFilesRoundTrip(t *testing.T) {
 		t.Fatalf("cells/ holds %v, want the cell alone", names)
 	}
 
-	ep, err := CreateEpisodes(dir, 2, "O-TempLe+x", 2)
+	ep, err := CreateEpisodes(At(dir), 2, "O-TempLe+x", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCellFilesRoundTrip(t *testing.T) {
 		t.Fatalf("episodes file %q (%v), want %q", b, err, want)
 	}
 
-	tw, err := CreateTemplates(dir, 2, "O-TempLe+x")
+	tw, err := CreateTemplates(At(dir), 2, "O-TempLe+x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +65,13 @@ func TestCellFilesRoundTrip(t *testing.T) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCell(dir, cell); err != nil { // after its streams, as the runner writes it: it records them
+	if err := WriteCell(At(dir), cell); err != nil { // after its streams, as the runner writes it: it records them
 		t.Fatal(err)
 	}
-	if got, err := ReadSnapshots(dir, 2, "O-TempLe+x"); err != nil || !reflect.DeepEqual(got, snaps) {
+	if got, err := ReadSnapshots(At(dir), 2, "O-TempLe+x"); err != nil || !reflect.DeepEqual(got, snaps) {
 		t.Fatalf("ReadSnapshots = %+v, %v; want %+v", got, err, snaps)
 	}
-	sums, err := readChecksums(dir)
+	sums, err := readChecksums(At(dir))
 	for _, name := range []string{"cells/run-002--O-TempLe_x.json", "episodes/run-002--O-TempLe_x.csv", "templates/run-002--O-TempLe_x.jsonl"} {
 		if _, ok := sums.Files[name]; err != nil || !ok {
 			t.Errorf("checksums.json does not list %s (%v)", name, err)
@@ -85,18 +85,18 @@ func TestResumedCellIsRecorded(t *testing.T) {
 	stopped, whole := t.TempDir(), t.TempDir()
 	cell := CellResult{Fingerprint: "f", Run: 0, Agent: "RMax", Tasks: []TaskRecord{{Task: 0, Reward: 1, Steps: 2, States: 3, Actions: 2}}}
 	for _, dir := range []string{stopped, whole} {
-		if err := MakeCellDirs(dir, false, false); err != nil {
+		if err := MakeCellDirs(At(dir), false, false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := StoreCell(stopped, cell); err != nil {
+	if err := StoreCell(At(stopped), cell); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCell(whole, cell); err != nil {
+	if err := WriteCell(At(whole), cell); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := RecordResumed(stopped, cell); err != nil {
+		if err := RecordResumed(At(stopped), cell); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -59,7 +59,7 @@ type checksums struct {
 
 // endWriting takes the files of dir called names off the list of files being written, unrecorded:
 // the writing failed (a full disk), and the record is left as it was before beginWriting.
-func endWriting(dir string, names ...string) error {
+func endWriting(dir Dir, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		sums.Writing = without(sums.Writing, names)
 		return nil
@@ -68,7 +68,7 @@ func endWriting(dir string, names ...string) error {
 
 // beginWriting lists the files of dir called names in its checksums.json as being written:
 // temple's own until record lists them.
-func beginWriting(dir string, names ...string) error {
+func beginWriting(dir Dir, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		sums.Writing = withSorted(sums.Writing, names)
 		return nil
@@ -109,7 +109,7 @@ var records sync.Mutex
 
 // record adds the current content of the files of dir called names (paths below dir) to dir's
 // checksums.json.
-func record(dir string, names ...string) error {
+func record(dir Dir, names ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		sums.Writing = without(sums.Writing, names) // written: recorded below
 		for _, name := range names {
@@ -120,9 +120,9 @@ func record(dir string, names ...string) error {
 				}
 				continue
 			}
-			sum, size, err := fileSHA256(filepath.Join(dir, name), maxHashedBytes)
+			sum, size, err := fileSHA256(dir.Path(name), maxHashedBytes)
 			if err != nil {
-				return fmt.Errorf("results: recording the checksum of %s: %w", filepath.Join(dir, name), err)
+				return fmt.Errorf("results: recording the checksum of %s: %w", dir.Path(name), err)
 			}
 			sums.Files[filepath.ToSlash(name)] = sum
 			sums.Sizes[filepath.ToSlash(name)] = size
@@ -133,11 +133,11 @@ func record(dir string, names ...string) error {
 
 // Record adds the files of dir called names (paths below dir), which the caller wrote, to dir's
 // checksums.json: a tuning's record and tuned config (package tune).
-func Record(dir string, names ...string) error { return record(dir, names...) }
+func Record(dir Dir, names ...string) error { return record(dir, names...) }
 
 // RecordParts adds the subdirectories parts of dir (paths below it), each holding part of dir's
 // experiment with its own checksums.json, to dir's checksums.json: Discard discards them with it.
-func RecordParts(dir string, parts ...string) error {
+func RecordParts(dir Dir, parts ...string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		sums.Parts = withSorted(sums.Parts, parts)
 		return nil
@@ -146,7 +146,7 @@ func RecordParts(dir string, parts ...string) error {
 
 // updateChecksums changes dir's checksums.json by change: a new record, of this temple, when
 // there is none.
-func updateChecksums(dir string, change func(*checksums) error) error {
+func updateChecksums(dir Dir, change func(*checksums) error) error {
 	records.Lock()
 	defer records.Unlock()
 	sums, err := readChecksums(dir)
@@ -162,7 +162,7 @@ func updateChecksums(dir string, change func(*checksums) error) error {
 	if err := change(&sums); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(dir, ChecksumsFile), sums)
+	return writeJSON(dir.Path(ChecksumsFile), sums)
 }
 
 // maxChecksumsBytes bounds checksums.json: about 200 bytes an entry, so five million files.
@@ -170,8 +170,8 @@ const maxChecksumsBytes = 1 << 30
 
 // readChecksums reads dir's checksums.json: an error wrapping os.ErrNotExist when there is none,
 // a *DamagedError when it is not a record of checksums.
-func readChecksums(dir string) (checksums, error) {
-	path := filepath.Join(dir, ChecksumsFile)
+func readChecksums(dir Dir) (checksums, error) {
+	path := dir.Path(ChecksumsFile)
 	b, err := regular.ReadFile(path, maxChecksumsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return checksums{}, err
@@ -214,10 +214,10 @@ func cleanLocal(name string) bool {
 
 // checksumsOf reads dir's checksums.json for a reader: a missing one, or one of another results
 // format, is refused with what to do.
-func checksumsOf(dir string) (checksums, error) {
+func checksumsOf(dir Dir) (checksums, error) {
 	sums, err := readChecksums(dir)
 	again := fmt.Sprintf("temple run %s --out %s --allow-other-version: it resumes from the cells and writes every file again",
-		filepath.Join(dir, SpecFile), dir)
+		dir.Path(SpecFile), dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return checksums{}, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s, results format %d), "+
@@ -240,7 +240,7 @@ func checksumsOf(dir string) (checksums, error) {
 // checksums): every one that dir's checksums.json lists is there, as temple wrote it, and every
 // file of temple's names there is listed. The error names the first file missing, changed or
 // not listed.
-func Verify(dir string) error {
+func Verify(dir Dir) error {
 	sums, err := checksumsOf(dir)
 	if err != nil {
 		return err
@@ -265,9 +265,9 @@ func Verify(dir string) error {
 // write it there, or a write stopped before it was recorded (a merge killed while writing the
 // figures left summary.json unlisted). A file of figures/, episodes/ or templates/ that is not
 // listed is its reader's to refuse (ReadFigures names it, ReadSnapshots refuses it).
-func checkListed(dir string, sums checksums) error {
+func checkListed(dir Dir, sums checksums) error {
 	for _, name := range templeFiles {
-		if fi, err := os.Lstat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && name != ChecksumsFile && !sums.lists(name) {
+		if fi, err := os.Lstat(dir.Path(name)); err == nil && !fi.IsDir() && name != ChecksumsFile && !sums.lists(name) {
 			return notListed(dir, name)
 		}
 	}
@@ -275,15 +275,15 @@ func checkListed(dir string, sums checksums) error {
 }
 
 // notListed is the refusal of the file name of dir, which checksums.json does not list.
-func notListed(dir, name string) error {
-	return &DamagedError{Path: filepath.Join(dir, filepath.FromSlash(name)), Problem: fmt.Sprintf("%s does not list it: temple did not write it "+
+func notListed(dir Dir, name string) error {
+	return &DamagedError{Path: dir.Path(name), Problem: fmt.Sprintf("%s does not list it: temple did not write it "+
 		"there, or the writing of the directory stopped before it was recorded; run the experiment again to write it again "+
 		"(it resumes from the cells)", ChecksumsFile)}
 }
 
 // verifyFile checks the file name of dir against dir's checksums.json: listed, there, and as
 // temple wrote it (hashed without being held).
-func verifyFile(dir, name string) error {
+func verifyFile(dir Dir, name string) error {
 	sums, err := listedIn(dir, name)
 	if err != nil {
 		return err
@@ -295,12 +295,12 @@ func verifyFile(dir, name string) error {
 // readVerified reads the file name of dir, once, if it is as temple wrote it: listed in dir's
 // checksums.json with the SHA-256 of the bytes read, a regular file of the size recorded and of at
 // most most bytes.
-func readVerified(dir, name string, most int64) ([]byte, error) {
+func readVerified(dir Dir, name string, most int64) ([]byte, error) {
 	sums, err := listedIn(dir, name)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, filepath.FromSlash(name))
+	path := dir.Path(name)
 	b, err := regular.ReadFile(path, min(most, sizeOf(sums, name)))
 	if err != nil {
 		return nil, checkProblem(path, err, sums, name)
@@ -314,12 +314,12 @@ func readVerified(dir, name string, most int64) ([]byte, error) {
 
 // readListed reads the file name of dir that temple wrote without a checksum (uncheckedFiles):
 // one dir's checksums.json lists, a regular file of at most most bytes.
-func readListed(dir, name string, most int64) ([]byte, error) {
+func readListed(dir Dir, name string, most int64) ([]byte, error) {
 	sums, err := checksumsOf(dir)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, name)
+	path := dir.Path(name)
 	if !sums.lists(name) {
 		if _, err := os.Lstat(path); err != nil {
 			return nil, fmt.Errorf("results: %w", err)
@@ -335,16 +335,16 @@ func readListed(dir, name string, most int64) ([]byte, error) {
 
 // listedIn reads dir's checksums.json (checksumsOf) and refuses the file name of dir unless it
 // lists it; a missing file it does not list is an error that wraps fs.ErrNotExist.
-func listedIn(dir, name string) (checksums, error) {
+func listedIn(dir Dir, name string) (checksums, error) {
 	sums, err := checksumsOf(dir)
 	if err != nil {
 		return checksums{}, err
 	}
 	if slices.Contains(sums.Unchecked, filepath.ToSlash(name)) {
-		return checksums{}, fmt.Errorf("results: %s has no checksum (it differs between identical runs)", filepath.Join(dir, name))
+		return checksums{}, fmt.Errorf("results: %s has no checksum (it differs between identical runs)", dir.Path(name))
 	}
 	if _, ok := sums.Files[filepath.ToSlash(name)]; !ok {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+		if _, err := os.Lstat(dir.Path(name)); err != nil {
 			return checksums{}, fmt.Errorf("results: %w", err)
 		}
 		return checksums{}, notListed(dir, filepath.ToSlash(name))
@@ -365,8 +365,8 @@ const maxHashedBytes = 64 << 30
 
 // checkSum checks that the file name of dir is as sums records it, and returns its SHA-256. Its
 // size is checked before it is hashed.
-func checkSum(dir, name string, sums checksums) (string, error) {
-	path := filepath.Join(dir, filepath.FromSlash(name))
+func checkSum(dir Dir, name string, sums checksums) (string, error) {
+	path := dir.Path(name)
 	want := sums.Files[filepath.ToSlash(name)]
 	got, _, err := fileSHA256(path, sizeOf(sums, name))
 	if err != nil {

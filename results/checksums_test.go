@@ -23,10 +23,10 @@ func FuzzEditedFileIsRefused(f *testing.F) {
 		if err := os.WriteFile(path, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := record(dir, "summary.json"); err != nil {
+		if err := record(At(dir), "summary.json"); err != nil {
 			t.Fatal(err)
 		}
-		if err := Verify(dir); err != nil {
+		if err := Verify(At(dir)); err != nil {
 			t.Fatalf("the file as written: %v", err)
 		}
 		i := int(at) % (len(content) + 1)
@@ -35,19 +35,19 @@ func FuzzEditedFileIsRefused(f *testing.F) {
 			edited = content[:i]
 		}
 		os.WriteFile(path, edited, 0o644)
-		err := verifyFile(dir, "summary.json")
+		err := verifyFile(At(dir), "summary.json")
 		var damaged *DamagedError
 		if bytes.Equal(edited, content) != (err == nil) || err != nil && (!errors.As(err, &damaged) || damaged.Path != path) {
 			t.Fatalf("edited %v: verifyFile = %v", !bytes.Equal(edited, content), err)
 		}
-		if (Verify(dir) == nil) != (err == nil) {
+		if (Verify(At(dir)) == nil) != (err == nil) {
 			t.Fatalf("Verify and verifyFile disagree")
 		}
 
 		// Any checksums.json: no panic; a file it passes has the checksum it records.
 		os.WriteFile(filepath.Join(dir, ChecksumsFile), manifest, 0o644)
-		if Verify(dir) == nil {
-			sums, err := readChecksums(dir)
+		if Verify(At(dir)) == nil {
+			sums, err := readChecksums(At(dir))
 			if err != nil {
 				t.Fatalf("Verify passed an unreadable record: %v", err)
 			}

@@ -101,32 +101,40 @@ type ClaimOptions struct {
 	// newer format): the directory's record then names those versions (temple run
 	// --allow-other-version).
 	OtherVersions bool
-	// Point says that dir is a point of the experiment claimed in its parent directory (a sweep's
-	// or scaling study's, or a merge's): the parent is not refused as another experiment, and its
-	// record lists dir among its parts.
-	Point bool
 }
 
-// Claim takes dir for an experiment named name whose resolved spec is specYAML: it refuses a
-// directory inside another experiment's (NestedError), locks the directory, refuses it if another
-// process runs an experiment in it (LockedError), if it holds results of another spec
-// (OccupiedError) or of another temple version (VersionError), or files of temple's names that
-// temple did not write (ForeignError), and writes spec.yaml when there is none. The caller calls
-// release when done.
-func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), err error) {
-	if err := checkNesting(dir, o.Point); err != nil {
-		return nil, err
+// Claim takes the directory at path for an experiment named name whose resolved spec is
+// specYAML, and returns it: it refuses a directory inside another experiment's (NestedError),
+// locks the directory, refuses it if another process runs an experiment in it (LockedError), if
+// it holds results of another spec (OccupiedError) or of another temple version (VersionError), or
+// files of temple's names that temple did not write (ForeignError), and writes spec.yaml when
+// there is none. The caller calls release when done.
+func Claim(path, name string, specYAML []byte, o ClaimOptions) (dir Dir, release func(), err error) {
+	return claim(At(path), name, specYAML, o, false)
+}
+
+// ClaimPoint is Claim of the directory sub below d for a point of the experiment claimed in d (a
+// sweep's or scaling study's, or a merge's): d is not refused as another experiment, and its
+// record lists sub among its parts.
+func (d Dir) ClaimPoint(sub, name string, specYAML []byte, o ClaimOptions) (point Dir, release func(), err error) {
+	return claim(d.Sub(sub), name, specYAML, o, true)
+}
+
+// claim is Claim of dir, a point of the experiment in its parent directory when point.
+func claim(dir Dir, name string, specYAML []byte, o ClaimOptions, point bool) (Dir, func(), error) {
+	if err := checkNesting(dir, point); err != nil {
+		return Dir{}, nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("results: %w", atomicfile.NotWritable(dir, err))
+	if err := os.MkdirAll(dir.path, 0o755); err != nil {
+		return Dir{}, nil, fmt.Errorf("results: %w", atomicfile.NotWritable(dir.path, err))
 	}
 	unlock, err := lock(dir, name, o.Note)
 	if err != nil {
-		return nil, err
+		return Dir{}, nil, err
 	}
-	fail := func(err error) (func(), error) {
+	fail := func(err error) (Dir, func(), error) {
 		unlock()
-		return nil, err
+		return Dir{}, nil, err
 	}
 	other, err := checkVersion(dir, o.OtherVersions)
 	if err != nil {
@@ -143,8 +151,8 @@ func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), e
 	if err := removeTemporaries(dir); err != nil { // of a process killed while writing
 		return fail(fmt.Errorf("results: %w", err))
 	}
-	if err := atomicfile.Write(filepath.Join(dir, SpecFile), specYAML); err != nil {
-		return fail(fmt.Errorf("results: writing %s: %w", filepath.Join(dir, SpecFile), err))
+	if err := atomicfile.Write(dir.Path(SpecFile), specYAML); err != nil {
+		return fail(fmt.Errorf("results: writing %s: %w", dir.Path(SpecFile), err))
 	}
 	if err := stamp(dir, other); err != nil {
 		return fail(err)
@@ -156,20 +164,20 @@ func Claim(dir, name string, specYAML []byte, o ClaimOptions) (release func(), e
 	if err := record(dir, SpecFile); err != nil {
 		return fail(err)
 	}
-	if o.Point { // its parent's record lists it, for Discard
-		if err := RecordParts(filepath.Dir(dir), filepath.Base(dir)); err != nil {
+	if point { // its parent's record lists it, for Discard
+		if err := RecordParts(At(filepath.Dir(dir.path)), filepath.Base(dir.path)); err != nil {
 			return fail(err)
 		}
 	}
-	return unlock, nil
+	return dir, unlock, nil
 }
 
 // checkOwner refuses dir if it holds results of a spec other than want: a different spec.yaml
 // with results beside it, or, without one, cells with another fingerprint. With force, results
 // that dir's record does not list (Discard left them) are no refusal: their cells are not of
 // this spec's fingerprint, so none is used, and spec.yaml is replaced.
-func checkOwner(dir, name string, want []byte, force bool) error {
-	held, err := regular.ReadFile(filepath.Join(dir, SpecFile), maxSpecBytes)
+func checkOwner(dir Dir, name string, want []byte, force bool) error {
+	held, err := regular.ReadFile(dir.Path(SpecFile), maxSpecBytes)
 	switch {
 	case err == nil:
 		if bytes.Equal(held, want) || !holdsResults(dir) || force {
@@ -179,24 +187,24 @@ func checkOwner(dir, name string, want []byte, force bool) error {
 		if len(differs) == 0 {
 			return nil // the same spec, its spec.yaml edited in comments or layout only: rewritten
 		}
-		return &OccupiedError{Dir: dir, Held: specName(held), Want: name, Differs: differs, Inputs: changedInputs(held, want)}
+		return &OccupiedError{Dir: dir.path, Held: specName(held), Want: name, Differs: differs, Inputs: changedInputs(held, want)}
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("results: %w", err)
 	case force:
 		return nil
 	}
 	fp := Fingerprint(want)
-	cells, _ := filepath.Glob(filepath.Join(dir, CellsDir, "*.json"))
+	cells, _ := filepath.Glob(dir.Path(CellsDir + "/*.json"))
 	for _, path := range cells {
 		b, err := regular.ReadFile(path, maxCellFileBytes)
 		if err != nil {
-			return &OccupiedError{Dir: dir, Want: name}
+			return &OccupiedError{Dir: dir.path, Want: name}
 		}
 		var c struct {
 			Fingerprint string `json:"fingerprint"`
 		}
 		if json.Unmarshal(b, &c) != nil || c.Fingerprint != fp {
-			return &OccupiedError{Dir: dir, Want: name}
+			return &OccupiedError{Dir: dir.path, Want: name}
 		}
 	}
 	return nil
@@ -212,9 +220,9 @@ const maxCellFileBytes = 4 << 30
 
 // holdsResults reports whether dir holds a finished cell (its own, a sweep point's or a temple
 // tune trial's) or a summary.
-func holdsResults(dir string) bool {
-	for _, pattern := range []string{CellsDir + "/*.json", "*/" + CellsDir + "/*.json", "trials/*/" + CellsDir + "/*.json", SummaryFile, SweepFile} {
-		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+func holdsResults(dir Dir) bool {
+	for _, pattern := range []string{CellsDir + "/*.json", "*/" + CellsDir + "/*.json", TrialsDir + "/*/" + CellsDir + "/*.json", SummaryFile, SweepFile} {
+		if m, _ := filepath.Glob(dir.Path(pattern)); len(m) > 0 {
 			return true
 		}
 	}
@@ -286,16 +294,16 @@ func Fingerprint(specYAML []byte) string {
 // RemoveTemporaries removes the temporary files that writes into the results directory dir left
 // when their process was killed, as Claim does for the directory it claims: a tuning search
 // (package tune) calls it for the trial directories below the one it claims.
-func RemoveTemporaries(dir string) error { return removeTemporaries(dir) }
+func RemoveTemporaries(dir Dir) error { return removeTemporaries(dir) }
 
 // removeTemporaries removes the temporary files that writes of an experiment into dir left when
 // their process was killed: those of its own files at the top of dir (templeFiles) and every
 // one in its own subdirectories of files (cells, episodes, templates, figures). A temporary of
 // another name, or below another directory (a point's, or another experiment's, whose process
 // may be writing it now), is not this experiment's.
-func removeTemporaries(dir string) error {
+func removeTemporaries(dir Dir) error {
 	remove := func(sub string, ours func(target string) bool) error {
-		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		entries, err := os.ReadDir(dir.Path(sub))
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
@@ -304,7 +312,7 @@ func removeTemporaries(dir string) error {
 		}
 		for _, e := range entries {
 			if target, ok := atomicfile.Temporary(e.Name()); ok && e.Type().IsRegular() && ours(target) {
-				if err := os.Remove(filepath.Join(dir, sub, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				if err := os.Remove(filepath.Join(dir.Path(sub), e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
 				}
 			}

@@ -71,8 +71,8 @@ func (e *VersionError) Error() string {
 // checkNesting refuses dir when a directory that holds it (itself excepted; its parent too when
 // it is a point of the experiment there) holds an experiment: symbolic links are followed, so a
 // link into an experiment's cells/ is refused too.
-func checkNesting(dir string, point bool) error {
-	abs, err := realPath(dir)
+func checkNesting(dir Dir, point bool) error {
+	abs, err := realPath(dir.path)
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
@@ -81,8 +81,8 @@ func checkNesting(dir string, point bool) error {
 		up = filepath.Dir(up)
 	}
 	for ; ; up = filepath.Dir(up) {
-		if holdsExperiment(up) {
-			return &NestedError{Dir: dir, Outer: up, Name: experimentName(up)}
+		if holdsExperiment(At(up)) {
+			return &NestedError{Dir: dir.path, Outer: up, Name: experimentName(At(up))}
 		}
 		if filepath.Dir(up) == up {
 			return nil
@@ -109,26 +109,26 @@ func realPath(path string) (string, error) {
 	}
 }
 
-// holdsExperiment reports whether path holds an experiment's results: a record of temple's
+// holdsExperiment reports whether dir holds an experiment's results: a record of temple's
 // (checksums.json), or a spec.yaml with cells, a setup.json, a sweep.json or a scaling.json.
-func holdsExperiment(path string) bool {
-	if _, err := readChecksums(path); err == nil {
+func holdsExperiment(dir Dir) bool {
+	if _, err := readChecksums(dir); err == nil {
 		return true
 	}
-	if _, err := os.Stat(filepath.Join(path, SpecFile)); err != nil {
+	if _, err := os.Stat(dir.Path(SpecFile)); err != nil {
 		return false
 	}
 	for _, inner := range []string{CellsDir, setupFile, sweepFile, scalingFile} {
-		if _, err := os.Stat(filepath.Join(path, inner)); err == nil {
+		if _, err := os.Stat(dir.Path(inner)); err == nil {
 			return true
 		}
 	}
 	return false
 }
 
-// experimentName is the quoted name in path's spec.yaml, for a message.
-func experimentName(path string) string {
-	b, err := regular.ReadFile(filepath.Join(path, SpecFile), maxSpecBytes)
+// experimentName is the quoted name in dir's spec.yaml, for a message.
+func experimentName(dir Dir) string {
+	b, err := regular.ReadFile(dir.Path(SpecFile), maxSpecBytes)
 	if err != nil {
 		return "(no spec.yaml)"
 	}
@@ -139,8 +139,8 @@ func experimentName(path string) string {
 // experiment's directory (templeFiles) and dir's record does not list it; spec.yaml
 // is checkOwner's. A directory without a record (one temple has not written into) is refused
 // when it holds anything at all.
-func checkForeign(dir string) error {
-	entries, err := os.ReadDir(dir)
+func checkForeign(dir Dir) error {
+	entries, err := os.ReadDir(dir.path)
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
@@ -154,7 +154,7 @@ func checkForeign(dir string) error {
 		case name == LockFile || name == SpecFile || name == ChecksumsFile && recorded:
 		case tmp && slices.Contains(templeFiles, target): // removeTemporaries' to remove
 		case !recorded && !holdsExperiment(dir):
-			if e.IsDir() && empty(filepath.Join(dir, name)) {
+			if e.IsDir() && empty(dir.Path(name)) {
 				continue
 			}
 			foreign = append(foreign, name)
@@ -171,7 +171,7 @@ func checkForeign(dir string) error {
 	if len(foreign) > 4 {
 		foreign = append(foreign[:4], fmt.Sprintf("and %d more", len(foreign)-4))
 	}
-	return &ForeignError{Dir: dir, Files: foreign, Unrecorded: !recorded && !holdsExperiment(dir)}
+	return &ForeignError{Dir: dir.path, Files: foreign, Unrecorded: !recorded && !holdsExperiment(dir)}
 }
 
 // empty reports whether dir is a directory with nothing in it.
@@ -183,15 +183,15 @@ func empty(dir string) bool {
 // checkVersion refuses dir when it holds results of a newer results format, and, unless other,
 // results of another temple version or an older format; it returns that other version ("" when
 // the results are this temple's, or there are none).
-func checkVersion(dir string, other bool) (string, error) {
+func checkVersion(dir Dir, other bool) (string, error) {
 	held, format, ok := heldVersion(dir)
 	switch {
 	case !ok || held == Version && format == FormatVersion:
 		return "", nil
 	case format > FormatVersion:
-		return "", &VersionError{Dir: dir, Held: describeVersion(held, format), Newer: true}
+		return "", &VersionError{Dir: dir.path, Held: describeVersion(held, format), Newer: true}
 	case !other:
-		return "", &VersionError{Dir: dir, Held: describeVersion(held, format)}
+		return "", &VersionError{Dir: dir.path, Held: describeVersion(held, format)}
 	}
 	return describeVersion(held, format), nil
 }
@@ -209,7 +209,7 @@ func describeVersion(tool string, format int) string {
 // older still); the newest format any of its record, setup.json and summary.json names. ok is
 // false when dir holds no results of temple's (a summary.json alone is checkForeign's), unless
 // its record is of a newer format.
-func heldVersion(dir string) (tool string, format int, ok bool) {
+func heldVersion(dir Dir) (tool string, format int, ok bool) {
 	if sums, err := readChecksums(dir); err == nil && sums.FormatVersion > FormatVersion {
 		return sums.ToolVersion, sums.FormatVersion, true // a newer temple's directory, results or not
 	}
@@ -222,7 +222,7 @@ func heldVersion(dir string) (tool string, format int, ok bool) {
 		tool, format = sums.ToolVersion, max(sums.FormatVersion, 3)
 	}
 	for _, name := range []string{setupFile, SummaryFile} {
-		b, err := regular.ReadFile(filepath.Join(dir, name), maxLayoutBytes)
+		b, err := regular.ReadFile(dir.Path(name), maxLayoutBytes)
 		if err != nil {
 			continue
 		}
@@ -242,7 +242,7 @@ func heldVersion(dir string) (tool string, format int, ok bool) {
 
 // stamp makes dir's record this temple's: its version and format, with other (a version whose
 // results it resumes, "" for none) among the other versions.
-func stamp(dir, other string) error {
+func stamp(dir Dir, other string) error {
 	return updateChecksums(dir, func(sums *checksums) error {
 		if other != "" && !slices.Contains(sums.OtherVersions, other) {
 			sums.OtherVersions = append(sums.OtherVersions, other)
@@ -254,7 +254,7 @@ func stamp(dir, other string) error {
 
 // OtherVersions are the temple versions, other than this one, whose results dir's record says
 // its results hold (ClaimOptions.OtherVersions); none when it has no record.
-func OtherVersions(dir string) []string {
+func OtherVersions(dir Dir) []string {
 	sums, err := readChecksums(dir)
 	if err != nil {
 		return nil

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/temple-rl/temple/internal/regular"
@@ -16,8 +15,8 @@ import (
 // numbers compare and report use; the seed and spec are left zero). A summary of a newer results
 // format is refused. A damaged one is refused with a *DamagedError, and so is the directory when
 // any file temple wrote there is missing or changed (Verify).
-func ReadSummary(dir string) (Summary, error) {
-	path := filepath.Join(dir, SummaryFile)
+func ReadSummary(dir Dir) (Summary, error) {
+	path := dir.Path(SummaryFile)
 	held, err := regular.ReadFile(path, maxLayoutBytes)
 	if err != nil {
 		return Summary{}, fmt.Errorf("results: %w (is %s a results directory?)", err, dir)
@@ -173,7 +172,7 @@ func SplitPairs(pairs, agents []string) ([][2]string, error) {
 // CompareDirs compares each agent of directory a with the agent of the same name in directory b,
 // run by run. Both must hold the same task sequences (identical tasks.json), so that run r
 // faced the same tasks in both.
-func CompareDirs(a, b string) ([]stats.Comparison, error) {
+func CompareDirs(a, b Dir) ([]stats.Comparison, error) {
 	sa, err := ReadSummary(a) // checks every file of a, tasks.json too
 	if err != nil {
 		return nil, err
@@ -213,7 +212,7 @@ func CompareDirs(a, b string) ([]stats.Comparison, error) {
 }
 
 // DirAgentName is how CompareDirs names the agent name of results directory dir.
-func DirAgentName(name, dir string) string { return name + " (" + dir + ")" }
+func DirAgentName(name string, dir Dir) string { return name + " (" + dir.path + ")" }
 
 // MarginFor is the margin δ of the comparison of agents a and b and what it was taken from: m's
 // absolute margin when set; otherwise m's fraction of the larger of their mean regrets when both
@@ -241,7 +240,7 @@ func AgentsByName(sum Summary) map[string]AgentSummary {
 }
 
 // AgentsOfDirs are the agents of two results directories by the names CompareDirs gives them.
-func AgentsOfDirs(a string, sa Summary, b string, sb Summary) map[string]AgentSummary {
+func AgentsOfDirs(a Dir, sa Summary, b Dir, sb Summary) map[string]AgentSummary {
 	out := map[string]AgentSummary{}
 	for _, x := range sa.Agents {
 		out[DirAgentName(x.Name, a)] = x
@@ -283,7 +282,7 @@ func Judge(cs []stats.Comparison, agents map[string]AgentSummary, m stats.Margin
 // places — the equivalence margin, the TOST's p-value raw and adjusted (empty without an
 // equivalence test) and the minimum detectable effect. It refuses a directory in which an
 // experiment is running.
-func WriteComparisons(dir string, cs []stats.Comparison) error {
+func WriteComparisons(dir Dir, cs []stats.Comparison) error {
 	unlock, err := lock(dir, "(temple compare)", nil)
 	if err != nil {
 		return err
@@ -292,7 +291,7 @@ func WriteComparisons(dir string, cs []stats.Comparison) error {
 	if err := beginWriting(dir, CompareFile); err != nil {
 		return err
 	}
-	err = WriteCSV(filepath.Join(dir, CompareFile), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
+	err = WriteCSV(dir.Path(CompareFile), "a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde", func(w *bufio.Writer) {
 		for _, c := range cs {
 			pTOST, pTOSTAdjusted := "", ""
 			if c.Margin > 0 {

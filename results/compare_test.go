@@ -118,7 +118,7 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "compare.csv")
-	if err := WriteComparisons(dir, cs); err != nil {
+	if err := WriteComparisons(At(dir), cs); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -132,7 +132,7 @@ func TestJudgeAndCompareCSV(t *testing.T) {
 	}
 	// Without an equivalence test (two agents without regret) the TOST columns are empty.
 	none := []stats.Comparison{{A: "P", B: "Q", N: 2, P: 1, PAdjusted: 1, PTOST: 1, PTOSTAdjusted: 1}}
-	if err := WriteComparisons(dir, none); err != nil {
+	if err := WriteComparisons(At(dir), none); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ = os.ReadFile(path); !strings.HasSuffix(strings.TrimSpace(string(b)), ",P and Q are not distinguishable,0,,,0") {

@@ -18,8 +18,8 @@ import (
 // directory by its name, no file the record does not list (a user's own, another experiment's in
 // a subdirectory) — and note (if not nil) is told of what stays. It refuses a directory in which
 // an experiment is running.
-func Discard(dir string, note func(string)) error {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+func Discard(dir Dir, note func(string)) error {
+	if _, err := os.Stat(dir.path); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	unlock, err := lock(dir, "(discarding)", nil)
@@ -41,7 +41,7 @@ func Discard(dir string, note func(string)) error {
 	}
 	slices.Sort(parts)
 	for _, p := range slices.Compact(parts) {
-		sub := filepath.Join(dir, filepath.FromSlash(p))
+		sub := dir.Sub(p)
 		if err := inside(dir, p); err != nil {
 			if note != nil {
 				note(err.Error())
@@ -65,14 +65,14 @@ func Discard(dir string, note func(string)) error {
 			}
 			continue
 		}
-		if err := removeFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+		if err := removeFile(dir.Path(name)); err != nil {
 			return err
 		}
 	}
 	if err := removeTemporaries(dir); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	if err := removeFile(filepath.Join(dir, ChecksumsFile)); err != nil {
+	if err := removeFile(dir.Path(ChecksumsFile)); err != nil {
 		return err
 	}
 	for _, sub := range append([]string{FiguresDir}, CellKinds...) {
@@ -86,10 +86,10 @@ func Discard(dir string, note func(string)) error {
 
 // inside refuses the path name below dir (from a record) when it goes through a symbolic link:
 // a file removed there would be outside dir.
-func inside(dir, name string) error {
+func inside(dir Dir, name string) error {
 	parts := strings.Split(filepath.ToSlash(name), "/")
 	for k := range parts[:len(parts)-1] {
-		sub := filepath.Join(dir, filepath.FromSlash(strings.Join(parts[:k+1], "/")))
+		sub := dir.Path(strings.Join(parts[:k+1], "/"))
 		if fi, err := os.Lstat(sub); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("%s is a symbolic link: %s, which the record lists, is left as it is", sub, name)
 		}
@@ -111,9 +111,9 @@ func removeFile(path string) error {
 
 // removeEmpty removes dir's subdirectory sub if it is empty, and then its parents below dir that
 // are left empty.
-func removeEmpty(dir, sub string) {
+func removeEmpty(dir Dir, sub string) {
 	for p := filepath.FromSlash(sub); p != "." && filepath.IsLocal(p); p = filepath.Dir(p) {
-		path := filepath.Join(dir, p)
+		path := dir.Path(p)
 		if fi, err := os.Lstat(path); err != nil || !fi.IsDir() || !empty(path) || os.Remove(path) != nil {
 			return
 		}
@@ -122,22 +122,22 @@ func removeEmpty(dir, sub string) {
 
 // left tells note what stays in dir after Discard: another experiment in a subdirectory (or in one
 // of temple's subdirectories), and the files temple did not write there.
-func left(dir string, note func(string)) {
-	entries, err := os.ReadDir(dir)
+func left(dir Dir, note func(string)) {
+	entries, err := os.ReadDir(dir.path)
 	if err != nil {
 		return
 	}
 	var files []string
 	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
+		path := dir.Sub(e.Name())
 		switch {
 		case e.Name() == LockFile:
 		case e.IsDir() && holdsExperiment(path):
 			note(fmt.Sprintf("%s holds experiment %s, not a part of the one in %s: left as it is", path, experimentName(path), dir))
 		case e.IsDir() && slices.Contains(append([]string{FiguresDir}, CellKinds...), e.Name()):
-			inner, _ := os.ReadDir(path)
+			inner, _ := os.ReadDir(path.path)
 			for _, f := range inner {
-				if sub := filepath.Join(path, f.Name()); f.IsDir() && holdsExperiment(sub) {
+				if sub := path.Sub(f.Name()); f.IsDir() && holdsExperiment(sub) {
 					note(fmt.Sprintf("%s holds experiment %s, not a part of the one in %s: left as it is", sub, experimentName(sub), dir))
 				} else {
 					files = append(files, e.Name()+"/"+f.Name())
@@ -158,7 +158,7 @@ func left(dir string, note func(string)) {
 }
 
 // ownPoints are the points' directories that dir's sweep.json or scaling.json lists.
-func ownPoints(dir string) map[string]bool {
+func ownPoints(dir Dir) map[string]bool {
 	out := map[string]bool{}
 	var sw SweepSetup
 	if readLayout(dir, sweepFile, &sw) == nil {

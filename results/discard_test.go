@@ -29,23 +29,22 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // the notes naming what stays.
 func TestDiscardRemovesOnlyWhatTheRecordLists(t *testing.T) {
 	dir := t.TempDir()
-	release, err := Claim(dir, "mine", []byte("name: mine\n"), ClaimOptions{})
+	_, release, err := Claim(dir, "mine", []byte("name: mine\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCell(dir, fixtureCell(0, "A")); err != nil {
+	if err := WriteCell(At(dir), fixtureCell(0, "A")); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{"summary.json": "{}", "figures/rewards.svg": "<svg/>"})
-	if err := record(dir, "summary.json", "figures/rewards.svg"); err != nil {
+	if err := record(At(dir), "summary.json", "figures/rewards.svg"); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSweepSetup(dir, SweepSetup{Name: "mine", Runs: 1, Params: []string{"tau"}, Agents: []string{"A"},
+	if err := WriteSweepSetup(At(dir), SweepSetup{Name: "mine", Runs: 1, Params: []string{"tau"}, Agents: []string{"A"},
 		Points: []SweepPointSetup{{Dir: "tau-0.1", Values: []string{"0.1"}}}}); err != nil {
 		t.Fatal(err)
 	}
-	point := filepath.Join(dir, "tau-0.1")
-	releasePoint, err := Claim(point, "mine tau=0.1", []byte("name: mine tau=0.1\n"), ClaimOptions{Point: true})
+	point, releasePoint, err := At(dir).ClaimPoint("tau-0.1", "mine tau=0.1", []byte("name: mine tau=0.1\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +56,11 @@ func TestDiscardRemovesOnlyWhatTheRecordLists(t *testing.T) {
 	inner := filepath.Join(dir, "cells", "inner") // made by hand: Claim refuses it (TestNestedExperimentIsRefused)
 	writeFiles(t, dir, map[string]string{"figures/mine.svg": "mine", "templates/notes.txt": "mine", "notes.txt": "mine",
 		"data/cells/sample.json": "{}", "cells/inner/spec.yaml": "name: inner\n"})
-	if err := record(inner, "spec.yaml"); err != nil {
+	if err := record(At(inner), "spec.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	var notes []string
-	if err := Discard(dir, func(s string) { notes = append(notes, s) }); err != nil {
+	if err := Discard(At(dir), func(s string) { notes = append(notes, s) }); err != nil {
 		t.Fatal(err)
 	}
 	for _, gone := range []string{"spec.yaml", "summary.json", "cells/run-000--A.json", "figures/rewards.svg", sweepFile, "tau-0.1", ChecksumsFile} {
@@ -85,7 +84,7 @@ func TestDiscardRemovesOnlyWhatTheRecordLists(t *testing.T) {
 func TestDiscardDoesNotFollowLinks(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
 	writeFiles(t, dir, map[string]string{"figures/a.svg": "x"})
-	if err := record(dir, "figures/a.svg"); err != nil {
+	if err := record(At(dir), "figures/a.svg"); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, outside, map[string]string{"a.svg": "x"})
@@ -94,7 +93,7 @@ func TestDiscardDoesNotFollowLinks(t *testing.T) {
 		t.Skip(err)
 	}
 	var notes []string
-	if err := Discard(dir, func(s string) { notes = append(notes, s) }); err != nil {
+	if err := Discard(At(dir), func(s string) { notes = append(notes, s) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "a.svg")); err != nil {
@@ -108,7 +107,7 @@ func TestDiscardDoesNotFollowLinks(t *testing.T) {
 func TestNestedExperimentIsRefused(t *testing.T) {
 	root := t.TempDir()
 	outer := filepath.Join(root, "outer")
-	release, err := Claim(outer, "outer", []byte("name: outer\n"), ClaimOptions{})
+	_, release, err := Claim(outer, "outer", []byte("name: outer\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +120,7 @@ func TestNestedExperimentIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{filepath.Join(outer, "cells", "inner"), filepath.Join(outer, "figures", "x", "y"), filepath.Join(link, "inner")} {
-		_, err := Claim(dir, "inner", []byte("name: inner\n"), ClaimOptions{})
+		_, _, err := Claim(dir, "inner", []byte("name: inner\n"), ClaimOptions{})
 		var nested *NestedError
 		if !errors.As(err, &nested) || !strings.Contains(err.Error(), `inside the results directory `+outer+` of experiment "outer"`) {
 			t.Errorf("%s: %v, want a NestedError naming %s", dir, err, outer)
@@ -130,12 +129,12 @@ func TestNestedExperimentIsRefused(t *testing.T) {
 			t.Errorf("%s was made", dir)
 		}
 	}
-	release, err = Claim(filepath.Join(outer, "tau-0.1"), "outer tau=0.1", []byte("name: outer tau=0.1\n"), ClaimOptions{Point: true})
+	_, release, err = At(outer).ClaimPoint("tau-0.1", "outer tau=0.1", []byte("name: outer tau=0.1\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatalf("a point: %v", err)
 	}
 	release()
-	if sums, err := readChecksums(outer); err != nil || !slices.Contains(sums.Parts, "tau-0.1") {
+	if sums, err := readChecksums(At(outer)); err != nil || !slices.Contains(sums.Parts, "tau-0.1") {
 		t.Errorf("the outer record's parts: %v (%v)", sums.Parts, err)
 	}
 }
@@ -147,7 +146,7 @@ func TestNestedExperimentIsRefused(t *testing.T) {
 func TestForeignFilesAreRefused(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"summary.json": `{"mine": true}`})
-	_, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+	_, _, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 	var foreign *ForeignError
 	if !errors.As(err, &foreign) || !strings.Contains(err.Error(), dir+" holds summary.json, which temple did not write") {
 		t.Errorf("a user's summary.json: %v, want a ForeignError naming it", err)
@@ -155,20 +154,20 @@ func TestForeignFilesAreRefused(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "summary.json")); string(b) != `{"mine": true}` {
 		t.Errorf("summary.json holds %q", b)
 	}
-	release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{Force: true})
+	_, release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{Force: true})
 	if err != nil {
 		t.Fatalf("with --force: %v", err)
 	}
 	release()
 
 	exp := t.TempDir()
-	release, err = Claim(exp, "x", []byte("name: x\n"), ClaimOptions{})
+	_, release, err = Claim(exp, "x", []byte("name: x\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	release()
 	writeFiles(t, exp, map[string]string{"per_task.csv": "mine", "notes.txt": "mine"})
-	if _, err := Claim(exp, "x", []byte("name: x\n"), ClaimOptions{}); !errors.As(err, &foreign) || !slices.Equal(foreign.Files, []string{"per_task.csv"}) {
+	if _, _, err := Claim(exp, "x", []byte("name: x\n"), ClaimOptions{}); !errors.As(err, &foreign) || !slices.Equal(foreign.Files, []string{"per_task.csv"}) {
 		t.Errorf("a per_task.csv the record does not list: %v, want a ForeignError naming it alone", err)
 	}
 }
@@ -185,7 +184,7 @@ func TestClaimRemovesOnlyItsOwnTemporaries(t *testing.T) {
 		files[name] = "x"
 	}
 	writeFiles(t, dir, files)
-	release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{Force: true}) // a directory of others' files
+	_, release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{Force: true}) // a directory of others' files
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +206,7 @@ func TestClaimRemovesOnlyItsOwnTemporaries(t *testing.T) {
 func TestClaimAfterAKilledFirstClaim(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{".spec.yaml.tmp-123": "name: x\n", ".checksums.json.tmp-9": "{"})
-	release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+	_, release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

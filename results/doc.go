@@ -23,14 +23,18 @@
 // Every file of the directory is written by this package. Layout (layout.go) lists them, each
 // with its name (spelled there alone), its writer, whether checksums.json holds its checksum, how
 // Merge makes it and whether Discard removes it; docs/reference/results-format.md's table of files
-// is generated from it. The formats: spec.yaml is the resolved spec as the runner marshals it
-// (Setup.SpecYAML); setup.json is Setup but SpecYAML; tasks.json the task sequences as
-// env.EncodeSequences encodes them; a cell's file a CellResult with its checksum (EncodeCell,
-// ReadCell); templates/ a TaskSnapshot a line (ReadSnapshots); summary.json a Summary
+// is generated from it (and its table of a tuning's directory from TuningLayout, the files temple
+// tune writes). Every reader and writer takes the directory as a Dir (dir.go), which
+// computes each file's path from its name: Claim returns one for the experiment it takes the
+// directory for, Open one to read, At one as it is. The formats: spec.yaml is the resolved spec
+// as the runner marshals it (Setup.SpecYAML); setup.json is Setup but SpecYAML; tasks.json the
+// task sequences as env.EncodeSequences encodes them; a cell's file a CellResult with its checksum
+// (EncodeCell, ReadCell); templates/ a TaskSnapshot a line (ReadSnapshots); summary.json a Summary
 // (ReadSummary); checksums.json the record (record, Verify).
 //
 // cells/, episodes/ and templates/ (CellKinds; MakeCellDirs makes them) hold a file per
-// (run, agent) cell, named by CellName; Merge gathers them from the directories of shards.
+// (run, agent) cell, named by CellName (Dir.Cell); Merge gathers them from the directories of
+// shards.
 // Every file but episodes/ and templates/ is written atomically (a temporary file renamed, which
 // the next Claim removes if its process was killed), so an interrupted experiment, or a full
 // disk, never leaves a partial one; episodes/ and templates/ are streamed as the cell's tasks

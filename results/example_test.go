@@ -10,15 +10,16 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// Write makes a results directory from the cells of two agents over three runs, without the
-// runner; ReadSummary and Compare read it back as temple compare does.
+// Write makes a results directory, claimed for the experiment first, from the cells of two
+// agents over three runs, without the runner; ReadSummary and Compare read it back as temple
+// compare does.
 func ExampleWrite() {
-	dir, err := os.MkdirTemp("", "results")
+	path, err := os.MkdirTemp("", "results")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(path)
 	set := results.Setup{Name: "two", Seed: 1, Runs: 3, Episodes: 1, Agents: []string{"A", "B"}, Baseline: "B",
 		Spec: []byte(`{"Name":"two"}`), SpecYAML: []byte("name: two\nseed: 1\nruns: 3\noutput:\n  baseline: B\n")}
 	var cells []results.CellResult
@@ -29,6 +30,12 @@ func ExampleWrite() {
 				Tasks: []results.TaskRecord{{Task: 0, Reward: reward, Steps: 5, States: 2, Actions: 2}}})
 		}
 	}
+	dir, release, err := results.Claim(path, set.Name, set.SpecYAML, results.ClaimOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer release()
 	if _, err := results.Write(dir, set, cells); err != nil {
 		fmt.Println(err)
 		return
@@ -82,7 +89,12 @@ func ExampleMerge() {
 		fmt.Println(err)
 		return
 	}
-	sum, err := results.ReadSummary(filepath.Join(root, "merged"))
+	merged, err := results.Open(filepath.Join(root, "merged"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := results.ReadSummary(merged)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/plots"
@@ -149,8 +148,8 @@ func seq(n int, from float64) []float64 {
 // writeFigures draws per-task reward, advantage over the baseline (when a run has more than one
 // task), cumulative reward and reward per episode, each as the mean over runs with its 95%
 // confidence band.
-func writeFigures(dir string, s Setup, cells []CellResult) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func writeFigures(dir Dir, s Setup, cells []CellResult) ([]string, error) {
+	if err := os.MkdirAll(dir.Path(FiguresDir), 0o755); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	smooth := ""
@@ -196,18 +195,18 @@ func writeFigures(dir string, s Setup, cells []CellResult) ([]string, error) {
 	}
 	var written []string
 	for name, fig := range figs {
-		if err := fig.Save(filepath.Join(dir, name)); err != nil {
+		if err := fig.Save(dir.Path(FiguresDir + "/" + name)); err != nil {
 			return nil, err
 		}
-		written = append(written, figureFiles(filepath.Base(dir), name)...)
+		written = append(written, figureFiles(name)...)
 	}
 	return written, nil
 }
 
-// figureFiles are the files of the figure name that plots.Figure.Save writes into the
-// subdirectory sub: its PNG and its SVG, as record takes them.
-func figureFiles(sub, name string) []string {
-	return []string{filepath.Join(sub, name+".png"), filepath.Join(sub, name+".svg")}
+// figureFiles are the files of the figure name that plots.Figure.Save writes into figures/: its
+// PNG and its SVG, as record takes them.
+func figureFiles(name string) []string {
+	return []string{FiguresDir + "/" + name + ".png", FiguresDir + "/" + name + ".svg"}
 }
 
 // optimalReference is the optimal policy's per-task reward, the reference line of the per-task

@@ -35,17 +35,17 @@ func TestReadSummaryChecksTheFormatVersion(t *testing.T) {
 		}
 	}
 	write(`{"name": "x", "format_version": 99, "runs": 2, "agents": []}`)
-	if _, err := ReadSummary(dir); err == nil || !strings.Contains(err.Error(), "summary.json is of results format 99, written by a newer temple") {
+	if _, err := ReadSummary(At(dir)); err == nil || !strings.Contains(err.Error(), "summary.json is of results format 99, written by a newer temple") {
 		t.Errorf("a newer summary: %v", err)
 	}
 	write(`{"name": "x", "runs": 2, "agents": [{"name": "A", "mean_per_task_reward": 1, "ci95": 0, "per_run": [1, 1]}]}`)
-	if _, err := ReadSummary(dir); err == nil || !strings.Contains(err.Error(), "has no checksums.json") || !strings.Contains(err.Error(), "temple run") {
+	if _, err := ReadSummary(At(dir)); err == nil || !strings.Contains(err.Error(), "has no checksums.json") || !strings.Contains(err.Error(), "temple run") {
 		t.Errorf("a summary of format 1: %v, want a refusal that says how to write the directory again", err)
 	}
-	if err := record(dir, "summary.json"); err != nil {
+	if err := record(At(dir), "summary.json"); err != nil {
 		t.Fatal(err)
 	}
-	if sum, err := ReadSummary(dir); err != nil || sum.Runs != 2 || len(sum.Agents) != 1 {
+	if sum, err := ReadSummary(At(dir)); err != nil || sum.Runs != 2 || len(sum.Agents) != 1 {
 		t.Errorf("a summary with its checksum: %v, %+v", err, sum)
 	}
 }
@@ -55,7 +55,7 @@ func TestReadSummaryChecksTheFormatVersion(t *testing.T) {
 func TestReadSetupChecksTheFormatVersion(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte("name: x\n"), 0o644)
-	if err := record(dir, "spec.yaml"); err != nil {
+	if err := record(At(dir), "spec.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	for version, want := range map[string]string{
@@ -63,17 +63,17 @@ func TestReadSetupChecksTheFormatVersion(t *testing.T) {
 		``:                      "is of results format 1, written by an older temple than this one (" + Version + ", format " + strconv.Itoa(FormatVersion) + "); run the experiment (or this shard) again with this temple: temple run " + filepath.Join(dir, "spec.yaml"),
 	} {
 		os.WriteFile(filepath.Join(dir, setupFile), []byte(`{`+version+`"name": "x", "runs": 1, "agents": ["A"], "spec": {}}`), 0o644)
-		if err := record(dir, setupFile); err != nil {
+		if err := record(At(dir), setupFile); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadSetup(dir); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadSetup(At(dir)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("setup.json {%s…}: %v, want %q", version, err, want)
 		}
 	}
-	if err := WriteSetup(dir, Setup{Name: "x", Runs: 1, Episodes: 1, Agents: []string{"A"}, Spec: []byte(`{"name":"x"}`)}); err != nil {
+	if err := WriteSetup(At(dir), Setup{Name: "x", Runs: 1, Episodes: 1, Agents: []string{"A"}, Spec: []byte(`{"name":"x"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := ReadSetup(dir); err != nil || s.FormatVersion != FormatVersion {
+	if s, err := ReadSetup(At(dir)); err != nil || s.FormatVersion != FormatVersion {
 		t.Errorf("this format: %v, %+v", err, s)
 	}
 }

@@ -139,7 +139,7 @@ func FuzzParseSetup(f *testing.F) {
 	}
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := parseSetup("shard", data, []byte(fixtureSpec))
+		s, err := parseSetup(At("shard"), data, []byte(fixtureSpec))
 		if err != nil {
 			return
 		}
@@ -234,7 +234,7 @@ func FuzzMergeShards(f *testing.F) {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 			os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		}
-		m, err := readShards([]string{filepath.Join(dir, "shard", "0"), filepath.Join(dir, "shard", "1")}, MergeOptions{})
+		m, err := readShards([]Dir{At(filepath.Join(dir, "shard", "0")), At(filepath.Join(dir, "shard", "1"))}, MergeOptions{})
 		if err != nil {
 			return
 		}
@@ -254,7 +254,7 @@ func TestFixtureShardsMerge(t *testing.T) {
 	if err := Merge(filepath.Join(dir, "merged"), []string{filepath.Join(dir, "shard", "0"), filepath.Join(dir, "shard", "1")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadSummary(filepath.Join(dir, "merged")); err != nil {
+	if _, err := ReadSummary(At(filepath.Join(dir, "merged"))); err != nil {
 		t.Error(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -92,47 +93,71 @@ func Verdicts(sum Summary, baseline string, named []string) ([]stats.Comparison,
 
 // WriteReport writes report.html into a results directory from the files it holds: one
 // self-contained page with the resolved spec, the summary with 95% CIs, the paired comparison with
-// the baseline, every figure inline, each agent's diagnostics and the timings.
-func WriteReport(dir string) error {
+// the baseline, every figure inline, each agent's diagnostics and the timings. Every file it reads
+// is checked as temple wrote it (ReadSummary, which verifies the whole directory). Write, which
+// has the results in memory, builds the same page from them.
+func WriteReport(dir Dir) error {
 	sum, err := ReadSummary(dir)
 	if err != nil {
 		return err
 	}
-	s, specYAML, err := ReadSpecHeader(dir)
+	specYAML, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return err
 	}
-	var agents []string
-	for _, a := range sum.Agents {
-		agents = append(agents, a.Name)
-	}
-	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
-		Spec: string(specYAML), Tasks: s.Tasks.Family}
-	if len(agents) >= 2 && s.Runs >= 2 {
-		if page.Comparisons, page.Tested, err = Verdicts(sum, page.Baseline, s.Output.Verdicts); err != nil {
-			return err
-		}
-	}
-	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
+	page, err := newReportPage(dir, sum, specYAML)
+	if err != nil {
 		return err
 	}
-	page.Agents = agents
-	if page.Diagnostics, err = readDiagnostics(filepath.Join(dir, MetricsFile), agents); err != nil {
+	metrics, err := ReadMetrics(dir)
+	if err != nil {
 		return err
 	}
+	page.Diagnostics = diagnosticRows(slices.Values(metrics), page.Agents)
 	var timings struct {
 		Total  float64 `json:"total_cell_seconds"`
 		Reused int     `json:"reused_cells"`
 	}
 	if b, err := readListed(dir, TimingsFile, maxLayoutBytes); err == nil {
 		if err := json.Unmarshal(b, &timings); err != nil {
-			return &DamagedError{Path: filepath.Join(dir, TimingsFile), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
+			return &DamagedError{Path: dir.Path(TimingsFile), Problem: fmt.Sprintf("not the timings' JSON (%v)", err)}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	page.Seconds, page.Reused = timings.Total, timings.Reused
-	err = atomicfile.WriteWith(filepath.Join(dir, ReportFile), func(w *bufio.Writer) error {
+	return writeReport(dir, page)
+}
+
+// newReportPage is the page of report.html of the results directory dir of summary sum and
+// spec.yaml specYAML, its figures read from dir (those temple wrote): all but the diagnostics and
+// the timings.
+func newReportPage(dir Dir, sum Summary, specYAML []byte) (reportPage, error) {
+	var s SpecHeader
+	if err := yaml.Unmarshal(specYAML, &s); err != nil {
+		return reportPage{}, fmt.Errorf("results: %s: %w", dir.Path(SpecFile), err)
+	}
+	var agents []string
+	for _, a := range sum.Agents {
+		agents = append(agents, a.Name)
+	}
+	page := reportPage{Name: s.Name, Version: Version, Seed: s.Seed, Runs: s.Runs, Summary: sum, Baseline: s.Output.Baseline,
+		Spec: string(specYAML), Tasks: s.Tasks.Family, Agents: agents}
+	var err error
+	if len(agents) >= 2 && s.Runs >= 2 {
+		if page.Comparisons, page.Tested, err = Verdicts(sum, page.Baseline, s.Output.Verdicts); err != nil {
+			return reportPage{}, err
+		}
+	}
+	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
+		return reportPage{}, err
+	}
+	return page, nil
+}
+
+// writeReport writes page as dir's report.html, and records it.
+func writeReport(dir Dir, page reportPage) error {
+	err := atomicfile.WriteWith(dir.Path(ReportFile), func(w *bufio.Writer) error {
 		return reportTemplate.Execute(w, page)
 	})
 	if err != nil {
@@ -143,7 +168,7 @@ func WriteReport(dir string) error {
 
 // RewriteReport is WriteReport for temple report: it refuses a directory in which an experiment
 // is running (whose writer writes the report itself).
-func RewriteReport(dir string) error {
+func RewriteReport(dir Dir) error {
 	unlock, err := lock(dir, "(temple report)", nil)
 	if err != nil {
 		return err
@@ -168,8 +193,8 @@ type SpecHeader struct {
 }
 
 // ReadSpecHeader reads the SpecHeader of dir's spec.yaml; it returns the file's bytes too.
-func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
-	path := filepath.Join(dir, SpecFile)
+func ReadSpecHeader(dir Dir) (SpecHeader, []byte, error) {
+	path := dir.Path(SpecFile)
 	b, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return SpecHeader{}, nil, err
@@ -185,8 +210,8 @@ func ReadSpecHeader(dir string) (SpecHeader, []byte, error) {
 // those that temple wrote, whose checksums dir's checksums.json records. Any other SVG there,
 // not temple's and so not to be trusted as markup, is not read: foreign names them, for the
 // report to say so.
-func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, FiguresDir, "*.svg"))
+func ReadFigures(dir Dir) (figures []SVGFigure, foreign []string, err error) {
+	files, err := filepath.Glob(dir.Path(FiguresDir + "/*.svg"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,12 +227,12 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 		return rank(filepath.Base(a)) - rank(filepath.Base(b))
 	})
 	for _, file := range files {
-		name := filepath.Join(FiguresDir, filepath.Base(file))
+		name := FiguresDir + "/" + filepath.Base(file)
 		b, err := readVerified(dir, name, maxLayoutBytes)
 		if err != nil {
 			var damaged *DamagedError
 			if errors.As(err, &damaged) {
-				foreign = append(foreign, filepath.ToSlash(name))
+				foreign = append(foreign, name)
 				continue
 			}
 			return nil, nil, err
@@ -223,18 +248,14 @@ func ReadFigures(dir string) (figures []SVGFigure, foreign []string, err error) 
 	return figures, foreign, nil
 }
 
-// readDiagnostics averages each agent's metrics of metrics.csv over runs and tasks: a row per
-// metric, a column per agent (so that no metric's name is cut at the page's edge). A damaged
-// metrics.csv is refused (ReadMetrics).
-func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
-	metrics, err := ReadMetrics(path)
-	if err != nil {
-		return nil, err
-	}
+// diagnosticRows averages each agent's metrics (metrics.csv's rows, in its order) over runs and
+// tasks: a row per metric, a column per agent (so that no metric's name is cut at the page's
+// edge).
+func diagnosticRows(metrics iter.Seq[MetricRow], agents []string) []diagnosticRow {
 	type acc struct{ sum, n float64 }
 	sums := map[[2]string]*acc{}
 	var names []string
-	for _, m := range metrics {
+	for m := range metrics {
 		if !slices.Contains(names, m.Metric) {
 			names = append(names, m.Metric)
 		}
@@ -257,7 +278,7 @@ func readDiagnostics(path string, agents []string) ([]diagnosticRow, error) {
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
+	return rows
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{

@@ -3,8 +3,9 @@ package results
 // The results directory, described once: the name of every file and directory temple writes
 // there is spelled in this file alone, and Layout says of each who writes it, whether
 // checksums.json holds its checksum, how temple merge makes it from shards, whether temple run
-// --force removes it, and what it holds. docs/reference/results-format.md's table of files is
-// generated from Layout (go generate ./...), and a test holds the Python loader's names to it.
+// --force removes it, and what it holds; TuningLayout says the same of a tuning's directory
+// (temple tune). docs/reference/results-format.md's tables of files are generated from them (go
+// generate ./...), and a test holds the Python loader's names to Layout.
 
 // The files and directories of a results directory.
 const (
@@ -27,6 +28,11 @@ const (
 	ScalingFitFile = "scaling_fit.csv"
 	ChecksumsFile  = "checksums.json"
 	CompareFile    = "compare.csv"
+
+	// The files of a tuning's directory (temple tune, TuningLayout).
+	SearchFile = "search.json"
+	TunedFile  = "tuned.yaml"
+	TrialsDir  = "trials"
 
 	// The files that describe an experiment's layout to a reader that has no runner (Merge):
 	// every experiment directory holds setup.json, the top of a sweep sweep.json, the top of a
@@ -59,7 +65,7 @@ func (r MergeRule) String() string {
 type File struct {
 	Name string
 	Dir  bool // a directory of files (figures/, cells/, …)
-	// Writer is the function of this package that writes it.
+	// Writer is the function that writes it: of this package, or of the package it names.
 	Writer string
 	// Checksummed: checksums.json holds its SHA-256 (of each of its files, for a directory).
 	// timings.json and report.html are listed there without one: they differ between identical
@@ -119,6 +125,25 @@ var Layout = []File{
 		Content: "written by `temple compare` (and `temple.results.load`): `a,b,runs,mean_difference,ci95,t,p,p_holm,effect_size_dz,wins,verdict,margin,p_tost,p_tost_holm,mde`, one line per comparison"},
 	{Name: LockFile, Writer: "Claim", Checksummed: false, Merge: NotMerged, Forced: false,
 		Content: "the lock of the process running in the directory (its process id), gone when it ends; a second run into the directory is refused while it is held"},
+}
+
+// TuningLayout is every file and directory temple tune (package tune) writes into a tuning's
+// directory, which it claims as temple run claims an experiment's (Claim) and whose record lists
+// what it wrote, so that a search resumes, --force removes its files alone, and a directory of
+// another search is refused. Merge is not its (temple tune --merge gathers trials itself).
+var TuningLayout = []File{
+	{Name: SpecFile, Writer: "Claim", Checksummed: true, Forced: true,
+		Content: "the config, named `NAME (tuning)`, and under `tune:` the search's options (`seed`, `budget`, `runs`, `objective`): another config or other options are refused, naming the keys that differ"},
+	{Name: TunedFile, Writer: "tune.Tune", Checksummed: true, Forced: true,
+		Content: "the tuned config, a config for `temple run`: each agent's chosen setting, a judging `seed:` and a `tuning:` block that records how the agents were tuned; its relative paths are read from this directory ([tuning](../guides/tuning.md))"},
+	{Name: SearchFile, Writer: "tune.Tune", Checksummed: true, Forced: true,
+		Content: "the record of the search: the budget (settings, stages, trial runs) and per agent its search space, the parameters it fixed, every setting tried (its parameters, its objective on each of its runs of the design seed, their mean, the last stage it reached) and the one chosen"},
+	{Name: TrialsDir, Dir: true, Writer: "experiment.Run", Checksummed: true, Forced: true,
+		Content: "a directory per agent (its name as a file name) holding its trials: `cells/`, a cell of the runner per setting (`setting-NNN`) and run of the design seed, with its own `checksums.json`; the record's `parts` list them"},
+	{Name: ChecksumsFile, Writer: "record", Checksummed: false, Forced: true,
+		Content: "the record of what temple wrote into the directory, as in an experiment's"},
+	{Name: LockFile, Writer: "Claim", Checksummed: false, Forced: false,
+		Content: "the lock of the process running in the directory, as in an experiment's"},
 }
 
 // names are the names of the entries of Layout that keep.

@@ -14,8 +14,8 @@ import (
 
 // lock creates dir's lock file naming this process; one that exists is respected (this system
 // cannot tell here whether its process is gone: the error names the file to remove).
-func lock(dir, name string, _ func(string)) (unlock func(), err error) {
-	path := filepath.Join(dir, LockFile)
+func lock(dir Dir, name string, _ func(string)) (unlock func(), err error) {
+	path := dir.Path(LockFile)
 	host, _ := os.Hostname()
 	me, err := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Experiment: name})
 	if err != nil {
@@ -26,10 +26,10 @@ func lock(dir, name string, _ func(string)) (unlock func(), err error) {
 		var held lockInfo
 		b, _ := os.ReadFile(path)
 		json.Unmarshal(b, &held)
-		return nil, &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
+		return nil, &LockedError{Dir: dir.path, PID: held.PID, Host: held.Host, Name: held.Experiment}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("results: locking %s: %w", dir, atomicfile.NotWritable(dir, err))
+		return nil, fmt.Errorf("results: locking %s: %w", dir, atomicfile.NotWritable(dir.path, err))
 	}
 	_, err = f.Write(me)
 	if cerr := f.Close(); err == nil {

@@ -54,7 +54,7 @@ func TestStaleLockHasOneWinner(t *testing.T) {
 			go func() {
 				defer done.Done()
 				start.Wait()
-				release, err := Claim(dir, "x", spec, ClaimOptions{})
+				_, release, err := Claim(dir, "x", spec, ClaimOptions{})
 				if err != nil {
 					errs <- err
 					return
@@ -89,7 +89,7 @@ func TestStaleLockHasOneWinner(t *testing.T) {
 // each says whether it won and holds its lock until told to go; exactly one wins.
 func TestStaleLockHasOneWinnerAcrossProcesses(t *testing.T) {
 	if dir := os.Getenv("TEMPLE_TEST_CLAIM_DIR"); dir != "" {
-		release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+		_, release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 		if err != nil {
 			fmt.Println("lost:", err)
 			return

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -26,8 +25,8 @@ const maxLockBytes = 64 << 10
 // stale lock is as atomic as taking a free one. A lock whose content names a live process of this
 // machine that holds no flock (an older temple), or a process of another machine (whose flock a
 // network file system may not show here), is respected.
-func lock(dir, name string, note func(string)) (unlock func(), err error) {
-	path := filepath.Join(dir, LockFile)
+func lock(dir Dir, name string, note func(string)) (unlock func(), err error) {
+	path := dir.Path(LockFile)
 	host, _ := os.Hostname()
 	me, err := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Experiment: name})
 	if err != nil {
@@ -41,7 +40,7 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 			return nil, fmt.Errorf("results: the lock file %s is a symbolic link, not temple's lock: remove it", path)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("results: locking %s: %w", dir, atomicfile.NotWritable(dir, err))
+			return nil, fmt.Errorf("results: locking %s: %w", dir, atomicfile.NotWritable(dir.path, err))
 		}
 		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 			f.Close()
@@ -80,7 +79,7 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 			}
 			if held.Host != host || processAlive(held.PID) {
 				f.Close()
-				return nil, &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
+				return nil, &LockedError{Dir: dir.path, PID: held.PID, Host: held.Host, Name: held.Experiment}
 			}
 			if note != nil {
 				note(fmt.Sprintf("%s: taking over the lock of process %d (experiment %q), which is gone", dir, held.PID, held.Experiment))
@@ -88,7 +87,7 @@ func lock(dir, name string, note func(string)) (unlock func(), err error) {
 		}
 		if err := writeLock(f, me); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("results: writing the lock %s: %w", path, atomicfile.NotWritable(dir, err))
+			return nil, fmt.Errorf("results: writing the lock %s: %w", path, atomicfile.NotWritable(dir.path, err))
 		}
 		return func() {
 			os.Remove(path) // before the flock goes, so that the next holder locks a new file
@@ -121,7 +120,7 @@ func sameFile(f *os.File, path string) bool {
 // heldLock is the refusal of the lock file path, which another process holds: it names that
 // process once the holder has written its name (a holder that has just taken the lock may not
 // have yet).
-func heldLock(dir, path string) error {
+func heldLock(dir Dir, path string) error {
 	var held lockInfo
 	for range 100 {
 		b, err := regular.ReadFile(path, maxLockBytes)
@@ -130,5 +129,5 @@ func heldLock(dir, path string) error {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return &LockedError{Dir: dir, PID: held.PID, Host: held.Host, Name: held.Experiment}
+	return &LockedError{Dir: dir.path, PID: held.PID, Host: held.Host, Name: held.Experiment}
 }

@@ -29,7 +29,7 @@ func TestLockFileIsNotFollowed(t *testing.T) {
 		if err := os.Symlink(target, filepath.Join(dir, LockFile)); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+		_, _, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, LockFile)+" is a symbolic link") {
 			t.Errorf("a lock linked to %q: %v, want a refusal naming the link", content, err)
 		}
@@ -43,7 +43,7 @@ func TestLockFileIsNotFollowed(t *testing.T) {
 		t.Skip(err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{}); done <- err }()
+	go func() { _, _, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{}); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "a named pipe (FIFO), not temple's lock") {

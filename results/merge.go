@@ -36,11 +36,15 @@ type MergeOptions struct {
 
 // MergeWith is Merge with options.
 func MergeWith(out string, shards []string, o MergeOptions) error {
-	m, err := readShards(shards, o)
+	dirs := make([]Dir, len(shards))
+	for k, d := range shards {
+		dirs[k] = At(d)
+	}
+	m, err := readShards(dirs, o)
 	if err != nil {
 		return err
 	}
-	return m.write(out, shards)
+	return m.write(out, dirs)
 }
 
 // merger is what Merge has read and checked of the shards: the layout, and every point's setup
@@ -52,13 +56,13 @@ type merger struct {
 	subdirs []string // the points' directories ("" for a plain experiment)
 	setups  []Setup
 	cells   [][]CellResult
-	from    [][]string // the shard each cell is read from
+	from    [][]Dir // the shard each cell is read from
 	// others are the versions of the shards that are not this temple's (MergeOptions).
 	others []string
 }
 
 // readShards reads and checks every file of the shards that the merge uses.
-func readShards(shards []string, o MergeOptions) (*merger, error) {
+func readShards(shards []Dir, o MergeOptions) (*merger, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("results: merge: no shard directories given")
 	}
@@ -82,7 +86,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 	}
 	for _, layout := range []string{sweepFile, scalingFile} {
 		for _, d := range shards {
-			if exists(filepath.Join(d, layout)) {
+			if exists(d.Path(layout)) {
 				if err := verifyFile(d, layout); err != nil {
 					return nil, err
 				}
@@ -90,7 +94,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 		}
 	}
 	switch {
-	case exists(filepath.Join(shards[0], sweepFile)):
+	case exists(shards[0].Path(sweepFile)):
 		m.sweep = new(SweepSetup)
 		if err := readLayout(shards[0], sweepFile, m.sweep); err != nil {
 			return nil, err
@@ -99,10 +103,10 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 		for _, pt := range m.sweep.Points {
 			m.subdirs = append(m.subdirs, pt.Dir)
 		}
-		if err := checkSweep(filepath.Join(shards[0], sweepFile), *m.sweep); err != nil {
+		if err := checkSweep(shards[0].Path(sweepFile), *m.sweep); err != nil {
 			return nil, err
 		}
-	case exists(filepath.Join(shards[0], scalingFile)):
+	case exists(shards[0].Path(scalingFile)):
 		m.scaling = new(ScalingSetup)
 		if err := readLayout(shards[0], scalingFile, m.scaling); err != nil {
 			return nil, err
@@ -111,24 +115,24 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 		for _, pt := range m.scaling.Points {
 			m.subdirs = append(m.subdirs, pt.Dir)
 		}
-		if err := checkScaling(filepath.Join(shards[0], scalingFile), *m.scaling); err != nil {
+		if err := checkScaling(shards[0].Path(scalingFile), *m.scaling); err != nil {
 			return nil, err
 		}
 	}
 
 	m.setups = make([]Setup, len(m.subdirs))
 	m.cells = make([][]CellResult, len(m.subdirs))
-	m.from = make([][]string, len(m.subdirs))
+	m.from = make([][]Dir, len(m.subdirs))
 	var missing []string
 	for k, sub := range m.subdirs {
-		dir := filepath.Join(shards[0], sub)
+		dir := shards[0].Sub(sub)
 		if err := sameLayoutFiles(shards, sub, len(m.others) > 0); err != nil {
 			return nil, err
 		}
 		if m.setups[k], err = ReadSetup(dir); err != nil {
 			return nil, err
 		}
-		tasks, err := readTaskCounts(filepath.Join(dir, TasksFile), m.setups[k].Runs)
+		tasks, err := readTaskCounts(dir, m.setups[k].Runs)
 		if err != nil {
 			return nil, err
 		}
@@ -137,11 +141,11 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 		for run := range s.Runs {
 			for _, agent := range s.Agents {
 				want.Run, want.Agent, want.Tasks = run, agent, tasks[run]
-				name := CellPath(sub, run, agent)
+				name := filepath.Join(sub, filepath.FromSlash(cellFile(run, agent)))
 				var found *CellResult
-				var foundIn string
+				var foundIn Dir
 				for _, d := range shards {
-					c, err := ReadCell(filepath.Join(d, name), want)
+					c, err := ReadCell(d.Sub(sub).Cell(run, agent), want)
 					if isNotExist(err) {
 						continue
 					}
@@ -151,7 +155,7 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 					if found != nil && !sameCell(*found, c) {
 						return nil, fmt.Errorf("results: merge: %s and %s hold the same cell (run %d, agent %s) with different results; "+
 							"the shards did not run the same experiment the same way: remove the file of the one that is wrong, or run its shard again",
-							filepath.Join(foundIn, name), filepath.Join(d, name), run, agent)
+							foundIn.Path(name), d.Path(name), run, agent)
 					}
 					c.Resumed = true // run elsewhere: no seconds of this invocation
 					found, foundIn = &c, d
@@ -174,30 +178,31 @@ func readShards(shards []string, o MergeOptions) (*merger, error) {
 
 // write writes the merged results into out; when it fails after it has claimed out, it removes
 // out if out did not exist before (a refused claim leaves out to the process that holds it).
-func (m *merger) write(out string, shards []string) (err error) {
-	_, statErr := os.Stat(out)
+func (m *merger) write(path string, shards []Dir) (err error) {
+	_, statErr := os.Stat(path)
 	made := isNotExist(statErr)
-	release, err := Claim(out, specName(m.spec), m.spec, ClaimOptions{})
+	out, release, err := Claim(path, specName(m.spec), m.spec, ClaimOptions{})
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil && made {
-			os.RemoveAll(out)
+			os.RemoveAll(path)
 		}
 		release()
 	}()
 	sums := make([]Summary, len(m.subdirs))
 	for k, sub := range m.subdirs {
-		dir := filepath.Join(out, sub)
+		dir := out
 		if sub != "" {
-			releasePoint, err := Claim(dir, m.setups[k].Name, m.setups[k].SpecYAML, ClaimOptions{Point: true})
+			point, releasePoint, err := out.ClaimPoint(sub, m.setups[k].Name, m.setups[k].SpecYAML, ClaimOptions{})
 			if err != nil {
 				return err
 			}
 			defer releasePoint()
+			dir = point
 		}
-		if err := copyFile(filepath.Join(shards[0], sub, TasksFile), filepath.Join(dir, TasksFile)); err != nil {
+		if err := copyFile(shards[0].Sub(sub).Path(TasksFile), dir.Path(TasksFile)); err != nil {
 			return fmt.Errorf("results: merge: %w", err)
 		}
 		if err := record(dir, TasksFile); err != nil {
@@ -249,18 +254,18 @@ func exists(path string) bool {
 // copyCells copies into dir the files of the cells of point k, each from the shard it was read
 // from — its cell, its episodes/ and templates/ files — and records them: another file of a
 // shard's cells/ is not the experiment's.
-func (m *merger) copyCells(k int, dir string) error {
+func (m *merger) copyCells(k int, dir Dir) error {
 	if err := MakeCellDirs(dir, false, false); err != nil {
 		return err
 	}
 	for i, c := range m.cells[k] {
-		from := filepath.Join(m.from[k][i], m.subdirs[k])
-		names := append([]string{filepath.Join(CellsDir, CellName(c.Run, c.Agent)+".json")}, cellStreams(from, []CellResult{c})...)
+		from := m.from[k][i].Sub(m.subdirs[k])
+		names := append([]string{cellFile(c.Run, c.Agent)}, cellStreams(from, []CellResult{c})...)
 		for _, name := range names {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dir.Path(name)), 0o755); err != nil {
 				return fmt.Errorf("results: merge: %w", err)
 			}
-			if err := copyFile(filepath.Join(from, name), filepath.Join(dir, name)); err != nil {
+			if err := copyFile(from.Path(name), dir.Path(name)); err != nil {
 				return fmt.Errorf("results: merge: %w", err)
 			}
 		}
@@ -289,7 +294,7 @@ func sameCell(a, b CellResult) bool { return a.Checksum == b.Checksum }
 
 // shardVersions are the temple versions, other than this one, that wrote the shards' directories
 // or results they resumed (their records say); refused unless o.OtherVersions.
-func shardVersions(shards []string, o MergeOptions) ([]string, error) {
+func shardVersions(shards []Dir, o MergeOptions) ([]string, error) {
 	var out []string
 	for _, d := range shards {
 		sums, err := checksumsOf(d)
@@ -316,7 +321,7 @@ func shardVersions(shards []string, o MergeOptions) ([]string, error) {
 }
 
 // stampOthers records in dir's record the other versions whose results a merge into it joined.
-func stampOthers(dir string, others []string) error {
+func stampOthers(dir Dir, others []string) error {
 	for _, v := range others {
 		if err := stamp(dir, v); err != nil {
 			return err

@@ -15,14 +15,14 @@ import (
 // merged results depend on the order of the shards. The error names the shard, the file and the
 // field (setup.json's key, tasks.json's run and task). setup.json's other_versions may differ
 // when others (shardVersions accepted them).
-func sameLayoutFiles(shards []string, sub string, others bool) error {
+func sameLayoutFiles(shards []Dir, sub string, others bool) error {
 	for _, name := range []string{setupFile, TasksFile} {
-		first, err := readLayoutFile(filepath.Join(shards[0], sub), name)
+		first, err := readLayoutFile(shards[0].Sub(sub), name)
 		if err != nil {
 			return err
 		}
 		for _, d := range shards[1:] {
-			other, err := readLayoutFile(filepath.Join(d, sub), name)
+			other, err := readLayoutFile(d.Sub(sub), name)
 			if err != nil {
 				return err
 			}
@@ -117,7 +117,7 @@ func differingKeysOrText(a, b []byte) []string {
 
 // SameSpec refuses the results directory dir unless its spec.yaml, as temple wrote it, is want:
 // the error names the keys that differ (a tuning's --from directory of another search).
-func SameSpec(dir string, want []byte) error {
+func SameSpec(dir Dir, want []byte) error {
 	held, err := readVerified(dir, SpecFile, maxSpecBytes)
 	if err != nil {
 		return err

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 
 	"github.com/temple-rl/temple/internal/regular"
@@ -21,10 +20,11 @@ type MetricRow struct {
 	Value  float64
 }
 
-// ReadMetrics reads metrics.csv (run,agent,task,metric,value) at path, in file order. A line that
+// ReadMetrics reads dir's metrics.csv (run,agent,task,metric,value), in file order. A line that
 // is not five fields with whole numbers for run and task and a number for value is refused
 // (*DamagedError naming the line).
-func ReadMetrics(path string) ([]MetricRow, error) {
+func ReadMetrics(dir Dir) ([]MetricRow, error) {
+	path := dir.Path(MetricsFile)
 	held, err := regular.ReadFile(path, maxTableBytes)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
@@ -32,7 +32,7 @@ func ReadMetrics(path string) ([]MetricRow, error) {
 	if _, err := parseMetrics(bytes.NewReader(held), path); err != nil { // first: a damaged line is named
 		return nil, err
 	}
-	b, err := readVerified(filepath.Dir(path), filepath.Base(path), maxTableBytes) // the bytes parsed are the bytes checked
+	b, err := readVerified(dir, MetricsFile, maxTableBytes) // the bytes parsed are the bytes checked
 	if err != nil {
 		return nil, err
 	}

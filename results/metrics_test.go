@@ -30,11 +30,11 @@ func TestReadMetricsReadsWhatWriteWrote(t *testing.T) {
 			cells = append(cells, c)
 		}
 	}
-	if _, err := Write(dir, setup, cells); err != nil {
+	if _, err := Write(At(dir), setup, cells); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "metrics.csv")
-	rows, err := ReadMetrics(path)
+	rows, err := ReadMetrics(At(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestReadMetricsReadsWhatWriteWrote(t *testing.T) {
 	if err := os.WriteFile(path, []byte(damaged), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadMetrics(path)
+	_, err = ReadMetrics(At(dir))
 	var d *DamagedError
 	if !errors.As(err, &d) || d.Path != path || !strings.Contains(d.Problem, "line 3 is not run,agent,task,metric,value") {
 		t.Errorf("a value that is not a number: error %v, want a DamagedError naming %s and line 3", err, path)

@@ -42,14 +42,14 @@ func FuzzRecord(f *testing.F) {
 			os.Remove(filepath.Join(dir, ChecksumsFile))
 			for k, name := range files {
 				if k%2 == 0 {
-					record(dir, name)
+					record(At(dir), name)
 				}
 			}
 		}
-		sums, recErr := readChecksums(dir)
+		sums, recErr := readChecksums(At(dir))
 		present := func(name string) bool { _, err := os.Lstat(filepath.Join(dir, name)); return err == nil }
 
-		if Verify(dir) == nil {
+		if Verify(At(dir)) == nil {
 			for _, name := range templeFiles {
 				if fi, err := os.Lstat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && name != ChecksumsFile && !sums.lists(name) {
 					t.Fatalf("Verify passed with %s there and not listed", name)
@@ -57,7 +57,7 @@ func FuzzRecord(f *testing.F) {
 			}
 		}
 
-		release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
+		_, release, err := Claim(dir, "x", []byte("name: x\n"), ClaimOptions{})
 		if err == nil {
 			release()
 			if recErr == nil && sums.FormatVersion > FormatVersion {
@@ -69,14 +69,14 @@ func FuzzRecord(f *testing.F) {
 					t.Fatalf("Claim took a directory holding %s, which its record does not list", name)
 				}
 			}
-			sums, recErr = readChecksums(dir) // Claim recorded spec.yaml
+			sums, recErr = readChecksums(At(dir)) // Claim recorded spec.yaml
 		}
 
 		before := map[string]bool{}
 		for _, name := range files {
 			before[name] = present(name)
 		}
-		if err := Discard(dir, func(string) {}); err != nil {
+		if err := Discard(At(dir), func(string) {}); err != nil {
 			return
 		}
 		if b, _ := os.ReadFile(outside); string(b) != "keep" {

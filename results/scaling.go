@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -42,11 +41,11 @@ type ScalingPointSetup struct {
 }
 
 // WriteScalingSetup writes sc as dir/scaling.json.
-func WriteScalingSetup(dir string, sc ScalingSetup) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func WriteScalingSetup(dir Dir, sc ScalingSetup) error {
+	if err := os.MkdirAll(dir.path, 0o755); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	if err := writeJSON(filepath.Join(dir, scalingFile), sc); err != nil {
+	if err := writeJSON(dir.Path(scalingFile), sc); err != nil {
 		return err
 	}
 	return record(dir, scalingFile)
@@ -212,11 +211,11 @@ func fitTwo(u, v, y []float64) (a, b float64, ok bool) {
 }
 
 // WriteScaling writes scaling.csv, scaling_fit.csv and figures/scaling.{png,svg}.
-func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []ScalingFit) error {
+func WriteScaling(dir Dir, sc ScalingSetup, rows []ScalingRow, fits []ScalingFit) error {
 	header := "series,size,landforms,agent,S,SA,G,exploring_samples,exploring_samples_ci95,exploring_samples_last_task," +
 		"exploring_samples_last_task_ci95,exploring_steps,exploring_steps_ci95," +
 		"eps_mistakes,eps_mistakes_ci95,samples_until_all_known,samples_until_all_known_ci95,unfinished_tasks"
-	if err := WriteCSV(filepath.Join(dir, ScalingFile), header, func(w *bufio.Writer) {
+	if err := WriteCSV(dir.Path(ScalingFile), header, func(w *bufio.Writer) {
 		for _, r := range rows {
 			var lf []string
 			for _, l := range r.Landforms {
@@ -231,7 +230,7 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 	}); err != nil {
 		return err
 	}
-	if err := WriteCSV(filepath.Join(dir, ScalingFitFile), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
+	if err := WriteCSV(dir.Path(ScalingFitFile), "agent,slope,slope_ci95,per_pair,per_pair_ci95,per_template,per_template_ci95", func(w *bufio.Writer) {
 		for _, f := range fits {
 			pt, ptCI := "", ""
 			if f.PerTemplate != nil {
@@ -262,16 +261,16 @@ func WriteScaling(dir string, sc ScalingSetup, rows []ScalingRow, fits []Scaling
 		}
 	}
 	if len(fig.Series) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, FiguresDir), 0o755); err != nil {
+		if err := os.MkdirAll(dir.Path(FiguresDir), 0o755); err != nil {
 			return fmt.Errorf("results: %w", err)
 		}
-		if err := fig.Save(filepath.Join(dir, FiguresDir, "scaling")); err != nil {
+		if err := fig.Save(dir.Path(FiguresDir + "/scaling")); err != nil {
 			return err
 		}
 	}
 	written := []string{ScalingFile, ScalingFitFile}
 	if len(fig.Series) > 0 {
-		written = append(written, figureFiles(FiguresDir, "scaling")...)
+		written = append(written, figureFiles("scaling")...)
 	}
 	return record(dir, written...)
 }

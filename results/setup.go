@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/temple-rl/temple/internal/regular"
 )
@@ -17,10 +16,10 @@ const maxLayoutBytes = 256 << 20
 
 // WriteSetup writes s as dir/setup.json, of this FormatVersion, with the other versions dir's
 // record names (its spec.yaml is written by Claim).
-func WriteSetup(dir string, s Setup) error {
+func WriteSetup(dir Dir, s Setup) error {
 	s.FormatVersion = FormatVersion
 	s.OtherVersions = OtherVersions(dir) // accepted by Claim or a merge
-	if err := writeJSON(filepath.Join(dir, setupFile), s); err != nil {
+	if err := writeJSON(dir.Path(setupFile), s); err != nil {
 		return err
 	}
 	return record(dir, setupFile)
@@ -30,7 +29,7 @@ func WriteSetup(dir string, s Setup) error {
 // another results format (a newer one it cannot know, an older one would merge into results
 // that differ from an unsharded run's) and a damaged one (*DamagedError): values out of their
 // range, or a spec that is not spec.yaml's.
-func ReadSetup(dir string) (Setup, error) {
+func ReadSetup(dir Dir) (Setup, error) {
 	b, err := readLayoutFile(dir, setupFile)
 	if err != nil {
 		return Setup{}, err
@@ -43,8 +42,8 @@ func ReadSetup(dir string) (Setup, error) {
 }
 
 // parseSetup is ReadSetup of the contents of dir's setup.json, b, and spec.yaml.
-func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
-	path := filepath.Join(dir, setupFile)
+func parseSetup(dir Dir, b, specYAML []byte) (Setup, error) {
+	path := dir.Path(setupFile)
 	var s Setup
 	if err := json.Unmarshal(b, &s); err != nil {
 		return Setup{}, &DamagedError{Path: path, Problem: fmt.Sprintf("not the JSON of %s (%v)", setupFile, err)}
@@ -55,7 +54,7 @@ func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
 	if s.FormatVersion < FormatVersion {
 		return Setup{}, fmt.Errorf("results: %s is of results format %d, written by an older temple than this one (%s, format %d); "+
 			"run the experiment (or this shard) again with this temple: temple run %s --out %s (with its --shard i/n for a shard)",
-			path, max(s.FormatVersion, 1), Version, FormatVersion, filepath.Join(dir, SpecFile), dir)
+			path, max(s.FormatVersion, 1), Version, FormatVersion, dir.Path(SpecFile), dir)
 	}
 	if err := checkSetup(path, s); err != nil {
 		return Setup{}, err
@@ -63,7 +62,7 @@ func parseSetup(dir string, b, specYAML []byte) (Setup, error) {
 	s.SpecYAML = specYAML
 	fromYAML, err := SpecJSON(s.SpecYAML)
 	if err != nil {
-		return Setup{}, &DamagedError{Path: filepath.Join(dir, SpecFile), Problem: err.Error()}
+		return Setup{}, &DamagedError{Path: dir.Path(SpecFile), Problem: err.Error()}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, s.Spec); err != nil || !bytes.Equal(compact.Bytes(), fromYAML) {
@@ -85,13 +84,13 @@ func checkFormat(path string, version int) error {
 }
 
 // readLayout decodes the layout file name of dir into v (readLayoutFile).
-func readLayout(dir, name string, v any) error {
+func readLayout(dir Dir, name string, v any) error {
 	b, err := readLayoutFile(dir, name)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return &DamagedError{Path: filepath.Join(dir, name), Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
+		return &DamagedError{Path: dir.Path(name), Problem: fmt.Sprintf("not the JSON of %s (%v)", name, err)}
 	}
 	return nil
 }
@@ -99,19 +98,19 @@ func readLayout(dir, name string, v any) error {
 // readLayoutFile reads the layout file name of dir, as temple wrote it (readVerified); a missing
 // file is an error that says the directory was written by an older temple (or is not a results
 // directory). A file of a newer results format is refused as such, not as an unlisted one.
-func readLayoutFile(dir, name string) ([]byte, error) {
-	if _, err := os.Lstat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
+func readLayoutFile(dir Dir, name string) ([]byte, error) {
+	if _, err := os.Lstat(dir.Path(name)); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("results: %s has no %s: it is not a results directory of this temple (%s), "+
 			"or one written before %s existed; run the experiment (or its shards) again with this version", dir, name, Version, name)
 	}
 	b, err := readVerified(dir, name, maxLayoutBytes)
 	if err != nil {
-		if held, readErr := regular.ReadFile(filepath.Join(dir, name), maxLayoutBytes); readErr == nil {
+		if held, readErr := regular.ReadFile(dir.Path(name), maxLayoutBytes); readErr == nil {
 			var v struct {
 				Format int `json:"format_version"`
 			}
 			if json.Unmarshal(held, &v) == nil {
-				if newer := checkFormat(filepath.Join(dir, name), v.Format); newer != nil {
+				if newer := checkFormat(dir.Path(name), v.Format); newer != nil {
 					return nil, newer
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/temple-rl/temple/template"
 )
@@ -19,9 +18,10 @@ type TaskSnapshot struct {
 
 // ReadSnapshots reads the templates/ file of one run and agent of a results directory (written
 // with output.templates by TemplateWriter); a damaged one is refused with a *DamagedError.
-func ReadSnapshots(dir string, run int, agentName string) ([]TaskSnapshot, error) {
-	path := filepath.Join(dir, TemplatesDir, CellName(run, agentName)+".jsonl")
-	b, err := readVerified(dir, filepath.Join(TemplatesDir, CellName(run, agentName)+".jsonl"), maxTableBytes)
+func ReadSnapshots(dir Dir, run int, agentName string) ([]TaskSnapshot, error) {
+	name := templatesFile(run, agentName)
+	path := dir.Path(name)
+	b, err := readVerified(dir, name, maxTableBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w (run the experiment with output.templates: true)", err)
 	}

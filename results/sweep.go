@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -46,11 +45,11 @@ type SweepPoint struct {
 }
 
 // WriteSweepSetup writes sw as dir/sweep.json.
-func WriteSweepSetup(dir string, sw SweepSetup) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func WriteSweepSetup(dir Dir, sw SweepSetup) error {
+	if err := os.MkdirAll(dir.path, 0o755); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	if err := writeJSON(filepath.Join(dir, sweepFile), sw); err != nil {
+	if err := writeJSON(dir.Path(sweepFile), sw); err != nil {
 		return err
 	}
 	return record(dir, sweepFile)
@@ -84,7 +83,7 @@ func SweepPoints(sw SweepSetup, sums []Summary) []SweepPoint {
 // WriteSweep writes the top-level files of a sweep: sweep.csv, for a sweep of one numeric
 // parameter figures/sweep.{png,svg} with each agent's mean per-task reward and 95% CI, and
 // report.html with its table, its figure and a link to the report of every point.
-func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
+func WriteSweep(dir Dir, sw SweepSetup, points []SweepPoint) error {
 	header := make([]string, len(sw.Params))
 	for k, p := range sw.Params {
 		header[k] = CSVField(p)
@@ -92,7 +91,7 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 	if len(sw.Params) == 1 {
 		header = []string{"value"}
 	}
-	if err := WriteCSV(filepath.Join(dir, SweepFile), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
+	if err := WriteCSV(dir.Path(SweepFile), strings.Join(header, ",")+",agent,mean_per_task_reward,ci95", func(w *bufio.Writer) {
 		for _, p := range points {
 			vs := make([]string, len(p.Values))
 			for k, v := range p.Values {
@@ -115,7 +114,7 @@ func WriteSweep(dir string, sw SweepSetup, points []SweepPoint) error {
 
 // writeSweepFigure draws the sweep of one numeric parameter; a grid has no single x axis and a
 // sweep of other values no numeric one: sweep.csv holds them. It returns the files it wrote.
-func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) ([]string, error) {
+func writeSweepFigure(dir Dir, sw SweepSetup, points []SweepPoint) ([]string, error) {
 	if len(sw.Params) != 1 {
 		return nil, nil
 	}
@@ -151,10 +150,10 @@ func writeSweepFigure(dir string, sw SweepSetup, points []SweepPoint) ([]string,
 		}
 		fig.Series = append(fig.Series, ser)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, FiguresDir), 0o755); err != nil {
+	if err := os.MkdirAll(dir.Path(FiguresDir), 0o755); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	return figureFiles(FiguresDir, "sweep"), fig.Save(filepath.Join(dir, FiguresDir, "sweep"))
+	return figureFiles("sweep"), fig.Save(dir.Path(FiguresDir + "/sweep"))
 }
 
 // sweepPage is what the report.html of a sweep shows.
@@ -168,7 +167,7 @@ type sweepPage struct {
 }
 
 // writeSweepReport writes report.html of a sweep.
-func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
+func writeSweepReport(dir Dir, sw SweepSetup, points []SweepPoint) error {
 	page := sweepPage{Name: sw.Name, Version: Version, Params: sw.Params, Points: points}
 	for _, pt := range sw.Points {
 		page.Dirs = append(page.Dirs, pt.Dir)
@@ -177,7 +176,7 @@ func writeSweepReport(dir string, sw SweepSetup, points []SweepPoint) error {
 	if page.Figures, page.Foreign, err = ReadFigures(dir); err != nil {
 		return err
 	}
-	err = atomicfile.WriteWith(filepath.Join(dir, ReportFile), func(w *bufio.Writer) error {
+	err = atomicfile.WriteWith(dir.Path(ReportFile), func(w *bufio.Writer) error {
 		return sweepTemplate.Execute(w, page)
 	})
 	if err != nil {

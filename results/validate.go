@@ -45,14 +45,14 @@ func checkSetup(path string, s Setup) error {
 	return nil
 }
 
-// readTaskCounts reads the number of tasks of each of the runs of the tasks.json at path (its
-// task definitions are the runner's to check).
-func readTaskCounts(path string, runs int) ([]int, error) {
-	b, err := readVerified(filepath.Dir(path), filepath.Base(path), maxTasksBytes)
+// readTaskCounts reads the number of tasks of each of the runs of dir's tasks.json (its task
+// definitions are the runner's to check).
+func readTaskCounts(dir Dir, runs int) ([]int, error) {
+	b, err := readVerified(dir, TasksFile, maxTasksBytes)
 	if err != nil {
 		return nil, err
 	}
-	return parseTaskCounts(path, b, runs)
+	return parseTaskCounts(dir.Path(TasksFile), b, runs)
 }
 
 // parseTaskCounts is readTaskCounts of the content b of the tasks.json at path.

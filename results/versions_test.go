@@ -27,7 +27,7 @@ func writeShards(t *testing.T) []string {
 // setVersion makes dir's record say it was written by temple tool, results format format.
 func setVersion(t *testing.T, dir, tool string, format int) {
 	t.Helper()
-	if err := updateChecksums(dir, func(s *checksums) error { s.ToolVersion, s.FormatVersion = tool, format; return nil }); err != nil {
+	if err := updateChecksums(At(dir), func(s *checksums) error { s.ToolVersion, s.FormatVersion = tool, format; return nil }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -51,10 +51,10 @@ func TestMergeRefusesAnotherVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"0.0.9, format 4"}
-	if got := OtherVersions(out); !slices.Equal(got, want) {
+	if got := OtherVersions(At(out)); !slices.Equal(got, want) {
 		t.Errorf("the merged record's other versions %q, want %q", got, want)
 	}
-	sum, err := ReadSummary(out)
+	sum, err := ReadSummary(At(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestMergeNamesAConflictingCell(t *testing.T) {
 	shards := writeShards(t)
 	c := fixtureCell(0, "A")
 	c.Tasks[0].Reward += 1
-	if err := WriteCell(shards[1], c); err != nil { // shard 1 holds run 0 of A too, with another reward
+	if err := WriteCell(At(shards[1]), c); err != nil { // shard 1 holds run 0 of A too, with another reward
 		t.Fatal(err)
 	}
 	for _, order := range [][]string{shards, {shards[1], shards[0]}} {
@@ -83,7 +83,7 @@ func TestMergeNamesAConflictingCell(t *testing.T) {
 			t.Errorf("merging %q: %v, want a conflict naming both files", order, err)
 		}
 	}
-	if err := WriteCell(shards[1], fixtureCell(0, "A")); err != nil { // the same content twice is no conflict
+	if err := WriteCell(At(shards[1]), fixtureCell(0, "A")); err != nil { // the same content twice is no conflict
 		t.Fatal(err)
 	}
 	if err := Merge(filepath.Join(t.TempDir(), "merged"), shards); err != nil {
@@ -99,24 +99,24 @@ func TestClaimChecksTheVersion(t *testing.T) {
 	spec := []byte(fixtureSpec)
 	dir := writeShards(t)[0]
 	setVersion(t, dir, "0.0.9", FormatVersion)
-	_, err := Claim(dir, "f", spec, ClaimOptions{})
+	_, _, err := Claim(dir, "f", spec, ClaimOptions{})
 	var version *VersionError
 	if !errors.As(err, &version) || version.Newer || !strings.Contains(err.Error(), "holds results of temple 0.0.9, format 4") ||
 		!strings.Contains(err.Error(), "--allow-other-version") {
 		t.Fatalf("another version: %v, want a VersionError naming it and the flag", err)
 	}
-	release, err := Claim(dir, "f", spec, ClaimOptions{OtherVersions: true})
+	_, release, err := Claim(dir, "f", spec, ClaimOptions{OtherVersions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	release()
-	if sums, _ := readChecksums(dir); sums.ToolVersion != Version || !slices.Equal(sums.OtherVersions, []string{"0.0.9, format 4"}) {
+	if sums, _ := readChecksums(At(dir)); sums.ToolVersion != Version || !slices.Equal(sums.OtherVersions, []string{"0.0.9, format 4"}) {
 		t.Errorf("the record after the resume: %s, other versions %q", sums.ToolVersion, sums.OtherVersions)
 	}
-	if err := WriteSetup(dir, fixtureSetup(t)); err != nil {
+	if err := WriteSetup(At(dir), fixtureSetup(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := ReadSetup(dir); err != nil || !slices.Equal(s.OtherVersions, []string{"0.0.9, format 4"}) {
+	if s, err := ReadSetup(At(dir)); err != nil || !slices.Equal(s.OtherVersions, []string{"0.0.9, format 4"}) {
 		t.Errorf("setup.json's other versions: %q (%v)", s.OtherVersions, err)
 	}
 
@@ -124,7 +124,7 @@ func TestClaimChecksTheVersion(t *testing.T) {
 	setVersion(t, newer, "9.0.0", FormatVersion+1)
 	before, _ := os.ReadFile(filepath.Join(newer, ChecksumsFile))
 	for _, other := range []bool{false, true} {
-		_, err := Claim(newer, "f", spec, ClaimOptions{OtherVersions: other})
+		_, _, err := Claim(newer, "f", spec, ClaimOptions{OtherVersions: other})
 		if !errors.As(err, &version) || !version.Newer || !strings.Contains(err.Error(), "a newer results format") {
 			t.Errorf("a newer format (OtherVersions %v): %v, want a refusal", other, err)
 		}
@@ -136,7 +136,7 @@ func TestClaimChecksTheVersion(t *testing.T) {
 	edited := writeShards(t)[0]
 	b, _ := os.ReadFile(filepath.Join(edited, setupFile))
 	os.WriteFile(filepath.Join(edited, setupFile), []byte(strings.Replace(string(b), `"format_version":4`, `"format_version":5`, 1)), 0o644)
-	if _, err := Claim(edited, "f", spec, ClaimOptions{OtherVersions: true}); !errors.As(err, &version) || !version.Newer {
+	if _, _, err := Claim(edited, "f", spec, ClaimOptions{OtherVersions: true}); !errors.As(err, &version) || !version.Newer {
 		t.Errorf("setup.json of format 5: %v, want a refusal", err)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,10 +20,10 @@ import (
 // Write writes the results directory: spec.yaml, per_task.csv, metrics.csv, with the oracle
 // oracle.csv and regret.csv, summary.json, timings.json, the figures and report.html. Everything
 // but timings.json (and the seconds report.html shows from it) is a function of the spec and seed.
-func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
+func Write(dir Dir, s Setup, cells []CellResult) (sum Summary, err error) {
 	s.OtherVersions = OtherVersions(dir)
 	sum = Summarize(s, cells)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir.path, 0o755); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
 	top := []string{PerTaskFile, MetricsFile, SummaryFile, TimingsFile, ReportFile}
@@ -38,10 +38,10 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			endWriting(dir, top...)
 		}
 	}()
-	if err := atomicfile.Write(filepath.Join(dir, SpecFile), s.SpecYAML); err != nil {
+	if err := atomicfile.Write(dir.Path(SpecFile), s.SpecYAML); err != nil {
 		return sum, fmt.Errorf("results: %w", err)
 	}
-	if err := WriteCSV(filepath.Join(dir, PerTaskFile), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
+	if err := WriteCSV(dir.Path(PerTaskFile), "run,agent,task,reward,steps,states,actions,start", func(w *bufio.Writer) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
 				fmt.Fprintf(w, "%d,%s,%d,%s,%d,%d,%d,%d\n", c.Run, CSVField(c.Agent), t.Task, Num(t.Reward), t.Steps, t.States, t.Actions, t.Start)
@@ -50,13 +50,9 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	}); err != nil {
 		return sum, err
 	}
-	if err := WriteCSV(filepath.Join(dir, MetricsFile), "run,agent,task,metric,value", func(w *bufio.Writer) {
-		for _, c := range cells {
-			for _, t := range c.Tasks {
-				for _, m := range t.Metrics {
-					fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", c.Run, CSVField(c.Agent), t.Task, m.Name, Num(m.Value))
-				}
-			}
+	if err := WriteCSV(dir.Path(MetricsFile), "run,agent,task,metric,value", func(w *bufio.Writer) {
+		for m := range MetricsOf(cells) {
+			fmt.Fprintf(w, "%d,%s,%d,%s,%s\n", m.Run, CSVField(m.Agent), m.Task, m.Metric, Num(m.Value))
 		}
 	}); err != nil {
 		return sum, err
@@ -66,7 +62,7 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			return sum, err
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := writeJSON(dir.Path(SummaryFile), sum); err != nil {
 		return sum, err
 	}
 	// A cell read back from an earlier invocation keeps the time that invocation measured, so a
@@ -74,7 +70,7 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	var earlier struct {
 		Cells map[string]float64 `json:"cell_seconds"`
 	}
-	if b, err := regular.ReadFile(filepath.Join(dir, TimingsFile), maxLayoutBytes); err == nil {
+	if b, err := regular.ReadFile(dir.Path(TimingsFile), maxLayoutBytes); err == nil {
 		json.Unmarshal(b, &earlier) // unreadable: the reused cells' times are unknown, left out
 	}
 	timings := map[string]any{}
@@ -90,10 +86,10 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 			total += seconds
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, TimingsFile), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
+	if err := writeJSON(dir.Path(TimingsFile), map[string]any{"cell_seconds": timings, "total_cell_seconds": total, "reused_cells": reused}); err != nil {
 		return sum, err
 	}
-	figures, err := writeFigures(filepath.Join(dir, FiguresDir), s, cells)
+	figures, err := writeFigures(dir, s, cells)
 	if err != nil {
 		return sum, err
 	}
@@ -106,7 +102,29 @@ func Write(dir string, s Setup, cells []CellResult) (sum Summary, err error) {
 	if err := record(dir, written...); err != nil { // temple's files alone: a user's own in figures/ is not
 		return sum, err
 	}
-	return sum, WriteReport(dir)
+	// The report from what was just written, in memory (WriteReport reads it back, for temple report).
+	page, err := newReportPage(dir, sum, s.SpecYAML)
+	if err != nil {
+		return sum, err
+	}
+	page.Diagnostics = diagnosticRows(MetricsOf(cells), page.Agents)
+	page.Seconds, page.Reused = total, reused
+	return sum, writeReport(dir, page)
+}
+
+// MetricsOf are the rows of metrics.csv of cells, in its order: cell by cell, task by task.
+func MetricsOf(cells []CellResult) iter.Seq[MetricRow] {
+	return func(yield func(MetricRow) bool) {
+		for _, c := range cells {
+			for _, t := range c.Tasks {
+				for _, m := range t.Metrics {
+					if !yield(MetricRow{Run: c.Run, Agent: c.Agent, Task: t.Task, Metric: m.Name, Value: m.Value}) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 // Num is a number as the CSV files hold it: the shortest decimal that reads back exactly.
@@ -146,8 +164,8 @@ func writeJSON(path string, v any) error {
 
 // writeOracle writes oracle.csv (the optimum of every task of every run) and regret.csv (every
 // agent against it, with the regret decomposition).
-func writeOracle(dir string, s Setup, cells []CellResult) error {
-	if err := WriteCSV(filepath.Join(dir, OracleFile), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
+func writeOracle(dir Dir, s Setup, cells []CellResult) error {
+	if err := WriteCSV(dir.Path(OracleFile), "run,task,start,optimal_reward,optimal_discounted_start_value", func(w *bufio.Writer) {
 		for _, c := range firstAgentCells(s, cells) {
 			for _, t := range c.Tasks {
 				fmt.Fprintf(w, "%d,%d,%d,%s,%s\n", c.Run, t.Task, t.Start, Num(t.Oracle.OptimalReward), Num(t.Oracle.OptimalDiscountedStart))
@@ -164,7 +182,7 @@ func writeOracle(dir string, s Setup, cells []CellResult) error {
 	if policy {
 		header += ",policy_mistakes"
 	}
-	return WriteCSV(filepath.Join(dir, RegretFile), header, func(w *bufio.Writer) {
+	return WriteCSV(dir.Path(RegretFile), header, func(w *bufio.Writer) {
 		for _, c := range cells {
 			for _, t := range c.Tasks {
 				o := t.Oracle

@@ -122,12 +122,13 @@ type search struct {
 	settings []experiment.AgentSpec
 	params   [][]param
 	plan     *experiment.Plan
-	dir      string
+	// trials is the directory of its trials' cells: trials/<agent> below the tuning's (trialsOf).
+	trials results.Dir
 }
 
 // prepare checks everything and builds every agent's search before anything is written: a bad
 // space, budget or objective is refused with nothing on disk.
-func prepare(s experiment.Spec, dir string, o Options) ([]*search, string, error) {
+func prepare(s experiment.Spec, o Options) ([]*search, string, error) {
 	switch {
 	case o.Settings < 1:
 		return nil, "", fmt.Errorf("budget = %d settings per agent, want at least 1", o.Settings)
@@ -153,7 +154,6 @@ func prepare(s experiment.Spec, dir string, o Options) ([]*search, string, error
 		if err != nil {
 			return nil, "", err
 		}
-		sr.dir = filepath.Join(dir, "trials", results.SafeName(a.Name))
 		out = append(out, sr)
 	}
 	objective, err := objectiveOf(s, o.Objective, out[0].plan)
@@ -244,7 +244,7 @@ type trial struct {
 	stage   int       // the last stage it ran in
 }
 
-// run runs the search's schedule: every stage's settings on their runs (cells under sr.dir,
+// run runs the search's schedule: every stage's settings on their runs (cells under sr.trials,
 // reused when there, gathered from o.From), scored, the better half kept. It returns every
 // setting's trial and the chosen one; or, when a stage's cells are not all there (a shard runs
 // its share, a merge gathers the shards'), the stage it waits for.
@@ -270,7 +270,7 @@ func (sr *search) run(ctx context.Context, st []stage, objective string, o Optio
 		if !o.Merge {
 			sub.Shard = o.Shard
 			var err error
-			if cells, err = experiment.Run(ctx, &sub, sr.dir, o.Jobs, prog); err != nil {
+			if cells, err = experiment.Run(ctx, &sub, sr.trials, o.Jobs, prog); err != nil {
 				return nil, 0, nil, err
 			}
 		}
@@ -312,24 +312,24 @@ func want(p *experiment.Plan, run int, name string) results.CellWant {
 		Oracle: p.Oracle, PolicyMistakes: p.PolicyMistakes}
 }
 
-// gather copies into sr.dir the cells of plan p that it lacks and a directory of from holds,
-// whole and of this search (results.ReadCell checks them).
+// gather copies into sr.trials the cells of plan p that it lacks and a tuning directory of from
+// holds, whole and of this search (results.ReadCell checks them).
 func (sr *search) gather(p *experiment.Plan, from []string) error {
 	if len(from) == 0 {
 		return nil
 	}
-	if err := results.MakeCellDirs(sr.dir, false, false); err != nil {
+	if err := results.MakeCellDirs(sr.trials, false, false); err != nil {
 		return err
 	}
 	for run := range p.Runs {
 		for _, fac := range p.Agents {
 			w := want(p, run, fac.Name)
-			dst := results.CellPath(sr.dir, run, fac.Name)
+			dst := sr.trials.Cell(run, fac.Name)
 			if _, err := results.ReadCell(dst, w); err == nil {
 				continue
 			}
 			for _, d := range from {
-				src := results.CellPath(filepath.Join(d, "trials", filepath.Base(sr.dir)), run, fac.Name)
+				src := trialsOf(results.At(d), sr.agent.Name).Cell(run, fac.Name)
 				if _, err := results.ReadCell(src, w); err != nil {
 					continue
 				}
@@ -338,7 +338,7 @@ func (sr *search) gather(p *experiment.Plan, from []string) error {
 					err = atomicfile.Write(dst, b)
 				}
 				if err == nil {
-					err = results.Record(sr.dir, filepath.Join(results.CellsDir, filepath.Base(dst)))
+					err = results.Record(sr.trials, results.CellsDir+"/"+filepath.Base(dst))
 				}
 				if err != nil {
 					return fmt.Errorf("tune: gathering %s: %w", src, err)
@@ -354,14 +354,14 @@ func (sr *search) gather(p *experiment.Plan, from []string) error {
 // results.ReadCell, which bounds it by its sizes).
 const maxTrialBytes = 1 << 30
 
-// read reads the cells of plan p from sr.dir, in (run, setting) order, and counts those missing
-// or damaged.
+// read reads the cells of plan p from sr.trials, in (run, setting) order, and counts those
+// missing or damaged.
 func (sr *search) read(p *experiment.Plan) ([]results.CellResult, int) {
 	var cells []results.CellResult
 	missing := 0
 	for run := range p.Runs {
 		for _, fac := range p.Agents {
-			c, err := results.ReadCell(results.CellPath(sr.dir, run, fac.Name), want(p, run, fac.Name))
+			c, err := results.ReadCell(sr.trials.Cell(run, fac.Name), want(p, run, fac.Name))
 			if err != nil {
 				missing++
 				continue

@@ -19,15 +19,6 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// The files of a tuning directory.
-const (
-	// TunedFile is the tuned config: a config for temple run, with the chosen settings, a
-	// judging seed and the tuning: record.
-	TunedFile = "tuned.yaml"
-	// RecordFile is the record of the search (Record).
-	RecordFile = "search.json"
-)
-
 // Record is search.json: every setting every agent tried, its runs and score, and the budget.
 type Record struct {
 	Seed        uint64  `json:"seed"`
@@ -90,7 +81,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, fmt.Errorf("the config is already tuned (it has a tuning: block, tuned with seed %d); tune the config it was made from", s.Tuning.Seed)
 	}
 	s = s.ReadInputsOnce() // every agent's search reads the task files' same bytes
-	searches, objective, err := prepare(s, dir, o)
+	searches, objective, err := prepare(s, o)
 	if err != nil {
 		return s, nil, err
 	}
@@ -103,21 +94,22 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		if _, err := os.Lstat(filepath.Join(from, results.SpecFile)); errors.Is(err, os.ErrNotExist) {
 			continue // no search there yet (the merged directory, before the first merge)
 		}
-		if err := results.SameSpec(from, claimed); err != nil {
+		if err := results.SameSpec(results.At(from), claimed); err != nil {
 			return s, nil, fmt.Errorf("tune: --from %w; give the directories of this search (its config and options: seed, budget, runs, objective)", err)
 		}
 	}
 	prog := newStageProgress(o.Progress)
-	release, err := results.Claim(dir, claimName(s), claimed, results.ClaimOptions{Note: prog.note, Force: o.Dir.Force, OtherVersions: o.Dir.OtherVersions})
+	d, release, err := results.Claim(dir, claimName(s), claimed, results.ClaimOptions{Note: prog.note, Force: o.Dir.Force, OtherVersions: o.Dir.OtherVersions})
 	if err != nil {
 		return s, nil, err
 	}
 	defer release()
 	for _, sr := range searches { // the trials' cells are below the directory claimed, each with its record
-		if err := results.RemoveTemporaries(sr.dir); err != nil {
+		sr.trials = trialsOf(d, sr.agent.Name)
+		if err := results.RemoveTemporaries(sr.trials); err != nil {
 			return s, nil, err
 		}
-		if err := results.RecordParts(dir, filepath.Join("trials", filepath.Base(sr.dir))); err != nil {
+		if err := results.RecordParts(d, trialsName(sr.agent.Name)); err != nil {
 			return s, nil, err
 		}
 	}
@@ -164,7 +156,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	if err := tuned.Validate(); err != nil {
 		return s, nil, fmt.Errorf("tune: the tuned config does not validate: %w", err)
 	}
-	if err := write(dir, tuned, rec); err != nil {
+	if err := write(d, tuned, rec); err != nil {
 		return s, nil, err
 	}
 	return tuned, rec, nil
@@ -219,17 +211,24 @@ func (e *PendingError) Error() string {
 	return "the search is not finished: " + strings.Join(parts, "; ")
 }
 
-// write writes the record and the tuned config, each atomically.
-func write(dir string, tuned experiment.Spec, rec *Record) error {
+// trialsOf is the directory of the trials of agent name below the tuning directory dir.
+func trialsOf(dir results.Dir, name string) results.Dir { return dir.Sub(trialsName(name)) }
+
+// trialsName is the name of the directory of the trials of agent name below a tuning's:
+// trials/<agent>.
+func trialsName(name string) string { return results.TrialsDir + "/" + results.SafeName(name) }
+
+// write writes the record and the tuned config into dir, each atomically.
+func write(dir results.Dir, tuned experiment.Spec, rec *Record) error {
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, RecordFile), append(b, '\n')); err != nil {
+	if err := atomicfile.Write(dir.Path(results.SearchFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	// Its relative paths (task files, learners' sources) are read from its own directory.
-	here, err := tuned.Relocated(dir)
+	here, err := tuned.Relocated(dir.String())
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
@@ -238,11 +237,11 @@ func write(dir string, tuned experiment.Spec, rec *Record) error {
 		return fmt.Errorf("tune: %w", err)
 	}
 	head := fmt.Sprintf("# Tuned by temple tune (record: %s). Judge it on a seed never used to tune:\n# this seed, or any but %d and %d.\n",
-		RecordFile, rec.Seed, rec.DesignSeed)
-	if err := atomicfile.Write(filepath.Join(dir, TunedFile), append([]byte(head), y...)); err != nil {
+		results.SearchFile, rec.Seed, rec.DesignSeed)
+	if err := atomicfile.Write(dir.Path(results.TunedFile), append([]byte(head), y...)); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	return results.Record(dir, RecordFile, TunedFile)
+	return results.Record(dir, results.SearchFile, results.TunedFile)
 }
 
 // claimYAML is what owns a tuning directory: the config, named as the claim names it (NAME

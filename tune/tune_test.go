@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
 )
 
 // small is a 3-agent config (a template learner over its base among them) that a search of a
@@ -177,11 +179,11 @@ func TestLoadWantsAgents(t *testing.T) {
 // files reads the tuned config and the record of a tuning directory.
 func files(t *testing.T, dir string) (tuned, record []byte) {
 	t.Helper()
-	tuned, err := os.ReadFile(filepath.Join(dir, TunedFile))
+	tuned, err := os.ReadFile(filepath.Join(dir, results.TunedFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	record, err = os.ReadFile(filepath.Join(dir, RecordFile))
+	record, err = os.ReadFile(filepath.Join(dir, results.SearchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestTuneIsReproducibleAndResumes(t *testing.T) {
 	if _, _, err := Tune(ctx, s, resumed, o); err == nil {
 		t.Fatal("the interrupted search did not fail")
 	}
-	if _, err := os.Stat(filepath.Join(resumed, TunedFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(resumed, results.TunedFile)); !os.IsNotExist(err) {
 		t.Fatal("an interrupted search wrote a tuned config")
 	}
 	o.Progress = nil
@@ -319,5 +321,51 @@ agents:
 		if err != nil || !slices.Contains(keys(sp), "reward_sd") {
 			t.Errorf("%s: reward_sd with reward_posterior searched: %v, %v", a.Name, keys(sp), err)
 		}
+	}
+}
+
+// results.TuningLayout is what a search writes: every file and directory at the top of a finished
+// tuning's directory is in the table, each entry of the table is there (the lock but while the
+// search runs), and the record lists each file the table says is checksummed, its trials' as parts.
+func TestTuningLayoutIsWhatTuneWrites(t *testing.T) {
+	s := parse(t, "name: tiny\nruns: 1\nepisodes: 20\ntasks: {family: online-maze, count: 2}\nagents: [{type: rmax}, {type: q-learning}]\n")
+	dir := t.TempDir()
+	if _, _, err := Tune(context.Background(), s, dir, Options{Seed: 1, Settings: 2, Runs: 1, Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	var want []string
+	for _, f := range results.TuningLayout {
+		if f.Name != results.LockFile {
+			want = append(want, f.Name)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the tuning directory holds %q, results.TuningLayout lists %q", got, want)
+	}
+	var record struct {
+		Files map[string]string `json:"files"`
+		Parts []string          `json:"parts"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, results.ChecksumsFile))
+	if err != nil || json.Unmarshal(b, &record) != nil {
+		t.Fatalf("the record: %v", err)
+	}
+	for _, f := range results.TuningLayout {
+		if _, listed := record.Files[f.Name]; f.Checksummed && !f.Dir && !listed {
+			t.Errorf("%s is checksummed by the table but not listed in the record", f.Name)
+		}
+	}
+	if want := []string{results.TrialsDir + "/Q-learning", results.TrialsDir + "/RMax"}; !slices.Equal(record.Parts, want) {
+		t.Errorf("the record's parts are %q, want the trials' directories %q", record.Parts, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -139,7 +140,7 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if _, err := experiment.Run(context.Background(), plan, dir, 0, nil); err != nil {
+	if _, err := experiment.Run(context.Background(), plan, results.At(dir), 0, nil); err != nil {
 		return err
 	}
 	enc := json.NewEncoder(os.Stdout)

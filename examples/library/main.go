@@ -17,6 +17,7 @@ import (
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
 	"github.com/temple-rl/temple/temple"
 )
@@ -106,7 +107,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	results, err := experiment.Run(context.Background(), plan, dir, 1, nil)
+	cells, err := experiment.Run(context.Background(), plan, results.At(dir), 1, nil) // a directory of its own: no claim
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func run(w io.Writer) error {
 		fmt.Fprintf(w, " %8s", fmt.Sprintf("n=%d", n))
 	}
 	fmt.Fprintln(w)
-	for _, c := range results {
+	for _, c := range cells {
 		fmt.Fprintf(w, "%-3d %-8s", c.Run, c.Agent)
 		for _, t := range c.Tasks {
 			fmt.Fprintf(w, " %8.1f", t.Reward)

@@ -9,10 +9,11 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// The table of files of docs/reference/results-format.md is generated from results.Layout, between
-// these two lines of the page.
+// The tables of files of docs/reference/results-format.md are generated from results.Layout and
+// results.TuningLayout, each between its first line and the end line of the page.
 const (
 	resultsBegin = "<!-- the table below is generated from results.Layout (results/layout.go): go generate ./internal/describe -->"
+	tuningBegin  = "<!-- the table below is generated from results.TuningLayout (results/layout.go): go generate ./internal/describe -->"
 	resultsEnd   = "<!-- end of the generated table -->"
 )
 
@@ -32,6 +33,21 @@ func ResultsFiles(w io.Writer) {
 	}
 }
 
+// TuningFiles writes the Markdown table of the files of a tuning's directory
+// (results.TuningLayout): each file's name, what it holds, the function that writes it, whether
+// checksums.json holds its checksum and whether temple tune --force removes it.
+func TuningFiles(w io.Writer) {
+	fmt.Fprintln(w, "| file | content | written by | checksum | removed by `--force` |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, f := range results.TuningLayout {
+		name := f.Name
+		if f.Dir {
+			name += "/"
+		}
+		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s |\n", name, f.Content, f.Writer, yesNo(f.Checksummed), yesNo(f.Forced))
+	}
+}
+
 func yesNo(b bool) string {
 	if b {
 		return "yes"
@@ -40,17 +56,34 @@ func yesNo(b bool) string {
 }
 
 // SpliceResultsFiles is page (docs/reference/results-format.md) with the lines between its
-// markers replaced by ResultsFiles.
+// markers replaced by ResultsFiles and TuningFiles.
 func SpliceResultsFiles(page []byte) ([]byte, error) {
-	text := string(page)
-	begin := strings.Index(text, resultsBegin+"\n")
-	end := strings.Index(text, resultsEnd)
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("the results format has no lines %q and %q around its table of files", resultsBegin, resultsEnd)
+	text, err := splice(string(page), resultsBegin, ResultsFiles)
+	if err != nil {
+		return nil, err
+	}
+	text, err = splice(text, tuningBegin, TuningFiles)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(text), nil
+}
+
+// splice is text with the lines between the line begin and the next end line replaced by what
+// table writes.
+func splice(text, begin string, table func(io.Writer)) (string, error) {
+	from := strings.Index(text, begin+"\n")
+	if from < 0 {
+		return "", fmt.Errorf("the results format has no line %q", begin)
+	}
+	from += len(begin) + 1
+	to := strings.Index(text[from:], resultsEnd)
+	if to < 0 {
+		return "", fmt.Errorf("the results format has no line %q after %q", resultsEnd, begin)
 	}
 	var b bytes.Buffer
-	b.WriteString(text[:begin+len(resultsBegin)+1])
-	ResultsFiles(&b)
-	b.WriteString(text[end:])
-	return b.Bytes(), nil
+	b.WriteString(text[:from])
+	table(&b)
+	b.WriteString(text[from+to:])
+	return b.String(), nil
 }
