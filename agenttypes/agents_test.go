@@ -14,7 +14,9 @@ import (
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/temple"
 )
 
 func node(t *testing.T, src string) *yaml.Node {
@@ -257,6 +259,26 @@ func TestMsFollowsTheBase(t *testing.T) {
 		if p = set(set(p, "m_s", 4), "m", 100); ms(p) != 4 {
 			t.Errorf("%s: m_s 4, then m 100: m_s = %d, want 4 (set)", typ, ms(p))
 		}
+	}
+	// The typed setters of O-TempLe (the presets') follow as a config does.
+	o := &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()}
+	e3 := &E3{learners.DefaultE3()}
+	if o.SetBase(BaseSpec{Name: E3Type, Params: e3}); o.Ms != 16 {
+		t.Errorf("o-temple, SetBase e3: m_s = %d, want 16", o.Ms)
+	}
+	e3 = &E3{learners.DefaultE3()}
+	e3.M = 500
+	if o.SetBase(BaseSpec{Name: E3Type, Params: e3}); o.Ms != 50 {
+		t.Errorf("o-temple, SetBase e3 with m 500: m_s = %d, want 50", o.Ms)
+	}
+	if o.SetMs(4); o.Ms != 4 || !o.msSet {
+		t.Errorf("o-temple, SetMs 4: m_s = %d (set %v), want 4, set", o.Ms, o.msSet)
+	}
+	if o.SetBase(defaultBase()); o.Ms != 4 {
+		t.Errorf("o-temple, SetMs 4, then SetBase rmax: m_s = %d, want 4 (set)", o.Ms)
+	}
+	if q, err := Set(OTempLeType, o, "m", &yaml.Node{Kind: yaml.ScalarNode, Value: "8"}); err != nil || ms(q) != 4 {
+		t.Errorf("o-temple, SetMs 4, then m 8: m_s = %d (%v), want 4 (set)", ms(q), err)
 	}
 }
 

@@ -200,6 +200,19 @@ func (p *OTempLe) UnmarshalYAML(n *yaml.Node) error {
 // follow keeps m_s following the base's m in a copy of orig (Clone).
 func (p *OTempLe) follow(orig Params) { p.msSet = orig.(*OTempLe).msSet }
 
+// SetBase runs O-TempLe over base b, as a config's base: and the base's keys do: m_s follows b's
+// m unless it was set (SetMs, or a config's m_s:). Set b's parameters before: changing them in
+// place afterwards leaves m_s where it was.
+func (p *OTempLe) SetBase(b BaseSpec) {
+	p.Base = b
+	if !p.msSet {
+		p.Ms = defaultMs(b, p.Ms)
+	}
+}
+
+// SetMs sets m_s, as a config's m_s: does: from then on it no longer follows the base's m.
+func (p *OTempLe) SetMs(ms int64) { p.Ms, p.msSet = ms, true }
+
 // MarshalYAML writes the base and its parameters, then the template parameters.
 func (p *OTempLe) MarshalYAML() (any, error) { return encodeWithBase(p.Base, &p.Params) }
 
