@@ -32,6 +32,7 @@ import (
 	"github.com/temple-rl/temple/internal/regular"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/memory"
+	"github.com/temple-rl/temple/presets"
 	"github.com/temple-rl/temple/stats"
 
 	"github.com/temple-rl/temple/results"
@@ -123,12 +124,12 @@ func runCmd() *cobra.Command {
 		Use:   "run [CONFIG.yaml | -]",
 		Short: "Run an experiment from a config file, or the built-in default experiment",
 		Long: "run runs the experiment of a YAML config (docs/reference/configuration.md), or without\n" +
-			"one the default experiment: " + experiment.DemoDescription + ".\n" +
+			"one the default experiment: " + presets.DemoDescription + ".\n" +
 			"A config's relative paths are read from its directory; \"-\" reads the config from standard\n" +
 			"input, its paths from the working directory.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := experiment.Demo()
+			s := presets.Demo()
 			if len(args) == 1 {
 				var err error
 				if s, err = loadConfig(cmd, args[0]); err != nil {
@@ -143,7 +144,7 @@ func runCmd() *cobra.Command {
 				return writeSpec(cmd, s)
 			}
 			if len(args) == 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", experiment.DemoDescription)
+				fmt.Fprintf(cmd.OutOrStdout(), "The default experiment: %s.\n", presets.DemoDescription)
 			}
 			return execute(cmd, s, o)
 		},
@@ -170,7 +171,7 @@ func reproduceCmd() *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if list || len(args) == 0 {
-				for _, p := range experiment.Presets() {
+				for _, p := range presets.All() {
 					fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", p.Name, p.Description)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", "deep", "Appendix F.6: dynamics models of continuous tasks "+
@@ -231,13 +232,13 @@ func writeSpec(cmd *cobra.Command, s experiment.Spec) error {
 
 // lookupPreset is the preset of that name; an unknown name fails with every preset's name (deep
 // too) and the closest one.
-func lookupPreset(name string) (experiment.Preset, error) {
-	p, err := experiment.LookupPreset(name)
+func lookupPreset(name string) (presets.Preset, error) {
+	p, err := presets.Lookup(name)
 	if err == nil {
 		return p, nil
 	}
 	var names []string
-	for _, p := range experiment.Presets() {
+	for _, p := range presets.All() {
 		names = append(names, p.Name)
 	}
 	names = append(names, "deep")

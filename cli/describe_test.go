@@ -11,6 +11,7 @@ import (
 
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/internal/describe"
+	"github.com/temple-rl/temple/presets"
 )
 
 // temple describe prints every agent type and task family of the registries with every key and
@@ -77,7 +78,7 @@ func TestReproducePrintIsAConfig(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s --print does not read back: %v\n%s", name, err, out)
 		}
-		p, _ := experiment.LookupPreset(name)
+		p, _ := presets.Lookup(name)
 		want, _ := yaml.Marshal(p.Spec())
 		got, _ := yaml.Marshal(s)
 		if string(got) != string(want) {

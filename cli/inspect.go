@@ -18,6 +18,7 @@ import (
 	"github.com/temple-rl/temple/mazepicture"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/plots"
+	"github.com/temple-rl/temple/presets"
 
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -61,8 +62,8 @@ func inspectCmd() *cobra.Command {
 			case len(args) == 1:
 				s, err = experiment.Load(args[0])
 			case preset != "":
-				var p experiment.Preset
-				if p, err = experiment.LookupPreset(preset); err == nil {
+				var p presets.Preset
+				if p, err = presets.Lookup(preset); err == nil {
 					s = p.Spec()
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/presets"
 )
 
 // repoRoot is the repository's root, seen from this package's directory (where go test runs).
@@ -329,7 +330,7 @@ func TestReadmeListsEveryPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"deep"}
-	for _, p := range experiment.Presets() {
+	for _, p := range presets.All() {
 		names = append(names, p.Name)
 	}
 	for _, name := range names {

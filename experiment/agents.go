@@ -131,18 +131,6 @@ func (a *AgentSpec) set(key string, v *yaml.Node) error {
 	return nil
 }
 
-// mustSet changes one parameter of a preset's agent to value: a key the type lacks is a
-// programming error.
-func (a *AgentSpec) mustSet(key string, value any) {
-	var v yaml.Node
-	if err := v.Encode(value); err != nil {
-		panic(err)
-	}
-	if err := a.set(key, &v); err != nil {
-		panic(fmt.Sprintf("preset agent %s: %v", a.Name, err))
-	}
-}
-
 func models(ctx RunContext) []*mdp.Model {
 	out := make([]*mdp.Model, len(ctx.Tasks))
 	for k, t := range ctx.Tasks {

@@ -118,19 +118,36 @@ func BenchmarkMaze100(b *testing.B) {
 }
 
 // BenchmarkFamilies times RMax and O-TempLe through the runner on one task of the classic and
-// toy-text families at their presets' episode lengths (1000 episodes), with each planning
-// setting (delta is the default, full the presets'). Episodes that reach a terminal state end
-// early; steps/s counts the steps actually taken.
+// toy-text families at their presets' settings (package presets: riverswim-long, frozenlake,
+// taxi) with 1000 episodes, with each planning setting (delta is the default, full the presets').
+// Episodes that reach a terminal state end early; steps/s counts the steps actually taken.
 func BenchmarkFamilies(b *testing.B) {
-	for _, preset := range []string{"riverswim-long", "frozenlake", "taxi"} {
+	for _, f := range []struct {
+		preset string
+		spec   func() Spec
+	}{
+		{"riverswim-long", func() Spec {
+			s := paper("riverswim-long", families.RiverSwim)
+			s.Steps, s.Start = 100, StartPerEpisode
+			return s
+		}},
+		{"frozenlake", func() Spec {
+			s := paper("frozenlake", families.FrozenLake)
+			s.Steps, s.Gamma = 200, 0.99
+			fl := s.Tasks.Params.(*families.FrozenLakeParams)
+			fl.Map, fl.Slippery = "8x8", true
+			return s
+		}},
+		{"taxi", func() Spec {
+			s := paper("taxi", families.Taxi)
+			s.Steps, s.Gamma, s.Start = 200, 0.99, StartPerEpisode
+			return s
+		}},
+	} {
 		for _, typ := range []string{TypeRMax, TypeOTempLe} {
 			for _, planning := range []learners.Planning{learners.PlanDelta, learners.PlanIncremental, learners.PlanFull} {
-				b.Run(preset+"/"+typ+"/"+string(planning), func(b *testing.B) {
-					p, err := LookupPreset(preset)
-					if err != nil {
-						b.Fatal(err)
-					}
-					s := p.Spec()
+				b.Run(f.preset+"/"+typ+"/"+string(planning), func(b *testing.B) {
+					s := f.spec()
 					s.Runs, s.Episodes, s.Agents = 1, 1000, paperAgents(typ)
 					s.Agents[0].mustSet("planning", planning)
 					benchCells(b, s)

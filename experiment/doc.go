@@ -1,6 +1,7 @@
-// Package experiment turns an experiment spec (a YAML file or a preset) into a plan, runs its
-// (run × agent) cells in parallel with seeded streams, and hands the cells to package results,
-// which writes the results directory; sweeps, scaling studies and shards are built on it.
+// Package experiment turns an experiment spec (a YAML file or a preset of package presets) into a
+// plan, runs its (run × agent) cells in parallel with seeded streams, and hands the cells to
+// package results, which writes the results directory; sweeps, scaling studies and shards are
+// built on it.
 //
 // It may import the learners and their registry (agent, agents), the tasks and their registry
 // (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
@@ -12,10 +13,9 @@
 // The data flows spec → plan → run → results, and the files follow it:
 //
 //	spec   spec.go (Spec, parsing, validation; its tasks: block is a families.Spec), agents.go
-//	       (AgentSpec over the agent registry, agenttypes), presets.go, presets_f5.go,
-//	       presets_beyond.go and presets_regime.go (the named experiments), sweep.go and scaling.go (the sweep: and scaling: blocks:
-//	       their points, the layout files of results they write, and the true template and
-//	       model gaps the sweep figures mark)
+//	       (AgentSpec over the agent registry, agenttypes), sweep.go and scaling.go (the sweep:
+//	       and scaling: blocks: their points, the layout files of results they write, and the
+//	       true template and model gaps the sweep figures mark)
 //	plan   plan.go (Build: task sequences and models — stored, or computed on demand from
 //	       OnDemandPairs on — and agent factories, each step checked against package memory's
 //	       estimate before anything is built); the seeded random streams are package stream's

@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stream"
@@ -82,14 +83,11 @@ func TestMemoryEstimateReadsTheDrawnTasks(t *testing.T) {
 // the models are built, and the maze pool a sequence is drawn from before anything is drawn,
 // each refusal naming its fields.
 func TestEveryFamilyIsEstimated(t *testing.T) {
-	taxi, err := LookupPreset("taxi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := taxi.Spec()
+	s := paper("taxi", families.Taxi, TypeOTempLe, TypeQLearning, TypeRMax)
 	s.MaxMemory = 1
 	s.Agents = append(s.Agents, defaultAgent(TypeFMTempLe))
-	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "more than max_memory = 1") {
+	_, err := Build(s)
+	if err == nil || !strings.Contains(err.Error(), "more than max_memory = 1") {
 		t.Errorf("Taxi under 1 MB: %v, want a refusal", err)
 	}
 	s, err = Parse([]byte("max_memory: 700\ntasks:\n  width: 2000\n  height: 2000\n  count: 2\n"))
@@ -128,7 +126,11 @@ func TestLargeTaskAgentsWithinEstimate(t *testing.T) {
 	}
 	s := largeMazeSpec(1100) // 4.84 M pairs
 	s.Runs, s.Episodes, s.Steps = 1, 20, 50
-	s.Agents = append(s.Agents, beyondOptions(defaultAgent(TypeOTempLe)))
+	options := defaultAgent(TypeOTempLe)
+	options.Name += "+retry+early"
+	options.mustSet("retry", true)
+	options.mustSet("early_match", 10)
+	s.Agents = append(s.Agents, options)
 	refute := defaultAgent(TypeOTempLe)
 	refute.mustSet("refute", true)
 	refute.Name = "O-TempLe+refute"

@@ -377,11 +377,7 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 		t.Errorf("%d solutions left in the cache after every cell", n)
 	}
 
-	river, err := LookupPreset("riverswim")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := river.Spec()
+	rs := paper("riverswim", families.RiverSwim, TypeOTempLe, TypeQLearning, TypeRMax)
 	rs.Runs = 3
 	if p, err = Build(rs); err != nil {
 		t.Fatal(err)

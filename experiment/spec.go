@@ -120,21 +120,6 @@ func Default() Spec {
 	return s
 }
 
-// DemoDescription says in one line what Demo shows.
-const DemoDescription = "O-TempLe as published and with our retry + early_match options, against single-task " +
-	"Q-learning and RMax, on 20 slippery 4x4 mazes that share transition templates"
-
-// Demo is the built-in experiment of `temple run` without a config: Default's tasks, 5 runs (so
-// that the paired verdicts mean something), with the paper's O-TempLe, O-TempLe with the options
-// of the beyond preset, Q-learning and RMax. It finishes in a few seconds on two cores.
-func Demo() Spec {
-	s := Default()
-	s.Name, s.Runs = "default", 5
-	s.Agents = []AgentSpec{defaultAgent(TypeOTempLe), beyondOptions(defaultAgent(TypeOTempLe)),
-		defaultAgent(TypeQLearning), defaultAgent(TypeRMax)}
-	return s
-}
-
 // MaxConfigBytes bounds a config: 4 MiB (a config of thousands of lines is a few hundred KB; the
 // YAML parser takes about 60 times the text in memory).
 const MaxConfigBytes = 4 << 20

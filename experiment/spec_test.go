@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
@@ -57,24 +54,6 @@ agents:
 		var planning learners.Planning
 		if err := a.param("planning", &planning); err != nil || planning != learners.PlanDelta {
 			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, learners.PlanDelta)
-		}
-	}
-}
-
-// TestPresetsPinFullPlanning: every agent of a paper preset that plans pins planning: full, the
-// setting its results were recorded with; large-maze and scaling (not in the paper, and too large
-// for full plans) pin planning: incremental, theirs.
-func TestPresetsPinFullPlanning(t *testing.T) {
-	for _, p := range Presets() {
-		want := learners.PlanFull
-		if p.Name == "large-maze" || p.Name == "scaling" {
-			want = learners.PlanIncremental
-		}
-		for _, a := range p.Spec().Agents {
-			var planning learners.Planning
-			if a.Has("planning") && (a.param("planning", &planning) != nil || planning != want) {
-				t.Errorf("preset %s, agent %s: planning %q, want %q", p.Name, a.Name, planning, want)
-			}
 		}
 	}
 }
@@ -169,49 +148,6 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	s.Agents[1].mustSet("r_max", 1) // the mazes' goal pays 1: the tight bound
 	if _, err := Build(s); err != nil {
 		t.Errorf("r_max 1: %v", err)
-	}
-}
-
-// Every preset builds: its tasks are valid and its agents constructible.
-func TestEveryPresetBuilds(t *testing.T) {
-	for _, p := range Presets() {
-		s := p.Spec()
-		s.Runs = 1
-		if _, err := Build(s); err != nil {
-			t.Errorf("preset %s: %v", p.Name, err)
-		}
-	}
-}
-
-// The spec.yaml a results directory holds reads back into the same spec, for every preset.
-func TestWrittenSpecReadsBack(t *testing.T) {
-	for _, p := range Presets() {
-		s := p.Spec()
-		b, err := yaml.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := Parse(b)
-		if err != nil {
-			t.Fatalf("preset %s: spec.yaml does not read back: %v\n%s", p.Name, err, b)
-		}
-		again, _ := yaml.Marshal(back)
-		if !bytes.Equal(again, b) {
-			t.Errorf("preset %s: spec.yaml changes when read back:\n%s\nbecame\n%s", p.Name, b, again)
-		}
-	}
-}
-
-// The default experiment of temple run validates and puts the paper's O-TempLe beside the beyond
-// variant and the single-task learners.
-func TestDemo(t *testing.T) {
-	s := Demo()
-	if err := s.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"O-TempLe", "O-TempLe+retry+early", "Q-learning", "RMax"}
-	if got := s.AgentNames(); !slices.Equal(got, want) || s.Runs != 5 || s.Output.Baseline != "RMax" {
-		t.Errorf("agents %v, %d runs, baseline %q; want %v, 5 runs, RMax", got, s.Runs, s.Output.Baseline, want)
 	}
 }
 

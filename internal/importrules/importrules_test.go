@@ -52,13 +52,16 @@ var rules = []struct {
 	// runner's cell for a Python learner's worker (temple_cell_run: the runner's own code, so that
 	// a Python learner's results are those of any agent); not the commands (capi's package doc).
 	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "external", "stats",
-		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture"}},
+		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture", "presets"}},
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "internal"}, []string{"cmd", "cli", "capi"}},
+	// The presets are specs built on the runner and the registries; only the commands use them.
+	{"presets", []string{"experiment", "agenttypes", "families", "learners", "baseline", "temple", "env", "internal"},
+		[]string{"cmd", "cli", "capi", "tune"}},
 	// Tuning is a client of the runner: its trials are the runner's cells.
-	{"tune", []string{"experiment", "agenttypes", "results", "internal"}, []string{"cmd", "capi"}},
+	{"tune", []string{"experiment", "agenttypes", "results", "internal"}, []string{"cmd", "capi", "presets"}},
 }
 
 // TestPackagesImportOnlyWhatTheirDocsAllow checks every rule against the module's imports.

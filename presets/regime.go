@@ -1,12 +1,13 @@
-package experiment
+package presets
 
 // The regime map (docs/experiments/regime-map.md): where templates pay against the strongest
 // single-task learners, tuned, as the number of state-action pairs grows.
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
-	"github.com/temple-rl/temple/learners"
 )
 
 // Regime-map settings chosen at the design seed 101 (examples/tuned-baselines,
@@ -31,52 +32,55 @@ const (
 // episodes × 60 steps, 5 runs. PSRL, tuned (prior_support observed,
 // TSDE), stayed far below MBIE-EB on the design sweeps and in a first run of this map at widths
 // 4 to 32, and its dense solve (O(S³) a draw) is what would not fit 15 minutes: it is left out.
-func regimeMap() Spec {
-	s := Default()
+func regimeMap() experiment.Spec {
+	s := experiment.Default()
 	s.Name = "regime-map"
 	s.Runs, s.Episodes, s.Steps = 5, 150, 60
-	s.Start, s.StartCell = StartFixed, [2]int{1, 1} // the optimal path is the same at every width
+	s.Start, s.StartCell = experiment.StartFixed, [2]int{1, 1} // the optimal path is the same at every width
 	c := s.Tasks.Params.(*families.OnlineMazeParams)
 	c.Width, c.Height, c.Tasks, c.Pool = 4, 8, 8, 8
 	c.Goals = []env.Cell{{X: 4, Y: 8}}
 	c.Lava = []env.Cell{{X: 2, Y: 4}}
 
-	mbie := defaultAgent("mbie-eb")
-	mbie.mustSet("beta", regimeBeta)
-	mbie.mustSet("planning", learners.PlanFull) // the planner the map's results were recorded with
-	tuned := defaultAgent("mbie-eb")
-	tuned.mustSet("beta", regimeTunedBeta)
-	tuned.mustSet("m", regimeTunedM)
-	tuned.mustSet("planning", learners.PlanFull)
+	// MBIE-EB with β b and a cap m (0: none), and RMax with m m, with the planner the map's
+	// results were recorded with (full).
+	mbie := func(b float64, m int64) experiment.AgentSpec {
+		a := paperAgent(mbieEB)
+		p := mbieOf(a.Params)
+		p.Beta, p.M = b, m
+		return a
+	}
+	rmaxM := func(m int64) experiment.AgentSpec {
+		a := paperAgent(rmax)
+		rmaxOf(a.Params).M = m
+		return a
+	}
+	// O-TempLe over base with m_s regimeTempleMs, and the options retry and early_match 2 (as the
+	// scaling preset's, below m_s) if early.
+	over := func(base experiment.AgentSpec, early bool) experiment.AgentSpec {
+		a := overBase(base)
+		o := a.Params.(*agenttypes.OTempLe)
+		o.SetMs(regimeTempleMs)
+		if early {
+			a.Name += "+retry+early"
+			o.Retry, o.EarlyMatch = true, 2
+		}
+		return a
+	}
+
+	tuned := mbie(regimeTunedBeta, regimeTunedM)
 	tuned.Name = "MBIE-EB(beta0.8 m10)"
-	rmax := defaultAgent(TypeRMax)
-	rmax.mustSet("m", regimeRMaxM)
-	rmax.mustSet("planning", learners.PlanFull)
-	rmax.Name = "RMax(m5)"
-
-	cucrl := defaultAgent("c-ucrl")
-	cucrl.mustSet("r_max", 2) // the mazes' rewards span [−1, 1]
-
-	overMBIE := overBase("mbie-eb")
-	overMBIE.mustSet("beta", regimeBeta)
-	overMBIE.mustSet("m_s", regimeTempleMs)
-	overMBIEEarly := overMBIE
-	overMBIEEarly.Name += "+retry+early"
-	overMBIEEarly.mustSet("retry", true)
-	overMBIEEarly.mustSet("early_match", 2)
-	overTuned := overBase("mbie-eb")
-	overTuned.mustSet("beta", regimeTunedBeta)
-	overTuned.mustSet("m", regimeTunedM)
-	overTuned.mustSet("m_s", regimeTempleMs)
+	rm := rmaxM(regimeRMaxM)
+	rm.Name = "RMax(m5)"
+	cu := agent(cucrl)
+	*rMaxOf(cu.Params) = 2 // the mazes' rewards span [−1, 1]
+	overTuned := over(mbie(regimeTunedBeta, regimeTunedM), false)
 	overTuned.Name = "O-TempLe-MBIE-EB(beta0.8 m10)"
-	overRMax := overBase(TypeRMax)
-	overRMax.mustSet("m", regimeTempleM)
-	overRMax.mustSet("m_s", regimeTempleMs)
-	overRMax.mustSet("retry", true)
-	overRMax.mustSet("early_match", 2) // as the scaling preset's, below m_s
+	overRMax := over(rmaxM(regimeTempleM), true)
 	overRMax.Name = "O-TempLe-RMax(m20 m_s5)+retry+early"
-	s.Agents = []AgentSpec{tuned, mbie, rmax, cucrl, overTuned, overMBIE, overMBIEEarly, overRMax}
+	s.Agents = []experiment.AgentSpec{tuned, mbie(regimeBeta, 0), rm, cu, overTuned,
+		over(mbie(regimeBeta, 0), false), over(mbie(regimeBeta, 0), true), overRMax}
 	s.Output.Baseline = tuned.Name
-	s.Sweep = []SweepParam{{Param: "tasks.width", Values: Values(4, 8, 16, 32, 64, 128)}}
+	s.Sweep = []experiment.SweepParam{{Param: "tasks.width", Values: experiment.Values(4, 8, 16, 32, 64, 128)}}
 	return s
 }

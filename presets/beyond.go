@@ -1,4 +1,4 @@
-package experiment
+package presets
 
 // The presets that are not the paper's own experiments: its agents beside our options (beyond),
 // other base learners under TempLe, lifelong baselines, the sample-complexity law, and simulator
@@ -9,23 +9,24 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
 )
 
 // beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
 // options measured (EXPERIMENTS.md, "Distance to optimal"; early_match chosen at seed 2).
-func beyond() Spec {
-	s := paper("beyond", families.OnlineMaze, TypeOTempLe, TypeQLearning, TypeRMax)
-	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(paperAgent(TypeOTempLe)))
+func beyond() experiment.Spec {
+	s := paper("beyond", families.OnlineMaze, oTempLe, qLearning, rmax)
+	s.Agents = slices.Insert(s.Agents, 1, beyondOptions(paperAgent(oTempLe)))
 	return s
 }
 
-func beyondFiniteModel() Spec {
-	s := finiteModelSpec("beyond-finite-model", TypeFMTempLe, TypeFMRL, TypeQLearning, TypeRMax)
-	fm := beyondOptions(paperAgent(TypeFMTempLe))
+func beyondFiniteModel() experiment.Spec {
+	s := finiteModelSpec("beyond-finite-model", fmTempLe, fmrl, qLearning, rmax)
+	fm := beyondOptions(paperAgent(fmTempLe))
 	fm.Name += "+transfer"
-	fm.mustSet("template_transfer", true)
+	fm.Params.(*agenttypes.FMTempLe).TemplateTransfer = true
 	s.Agents = slices.Insert(s.Agents, 1, fm)
 	return s
 }
@@ -34,42 +35,33 @@ func beyondFiniteModel() Spec {
 // settings at seed 2 (the presets report seed 1).
 const beyondEarlyMatch = 10
 
-// beyondOptions is a with the retry and early_match options, named NAME+retry+early.
-func beyondOptions(a AgentSpec) AgentSpec {
+// beyondOptions is template learner a (O-TempLe, FM-TempLe) with the retry and early_match
+// options, named NAME+retry+early.
+func beyondOptions(a experiment.AgentSpec) experiment.AgentSpec {
 	a.Name += "+retry+early"
-	a.mustSet("retry", true)
-	a.mustSet("early_match", beyondEarlyMatch)
+	t := templeOf(a.Params)
+	t.Retry, t.EarlyMatch = true, beyondEarlyMatch
 	return a
 }
 
 // baseTypes are the base learners' agent types, the paper's RMax first.
-var baseTypes = []string{TypeRMax, "mbie-eb", "e3", "ucrl2", "psrl"}
-
-// overBase is O-TempLe with the paper's settings over the base learner of type base.
-func overBase(base string) AgentSpec {
-	a := defaultAgent(TypeOTempLe)
-	a.mustSet("base", base)
-	if a.Has("planning") {
-		a.mustSet("planning", learners.PlanFull) // as the paper presets'
-	}
-	t, _ := agenttypes.Lookup(TypeOTempLe)
-	a.Name = agenttypes.DisplayName(t, a.Params)
-	return a
-}
+var baseTypes = []string{rmax, mbieEB, e3, ucrl2, psrl}
 
 // baseLearners runs every base learner alone and under O-TempLe on the online-maze setting. The
 // bases with a known threshold (E3; RMax's is the paper's) take m = 500, so that m_s = 50 is
 // below it and the bases differ only in how they explore; MBIE-EB, UCRL2 and PSRL keep their own
 // defaults (EXPERIMENTS.md, "Templates over other base learners").
-func baseLearners() Spec {
+func baseLearners() experiment.Spec {
 	s := paper("base-learners", families.OnlineMaze)
 	for _, b := range baseTypes {
-		alone, over := paperAgent(b), overBase(b)
-		if b == "e3" {
-			alone.mustSet("m", 500)
-			over.mustSet("m", 500)
+		learner := func() experiment.AgentSpec {
+			a := paperAgent(b)
+			if b == e3 {
+				a.Params.(*agenttypes.E3).M = 500
+			}
+			return a
 		}
-		s.Agents = append(s.Agents, alone, over)
+		s.Agents = append(s.Agents, learner(), overBase(learner()))
 	}
 	rewardsAsMeasured(s.Agents)
 	s.Output.Baseline = "RMax"
@@ -81,11 +73,10 @@ func baseLearners() Spec {
 // lifelong.md), before issue 55 made the task's own range the default (decision 41): on these
 // mazes the rewards below 0 — step costs and lava — are clamped to 0, and counted
 // (reward_clamps in metrics.csv).
-func rewardsAsMeasured(agents []AgentSpec) {
-	for k := range agents {
-		if agents[k].Has("reward_min") {
-			agents[k].mustSet("reward_min", 0)
-			agents[k].mustSet("reward_max", 1)
+func rewardsAsMeasured(agents []experiment.AgentSpec) {
+	for _, a := range agents {
+		if p := psrlOf(a.Params); p != nil {
+			p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(1)
 		}
 	}
 }
@@ -95,62 +86,60 @@ func rewardsAsMeasured(agents []AgentSpec) {
 // learner, MBIE-EB's β on that scale (0.4·R_max) and PSRL's rewards in [0, 10 000] (its Beta
 // posterior's range; its Normal prior, if chosen, N(0, 10 000²) with noise 5 000, the largest
 // standard deviation of a reward in [0, 10 000]).
-func baseLearnersRiverSwim() Spec {
+func baseLearnersRiverSwim() experiment.Spec {
 	s := riverSwim()
 	s.Name = "base-learners-riverswim"
-	s.Agents = nil
-	for _, b := range baseTypes {
-		s.Agents = append(s.Agents, paperAgent(b))
-	}
-	s.Agents = append(s.Agents, paperAgent(TypeQLearning), overBase(TypeRMax), overBase("psrl"))
-	s = rMax(s, 10000)
-	for k := range s.Agents {
-		a := &s.Agents[k]
-		if a.Has("beta") {
-			a.mustSet("beta", 4000)
+	s.Agents = paperAgents(baseTypes...)
+	s.Agents = append(s.Agents, paperAgent(qLearning), overBase(paperAgent(rmax)), overBase(paperAgent(psrl)))
+	s = withRMax(s, 10000)
+	for _, a := range s.Agents {
+		if p := mbieOf(a.Params); p != nil {
+			p.Beta = 4000
 		}
-		if a.Has("reward_sd") {
-			a.mustSet("reward_sd", 10000)
-			a.mustSet("reward_noise", 5000)
-			a.mustSet("reward_min", 0) // the range of PSRL's Beta posterior: the task's, as it states it
-			a.mustSet("reward_max", 10000)
+		if p := psrlOf(a.Params); p != nil {
+			p.RewardSD, p.RewardNoise = 10000, 5000
+			// the range of PSRL's Beta posterior: the task's, as it states it
+			p.RewardMin, p.RewardMax = learners.Bound(0), learners.Bound(10000)
 		}
 	}
 	return s
 }
 
-// lifelong compares the lifelong learners of the setting's tasks.
-func lifelongOn(name, family string) Spec {
-	s := paper(name, family, TypeOTempLe)
-	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)), paperAgent(TypeFMTempLe), paperAgent("lrmax"),
-		paperAgent(TypeMaxQInitRMax), paperAgent("psrl"), paperAgent(TypeRMax))
+// lifelongOn compares the lifelong learners of the setting's tasks.
+func lifelongOn(name, family string) experiment.Spec {
+	s := paper(name, family, oTempLe)
+	s.Agents = append(s.Agents, beyondOptions(paperAgent(oTempLe)), paperAgent(fmTempLe), paperAgent(lrmax),
+		paperAgent(maxQInitRMax), paperAgent(psrl), paperAgent(rmax))
 	rewardsAsMeasured(s.Agents)
 	if family == families.FiniteModel {
-		s.Agents[0].mustSet("tau", 0.24) // the finite-model setting's τ̂ (decision 18)
-		s.Agents[1].mustSet("tau", 0.24)
+		for _, a := range s.Agents[:2] {
+			templeOf(a.Params).Tau = 0.24 // the finite-model setting's τ̂ (decision 18)
+		}
 	}
 	return s
 }
 
-func lifelong() Spec            { return lifelongOn("lifelong", families.OnlineMaze) }
-func lifelongFiniteModel() Spec { return lifelongOn("lifelong-finite-model", families.FiniteModel) }
+func lifelong() experiment.Spec { return lifelongOn("lifelong", families.OnlineMaze) }
+func lifelongFiniteModel() experiment.Spec {
+	return lifelongOn("lifelong-finite-model", families.FiniteModel)
+}
 
 // scaling measures the sample-complexity law (Scaling): m = 50 and m_s = 5 keep the paper's
 // ratio m/m_s = 10 while RMax can finish exploring a 128×128 maze (65 536 pairs) within the
 // budget of 2·m·S·A steps per task; two tasks per run, so that the second finds a library;
 // episodes of 100 steps from a random cell each, so that every cell is reachable; incremental
 // planning, since a full plan would sweep 16 384 states whenever a pair becomes known.
-func scaling() Spec {
-	s := paper("scaling", families.OnlineMaze, TypeRMax, TypeOTempLe)
-	s.Runs, s.Steps, s.Start = 5, 100, StartPerEpisode
-	s.Agents = append(s.Agents, beyondOptions(paperAgent(TypeOTempLe)))
-	for k := range s.Agents {
-		s.Agents[k].mustSet("m", 50)
-		s.Agents[k].mustSet("planning", learners.PlanIncremental)
-		if s.Agents[k].Has("m_s") {
-			s.Agents[k].mustSet("m_s", 5)
-			if s.Agents[k].Name != "O-TempLe" {
-				s.Agents[k].mustSet("early_match", 2)
+func scaling() experiment.Spec {
+	s := paper("scaling", families.OnlineMaze, rmax, oTempLe)
+	s.Runs, s.Steps, s.Start = 5, 100, experiment.StartPerEpisode
+	s.Agents = append(s.Agents, beyondOptions(paperAgent(oTempLe)))
+	for _, a := range s.Agents {
+		r := rmaxOf(a.Params)
+		r.M, r.Planning = 50, learners.PlanIncremental
+		if o, ok := a.Params.(*agenttypes.OTempLe); ok {
+			o.SetMs(5)
+			if a.Name != "O-TempLe" {
+				o.EarlyMatch = 2
 			}
 		}
 	}
@@ -159,7 +148,7 @@ func scaling() Spec {
 	s.Oracle.Epsilon = 0.01
 	maze := s.Tasks.Params.(*families.OnlineMazeParams)
 	maze.Tasks, maze.Pool = 2, 2
-	s.Scaling = &Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 2,
+	s.Scaling = &experiment.Scaling{Sizes: []int{4, 8, 16, 32, 64, 128}, TemplatesSize: 16, Budget: 2,
 		LandformSets: [][]float64{{0.2}, {0, 0.2}, {0, 0.2, 0.4}, {0, 0.1, 0.2, 0.3, 0.4}, {0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45}}}
 	return s
 }
@@ -167,17 +156,15 @@ func scaling() Spec {
 // beyondVaryingActions is the evidence of EXPERIMENTS.md, "Why O-TempLe loses on the 8-action
 // tasks": each option alone and together, and the textbook RMax action rule, beside the paper's
 // O-TempLe.
-func beyondVaryingActions() Spec {
-	s := paper("beyond-varying-actions", families.VaryingActions, TypeOTempLe)
-	retry, early := paperAgent(TypeOTempLe), paperAgent(TypeOTempLe)
-	retry.Name, early.Name = retry.Name+"+retry", early.Name+"+early"
-	retry.mustSet("retry", true)
-	early.mustSet("early_match", beyondEarlyMatch)
-	optimistic := paperAgent(TypeOTempLe)
-	optimistic.Name = optimistic.Name + "+optimistic"
-	optimistic.mustSet("action_rule", learners.Optimistic)
-	s.Agents = append(s.Agents, retry, early, beyondOptions(paperAgent(TypeOTempLe)), optimistic,
-		paperAgent(TypeRMax), paperAgent(TypeQLearning))
+func beyondVaryingActions() experiment.Spec {
+	s := paper("beyond-varying-actions", families.VaryingActions, oTempLe)
+	retry, early, optimistic := paperAgent(oTempLe), paperAgent(oTempLe), paperAgent(oTempLe)
+	retry.Name, early.Name, optimistic.Name = retry.Name+"+retry", early.Name+"+early", optimistic.Name+"+optimistic"
+	templeOf(retry.Params).Retry = true
+	templeOf(early.Params).EarlyMatch = beyondEarlyMatch
+	rmaxOf(optimistic.Params).Rule = learners.Optimistic
+	s.Agents = append(s.Agents, retry, early, beyondOptions(paperAgent(oTempLe)), optimistic,
+		paperAgent(rmax), paperAgent(qLearning))
 	return s
 }
 
@@ -193,29 +180,33 @@ func beyondVaryingActions() Spec {
 // O-TempLe+refute, the same with the refute option: m_s = 3 is far below Theorem 1's Õ(1/τ̂²),
 // so a match is often made on samples that missed a rare outcome, and a step that reaches a state
 // the augmented estimate rules out withdraws it.
-func simulatorSpec(name string, tasks families.Spec, episodes, steps int) Spec {
-	s := paper(name, families.MountainCar, TypeOTempLe, TypeRMax, TypeQLearning)
+func simulatorSpec(name string, tasks families.Spec, episodes, steps int) experiment.Spec {
+	s := paper(name, families.MountainCar, oTempLe, rmax, qLearning)
 	s.Tasks = tasks
 	s.Runs, s.Episodes, s.Steps, s.Gamma = 10, episodes, steps, 0.99
-	s.Start, s.Oracle.Enabled = StartPerEpisode, false
-	for k := range s.Agents {
-		if s.Agents[k].Type != TypeQLearning {
-			s.Agents[k].mustSet("m", 10)
-			s.Agents[k].mustSet("r_max", 0)
+	s.Start, s.Oracle.Enabled = experiment.StartPerEpisode, false
+	simulated := func(a experiment.AgentSpec) experiment.AgentSpec {
+		if a.Type != qLearning {
+			r := rmaxOf(a.Params)
+			r.M, r.RMax = 10, 0
 		}
-		if s.Agents[k].Type == TypeOTempLe {
-			s.Agents[k].mustSet("m_s", 3)
-			s.Agents[k].mustSet("tau", 0.05)
+		if o, ok := a.Params.(*agenttypes.OTempLe); ok {
+			o.SetMs(3)
+			o.Tau = 0.05
 		}
+		return a
 	}
-	refute := s.Agents[0]
+	for k := range s.Agents {
+		s.Agents[k] = simulated(s.Agents[k])
+	}
+	refute := simulated(paperAgent(oTempLe))
 	refute.Name += "+refute"
-	refute.mustSet("refute", true)
+	refute.Params.(*agenttypes.OTempLe).Refute = true
 	s.Agents = slices.Insert(s.Agents, 1, refute)
 	return s
 }
 
-func mountainCarPreset() Spec {
+func mountainCarPreset() experiment.Spec {
 	tasks := mustFamily(families.MountainCar)
 	tasks.Params.(*families.SimulatorParams).Bins = []int{20, 20}
 	return simulatorSpec("mountaincar", tasks, 1000, 200)
@@ -223,7 +214,7 @@ func mountainCarPreset() Spec {
 
 // discretizedPreset is the same robots on different planets: MountainCar with weaker and stronger
 // gravity and engine, CartPole on Mars-like and Jupiter-like gravity with a heavier pole.
-func discretizedPreset() Spec {
+func discretizedPreset() experiment.Spec {
 	car := mustFamily(families.MountainCar)
 	cp := car.Params.(*families.SimulatorParams)
 	cp.Count, cp.Bins = 3, []int{20, 20}

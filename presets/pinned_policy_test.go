@@ -1,4 +1,4 @@
-package experiment
+package presets
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 )
 
 // policyMistakeDigest runs preset name at 2 runs and 200 episodes with policy mistakes counted and
 // returns the SHA-256 of every (run, agent, task, policy mistakes) line.
 func policyMistakeDigest(t *testing.T, name string) string {
-	p, err := LookupPreset(name)
+	p, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,11 +22,11 @@ func policyMistakeDigest(t *testing.T, name string) string {
 	s.Runs, s.Episodes = 2, 200
 	s.Oracle.PolicyMistakes = true
 	s.Output.Episodes = false
-	plan, err := Build(s)
+	plan, err := experiment.Build(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), plan, results.At(t.TempDir()), 2, nil)
+	res, err := experiment.Run(context.Background(), plan, results.At(t.TempDir()), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

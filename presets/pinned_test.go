@@ -1,4 +1,4 @@
-package experiment
+package presets
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/temple-rl/temple/experiment"
 )
 
 // pinnedResults are the SHA-256 digests of per_task.csv and metrics.csv of the paper presets at
@@ -27,14 +29,14 @@ func TestPaperPresetsGiveThePinnedResults(t *testing.T) {
 	}
 	for _, name := range []string{"online-maze", "finite-model", "varying-size", "gaussian", "varying-actions"} {
 		t.Run(name, func(t *testing.T) {
-			p, err := LookupPreset(name)
+			p, err := Lookup(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := p.Spec()
 			s.Runs, s.Episodes = 2, 200
 			dir := t.TempDir()
-			if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
+			if _, err := experiment.Execute(context.Background(), s, dir, 2, nil); err != nil {
 				t.Fatal(err)
 			}
 			var got [2]string
@@ -66,14 +68,14 @@ func TestSweepPresetsGiveThePinnedResults(t *testing.T) {
 	}
 	for name, want := range pinnedSweeps {
 		t.Run(name, func(t *testing.T) {
-			p, err := LookupPreset(name)
+			p, err := Lookup(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := p.Spec()
 			s.Runs = 2
 			dir := t.TempDir()
-			if _, err := ExecuteSweep(context.Background(), s, dir, 2, nil); err != nil {
+			if _, err := experiment.ExecuteSweep(context.Background(), s, dir, 2, nil); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "sweep.csv"))

@@ -1,16 +1,19 @@
-// The paper's presets (figures and appendices) with the table of every preset and the helpers
-// the presets share. The table holds one entry per experiment, each with the description
-// `temple reproduce --list` prints; the presets of Appendix F.5 are in presets_f5.go, those not
-// in the paper in presets_beyond.go, the regime map in presets_regime.go.
+// The table of every preset, each with the description `temple reproduce --list` prints, the
+// paper's presets of its figures and Appendices F.3 and F.4, and the helpers the presets share.
+// The presets of Appendix F.5 are in f5.go, those not in the paper in beyond.go, the regime map
+// in regime.go, the terrain grids in terrain.go.
 
-package experiment
+package presets
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/env"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/learners"
@@ -20,7 +23,7 @@ import (
 type Preset struct {
 	Name        string
 	Description string
-	Spec        func() Spec
+	Spec        func() experiment.Spec
 }
 
 var presets = []Preset{
@@ -211,30 +214,9 @@ var presets = []Preset{
 	},
 }
 
-// paperAgents returns agents of the given types with the paper's settings (decision 18): RMax
-// with balanced wandering (decision 1), m 500, m_s 50.
-func paperAgents(types ...string) []AgentSpec {
-	var out []AgentSpec
-	for _, t := range types {
-		out = append(out, paperAgent(t))
-	}
-	return out
-}
-
-// paperAgent is an agent of the given type at the paper's settings. Agents that plan pin
-// planning: full, with which the presets' results were pinned (pinned_test.go): the default,
-// delta planning, reaches the same tolerance but may break greedy ties differently.
-func paperAgent(typ string) AgentSpec {
-	a := defaultAgent(typ)
-	if a.Has("planning") {
-		a.mustSet("planning", learners.PlanFull)
-	}
-	return a
-}
-
 // paper is a spec at the paper's common settings (Appendix F.1, decision 18).
-func paper(name, family string, agents ...string) Spec {
-	s := Default()
+func paper(name, family string, agents ...string) experiment.Spec {
+	s := experiment.Default()
 	s.Name = name
 	s.Runs, s.Episodes, s.Steps = 20, 3000, 30
 	s.Tasks = mustFamily(family)
@@ -242,11 +224,11 @@ func paper(name, family string, agents ...string) Spec {
 	return s
 }
 
-func onlineMaze() Spec {
-	return paper("online-maze", families.OnlineMaze, TypeOTempLe, TypeRMax, TypeQLearning, TypeAbsRL)
+func onlineMaze() experiment.Spec {
+	return paper("online-maze", families.OnlineMaze, oTempLe, rmax, qLearning, absRL)
 }
 
-func finiteModelSpec(name string, agents ...string) Spec {
+func finiteModelSpec(name string, agents ...string) experiment.Spec {
 	return paper(name, families.FiniteModel, agents...)
 }
 
@@ -261,52 +243,55 @@ func mustFamily(family string) families.Spec {
 
 // finiteModel shows the best Abs-RL and MaxQInit variants of finite-model-baselines, as the
 // paper does: φ_{Q*} with Q-learning and MaxQInit on Delayed-Q (EXPERIMENTS.md).
-func finiteModel() Spec {
-	s := finiteModelSpec("finite-model", TypeFMTempLe, TypeQLearning, TypeRMax, TypeFMRL)
-	abs := paperAgent(TypeAbsRL)
-	abs.mustSet("abstraction", "q-star")
-	maxq := paperAgent(TypeMaxQInitDelayedQ)
+func finiteModel() experiment.Spec {
+	s := finiteModelSpec("finite-model", fmTempLe, qLearning, rmax, fmrl)
+	abs := paperAgent(absRL)
+	abs.Params.(*agenttypes.AbsRL).Kind = baseline.QStarExact
+	maxq := paperAgent(maxQInitDelQ)
 	maxq.Name = "MaxQInit"
 	s.Agents = append(s.Agents, abs, maxq)
 	return s
 }
 
 // absVariants are the three abstractions of Abs-RL on Q-learning (paper Appendix F.3).
-func absVariants() []AgentSpec {
-	var out []AgentSpec
-	for _, v := range []struct{ name, kind string }{{"Abs-RL-Qeps", "q-star-epsilon"}, {"Abs-RL-Qd", "q-star-d"}, {"Abs-RL-Qstar", "q-star"}} {
-		a := paperAgent(TypeAbsRL)
+func absVariants() []experiment.AgentSpec {
+	var out []experiment.AgentSpec
+	for _, v := range []struct {
+		name string
+		kind baseline.AbstractionKind
+	}{{"Abs-RL-Qeps", baseline.QStarEpsilon}, {"Abs-RL-Qd", baseline.QStarDiscrete}, {"Abs-RL-Qstar", baseline.QStarExact}} {
+		a := paperAgent(absRL)
 		a.Name = v.name
-		a.mustSet("abstraction", v.kind)
+		a.Params.(*agenttypes.AbsRL).Kind = v.kind
 		out = append(out, a)
 	}
 	return out
 }
 
-func finiteModelBaselines() Spec {
-	s := finiteModelSpec("finite-model-baselines", TypeRMax, TypeMaxQInitQ, TypeMaxQInitDelayedQ, TypeMaxQInitRMax)
+func finiteModelBaselines() experiment.Spec {
+	s := finiteModelSpec("finite-model-baselines", rmax, maxQInitQ, maxQInitDelQ, maxQInitRMax)
 	s.Agents = append(s.Agents, absVariants()...)
 	return s
 }
 
-func gammaSweep() Spec {
-	s := finiteModelSpec("gamma-sweep", TypeFMTempLe, TypeFMRL, TypeRMax)
-	s.Sweep = []SweepParam{{Param: "model_gap", Values: Values(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)}}
+func gammaSweep() experiment.Spec {
+	s := finiteModelSpec("gamma-sweep", fmTempLe, fmrl, rmax)
+	s.Sweep = []experiment.SweepParam{{Param: "model_gap", Values: experiment.Values(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8)}}
 	return s
 }
 
-func varyingSize() Spec {
-	s := paper("varying-size", families.VaryingSize, TypeOTempLe, TypeRMax)
-	s.Start = StartFixed // decision 21: start (1,1)
+func varyingSize() experiment.Spec {
+	s := paper("varying-size", families.VaryingSize, oTempLe, rmax)
+	s.Start = experiment.StartFixed // decision 21: start (1,1)
 	return s
 }
 
-func gaussian() Spec {
-	return paper("gaussian", families.Gaussian, TypeOTempLe, TypeRMax, TypeQLearning)
+func gaussian() experiment.Spec {
+	return paper("gaussian", families.Gaussian, oTempLe, rmax, qLearning)
 }
 
-func varyingActions() Spec {
-	return paper("varying-actions", families.VaryingActions, TypeOTempLe, TypeRMax, TypeQLearning)
+func varyingActions() experiment.Spec {
+	return paper("varying-actions", families.VaryingActions, oTempLe, rmax, qLearning)
 }
 
 // largeMaze shows template transfer on mazes of 10 000 and 62 500 states: templates learned on
@@ -315,10 +300,10 @@ func varyingActions() Spec {
 // is what the template learner saves. Planning is incremental: a full plan would sweep every state
 // each time a pair becomes known. The oracle is off: solving every 250×250 task exactly for every
 // agent would take several times as long as the agents themselves.
-func largeMaze() Spec {
-	s := paper("large-maze", families.Mixed, TypeOTempLe, TypeRMax, TypeQLearning)
+func largeMaze() experiment.Spec {
+	s := paper("large-maze", families.Mixed, oTempLe, rmax, qLearning)
 	s.Runs, s.Episodes, s.Steps = 5, 2000, 100
-	s.Start = StartFixed // start_cell (1,1)
+	s.Start = experiment.StartFixed // start_cell (1,1)
 	s.Oracle.Enabled = false
 	part := func(n int) families.Spec {
 		t := mustFamily(families.OnlineMaze)
@@ -328,27 +313,42 @@ func largeMaze() Spec {
 		return t
 	}
 	s.Tasks.Params.(*families.MixedParams).Parts = []families.Spec{part(100), part(250)}
-	for k := range s.Agents {
-		if s.Agents[k].Type != TypeQLearning {
-			s.Agents[k].mustSet("planning", learners.PlanIncremental)
+	for _, a := range s.Agents {
+		if a.Type != qLearning {
+			*planning(a.Params) = learners.PlanIncremental
 		}
 	}
 	return s
 }
 
-func tauSweep() Spec {
+func tauSweep() experiment.Spec {
 	s := onlineMaze()
 	s.Name = "tau-sweep"
-	s.Agents = paperAgents(TypeOTempLe, TypeRMax)
-	s.Sweep = []SweepParam{{Param: "tau", Values: Values(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9)}}
+	s.Agents = paperAgents(oTempLe, rmax)
+	s.Sweep = []experiment.SweepParam{{Param: "tau", Values: experiment.Values(0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8, 1.2, 1.9)}}
 	return s
 }
 
-// Presets lists the paper experiments in a stable order.
-func Presets() []Preset { return slices.Clone(presets) }
+// DemoDescription says in one line what Demo shows.
+const DemoDescription = "O-TempLe as published and with our retry + early_match options, against single-task " +
+	"Q-learning and RMax, on 20 slippery 4x4 mazes that share transition templates"
 
-// LookupPreset returns the named preset.
-func LookupPreset(name string) (Preset, error) {
+// Demo is the built-in experiment of `temple run` without a config: experiment.Default's tasks, 5
+// runs (so that the paired verdicts mean something), with the paper's O-TempLe, O-TempLe with the
+// options of the beyond preset, Q-learning and RMax, each at its defaults otherwise. It finishes
+// in a few seconds on two cores.
+func Demo() experiment.Spec {
+	s := experiment.Default()
+	s.Name, s.Runs = "default", 5
+	s.Agents = []experiment.AgentSpec{agent(oTempLe), beyondOptions(agent(oTempLe)), agent(qLearning), agent(rmax)}
+	return s
+}
+
+// All lists the presets in a stable order.
+func All() []Preset { return slices.Clone(presets) }
+
+// Lookup returns the named preset.
+func Lookup(name string) (Preset, error) {
 	for _, p := range presets {
 		if p.Name == name {
 			return p, nil
