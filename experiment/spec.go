@@ -335,6 +335,45 @@ func mergeKey(n *yaml.Node) (int, bool) {
 
 // Validate names the first field out of range.
 func (s *Spec) Validate() error {
+	if err := s.validateSettings(); err != nil {
+		return err
+	}
+	if err := s.Tasks.Validate(); err != nil {
+		return fmt.Errorf("tasks: %w", err)
+	}
+	if err := validateNames(s); err != nil { // names.go
+		return err
+	}
+	if err := checkSizes(s); err != nil { // size.go
+		return err
+	}
+	names := map[string]bool{}
+	for k, a := range s.Agents {
+		if names[a.Name] {
+			return fmt.Errorf("agents[%d]: name %q used twice; give each agent its own name", k, a.Name)
+		}
+		names[a.Name] = true
+	}
+	if err := s.validateSearch(); err != nil {
+		return err
+	}
+	if err := s.Tuning.CheckSeed(s.Seed); err != nil {
+		return err
+	}
+	if err := s.validateOutput(names); err != nil {
+		return err
+	}
+	if s.Scaling != nil {
+		if err := s.Scaling.validate(*s); err != nil {
+			return err
+		}
+	}
+	return s.validateSweep()
+}
+
+// validateSettings names the first of the spec's own settings out of range: the counts, γ, the
+// start rule, the smoothing, the oracle's, the agents' count and max_memory.
+func (s *Spec) validateSettings() error {
 	switch {
 	case s.Runs < 1:
 		return fmt.Errorf("runs = %d, want at least 1", s.Runs)
@@ -360,28 +399,12 @@ func (s *Spec) Validate() error {
 	if s.StartState != nil && *s.StartState < 0 {
 		return fmt.Errorf("start_state = %d, want a state number >= 0", *s.StartState)
 	}
-	if err := s.Tasks.Validate(); err != nil {
-		return fmt.Errorf("tasks: %w", err)
-	}
-	if err := validateNames(s); err != nil { // names.go
-		return err
-	}
-	if err := checkSizes(s); err != nil { // size.go
-		return err
-	}
-	names := map[string]bool{}
-	for k, a := range s.Agents {
-		if names[a.Name] {
-			return fmt.Errorf("agents[%d]: name %q used twice; give each agent its own name", k, a.Name)
-		}
-		names[a.Name] = true
-	}
-	if err := s.validateSearch(); err != nil {
-		return err
-	}
-	if err := s.Tuning.CheckSeed(s.Seed); err != nil {
-		return err
-	}
+	return nil
+}
+
+// validateOutput checks the output: block against the agents' names: the baseline is one of
+// them, and the verdicts' pairs are of them.
+func (s *Spec) validateOutput(names map[string]bool) error {
 	if b := s.Output.Baseline; b != "" && !names[b] {
 		return fmt.Errorf("output.baseline = %q is not the name of an agent (have %s)", b, strings.Join(s.AgentNames(), ", "))
 	}
@@ -390,12 +413,7 @@ func (s *Spec) Validate() error {
 			return fmt.Errorf("output.verdicts: %w", err)
 		}
 	}
-	if s.Scaling != nil {
-		if err := s.Scaling.validate(*s); err != nil {
-			return err
-		}
-	}
-	return s.validateSweep()
+	return nil
 }
 
 // AgentNames lists the agents' names in spec order.
