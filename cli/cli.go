@@ -26,6 +26,7 @@ import (
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/env/published"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
@@ -361,12 +362,12 @@ func printVerdicts(out io.Writer, s experiment.Spec, sum results.Summary) error 
 }
 
 // shardOf is the shard of --shard, or of the cluster's environment when the flag is not given.
-func shardOf(o overrides) (experiment.Shard, bool, error) {
+func shardOf(o overrides) (cluster.Shard, bool, error) {
 	if o.shard != "" {
-		sh, err := experiment.ParseShard(o.shard)
+		sh, err := cluster.ParseShard(o.shard)
 		return sh, err == nil, err
 	}
-	return experiment.ShardFromEnv(os.Getenv)
+	return cluster.ShardFromEnv(os.Getenv)
 }
 
 // heapShare is the share of an experiment's memory limit that limitHeap gives the Go heap: the
@@ -388,7 +389,7 @@ func limitHeap(s experiment.Spec) {
 	}
 }
 
-func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh experiment.Shard) error {
+func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh cluster.Shard) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
 	prog := newProgress(cmd.ErrOrStderr(), s)

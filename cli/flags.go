@@ -10,7 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/internal/suggest"
 
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/cluster"
 )
 
 // flagMinimum is the least value of each numeric flag of every command, checked in one place
@@ -28,7 +28,7 @@ var flagMinimum = map[string]struct {
 // flagForm checks the flags whose values have a form of their own.
 var flagForm = map[string]func(value string) error{
 	"shard": func(v string) error {
-		if _, err := experiment.ParseShard(v); err != nil {
+		if _, err := cluster.ParseShard(v); err != nil {
 			return fmt.Errorf("--shard = %s, want i/n with 0 <= i < n (for instance 0/4)", v)
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/tune"
@@ -147,7 +148,7 @@ func tuneInterrupted(err error, dir results.Dir) error {
 }
 
 // printPending says what a shard ran, or what a merge gathered, and what comes next.
-func printPending(w io.Writer, p *tune.PendingError, sh experiment.Shard, sharded bool, dir results.Dir) {
+func printPending(w io.Writer, p *tune.PendingError, sh cluster.Shard, sharded bool, dir results.Dir) {
 	what := "The merge"
 	if sharded {
 		what = fmt.Sprintf("Shard %v", sh)

@@ -5,10 +5,10 @@
 //
 // It may import the learners and their registry (agent, agents), the tasks and their registry
 // (env, continuous, mdp, template, families), the seeded streams (stream), the episode loop
-// (episode), the oracle (oracle), the memory estimate (memory), report, results and internal
-// packages. It must not be imported by them, nor by the commands that only read results (temple
-// compare, temple report, temple merge): they need package results alone. (internal/importrules
-// checks these rules.)
+// (episode), the oracle (oracle), the memory estimate (memory), the shards (cluster), report,
+// results and internal packages. It must not be imported by them, nor by the commands that only
+// read results (temple compare, temple report, temple merge): they need package results alone.
+// (internal/importrules checks these rules.)
 //
 // The data flows spec → plan → run → results, and the files follow it:
 //
@@ -26,7 +26,8 @@
 //	       (runCell: a cell's tasks through package episode, and what it writes as they end),
 //	       oracle.go (which solution of package oracle each task shares: whole, or around a
 //	       run's start states for a task computed on demand), simulated.go (checks of tasks given
-//	       as simulators), shard.go (shards; results.Merge joins them)
+//	       as simulators), shard.go (a shard's cells, package cluster's Shard; results.Merge
+//	       joins the shards)
 //	out    results.go (the results package's types, and the Setup it writes from)
 //
 // What temple inspect shows of a plan's tasks is not the runner's: the pictures of maze tasks are

@@ -27,21 +27,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
-// FuzzShardFromEnv: whatever the cluster's environment variables hold, ShardFromEnv returns a
-// shard that is one of its count, or an error, never panics (issue 51: no input from the
-// environment crashes the process).
-func FuzzShardFromEnv(f *testing.F) {
-	f.Add("3", "8", "0", "", "", "")
-	f.Add("", "", "", "2", "4", "")
-	f.Add("9223372036854775807", "-1", "9223372036854775807", "", "", "2")
-	f.Add("1", "", "", "", "", "x")
-	f.Fuzz(func(t *testing.T, id, count, lo, index, shards, extra string) {
-		env := map[string]string{"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": lo,
-			"JOB_COMPLETION_INDEX": index, "TEMPLE_SHARDS": shards + extra}
-		sh, ok, err := ShardFromEnv(func(k string) string { return env[k] })
-		if err == nil && ok && !(sh.Count >= 1 && sh.Index >= 0 && sh.Index < sh.Count) {
-			t.Fatalf("ShardFromEnv(%q) = %v", env, sh)
-		}
-	})
-}

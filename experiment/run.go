@@ -13,6 +13,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/external"
 	"github.com/temple-rl/temple/mdp"
@@ -105,8 +106,8 @@ type Plan struct {
 	// Fingerprint identifies the resolved spec; cells on disk with another fingerprint are not
 	// reused.
 	Fingerprint string
-	// Shard, when set, restricts Run to its share of the cells (see Shard).
-	Shard Shard
+	// Shard, when set, restricts Run to its share of the cells (see cluster.Shard).
+	Shard cluster.Shard
 	// spec is the resolved spec (spec.yaml), which a Python learner's worker builds its cell from.
 	spec []byte
 	// workers are the Python workers of the Python learners' cells while Run runs (nil: none).

@@ -3,12 +3,12 @@ package experiment
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/results"
 )
 
@@ -35,7 +35,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 			total := 0
 			for i := range 3 {
 				d := t.TempDir()
-				n, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 3})
+				n, err := ExecuteShard(context.Background(), s, d, 1, nil, cluster.Shard{Index: i, Count: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -68,43 +68,6 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 	}
 }
 
-func TestShardParsingAndEnvironment(t *testing.T) {
-	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "0/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("shard %q accepted", bad)
-		}
-	}
-	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
-	for _, c := range []struct {
-		env  map[string]string
-		want string
-		ok   bool
-		err  string
-	}{
-		{map[string]string{}, "0/0", false, ""},
-		{map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"}, "1/3", true, ""},
-		{map[string]string{"JOB_COMPLETION_INDEX": "2", "TEMPLE_SHARDS": "4"}, "2/4", true, ""},
-		// A Slurm array task resubmitted alone (sbatch --array=1) is told the count by TEMPLE_SHARDS.
-		{map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "1", "TEMPLE_SHARDS": "3"}, "1/3", true, ""},
-		{map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "TEMPLE_SHARDS": "3"}, "", false, "indices must be 0 to TEMPLE_SHARDS-1"},
-		{map[string]string{"JOB_COMPLETION_INDEX": "2"}, "", false, "TEMPLE_SHARDS is not"},
-		// Issue 37, case 8: TEMPLE_SHARDS alone ran every cell without a word.
-		{map[string]string{"TEMPLE_SHARDS": "4"}, "", false, "neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX"},
-		{map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, "", false, `SLURM_ARRAY_TASK_ID = "x"`},
-	} {
-		sh, ok, err := ShardFromEnv(env(c.env))
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%v: error %v, want %q", c.env, err, c.err)
-			}
-			continue
-		}
-		if err != nil || ok != c.ok || fmt.Sprint(sh) != c.want {
-			t.Errorf("%v: shard %v ok %v err %v, want %s %v", c.env, sh, ok, err, c.want, c.ok)
-		}
-	}
-}
-
 // A shard directory written before setup.json existed, or of another spec, is refused with a
 // message that says what to do; nothing is merged.
 func TestMergeRefusesOldAndForeignShards(t *testing.T) {
@@ -123,7 +86,7 @@ func TestMergeRefusesOldAndForeignShards(t *testing.T) {
 	other := small(2, 2, 20)
 	other.Seed = 7
 	d := t.TempDir()
-	if _, err := ExecuteShard(context.Background(), other, d, 1, nil, Shard{Index: 1, Count: 2}); err != nil {
+	if _, err := ExecuteShard(context.Background(), other, d, 1, nil, cluster.Shard{Index: 1, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if err := results.Merge(t.TempDir(), []string{shards[1], d}); err == nil || !strings.Contains(err.Error(), "ran another spec") ||
@@ -138,7 +101,7 @@ func twoShards(t *testing.T, s Spec) []string {
 	var shards []string
 	for i := range 2 {
 		d := t.TempDir()
-		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, Shard{Index: i, Count: 2}); err != nil {
+		if _, err := ExecuteShard(context.Background(), s, d, 1, nil, cluster.Shard{Index: i, Count: 2}); err != nil {
 			t.Fatal(err)
 		}
 		shards = append(shards, d)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 )
@@ -77,7 +78,7 @@ func ExampleMerge() {
 	var shards []string
 	for i := range 2 {
 		dir := filepath.Join(root, fmt.Sprint("shard-", i))
-		n, err := experiment.ExecuteShard(context.Background(), s, dir, 1, nil, experiment.Shard{Index: i, Count: 2})
+		n, err := experiment.ExecuteShard(context.Background(), s, dir, 1, nil, cluster.Shard{Index: i, Count: 2})
 		if err != nil {
 			fmt.Println(err)
 			return

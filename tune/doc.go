@@ -7,8 +7,8 @@
 //
 // It is a package of its own, beside experiment rather than inside it, because it only uses the
 // runner (Build, Run) and adds none of the runner's rules; it may import experiment, the agent
-// registry (agenttypes, whose search spaces it reads), results and internal packages, and nothing
-// imports it but the command line (internal/importrules checks this).
+// registry (agenttypes, whose search spaces it reads), results, the shards (cluster) and internal
+// packages, and nothing imports it but the command line (internal/importrules checks this).
 //
 // The files follow the search:
 //

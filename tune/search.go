@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/internal/atomicfile"
 	"github.com/temple-rl/temple/internal/regular"
@@ -43,9 +44,9 @@ type Options struct {
 	Jobs int
 	// Progress is told of every stage and every finished task (nil: silent).
 	Progress Progress
-	// Shard runs only a share of each stage's trials (experiment.Shard); a stage whose other
+	// Shard runs only a share of each stage's trials (cluster.Shard); a stage whose other
 	// trials are not there yet ends the agent's search for this invocation (PendingError).
-	Shard experiment.Shard
+	Shard cluster.Shard
 	// From are directories of the same search (shards' or a merged one) whose finished trials
 	// are gathered into this one before each stage.
 	From []string

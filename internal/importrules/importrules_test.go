@@ -36,6 +36,7 @@ var rules = []struct {
 	{"episode", []string{"agent", "mdp", "stream"},
 		[]string{"experiment", "results", "env", "families", "oracle", "learners", "temple", "baseline"}},
 	{"stream", []string{}, nil},
+	{"cluster", []string{}, nil},
 	// The seam: what a learner is to the rest of temple, and nothing of any learner.
 	{"agent", []string{"mdp", "internal"}, []string{"learners", "template", "temple", "baseline", "experiment"}},
 	{"learners", []string{"agent", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
@@ -56,12 +57,12 @@ var rules = []struct {
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
-		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "internal"}, []string{"cmd", "cli", "capi"}},
+		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "cluster", "internal"}, []string{"cmd", "cli", "capi"}},
 	// The presets are specs built on the runner and the registries; only the commands use them.
 	{"presets", []string{"experiment", "agenttypes", "families", "learners", "baseline", "temple", "env", "internal"},
 		[]string{"cmd", "cli", "capi", "tune"}},
 	// Tuning is a client of the runner: its trials are the runner's cells.
-	{"tune", []string{"experiment", "agenttypes", "results", "internal"}, []string{"cmd", "capi", "presets"}},
+	{"tune", []string{"experiment", "agenttypes", "results", "cluster", "internal"}, []string{"cmd", "capi", "presets"}},
 }
 
 // TestPackagesImportOnlyWhatTheirDocsAllow checks every rule against the module's imports.
