@@ -14,14 +14,12 @@ import (
 	"github.com/temple-rl/temple/stream"
 )
 
-// Agent types of the presets: the registry's names (package agenttypes has them all).
+// Agent types the runner names itself — Default's agents, and the agents that need every task's
+// true model (simulated.go) — by the registry's names (package agenttypes has them all).
 const (
 	TypeRMax      = agenttypes.RMaxType
 	TypeQLearning = agenttypes.QLearningType
 	TypeOTempLe   = agenttypes.OTempLeType
-	TypeFMTempLe  = agenttypes.FMTempLeType
-	TypeFMRL      = agenttypes.FMRLType
-	TypeDelayedQ  = agenttypes.DelayedQType
 	TypeAbsRL     = agenttypes.AbsRLType
 	// MaxQInit on each of its base learners.
 	TypeMaxQInitQ        = agenttypes.MaxQInitQType

@@ -5,12 +5,20 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
 )
 
 // The paper presets' common settings, for the runner's tests and benchmarks: package presets has
 // the presets themselves, and it imports this package, so this package's tests cannot import it.
+
+// Agent types the tests name beside those of agents.go.
+const (
+	TypeFMTempLe = agenttypes.FMTempLeType
+	TypeFMRL     = agenttypes.FMRLType
+	TypeDelayedQ = agenttypes.DelayedQType
+)
 
 // paper is a spec at the paper presets' common settings (Appendix F.1, decision 18): 20 runs of
 // 3000 × 30 on the family's default tasks, the agents at the paper's settings.
