@@ -70,9 +70,11 @@ func overBase(base experiment.AgentSpec) experiment.AgentSpec {
 	return a
 }
 
-// The accessors below give the parameter of an agent's learner, or of the base learner it runs
-// over, that several presets set whatever the agent's type; nil when the type has no such key
-// (TestAccessorsCoverEveryTypeWithTheKey holds them to the registry's keys).
+// The accessors below give the parameters of an agent's learner, or of the base learner it runs
+// over. planning, rMaxOf, psrlOf and mbieOf serve presets that set a key on every agent that has
+// it, whatever its type: they are nil exactly when the type has no such key
+// (TestAccessorsCoverEveryTypeWithTheKey holds them to the registry's keys). rmaxOf and templeOf
+// serve presets that built the agent as RMax or a template learner, and are nil for any other.
 
 // planning is the planner setting (planning:), nil for learners that do not plan by value
 // iteration to a tolerance.
@@ -127,7 +129,7 @@ func rMaxOf(p any) *float64 {
 	return nil
 }
 
-// rmaxOf is RMax's parameters, of RMax or of a learner over it (its m:, r_max:, action_rule:).
+// rmaxOf is RMax's parameters, of RMax or of a learner over it.
 func rmaxOf(p any) *learners.RMaxParams {
 	if p, ok := p.(*agenttypes.RMax); ok {
 		return &p.RMaxParams
