@@ -39,7 +39,7 @@ type AgentSpec struct {
 func defaultAgent(typ string) AgentSpec {
 	t, err := agenttypes.Lookup(typ)
 	if err != nil {
-		panic(err) // a preset names a type that does not exist: a programming error
+		panic(err) // the runner names a type that does not exist: a programming error
 	}
 	p := t.Defaults()
 	return AgentSpec{Type: typ, Name: agenttypes.DisplayName(t, p), Params: p}
