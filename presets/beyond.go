@@ -2,8 +2,8 @@ package presets
 
 // The presets that are not the paper's own experiments: its agents beside our options (beyond),
 // other base learners under TempLe, lifelong baselines, the sample-complexity law, and simulator
-// tasks. The paper's presets, the table of all presets and the helpers they share are in
-// presets.go.
+// tasks. The paper's presets and the table of all presets are in presets.go, the agents' helpers
+// in agents.go.
 
 import (
 	"slices"

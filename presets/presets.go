@@ -1,7 +1,7 @@
 // The table of every preset, each with the description `temple reproduce --list` prints, the
-// paper's presets of its figures and Appendices F.3 and F.4, and the helpers the presets share.
-// The presets of Appendix F.5 are in f5.go, those not in the paper in beyond.go, the regime map
-// in regime.go, the terrain grids in terrain.go.
+// paper's presets of its figures and Appendices F.3 and F.4, the spec helpers the presets share,
+// and Demo. The presets of Appendix F.5 are in f5.go, those not in the paper in beyond.go, the
+// regime map in regime.go, the terrain grids in terrain.go; the agents' helpers in agents.go.
 
 package presets
 
