@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -55,7 +56,9 @@ func fractions(n, back *yaml.Node, path string) error {
 			}
 		}
 	case n.Kind == yaml.ScalarNode && back.Kind == yaml.ScalarNode && back.ShortTag() == "!!int" && n.ShortTag() == "!!float":
-		if x, err := strconv.ParseFloat(n.Value, 64); err == nil && x != math.Trunc(x) {
+		// The YAML library reads digits with underscores (0.1_ is 0.1) and .inf as floats; a float
+		// Go cannot parse back is refused, not taken for an integer.
+		if x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err != nil || x != math.Trunc(x) {
 			what := path
 			if what == "" {
 				what = "the value"

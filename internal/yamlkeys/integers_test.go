@@ -26,6 +26,8 @@ func TestIntegersRefusesAFraction(t *testing.T) {
 		"m: 2.5\n":                               "line 1: m = 2.5, want an integer",
 		"cells: [1, 1.5]\n":                      "line 1: cells[1] = 1.5, want an integer",
 		"inner:\n  count: 0.001\n":               "line 2: inner.count = 0.001, want an integer",
+		"m: 0.1_\n":                              "line 1: m = 0.1_, want an integer", // the YAML library's 0.1 (found by FuzzIntegers)
+		"m: 1_000.0\n":                           "",
 		"m: 2.0\nrate: 0.5\n":                    "",
 		"m: 1e3\ncells: [1, 2]\n":                "",
 		"inner: {count: 18446744073709551615}\n": "",
