@@ -11,7 +11,8 @@
 // It may import the registries (agents, families), package experiment (the config's own keys),
 // package results (the layout of a results directory, whose table of files it generates,
 // resultsfiles.go) and the YAML library; nothing but the command line and its generator imports
-// it.
+// it. It lives below cli, its one importer, and not in internal/: it reads the registries and the
+// runner's spec, so it stands above them, and internal/ holds the low helpers they build on.
 package describe
 
 //go:generate go run ./gen ../../docs/reference/configuration.md

@@ -12,8 +12,8 @@ import (
 // The tables of files of docs/reference/results-format.md are generated from results.Layout and
 // results.TuningLayout, each between its first line and the end line of the page.
 const (
-	resultsBegin = "<!-- the table below is generated from results.Layout (results/layout.go): go generate ./internal/describe -->"
-	tuningBegin  = "<!-- the table below is generated from results.TuningLayout (results/layout.go): go generate ./internal/describe -->"
+	resultsBegin = "<!-- the table below is generated from results.Layout (results/layout.go): go generate ./cli/describe -->"
+	tuningBegin  = "<!-- the table below is generated from results.TuningLayout (results/layout.go): go generate ./cli/describe -->"
 	resultsEnd   = "<!-- end of the generated table -->"
 )
 

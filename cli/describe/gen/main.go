@@ -1,6 +1,6 @@
 // Command gen writes docs/reference/configuration.md from the registries of agent types and task
 // families (describe.Reference), and the table of files of docs/reference/results-format.md from
-// results.Layout (describe.SpliceResultsFiles): go generate ./internal/describe.
+// results.Layout (describe.SpliceResultsFiles): go generate ./cli/describe.
 package main
 
 import (
@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/temple-rl/temple/internal/describe"
+	"github.com/temple-rl/temple/cli/describe"
 )
 
 func main() {

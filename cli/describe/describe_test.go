@@ -23,7 +23,7 @@ func TestReferenceIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(old, b.Bytes()) {
-		t.Errorf("%s is stale: run go generate ./internal/describe and commit it", page)
+		t.Errorf("%s is stale: run go generate ./cli/describe and commit it", page)
 	}
 }
 
@@ -145,6 +145,6 @@ func TestResultsFilesAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(old, now) {
-		t.Errorf("%s's table of files is stale: run go generate ./internal/describe and commit it", page)
+		t.Errorf("%s's table of files is stale: run go generate ./cli/describe and commit it", page)
 	}
 }
