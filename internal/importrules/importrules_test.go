@@ -24,9 +24,10 @@ var rules = []struct {
 	mustNotDepend []string
 }{
 	// The readers of a results directory (temple compare, report, merge) need results alone, and
-	// of the learners only the seam (metrics, phases): no learner comes along.
-	{"results", []string{"agent", "template", "stats", "plots", "internal/atomicfile", "internal/regular"},
-		[]string{"experiment", "episode", "oracle", "families", "agenttypes", "learners", "temple", "baseline",
+	// of the learners only the seam (metrics, phases): no learner comes along. oracle may come: a
+	// task's record holds the oracle's (oracle.Record), and oracle brings the seam and the model.
+	{"results", []string{"agent", "oracle", "template", "stats", "plots", "internal/atomicfile", "internal/regular"},
+		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline",
 			"env", "stream", "memory"}},
 	{"stats", []string{}, nil},
 	{"plots", []string{"stats", "internal/atomicfile"}, nil},
@@ -45,8 +46,9 @@ var rules = []struct {
 	{"template", []string{"mdp"}, nil},
 	// A family's measures read its true models and their templates, nothing of the runner.
 	{"measures", []string{"mdp", "template"}, []string{"experiment", "results", "learners", "agenttypes", "families", "env"}},
-	{"oracle", []string{"agent", "mdp", "results", "internal"},
-		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
+	// The oracle computes its record (Record) and stores nothing: no results directory, no figures.
+	{"oracle", []string{"agent", "mdp", "internal"},
+		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline", "results", "plots"}},
 	{"memory", []string{"agenttypes", "env", "mdp", "oracle", "internal/sysmem"}, []string{"experiment"}},
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, and the
