@@ -1,6 +1,7 @@
 // Command gen writes docs/reference/configuration.md from the registries of agent types and task
-// families (describe.Reference), and the table of files of docs/reference/results-format.md from
-// results.Layout (describe.SpliceResultsFiles): go generate ./cli/describe.
+// families (describe.Reference), and from results.Layout the tables of files of
+// docs/reference/results-format.md (describe.SpliceResultsFiles) and the Python loader's names
+// of python/temple/results.py (describe.SplicePythonFiles): go generate ./cli/describe.
 package main
 
 import (
@@ -23,8 +24,13 @@ func main() {
 		if b, err = os.ReadFile(os.Args[2]); err == nil {
 			b, err = describe.SpliceResultsFiles(b)
 		}
+	case len(os.Args) == 3 && os.Args[1] == "-python":
+		if b, err = os.ReadFile(os.Args[2]); err == nil {
+			b, err = describe.SplicePythonFiles(b)
+		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: gen PATH (docs/reference/configuration.md) | gen -results PATH (docs/reference/results-format.md)")
+		fmt.Fprintln(os.Stderr, "usage: gen PATH (docs/reference/configuration.md) | gen -results PATH (docs/reference/results-format.md) | "+
+			"gen -python PATH (python/temple/results.py)")
 		os.Exit(2)
 	}
 	if err == nil {
