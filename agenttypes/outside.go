@@ -26,9 +26,9 @@ const defaultTimeout = 60
 // External is a learner in a process of its own speaking temple's agent protocol (package
 // external, docs/reference/external-agents.md).
 type External struct {
-	Command []string       `yaml:"command" doc:"the learner's program and its arguments; a program given with a / is relative to the config's directory" range:"a program"`
+	Command []string       `yaml:"command" doc:"the learner's program and its arguments; a program given with a / is relative to dir (default: the config's directory)" range:"a program"`
 	Params  map[string]any `yaml:"params" doc:"the learner's parameters, sent to it in hello (searched by temple tune where search: gives their ranges)"`
-	Files   []string       `yaml:"files,omitempty" doc:"the files of the learner's source, relative to the config's directory: their SHA-256 is part of the experiment's identity (inputs:)"`
+	Files   []string       `yaml:"files,omitempty" doc:"the files of the learner's source, relative to dir (default: the config's directory): their SHA-256 is part of the experiment's identity (inputs:)"`
 	Timeout float64        `yaml:"timeout" doc:"seconds the learner may take to answer one message before its cell fails" range:"> 0"`
 	Dir     string         `yaml:"dir,omitempty" doc:"the directory the learner runs in (default: the config's)"`
 }
@@ -48,10 +48,17 @@ func (p *External) Validate() error {
 
 // New starts the learner's process for one run and opens its cell.
 func (p *External) New(ctx Context) (agent.Agent, error) {
-	if err := p.Validate(); err != nil {
+	err := p.Validate()
+	if err != nil {
 		return nil, err
 	}
-	proc, err := external.Start(external.Command{Args: append([]string{p.Program()}, p.Command[1:]...), Dir: p.Dir,
+	prog := p.Program()
+	if strings.Contains(prog, "/") { // the process starts in Dir, where a relative path would be read from Dir again
+		if prog, err = filepath.Abs(prog); err != nil {
+			return nil, fmt.Errorf("external learner %s: command: %w", ctx.Name, err)
+		}
+	}
+	proc, err := external.Start(external.Command{Args: append([]string{prog}, p.Command[1:]...), Dir: p.Dir,
 		Timeout: p.timeout()}, ctx.Name, ctx.Seed, p.Params)
 	if err != nil {
 		return nil, fmt.Errorf("external learner %s: %w", ctx.Name, err)
@@ -59,14 +66,19 @@ func (p *External) New(ctx Context) (agent.Agent, error) {
 	return external.NewLearner(ctx.Name, proc), nil
 }
 
-// Program is the learner's program as it is started: a path with a / is relative to Dir, a name
-// without one is looked for on the PATH.
+// Program is the learner's program as the current directory sees it: a name without a / as
+// given (it is looked for on the PATH), an absolute path as given, any other path relative to Dir
+// (with a leading ./ when that is relative too, so that it is not looked for on the PATH).
 func (p *External) Program() string {
 	prog := p.Command[0]
 	if filepath.IsAbs(prog) || !strings.Contains(prog, "/") {
 		return prog
 	}
-	return "." + string(filepath.Separator) + filepath.Join(p.Dir, prog)
+	path := filepath.Join(p.Dir, prog)
+	if !filepath.IsAbs(path) {
+		path = "." + string(filepath.Separator) + path
+	}
+	return path
 }
 
 func (p *External) timeout() time.Duration { return time.Duration(p.Timeout * float64(time.Second)) }
@@ -81,9 +93,9 @@ func (p *External) SetParam(key string, v *yaml.Node) error { return setParam(&p
 // Python process, which drives it through temple's C library (package capi) by the runner's own
 // code, so that its results are those of any agent.
 type Python struct {
-	Class   string         `yaml:"class" doc:"the learner, as module:Class; the module is looked for in the config's directory, then on PYTHONPATH" range:"module:Class"`
+	Class   string         `yaml:"class" doc:"the learner, as module:Class; the module is looked for in path (default: the config's directory), then on PYTHONPATH" range:"module:Class"`
 	Params  map[string]any `yaml:"params" doc:"keyword arguments of the class besides seed= (searched by temple tune where search: gives their ranges)"`
-	Files   []string       `yaml:"files,omitempty" doc:"other files of the learner's source, relative to the config's directory: their SHA-256, and the module's, are part of the experiment's identity (inputs:)"`
+	Files   []string       `yaml:"files,omitempty" doc:"other files of the learner's source, relative to path (default: the config's directory): their SHA-256, and the module's, are part of the experiment's identity (inputs:)"`
 	Timeout float64        `yaml:"timeout" doc:"seconds one call of the learner (act, observe, …) may take before its cell fails" range:"> 0"`
 	Path    string         `yaml:"path,omitempty" doc:"the directory the module is looked for first (default: the config's)"`
 }

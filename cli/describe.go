@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/internal/describe"
+	"github.com/temple-rl/temple/cli/describe"
 	"github.com/temple-rl/temple/internal/suggest"
 )
 

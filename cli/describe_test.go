@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/temple-rl/temple/cli/describe"
 	"github.com/temple-rl/temple/experiment"
-	"github.com/temple-rl/temple/internal/describe"
 	"github.com/temple-rl/temple/presets"
 )
 

@@ -192,7 +192,7 @@ var readmeSkipped = map[string]string{
 	"go build ./...":                           "the test suite builds every package before it runs",
 	"go install ./cmd/temple":                  "installs into the user's GOPATH; this test builds the same command",
 	"go test ./families/":                      "the families' own tests, part of go test ./...",
-	"go generate ./internal/describe":          "rewrites docs/reference/configuration.md; internal/describe's TestReferenceIsCurrent fails while it is stale",
+	"go generate ./cli/describe":               "rewrites docs/reference/configuration.md; cli/describe's TestReferenceIsCurrent fails while it is stale",
 	"go build -tags box2d,mujoco ./cmd/temple": "needs Debian's Box2D and MuJoCo (cgo); .ci/run builds and tests them",
 	"temple deep --envs Hopper-v5 --seeds 10 --sizes 250,1000,4000 --out runs/hopper": "Hopper-v5 exists only in a build with -tags mujoco",
 	"make python": "needs a C compiler (cgo) and make; .ci/run installs them and runs it (through make python-test)",

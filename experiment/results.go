@@ -12,7 +12,6 @@ const Version = results.Version
 type (
 	TaskRecord     = results.TaskRecord
 	CellResult     = results.CellResult
-	TaskOracle     = results.TaskOracle
 	Summary        = results.Summary
 	AgentSummary   = results.AgentSummary
 	Estimate       = results.Estimate

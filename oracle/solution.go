@@ -6,8 +6,8 @@
 // exact or incremental).
 //
 // It draws no random numbers, so measuring a cell leaves it unchanged. It may import the
-// learner interface (agent), the tabular model and its solvers (mdp) and the record it fills
-// (results.TaskOracle); nothing of the runner.
+// learner interface (agent) and the tabular model and its solvers (mdp); nothing of the runner,
+// nor of the results directory, which stores the record it fills (Record) as a task's.
 package oracle
 
 import (

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/results"
 )
 
 // Measure measures one cell on one task against the task's solution (an episode.Watcher); its
@@ -10,7 +9,7 @@ import (
 type Measure struct {
 	*Solution
 	policy *policyEvaluation
-	rec    results.TaskOracle
+	rec    Record
 }
 
 // Watch returns a fresh Measure of one cell on the task of solution sol.
@@ -64,7 +63,7 @@ func (o *Measure) Stepped(s, a int, r float64, next, h int, ph agent.Phase) {
 }
 
 // Finish returns the task's record, the discounted start value averaged over its episodes.
-func (o *Measure) Finish(episodes int) *results.TaskOracle {
+func (o *Measure) Finish(episodes int) *Record {
 	rec := o.rec
 	rec.OptimalDiscountedStart /= float64(episodes)
 	return &rec

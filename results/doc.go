@@ -8,8 +8,9 @@
 // scaling studies (WriteSweep, Scaling, WriteScaling), and Merge, which joins the directories of
 // shards.
 //
-// It may import the learner seam (agent, for a record's metrics and phases; no learner), template
-// (for the learned templates' snapshots), the statistics (stats), the figures (plots), its atomic writer
+// It may import the learner seam (agent, for a record's metrics and phases; no learner), the
+// oracle's record of a task (oracle.Record: the oracle imports the seam and the model alone),
+// template (for the learned templates' snapshots), the statistics (stats), the figures (plots), its atomic writer
 // (internal/atomicfile) and its reader of regular files (internal/regular). It must not import experiment or anything that runs experiments: what a
 // writer needs of the spec comes as plain data (Setup, SweepSetup, ScalingSetup; the encoded task
 // sequences), stored beside the results, so that the readers — temple compare, temple report and

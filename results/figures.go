@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/plots"
 	"github.com/temple-rl/temple/stats"
 )
@@ -32,7 +33,7 @@ func taskRewards(c CellResult) []float64 {
 // agent reports phases (some of its regret is classified).
 func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (plots.Figure, bool, error) {
 	f := plots.Figure{Title: "Regret per task by phase, " + name + ": " + title, XLabel: "Task", YLabel: "Regret per task, by the learner's phase" + smooth, ZeroLine: true}
-	series := func(label string, part func(*TaskOracle) float64) error {
+	series := func(label string, part func(*oracle.Record) float64) error {
 		band, err := stats.BandAcross(byAgent(cells, name, func(c CellResult) []float64 { return oracleSeries(c, part) }))
 		if err != nil {
 			return fmt.Errorf("results: agent %s: %w", name, err)
@@ -53,14 +54,14 @@ func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (plo
 	if !classified {
 		return f, false, nil
 	}
-	if err := series("total", (*TaskOracle).Total); err != nil {
+	if err := series("total", (*oracle.Record).Total); err != nil {
 		return f, false, err
 	}
 	for ph := agent.Phase(0); ph < agent.Phases; ph++ {
 		if ph == agent.Unclassified && !unclassified {
 			continue
 		}
-		if err := series(ph.String(), func(o *TaskOracle) float64 { return o.Regret[ph] }); err != nil {
+		if err := series(ph.String(), func(o *oracle.Record) float64 { return o.Regret[ph] }); err != nil {
 			return f, false, err
 		}
 	}
@@ -68,7 +69,7 @@ func regretByPhase(s Setup, cells []CellResult, name, title, smooth string) (plo
 }
 
 // oracleSeries is f of every task's oracle record of the cell.
-func oracleSeries(c CellResult, f func(*TaskOracle) float64) []float64 {
+func oracleSeries(c CellResult, f func(*oracle.Record) float64) []float64 {
 	out := make([]float64, len(c.Tasks))
 	for k, t := range c.Tasks {
 		out[k] = f(t.Oracle)
@@ -214,7 +215,7 @@ func figureFiles(name string) []string {
 func optimalReference(s Setup, cells []CellResult) (*plots.Series, error) {
 	var rows [][]float64
 	for _, c := range firstAgentCells(s, cells) {
-		rows = append(rows, oracleSeries(c, func(o *TaskOracle) float64 { return o.OptimalReward }))
+		rows = append(rows, oracleSeries(c, func(o *oracle.Record) float64 { return o.OptimalReward }))
 	}
 	band, err := stats.BandAcross(rows)
 	if err != nil {
@@ -269,7 +270,7 @@ func (f *agentFigures) add(cells []CellResult, name string, base [][]float64) er
 	f.perEpisode.Series = append(f.perEpisode.Series, plots.Series{Label: name, X: x, Band: band})
 	if s.Oracle {
 		if band, err = stats.BandAcross(byAgent(cells, name, func(c CellResult) []float64 {
-			return oracleSeries(c, func(o *TaskOracle) float64 { return float64(o.Mistakes) })
+			return oracleSeries(c, func(o *oracle.Record) float64 { return float64(o.Mistakes) })
 		})); err != nil {
 			return err
 		}

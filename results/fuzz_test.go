@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/temple-rl/temple/oracle"
 )
 
 // The fuzz targets of the readers of a results directory: whatever the bytes of a file, a reader
@@ -33,7 +35,7 @@ func fixtureCell(run int, agent string) CellResult {
 	c := CellResult{Fingerprint: Fingerprint([]byte(fixtureSpec)), Run: run, Agent: agent, EpisodeSums: []float64{1.5, 2}}
 	for k := range 2 {
 		c.Tasks = append(c.Tasks, TaskRecord{Task: k, Reward: float64(run + k), Steps: 10, States: 5, Actions: 2, Start: k,
-			Oracle: &TaskOracle{OptimalReward: 3, OptimalDiscountedStart: 1, Mistakes: 2}})
+			Oracle: &oracle.Record{OptimalReward: 3, OptimalDiscountedStart: 1, Mistakes: 2}})
 	}
 	return c
 }

@@ -4,8 +4,9 @@ package results
 // there is spelled in this file alone, and Layout says of each who writes it, whether
 // checksums.json holds its checksum, how temple merge makes it from shards, whether temple run
 // --force removes it, and what it holds; TuningLayout says the same of a tuning's directory
-// (temple tune). docs/reference/results-format.md's tables of files are generated from them (go
-// generate ./...), and a test holds the Python loader's names to Layout.
+// (temple tune). docs/reference/results-format.md's tables of files and the Python loader's
+// names (python/temple/results.py) are generated from them (go generate ./cli/describe), and
+// tests fail while either is stale.
 
 // The files and directories of a results directory.
 const (

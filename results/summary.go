@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/oracle"
 	"github.com/temple-rl/temple/stats"
 )
 
@@ -75,7 +76,7 @@ type AgentOracle struct {
 	// oracle.policy_mistakes, for agents that give their policy).
 	MeanPolicyMistakes *Estimate `json:"mean_policy_mistakes,omitempty"`
 	// RegretByPhase is MeanRegret decomposed by the agent's phase (agent.Phase names); the parts
-	// add up to MeanRegret (TaskOracle).
+	// add up to MeanRegret (oracle.Record).
 	RegretByPhase map[string]Estimate `json:"regret_by_phase"`
 }
 
@@ -160,8 +161,8 @@ func Summarize(s Setup, cells []CellResult) Summary {
 	}
 	if s.Oracle {
 		sum.Optimal = &OptimalSummary{
-			MeanPerTaskReward:        NewEstimate(optimalPerRun(s, cells, func(o *TaskOracle) float64 { return o.OptimalReward })),
-			MeanDiscountedStartValue: NewEstimate(optimalPerRun(s, cells, func(o *TaskOracle) float64 { return o.OptimalDiscountedStart })),
+			MeanPerTaskReward:        NewEstimate(optimalPerRun(s, cells, func(o *oracle.Record) float64 { return o.OptimalReward })),
+			MeanDiscountedStartValue: NewEstimate(optimalPerRun(s, cells, func(o *oracle.Record) float64 { return o.OptimalDiscountedStart })),
 			Epsilon:                  s.Epsilon,
 		}
 	}
@@ -199,7 +200,7 @@ func firstAgentCells(s Setup, cells []CellResult) []CellResult {
 }
 
 // optimalPerRun is, per run, the mean over tasks of f of the task's oracle.
-func optimalPerRun(s Setup, cells []CellResult, f func(*TaskOracle) float64) []float64 {
+func optimalPerRun(s Setup, cells []CellResult, f func(*oracle.Record) float64) []float64 {
 	var out []float64
 	for _, c := range firstAgentCells(s, cells) {
 		out = append(out, meanOver(c.Tasks, func(t TaskRecord) float64 { return f(t.Oracle) }))

@@ -24,9 +24,10 @@ var rules = []struct {
 	mustNotDepend []string
 }{
 	// The readers of a results directory (temple compare, report, merge) need results alone, and
-	// of the learners only the seam (metrics, phases): no learner comes along.
-	{"results", []string{"agent", "template", "stats", "plots", "internal/atomicfile", "internal/regular"},
-		[]string{"experiment", "episode", "oracle", "families", "agenttypes", "learners", "temple", "baseline",
+	// of the learners only the seam (metrics, phases): no learner comes along. oracle may come: a
+	// task's record holds the oracle's (oracle.Record), and oracle brings the seam and the model.
+	{"results", []string{"agent", "oracle", "template", "stats", "plots", "internal/atomicfile", "internal/regular"},
+		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline",
 			"env", "stream", "memory"}},
 	{"stats", []string{}, nil},
 	{"plots", []string{"stats", "internal/atomicfile"}, nil},
@@ -45,8 +46,9 @@ var rules = []struct {
 	{"template", []string{"mdp"}, nil},
 	// A family's measures read its true models and their templates, nothing of the runner.
 	{"measures", []string{"mdp", "template"}, []string{"experiment", "results", "learners", "agenttypes", "families", "env"}},
-	{"oracle", []string{"agent", "mdp", "results", "internal"},
-		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline"}},
+	// The oracle computes its record (Record) and stores nothing: no results directory, no figures.
+	{"oracle", []string{"agent", "mdp", "internal"},
+		[]string{"experiment", "episode", "families", "agenttypes", "learners", "temple", "baseline", "results", "plots"}},
 	{"memory", []string{"agenttypes", "env", "mdp", "oracle", "internal/sysmem"}, []string{"experiment"}},
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, and the
@@ -63,6 +65,38 @@ var rules = []struct {
 		[]string{"cmd", "cli", "capi", "tune"}},
 	// Tuning is a client of the runner: its trials are the runner's cells.
 	{"tune", []string{"experiment", "agenttypes", "results", "cluster", "internal"}, []string{"cmd", "capi", "presets"}},
+	// The doc generator reads the registries, the spec and the results layout: it stands above
+	// them, below the command line that prints what it reads.
+	{"cli/describe", []string{"agenttypes", "experiment", "families", "results"}, nil},
+}
+
+// internalImportsUp are the packages of internal/ that import packages of the module outside it,
+// with those imports: the shared test loops of the learners' tests and benchmarks, imported by
+// _test files alone. Every other package of internal/ is a low helper that imports nothing of the
+// module but internal/.
+var internalImportsUp = map[string][]string{
+	"internal/episodetest": {"agent"},
+	"internal/benchmaze":   {"agent", "env", "mdp"},
+}
+
+// TestInternalHoldsLowHelpers checks that the packages of internal/ import nothing of the module
+// above internal/ but those of internalImportsUp: a package that reads the registries or the
+// runner (a generator, say) lives above them.
+func TestInternalHoldsLowHelpers(t *testing.T) {
+	imports, _ := listPackages(t)
+	for pkg, imps := range imports {
+		rel, ok := strings.CutPrefix(pkg, module+"/")
+		if !ok || !strings.HasPrefix(rel, "internal/") {
+			continue
+		}
+		for _, imp := range imps {
+			dep, ok := strings.CutPrefix(imp, module+"/")
+			if ok && !strings.HasPrefix(dep, "internal/") && !slices.Contains(internalImportsUp[rel], dep) {
+				t.Errorf("%s imports %s, outside internal/: internal/ holds the low helpers the module builds on; "+
+					"a package that imports %s lives above it", rel, dep, dep)
+			}
+		}
+	}
 }
 
 // TestPackagesImportOnlyWhatTheirDocsAllow checks every rule against the module's imports.

@@ -8,7 +8,7 @@
     res.to_pandas()["regret"]                         # DataFrames, where pandas is installed
 
 The files and the meaning of every column are those of docs/reference/results-format.md (and the
-Go package results, whose layout version 4 this reads, checking every file as temple's readers
+Go package results, whose results format this reads, checking every file as temple's readers
 do). Numbers are written there as the shortest
 decimal that reads back exactly, so the floats here are the runner's bit for bit.
 """
@@ -33,6 +33,41 @@ __all__ = ["Results", "Table", "load"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+# Generated from results.Layout (results/layout.go) by go generate ./cli/describe: edit that, not these lines.
+# The results format this loader reads (results.FormatVersion).
+_FORMAT_VERSION = 4
+# Every file and directory temple writes into a results directory (results.Layout).
+_SPEC_YAML = "spec.yaml"
+_TASKS_JSON = "tasks.json"
+_PER_TASK_CSV = "per_task.csv"
+_METRICS_CSV = "metrics.csv"
+_ORACLE_CSV = "oracle.csv"
+_REGRET_CSV = "regret.csv"
+_SUMMARY_JSON = "summary.json"
+_TIMINGS_JSON = "timings.json"
+_REPORT_HTML = "report.html"
+_SWEEP_CSV = "sweep.csv"
+_FIGURES = "figures"
+_CELLS = "cells"
+_EPISODES = "episodes"
+_TEMPLATES = "templates"
+_SETUP_JSON = "setup.json"
+_SWEEP_JSON = "sweep.json"
+_SCALING_CSV = "scaling.csv"
+_SCALING_FIT_CSV = "scaling_fit.csv"
+_SCALING_JSON = "scaling.json"
+_CHECKSUMS_JSON = "checksums.json"
+_COMPARE_CSV = "compare.csv"
+_TEMPLE_LOCK = ".temple.lock"
+# The files temple writes at the top of a directory and records there, all but the record and the
+# lock: one of them that checksums.json does not list is not temple's.
+_TEMPLE_FILES = (_SPEC_YAML, _TASKS_JSON, _PER_TASK_CSV, _METRICS_CSV, _ORACLE_CSV, _REGRET_CSV, _SUMMARY_JSON,
+                 _TIMINGS_JSON, _REPORT_HTML, _SWEEP_CSV, _SETUP_JSON, _SWEEP_JSON, _SCALING_CSV, _SCALING_FIT_CSV,
+                 _SCALING_JSON, _COMPARE_CSV)
+# The files checksums.json lists without a checksum: they differ between identical runs.
+_UNCHECKED_FILES = (_TIMINGS_JSON, _REPORT_HTML)
+# end of the generated names
+
 # The columns that hold integers and text; every other column holds floats (empty: None).
 _INT_COLUMNS = frozenset(["run", "task", "steps", "states", "actions", "start", "eps_mistakes", "policy_mistakes",
                           "runs", "wins"])
@@ -40,11 +75,11 @@ _TEXT_COLUMNS = frozenset(["agent", "metric", "a", "b", "verdict"])
 
 # The tables of a results directory: attribute, file, whether every directory has it.
 _TABLES = [
-    ("per_task", "per_task.csv", True),
-    ("metrics", "metrics.csv", True),
-    ("oracle", "oracle.csv", False),
-    ("regret", "regret.csv", False),
-    ("comparisons", "compare.csv", False),
+    ("per_task", _PER_TASK_CSV, True),
+    ("metrics", _METRICS_CSV, True),
+    ("oracle", _ORACLE_CSV, False),
+    ("regret", _REGRET_CSV, False),
+    ("comparisons", _COMPARE_CSV, False),
 ]
 
 
@@ -198,28 +233,28 @@ def load(directory: PathLike, compare: bool = True) -> Results:
     d = os.fspath(directory)
     if not os.path.isdir(d):
         raise TempleError("results %s: no such directory" % d)
-    summary_path = os.path.join(d, "summary.json")
+    summary_path = os.path.join(d, _SUMMARY_JSON)
     if not os.path.exists(summary_path):
-        for top in ("sweep.json", "scaling.json"):
+        for top in (_SWEEP_JSON, _SCALING_JSON):
             if os.path.exists(os.path.join(d, top)):
                 raise TempleError("results %s: a %s's directory (%s): load one of its points' directories" %
                                   (d, top.split(".")[0], top))
-        raise TempleError("results %s: not a results directory of temple: summary.json is missing" % d)
+        raise TempleError("results %s: not a results directory of temple: %s is missing" % (d, _SUMMARY_JSON))
     data = _read_regular(summary_path, _MAX_LAYOUT_BYTES)
     try:
         summary = json.loads(data)
     except ValueError as e:
-        raise TempleError("results %s: summary.json: %s" % (d, e)) from None
+        raise TempleError("results %s: %s: %s" % (d, _SUMMARY_JSON, e)) from None
     if not isinstance(summary, dict) or not isinstance(summary.get("agents"), list):
-        raise TempleError("results %s: summary.json has no list of agents" % d)
+        raise TempleError("results %s: %s has no list of agents" % (d, _SUMMARY_JSON))
     version = summary.get("format_version")
     if isinstance(version, int) and version > _FORMAT_VERSION:
         raise TempleError("%s is of results format %d, written by a newer temple than this one (format %d); "
                           "read it with that temple" % (summary_path, version, _FORMAT_VERSION))
     record = _Record(d)
-    record.check("summary.json", data)
-    spec = record.read("spec.yaml", _MAX_LAYOUT_BYTES).decode("utf-8")
-    if compare and not os.path.exists(os.path.join(d, "compare.csv")):
+    record.check(_SUMMARY_JSON, data)
+    spec = record.read(_SPEC_YAML, _MAX_LAYOUT_BYTES).decode("utf-8")
+    if compare and not os.path.exists(os.path.join(d, _COMPARE_CSV)):
         _compare(d, summary)
         record = _Record(d)  # compare.csv is listed now
     tables: Dict[str, Optional[Table]] = {}
@@ -296,13 +331,7 @@ def _read_table(name: str, path: str, data: bytes) -> Table:
 
 
 # What temple's Go readers check of a results directory (package results: checksums.go), the same
-# checks here. _FORMAT_VERSION is results.FormatVersion (a Go test holds them equal).
-_FORMAT_VERSION = 4
-# The files temple writes at the top of an experiment's directory (results.resultFiles and
-# compare.csv): one of them that checksums.json does not list is not temple's.
-_TEMPLE_FILES = ("spec.yaml", "tasks.json", "per_task.csv", "metrics.csv", "oracle.csv", "regret.csv", "summary.json",
-                 "timings.json", "report.html", "sweep.csv", "setup.json", "sweep.json", "scaling.csv",
-                 "scaling_fit.csv", "scaling.json", "compare.csv")
+# checks here.
 _MAX_LAYOUT_BYTES = 256 << 20
 _MAX_TABLE_BYTES = 4 << 30
 _MAX_RECORD_BYTES = 1 << 30
@@ -367,9 +396,9 @@ class _Record:
 
     def __init__(self, d: str):
         self.d = d
-        path = os.path.join(d, "checksums.json")
+        path = os.path.join(d, _CHECKSUMS_JSON)
         again = ("run the experiment again with this version (temple run %s --out %s --allow-other-version: it "
-                 "resumes from the cells and writes every file again)" % (os.path.join(d, "spec.yaml"), d))
+                 "resumes from the cells and writes every file again)" % (os.path.join(d, _SPEC_YAML), d))
         if not os.path.lexists(path):
             raise TempleError("results %s has no checksums.json: it is not a results directory of this temple (results "
                               "format %d), or one written before its files were checksummed; %s" % (d, _FORMAT_VERSION, again))
@@ -385,7 +414,7 @@ class _Record:
         unchecked = rec.get("unchecked") or []
         if not isinstance(sizes, dict) or not isinstance(unchecked, list) or \
                 not all(k in files and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in sizes.items()) or \
-                not all(u in ("timings.json", "report.html") for u in unchecked):
+                not all(u in _UNCHECKED_FILES for u in unchecked):
             raise TempleError("%s: not a record of checksums (it was changed after temple wrote it)" % path)
         version = rec.get("format_version")
         if isinstance(version, int) and version > _FORMAT_VERSION:
@@ -432,7 +461,7 @@ class _Record:
         """Checks every file the record lists but the cells (which carry their own checksums), and
         refuses a file of temple's names at the top that it does not list."""
         for name in sorted(self.files):
-            if name.startswith("cells/"):
+            if name.startswith(_CELLS + "/"):
                 continue
             path = os.path.join(self.d, name)
             if not os.path.lexists(path):

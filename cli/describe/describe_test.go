@@ -3,12 +3,14 @@ package describe
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/results"
 )
 
 // The checked-in configuration reference is what the registries give today.
@@ -23,7 +25,7 @@ func TestReferenceIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(old, b.Bytes()) {
-		t.Errorf("%s is stale: run go generate ./internal/describe and commit it", page)
+		t.Errorf("%s is stale: run go generate ./cli/describe and commit it", page)
 	}
 }
 
@@ -145,6 +147,50 @@ func TestResultsFilesAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(old, now) {
-		t.Errorf("%s's table of files is stale: run go generate ./internal/describe and commit it", page)
+		t.Errorf("%s's table of files is stale: run go generate ./cli/describe and commit it", page)
+	}
+}
+
+// Python's temple.results.load checks a results directory as package results does, with the
+// names of results.Layout and results.FormatVersion generated into python/temple/results.py: they
+// are what the layout gives today, and each table the loader reads is a CSV file of the layout,
+// named by its generated constant.
+func TestPythonLoaderIsCurrent(t *testing.T) {
+	const loader = "../../python/temple/results.py"
+	old, err := os.ReadFile(loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := SplicePythonFiles(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(old, now) {
+		t.Errorf("%s's names of the results files are stale: run go generate ./cli/describe and commit it", loader)
+	}
+	tables := regexp.MustCompile(`(?s)\n_TABLES = \[(.*?)\n\]`).FindSubmatch(old)
+	if tables == nil {
+		t.Fatalf("%s has no _TABLES", loader)
+	}
+	rows := regexp.MustCompile(`\("(\w+)", (\w+), (True|False)\)`).FindAllSubmatch(tables[1], -1)
+	if len(rows) == 0 {
+		t.Fatalf("%s's _TABLES lists no table:\n%s", loader, tables[1])
+	}
+	for _, row := range rows {
+		if !slices.ContainsFunc(results.Layout, func(f results.File) bool {
+			return pythonName(f.Name) == string(row[2]) && !f.Dir && strings.HasSuffix(f.Name, ".csv")
+		}) {
+			t.Errorf("%s's table %s reads %s, not the constant of a CSV file of results.Layout", loader, row[1], row[2])
+		}
+	}
+}
+
+// A file's Python constant is its name in capitals, other characters as underscores.
+func TestPythonName(t *testing.T) {
+	for name, want := range map[string]string{"spec.yaml": "_SPEC_YAML", "scaling_fit.csv": "_SCALING_FIT_CSV",
+		".temple.lock": "_TEMPLE_LOCK", "cells": "_CELLS"} {
+		if got := pythonName(name); got != want {
+			t.Errorf("pythonName(%q) = %s, want %s", name, got, want)
+		}
 	}
 }

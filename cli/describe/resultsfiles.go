@@ -12,8 +12,8 @@ import (
 // The tables of files of docs/reference/results-format.md are generated from results.Layout and
 // results.TuningLayout, each between its first line and the end line of the page.
 const (
-	resultsBegin = "<!-- the table below is generated from results.Layout (results/layout.go): go generate ./internal/describe -->"
-	tuningBegin  = "<!-- the table below is generated from results.TuningLayout (results/layout.go): go generate ./internal/describe -->"
+	resultsBegin = "<!-- the table below is generated from results.Layout (results/layout.go): go generate ./cli/describe -->"
+	tuningBegin  = "<!-- the table below is generated from results.TuningLayout (results/layout.go): go generate ./cli/describe -->"
 	resultsEnd   = "<!-- end of the generated table -->"
 )
 
@@ -69,17 +69,27 @@ func SpliceResultsFiles(page []byte) ([]byte, error) {
 	return []byte(text), nil
 }
 
-// splice is text with the lines between the line begin and the next end line replaced by what
-// table writes.
+// splice is text (docs/reference/results-format.md) with the lines between the line begin and
+// the next end line replaced by what table writes.
 func splice(text, begin string, table func(io.Writer)) (string, error) {
+	out, err := spliceBetween(text, begin, resultsEnd, table)
+	if err != nil {
+		return "", fmt.Errorf("the results format: %w", err)
+	}
+	return out, nil
+}
+
+// spliceBetween is text with the lines between the line begin and the next line end replaced
+// by what table writes.
+func spliceBetween(text, begin, end string, table func(io.Writer)) (string, error) {
 	from := strings.Index(text, begin+"\n")
 	if from < 0 {
-		return "", fmt.Errorf("the results format has no line %q", begin)
+		return "", fmt.Errorf("no line %q", begin)
 	}
 	from += len(begin) + 1
-	to := strings.Index(text[from:], resultsEnd)
+	to := strings.Index(text[from:], end)
 	if to < 0 {
-		return "", fmt.Errorf("the results format has no line %q after %q", resultsEnd, begin)
+		return "", fmt.Errorf("no line %q after %q", end, begin)
 	}
 	var b bytes.Buffer
 	b.WriteString(text[:from])

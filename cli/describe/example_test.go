@@ -3,7 +3,7 @@ package describe_test
 import (
 	"os"
 
-	"github.com/temple-rl/temple/internal/describe"
+	"github.com/temple-rl/temple/cli/describe"
 )
 
 // A parameter struct documents its keys with doc and range tags beside their yaml tags; Of reads

@@ -9,13 +9,15 @@
 // read in sources.go, the only file that knows them.
 //
 // It may import the registries (agents, families), package experiment (the config's own keys),
-// package results (the layout of a results directory, whose table of files it generates,
-// resultsfiles.go) and the YAML library; nothing but the command line and its generator imports
-// it.
+// package results (the layout of a results directory, whose table of files and the Python
+// loader's names it generates: resultsfiles.go, pythonfiles.go) and the YAML library; nothing but the command line and its generator imports
+// it. It lives below cli, its one importer, and not in internal/: it reads the registries and the
+// runner's spec, so it stands above them, and internal/ holds the low helpers they build on.
 package describe
 
 //go:generate go run ./gen ../../docs/reference/configuration.md
 //go:generate go run ./gen -results ../../docs/reference/results-format.md
+//go:generate go run ./gen -python ../../python/temple/results.py
 
 import (
 	"reflect"
