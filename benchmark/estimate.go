@@ -67,14 +67,17 @@ func contains(xs []string, x string) bool {
 }
 
 // ReadTiming reads DIR/timing.json.
-func ReadTiming(dir string) (Timing, error) {
+func ReadTiming(dir string) (Timing, error) { return ReadTimingFile(filepath.Join(dir, TimingFile)) }
+
+// ReadTimingFile reads a timing.json by its path.
+func ReadTimingFile(path string) (Timing, error) {
 	var t Timing
-	b, err := os.ReadFile(filepath.Join(dir, TimingFile))
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return t, err
 	}
 	if err := json.Unmarshal(b, &t); err != nil || t.Steps <= 0 || t.Seconds <= 0 {
-		return t, fmt.Errorf("benchmark: %s: not a timing (%v)", filepath.Join(dir, TimingFile), err)
+		return t, fmt.Errorf("benchmark: %s: not a timing (%v)", path, err)
 	}
 	return t, nil
 }

@@ -66,7 +66,11 @@ func benchmarkCmd() *cobra.Command {
 			fmt.Fprintf(w, "temple %s: benchmark %s, seed %d: %d families, %d learners and %d references, %d settings each; at most %.3g agent-steps\n",
 				experiment.Version, s.Name, seed, len(s.Families), len(s.Learners), len(s.References), s.Tuning.Settings, float64(work))
 			if tier == "full" || calibrate != "" || estimateOnly {
-				printEstimate(cmd, calibrate, work)
+				reference := ""
+				if file == filepath.Join("benchmarks", tier+".yaml") {
+					reference = filepath.Join("benchmarks", tier+".timing.json")
+				}
+				printEstimate(cmd, calibrate, reference, work)
 			}
 			if estimateOnly {
 				return nil
@@ -110,15 +114,26 @@ func benchmarkCmd() *cobra.Command {
 }
 
 // printEstimate prints the time the benchmark should take: the measured seconds per agent-step of
-// a finished benchmark (its timing.json) times this one's agent-steps.
-func printEstimate(cmd *cobra.Command, calibrate string, work int64) {
+// a finished benchmark (its timing.json) times this one's agent-steps. Without one on this machine
+// it prints the tier's reference time, if the tier has one (benchmarks/TIER.timing.json: the run
+// of docs/benchmark.md), scaled to this benchmark's agent-steps.
+func printEstimate(cmd *cobra.Command, calibrate, reference string, work int64) {
 	if calibrate == "" {
 		calibrate = filepath.Join(runsDir, "bench-small")
 	}
 	w := cmd.OutOrStdout()
 	t, err := benchmark.ReadTiming(calibrate)
 	if err != nil {
-		fmt.Fprintf(w, "Time estimate: none (%v); run the small tier first, or give --calibrate a finished benchmark's directory.\n", err)
+		ref, rerr := benchmark.ReadTimingFile(reference)
+		if reference == "" || rerr != nil {
+			fmt.Fprintf(w, "Time estimate: none (%v); run the small tier first, or give --calibrate a finished benchmark's directory.\n", err)
+			return
+		}
+		est := time.Duration(ref.Seconds / float64(ref.Steps) * float64(work) * float64(time.Second))
+		fmt.Fprintf(w, "Time estimate: none measured on this machine (%v). The reference run of this tier (%s, docs/benchmark.md) took %s "+
+			"for %.3g agent-steps with --jobs %d on a 2-core machine: about %s for these; run the small tier first, or give --calibrate a "+
+			"finished benchmark's directory, for this machine's estimate.\n",
+			err, reference, time.Duration(ref.Seconds*float64(time.Second)).Round(time.Second), float64(ref.Steps), ref.Jobs, est.Round(time.Second))
 		return
 	}
 	est := time.Duration(t.Seconds / float64(t.Steps) * float64(work) * float64(time.Second))

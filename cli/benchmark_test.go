@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/temple-rl/temple/benchmark"
 )
 
 func TestBenchmarkFlags(t *testing.T) {
@@ -42,5 +45,23 @@ func TestBenchmarkEstimate(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b")); err == nil {
 		t.Error("--estimate made the output directory")
+	}
+}
+
+// With no timing measured on this machine, --tier full prints its reference run's time
+// (benchmarks/full.timing.json, the run of docs/benchmark.md) scaled to its agent-steps.
+func TestBenchmarkEstimateFallsBackToTheTiersReference(t *testing.T) {
+	t.Chdir("..") // --tier reads benchmarks/TIER.yaml from the repository's root
+	ref, err := benchmark.ReadTimingFile(filepath.Join("benchmarks", "full.timing.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := temple(t, "benchmark", "--tier", "full", "--estimate", "--calibrate", filepath.Join(t.TempDir(), "none"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Duration(ref.Seconds * float64(time.Second)).Round(time.Second).String()
+	if !strings.Contains(out, "none measured on this machine") || !strings.Contains(out, "took "+took) || !strings.Contains(out, "about "+took+" for these") {
+		t.Errorf("printed:\n%s\nwant the reference run's %s", out, took)
 	}
 }
