@@ -25,11 +25,7 @@ func ResultsFiles(w io.Writer) {
 	fmt.Fprintln(w, "| file | content | written by | checksum | `temple merge` | removed by `--force` |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, f := range results.Layout {
-		name := f.Name
-		if f.Dir {
-			name += "/"
-		}
-		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s | %s |\n", name, f.Content, f.Writer, yesNo(f.Checksummed), f.Merge, yesNo(f.Forced))
+		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s | %s |\n", shown(f), f.Content, f.Writer, yesNo(f.Checksummed), f.Merge, yesNo(f.Forced))
 	}
 }
 
@@ -40,11 +36,7 @@ func TuningFiles(w io.Writer) {
 	fmt.Fprintln(w, "| file | content | written by | checksum | removed by `--force` |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, f := range results.TuningLayout {
-		name := f.Name
-		if f.Dir {
-			name += "/"
-		}
-		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s |\n", name, f.Content, f.Writer, yesNo(f.Checksummed), yesNo(f.Forced))
+		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s |\n", shown(f), f.Content, f.Writer, yesNo(f.Checksummed), yesNo(f.Forced))
 	}
 }
 
@@ -96,4 +88,12 @@ func spliceBetween(text, begin, end string, table func(io.Writer)) (string, erro
 	table(&b)
 	b.WriteString(text[from+to:])
 	return b.String(), nil
+}
+
+// shown is a file's name as the tables show it: a directory's with a slash.
+func shown(f results.File) string {
+	if f.Dir {
+		return f.Name + "/"
+	}
+	return f.Name
 }
