@@ -35,6 +35,7 @@ import (
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/presets"
 	"github.com/temple-rl/temple/stats"
+	"github.com/temple-rl/temple/study"
 
 	"github.com/temple-rl/temple/results"
 )
@@ -393,7 +394,7 @@ func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh cluster
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
 	prog := newProgress(cmd.ErrOrStderr(), s)
-	cells, err := experiment.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
+	cells, err := study.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
 	if err != nil {
 		return interrupted(cmd, err, results.At(o.out))
@@ -433,7 +434,7 @@ func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", experiment.Version, s.Name,
 		len(s.Scaling.Sizes), len(s.Scaling.LandformSets), s.Seed, s.Runs)
 	prog := newProgress(cmd.ErrOrStderr(), s)
-	rows, fits, err := experiment.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
+	rows, fits, err := study.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
 		return interrupted(cmd, err, results.At(o.out))
@@ -468,7 +469,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	}
 	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
 	prog := newProgress(cmd.ErrOrStderr(), s)
-	points, err := experiment.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
+	points, err := study.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()
 	if err != nil {
 		return interrupted(cmd, err, results.At(o.out))

@@ -35,9 +35,9 @@ type Noter interface {
 	Note(text string)
 }
 
-// claim takes the directory at path for experiment s (results.Claim); the caller calls release
+// Claim takes the directory at path for experiment s (results.Claim); the caller calls release
 // when done.
-func claim(path string, s Spec, progress Progress) (dir results.Dir, release func(), err error) {
+func Claim(path string, s Spec, progress Progress) (dir results.Dir, release func(), err error) {
 	b, o, err := claimOf(s, progress)
 	if err != nil {
 		return results.Dir{}, nil, err

@@ -74,7 +74,7 @@ func TestDiscardLeavesNoForeignCell(t *testing.T) {
 	dir := t.TempDir()
 	a := small(2, 1, 10)
 	a.Name = "first"
-	if _, err := ExecuteSweep(context.Background(), withSweep(a), dir, 2, nil); err != nil {
+	if err := runPoints(withSweep(a), dir); err != nil {
 		t.Fatal(err)
 	}
 	notes := filepath.Join(dir, "notes.txt")

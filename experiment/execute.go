@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/results"
 )
@@ -28,7 +29,7 @@ func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	d, release, err := claim(dir, s, progress)
+	d, release, err := Claim(dir, s, progress)
 	if err != nil {
 		return nil, Summary{}, err
 	}
@@ -51,10 +52,10 @@ func runClaimed(ctx context.Context, s Spec, p *Plan, d results.Dir, jobs int, p
 	return cells, sum, err
 }
 
-// runPoint runs the experiment s of one point of a sweep or scaling study into its directory sub
+// RunPoint runs the experiment s of one point of a sweep or scaling study into its directory sub
 // below top, which it claims, and returns its plan (for the tasks' true templates), its cells and
 // their summary.
-func runPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int, progress Progress) (*Plan, []CellResult, Summary, error) {
+func RunPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int, progress Progress) (*Plan, []CellResult, Summary, error) {
 	plan, err := Build(s)
 	if err != nil {
 		return nil, nil, Summary{}, err
@@ -66,6 +67,32 @@ func runPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int
 	defer release()
 	cells, sum, err := runClaimed(ctx, s, plan, d, jobs, progress)
 	return plan, cells, sum, err
+}
+
+// RunShardPoint runs the shard's cells of one experiment into top, the directory claimed for
+// the shard, or, for a point of a sweep or scaling study, into its directory sub below top, which
+// it claims first; it returns how many cells it ran and its plan. It writes no summary or
+// figures: results.Merge joins the shards' directories and writes them.
+func RunShardPoint(ctx context.Context, ps Spec, top results.Dir, sub string, jobs int, progress Progress, sh cluster.Shard) (int, *Plan, error) {
+	p, err := Build(ps)
+	if err != nil {
+		return 0, nil, err
+	}
+	dir := top
+	if sub != "" {
+		point, release, err := claimPoint(top, sub, ps, progress)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer release()
+		dir = point
+	}
+	if err := prepare(ps, p, dir); err != nil {
+		return 0, nil, err
+	}
+	p.Shard = sh
+	res, err := Run(ctx, p, dir, jobs, progress)
+	return len(res), p, err
 }
 
 // prepare writes the task sequences of plan p of s to dir's tasks.json and what the writer of its

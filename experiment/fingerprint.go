@@ -77,9 +77,9 @@ func (in *inputStore) digest(input families.Input) (string, error) {
 
 // ReadInputsOnce is s with a store of the files its tasks read: each is read once, when first
 // needed, and the digests spec.yaml records, every run's tasks and every point of a sweep take
-// those bytes. Execute, ExecuteShard, ExecuteSweep, ExecuteScaling, Check and Build call it
-// themselves; a caller that checks s (Check) before it runs it calls it first, so that both read
-// the same bytes. A spec that has its store keeps it.
+// those bytes. Execute, Check, Build and package study's runners call it themselves; a caller
+// that checks s (Check) before it runs it calls it first, so that both read the same bytes. A
+// spec that has its store keeps it.
 func (s Spec) ReadInputsOnce() Spec {
 	if s.inputs == nil {
 		s.inputs = &inputStore{files: map[string]storedInput{}}

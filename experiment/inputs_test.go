@@ -170,7 +170,7 @@ func TestSweepReadsTheTaskFileOnce(t *testing.T) {
 	reads := 0
 	s.inputs.afterRead = func(string) { reads++ }
 	out := filepath.Join(dir, "out")
-	if _, err := ExecuteSweep(context.Background(), s, out, 2, nil); err != nil {
+	if err := runPoints(s, out); err != nil {
 		t.Fatal(err)
 	}
 	if reads != 1 {

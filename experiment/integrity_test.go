@@ -52,7 +52,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	}
 	s := customSpec(mdpFile)
 	out := filepath.Join(dir, "D")
-	if _, err := ExecuteShard(context.Background(), s, out, 1, nil, cluster.Shard{Index: 0, Count: 2}); err != nil {
+	if err := runShard(s, out, cluster.Shard{Index: 0, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := os.ReadFile(filepath.Join(out, "spec.yaml"))
@@ -73,7 +73,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	}
 
 	other := filepath.Join(dir, "D2")
-	if _, err := ExecuteShard(context.Background(), s, other, 1, nil, cluster.Shard{Index: 1, Count: 2}); err != nil {
+	if err := runShard(s, other, cluster.Shard{Index: 1, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
 	err = results.Merge(filepath.Join(dir, "M"), []string{out, other})
@@ -87,7 +87,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	other = filepath.Join(dir, "D3")
-	if _, err := ExecuteShard(context.Background(), s, other, 1, nil, cluster.Shard{Index: 1, Count: 2}); err != nil {
+	if err := runShard(s, other, cluster.Shard{Index: 1, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
 	setup := filepath.Join(other, "setup.json")

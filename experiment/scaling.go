@@ -4,7 +4,6 @@
 package experiment
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
-	"github.com/temple-rl/temple/template"
 )
 
 // Scaling is a scaling: block. It measures the sample-complexity law behind the paper
@@ -98,36 +96,49 @@ func (sc *Scaling) points(s Spec) []scalingPoint {
 	return out
 }
 
-// experiments are the specs s runs — one per point of a sweep or a scaling block, else s
-// itself — and their cells directories below s's.
-func (s Spec) experiments() ([]Spec, []string, error) {
-	var specs []Spec
-	var dirs []string
+// Point is one experiment a spec runs: one per point of a sweep or a scaling block, else the
+// spec itself.
+type Point struct {
+	Spec      Spec
+	Dir       string    // its cells directory below the spec's ("" for the spec itself)
+	Values    []string  // a sweep point's values, as written in sweep.csv, in the sweep's order
+	Series    string    // a scaling point's series: "size" or "templates"
+	Size      int       // a scaling point's maze size n
+	Landforms []float64 // a scaling point's landforms
+}
+
+// Points are the experiments s runs, in order.
+func Points(s Spec) ([]Point, error) {
+	var out []Point
 	switch {
 	case len(s.Sweep) > 0:
 		for _, pt := range sweepPoints(s.Sweep) {
 			ps, err := s.at(pt)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			specs, dirs = append(specs, ps), append(dirs, pointDir(s, pt))
+			var values []string
+			for k, p := range s.Sweep {
+				values = append(values, valueText(&p.Values[pt[k]]))
+			}
+			out = append(out, Point{Spec: ps, Dir: pointDir(s, pt), Values: values})
 		}
 	case s.Scaling != nil:
 		m, err := largestM(s)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, pt := range s.Scaling.points(s) {
 			ps, err := s.Scaling.at(s, pt, m)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			specs, dirs = append(specs, ps), append(dirs, pt.dir())
+			out = append(out, Point{Spec: ps, Dir: pt.dir(), Series: pt.series, Size: pt.size, Landforms: pt.landforms})
 		}
 	default:
-		specs, dirs = []Spec{s}, []string{""}
+		out = []Point{{Spec: s}}
 	}
-	return specs, dirs, nil
+	return out, nil
 }
 
 // largestM is the largest known threshold m of the agents.
@@ -158,82 +169,4 @@ func (sc *Scaling) at(s Spec, p scalingPoint, m int64) (Spec, error) {
 	out.Episodes = int(math.Ceil(sc.Budget * float64(m) * pairs / float64(s.Steps)))
 	out.Name = s.Name + " " + p.dir()
 	return out, out.Validate()
-}
-
-// ScalingRow and ScalingFit are a row of scaling.csv and of scaling_fit.csv (package results).
-type (
-	ScalingRow = results.ScalingRow
-	ScalingFit = results.ScalingFit
-)
-
-// ExecuteScaling runs every point of the spec's scaling block into dir, then writes scaling.csv
-// (one row per agent and point), scaling_fit.csv and figures/scaling.{png,svg}.
-func ExecuteScaling(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]ScalingRow, []ScalingFit, error) {
-	if s.Scaling == nil {
-		return nil, nil, errors.New("experiment: the spec has no scaling: block")
-	}
-	s = s.ReadInputsOnce()
-	if err := Check(s); err != nil {
-		return nil, nil, err
-	}
-	d, release, err := claim(dir, s, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer release()
-	return executeScaling(ctx, s, d, jobs, progress)
-}
-
-// executeScaling is ExecuteScaling in a directory already claimed; each point claims its own.
-func executeScaling(ctx context.Context, s Spec, dir results.Dir, jobs int, progress Progress) ([]ScalingRow, []ScalingFit, error) {
-	m, err := largestM(s)
-	if err != nil {
-		return nil, nil, err
-	}
-	var pts []results.ScalingPointSetup
-	var cells [][]CellResult
-	for _, pt := range s.Scaling.points(s) {
-		ps, err := s.Scaling.at(s, pt, m)
-		if err != nil {
-			return nil, nil, err
-		}
-		plan, c, _, err := runPoint(ctx, dir, pt.dir(), ps, jobs, progress)
-		if err != nil {
-			return nil, nil, err
-		}
-		setup, err := pt.setup(plan)
-		if err != nil {
-			return nil, nil, err
-		}
-		pts, cells = append(pts, setup), append(cells, c)
-	}
-	sc, err := writeScalingSetup(s, dir, pts)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, fits := results.Scaling(sc, cells)
-	return rows, fits, results.WriteScaling(dir, sc, rows, fits)
-}
-
-// setup is the point as scaling.json holds it: its directory, its series and its tasks' sizes
-// and true templates (those of the plan's first run).
-func (p scalingPoint) setup(plan *Plan) (results.ScalingPointSetup, error) {
-	var truth template.Truth
-	for _, t := range plan.Runs[0] {
-		truth.Include(template.OfModel(t.Dynamics()).Templates...)
-	}
-	S, A := plan.Runs[0][0].Dynamics().Size()
-	return results.ScalingPointSetup{Dir: p.dir(), Series: p.series, Size: p.size, Landforms: p.landforms,
-		S: S, SA: S * A, G: len(truth.Templates)}, nil
-}
-
-// writeScalingSetup writes the layout of the scaling study of s (scaling.json) into dir.
-func writeScalingSetup(s Spec, dir results.Dir, pts []results.ScalingPointSetup) (results.ScalingSetup, error) {
-	sc := results.ScalingSetup{Name: s.Name, Runs: s.Runs, Agents: s.AgentNames(), Points: pts}
-	for _, a := range s.Agents {
-		if a.Has("tau") {
-			sc.Templates = append(sc.Templates, a.Name)
-		}
-	}
-	return sc, results.WriteScalingSetup(dir, sc)
 }

@@ -74,7 +74,7 @@ type Work struct {
 // drawn: cells × tasks × episodes × steps environment steps at StepsPerCoreSecond. The tasks of a
 // run are what the tasks block says (families.TasksPerRun, at least 1 for a file).
 func EstimateWork(s Spec, jobs int) (Work, error) {
-	specs, _, err := s.experiments()
+	points, err := Points(s)
 	if err != nil {
 		return Work{}, err
 	}
@@ -82,7 +82,8 @@ func EstimateWork(s Spec, jobs int) (Work, error) {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	var w Work
-	for _, ps := range specs {
+	for _, pt := range points {
+		ps := pt.Spec
 		cells := int64(ps.Runs) * int64(len(ps.Agents))
 		w.Cells += cells
 		w.Steps += float64(cells) * float64(families.TasksPerRun(ps.Tasks.Params)) * float64(ps.Episodes) * float64(ps.Steps)

@@ -435,16 +435,16 @@ func Check(s Spec) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	specs, _, err := s.experiments()
+	points, err := Points(s)
 	if err != nil {
 		return err
 	}
-	for _, ps := range specs {
-		if err := ps.Validate(); err != nil {
+	for _, pt := range points {
+		if err := pt.Spec.Validate(); err != nil {
 			return err
 		}
 	}
-	first := specs[0]
+	first := points[0].Spec
 	first.Runs = 1
 	_, err = Build(first)
 	return err

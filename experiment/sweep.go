@@ -1,10 +1,7 @@
 package experiment
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -13,9 +10,7 @@ import (
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/internal/suggest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
-	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
-	"github.com/temple-rl/temple/template"
 )
 
 // SweepParam is one swept parameter of a config's sweep: block: an agent parameter (set on every
@@ -188,134 +183,4 @@ func pointDir(s Spec, point []int) string {
 		parts = append(parts, results.SafeName(p.Param)+"-"+results.SafeName(valueText(&p.Values[point[k]])))
 	}
 	return strings.Join(parts, "__")
-}
-
-// SweepPoint is the result of one agent at one point of the sweep (a row of sweep.csv).
-type SweepPoint = results.SweepPoint
-
-// ExecuteSweep runs every point of the spec's sweep into dir (one results directory per point),
-// then writes sweep.csv and, for a sweep of one numeric parameter, figures/sweep.{png,svg} with
-// each agent's mean per-task reward and 95% CI. Agents that depend on no swept parameter run at
-// the first point only and appear at every point with that result. For tau and model_gap the
-// figure marks the true template or model gap of the first run's tasks.
-func ExecuteSweep(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]SweepPoint, error) {
-	if len(s.Sweep) == 0 {
-		return nil, errors.New("experiment: the spec has no sweep: block")
-	}
-	s = s.ReadInputsOnce()
-	if err := Check(s); err != nil {
-		return nil, err
-	}
-	d, release, err := claim(dir, s, progress)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return executeSweep(ctx, s, d, jobs, progress)
-}
-
-// executeSweep is ExecuteSweep in a directory already claimed; each point claims its own.
-func executeSweep(ctx context.Context, s Spec, dir results.Dir, jobs int, progress Progress) ([]SweepPoint, error) {
-	sw, err := writeSweepSetup(s, dir)
-	if err != nil {
-		return nil, err
-	}
-	var sums []Summary
-	for k, point := range sweepPoints(s.Sweep) {
-		ps, err := s.at(point)
-		if err != nil {
-			return nil, err
-		}
-		_, _, sum, err := runPoint(ctx, dir, sw.Points[k].Dir, ps, jobs, progress)
-		if err != nil {
-			return nil, err
-		}
-		sums = append(sums, sum)
-	}
-	points := results.SweepPoints(sw, sums)
-	return points, results.WriteSweep(dir, sw, points)
-}
-
-// writeSweepSetup writes the layout of the sweep of s (sweep.json) into dir: the points'
-// directories and values, the agents, and the true value of the swept parameter.
-func writeSweepSetup(s Spec, dir results.Dir) (results.SweepSetup, error) {
-	sw := results.SweepSetup{Name: s.Name, Runs: s.Runs, Agents: s.AgentNames()}
-	for _, p := range s.Sweep {
-		sw.Params = append(sw.Params, p.Param)
-	}
-	for _, point := range sweepPoints(s.Sweep) {
-		pt := results.SweepPointSetup{Dir: pointDir(s, point)}
-		for k, p := range s.Sweep {
-			pt.Values = append(pt.Values, valueText(&p.Values[point[k]]))
-		}
-		sw.Points = append(sw.Points, pt)
-	}
-	if len(s.Sweep) == 1 {
-		var err error
-		if sw.TrueValue, err = trueValue(s, s.Sweep[0].Param); err != nil {
-			return sw, err
-		}
-	}
-	return sw, results.WriteSweepSetup(dir, sw)
-}
-
-// trueValue is the environment's true value of a swept parameter where one exists — the
-// template gap for tau, the model gap for model_gap — drawn as a dashed line; nil otherwise or
-// when it is infinite (fewer than two distinct templates or models).
-func trueValue(s Spec, param string) (*float64, error) {
-	var v float64
-	var err error
-	switch param {
-	case "tau":
-		v, err = trueTemplateGap(s)
-	case "model_gap":
-		v, err = trueModelGap(s)
-	default:
-		return nil, nil
-	}
-	if err != nil || math.IsInf(v, 0) {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// trueModelGap is the model gap of the first run's tasks: the smallest distance between two
-// distinct true models (mdp.ModelGap).
-func trueModelGap(s Spec) (float64, error) {
-	tasks, err := firstRunTasks(s)
-	if err != nil {
-		return 0, err
-	}
-	models := make([]*mdp.Model, len(tasks))
-	for k, t := range tasks {
-		if models[k], err = t.Table(); err != nil {
-			return 0, err
-		}
-	}
-	return mdp.ModelGap(models), nil
-}
-
-// trueTemplateGap is the template gap τ of the first run's task sequence: the smallest distance
-// between two distinct true templates of all its tasks.
-func trueTemplateGap(s Spec) (float64, error) {
-	tasks, err := firstRunTasks(s)
-	if err != nil {
-		return 0, err
-	}
-	var all []template.Point
-	for _, t := range tasks {
-		all = append(all, template.OfModel(t.Dynamics()).Templates...)
-	}
-	return template.MinDistance(template.Distinct(all)), nil
-}
-
-// firstRunTasks builds the tasks of the first run of s.
-func firstRunTasks(s Spec) ([]Task, error) {
-	s.Runs, s.Sweep = 1, nil
-	s.Agents, s.Output.Baseline = s.Agents[:1], ""
-	p, err := Build(s)
-	if err != nil {
-		return nil, err
-	}
-	return p.Runs[0], nil
 }

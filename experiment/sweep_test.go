@@ -1,68 +1,9 @@
 package experiment
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-const sweepConfig = `
-name: grid
-runs: 2
-episodes: 60
-tasks:
-  family: online-maze
-  count: 3
-agents:
-  - type: o-temple
-  - type: q-learning
-sweep:
-  - parameter: m_s
-    values: [10, 20]
-  - parameter: tasks.pool
-    values: [1, 3]
-`
-
-// A grid sweep over an agent parameter and a task parameter runs every combination, and each
-// point is exactly the experiment written out by hand.
-func TestSweepGridOfAgentAndTaskParameters(t *testing.T) {
-	s, err := Parse([]byte(sweepConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	points, err := ExecuteSweep(context.Background(), s, dir, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(points) != 8 {
-		t.Fatalf("%d points, want 2 × 2 values × 2 agents", len(points))
-	}
-	csv, _ := os.ReadFile(filepath.Join(dir, "sweep.csv"))
-	if !strings.HasPrefix(string(csv), "m_s,tasks.pool,agent,mean_per_task_reward,ci95\n10,1,O-TempLe,") || !strings.Contains(string(csv), "\n20,3,Q-learning,") {
-		t.Errorf("sweep.csv:\n%s", csv)
-	}
-	// The point m_s = 20, pool = 3 by hand.
-	byHand, err := Parse([]byte(strings.Replace(strings.Split(sweepConfig, "sweep:")[0], "count: 3", "count: 3\n  pool: 3", 1) +
-		"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byHand.Agents[0].mustSet("m_s", 20)
-	byHand.Name = "grid m_s=20 tasks.pool=3"
-	hand := t.TempDir()
-	if _, err := Execute(context.Background(), byHand, hand, 2, nil); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "m_s-20__tasks.pool-3", "per_task.csv"))
-	want, _ := os.ReadFile(filepath.Join(hand, "per_task.csv"))
-	if len(want) == 0 || !bytes.Equal(got, want) {
-		t.Errorf("the sweep point differs from the same experiment by hand:\n%s\n%s", got, want)
-	}
-}
 
 func TestSweepErrors(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
@@ -81,12 +22,13 @@ func TestSweepErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", c.yaml, err, c.want)
 		}
 	}
-	// A value of the wrong type fails when the point is built, naming the parameter and value.
+	// A value of the wrong type fails when the point is built, before any run, naming the parameter
+	// and value.
 	s, err := Parse([]byte("runs: 1\nsweep:\n  - parameter: m_s\n    values: [ten]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExecuteSweep(context.Background(), s, t.TempDir(), 1, nil); err == nil || !strings.Contains(err.Error(), "sweep: m_s = ten") {
+	if err := Check(s); err == nil || !strings.Contains(err.Error(), "sweep: m_s = ten") {
 		t.Errorf("error %v", err)
 	}
 }

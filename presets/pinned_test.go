@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/study"
 )
 
 // pinnedResults are the SHA-256 digests of per_task.csv and metrics.csv of the paper presets at
@@ -75,7 +76,7 @@ func TestSweepPresetsGiveThePinnedResults(t *testing.T) {
 			s := p.Spec()
 			s.Runs = 2
 			dir := t.TempDir()
-			if _, err := experiment.ExecuteSweep(context.Background(), s, dir, 2, nil); err != nil {
+			if _, err := study.ExecuteSweep(context.Background(), s, dir, 2, nil); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "sweep.csv"))

@@ -9,6 +9,7 @@ import (
 	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/study"
 )
 
 // Write makes a results directory, claimed for the experiment first, from the cells of two
@@ -78,7 +79,7 @@ func ExampleMerge() {
 	var shards []string
 	for i := range 2 {
 		dir := filepath.Join(root, fmt.Sprint("shard-", i))
-		n, err := experiment.ExecuteShard(context.Background(), s, dir, 1, nil, cluster.Shard{Index: i, Count: 2})
+		n, err := study.ExecuteShard(context.Background(), s, dir, 1, nil, cluster.Shard{Index: i, Count: 2})
 		if err != nil {
 			fmt.Println(err)
 			return

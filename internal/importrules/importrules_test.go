@@ -60,6 +60,8 @@ var rules = []struct {
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
 	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "cluster", "internal"}, []string{"cmd", "cli", "capi"}},
+	// Sweeps, scaling studies and shards run their points through the runner and write results' files.
+	{"study", []string{"experiment", "results", "cluster", "mdp", "template"}, []string{"cmd", "cli", "capi", "tune", "presets"}},
 	// The presets are specs built on the runner and the registries; only the commands use them.
 	{"presets", []string{"experiment", "agenttypes", "families", "learners", "baseline", "temple", "env", "internal"},
 		[]string{"cmd", "cli", "capi", "tune"}},
