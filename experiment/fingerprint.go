@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -20,60 +19,11 @@ import (
 // changed after some cells ran makes another spec: a resume refuses the directory, naming the
 // file (results.OccupiedError), and shards run against two versions of it do not merge.
 //
-// Each file is read once (inputStore): the bytes whose SHA-256 spec.yaml records are the bytes
+// Each file is read once (families.ReadOnce): the bytes whose SHA-256 spec.yaml records are the bytes
 // every run's tasks are built from, and those every point of a sweep reads, whatever happens to
 // the file meanwhile (a file replaced while the experiment starts gave runs of two contents under
 // one digest). A learner's source is digested from one read too; its worker, which reads the
 // source itself, checks it against that digest (Host.RunCell).
-
-// inputStore holds the files the tasks of an experiment read, each read once, when first needed,
-// and kept for the experiment's life (a sweep's later points read them again).
-type inputStore struct {
-	mu    sync.Mutex
-	files map[string]storedInput
-	// afterRead, when not nil, is called after a file is read (a test changes the file there).
-	afterRead func(path string)
-}
-
-// storedInput is one file's content as read, or the error of reading it.
-type storedInput struct {
-	data   []byte
-	digest string
-	err    error
-}
-
-// read is the families.Reader of the store: the file's content as first read (a file over most
-// bytes is refused).
-func (in *inputStore) read(path string, most int64) ([]byte, error) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	f, ok := in.files[path]
-	if !ok {
-		f.data, f.err = families.ReadFile(path, most)
-		if f.err == nil {
-			sum := sha256.Sum256(f.data)
-			f.digest = hex.EncodeToString(sum[:])
-		}
-		in.files[path] = f
-		if in.afterRead != nil {
-			in.afterRead(path)
-		}
-	}
-	if f.err == nil && int64(len(f.data)) > most {
-		return nil, fmt.Errorf("%s is %d bytes, more than the %d such a file may hold", path, len(f.data), most)
-	}
-	return f.data, f.err
-}
-
-// digest is the SHA-256 of the file at path as the store holds it (read now if it was not).
-func (in *inputStore) digest(input families.Input) (string, error) {
-	if _, err := in.read(input.Path, input.MaxBytes); err != nil {
-		return "", err
-	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.files[input.Path].digest, nil
-}
 
 // ReadInputsOnce is s with a store of the files its tasks read: each is read once, when first
 // needed, and the digests spec.yaml records, every run's tasks and every point of a sweep take
@@ -82,7 +32,7 @@ func (in *inputStore) digest(input families.Input) (string, error) {
 // spec that has its store keeps it.
 func (s Spec) ReadInputsOnce() Spec {
 	if s.inputs == nil {
-		s.inputs = &inputStore{files: map[string]storedInput{}}
+		s.inputs = &families.ReadOnce{}
 	}
 	return s
 }
@@ -93,7 +43,7 @@ func (s Spec) reader() families.Reader {
 	if s.inputs == nil {
 		return families.ReadFile
 	}
-	return s.inputs.read
+	return s.inputs.Read
 }
 
 // digestInputs is the SHA-256 of every file the tasks of s read, by the path the spec gives, and
@@ -109,15 +59,15 @@ func digestInputs(s Spec) map[string]string {
 	}
 	store := s.inputs
 	if store == nil { // a spec without its store: read once here
-		store = &inputStore{files: map[string]storedInput{}}
+		store = &families.ReadOnce{}
 	}
 	for _, input := range s.Tasks.Inputs() {
-		if sum, err := store.digest(input); err == nil {
+		if sum, err := store.Digest(input); err == nil {
 			add(input.Path, sum)
 		}
 	}
 	for _, path := range agentInputs(s) {
-		if sum, err := store.digest(families.Input{Path: path, MaxBytes: maxSourceBytes}); err == nil {
+		if sum, err := store.Digest(families.Input{Path: path, MaxBytes: maxSourceBytes}); err == nil {
 			add(path, sum)
 		}
 	}

@@ -76,7 +76,7 @@ func TestTaskFileIsReadOnce(t *testing.T) {
 	s.Runs = 3
 	s = s.ReadInputsOnce()
 	reads := 0
-	s.inputs.afterRead = func(path string) {
+	s.inputs.AfterRead = func(path string) {
 		reads++
 		if err := os.WriteFile(path, []byte(b), 0o644); err != nil {
 			t.Error(err)
@@ -168,7 +168,7 @@ func TestSweepReadsTheTaskFileOnce(t *testing.T) {
 	s.Sweep = []SweepParam{{Param: "epsilon", Values: Values(0.1, 0.2)}}
 	s = s.ReadInputsOnce()
 	reads := 0
-	s.inputs.afterRead = func(string) { reads++ }
+	s.inputs.AfterRead = func(string) { reads++ }
 	out := filepath.Join(dir, "out")
 	if err := runPoints(s, out); err != nil {
 		t.Fatal(err)

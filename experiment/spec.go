@@ -61,7 +61,7 @@ type Spec struct {
 	// dir says how a run treats what its results directory holds (WithDir); inputs holds the
 	// files the tasks read, each read once (ReadInputsOnce).
 	dir    DirOptions
-	inputs *inputStore
+	inputs *families.ReadOnce
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.

@@ -13,6 +13,10 @@
 // (env.Task.Kind: a maze, Taxi, a discretized MountainCar), a family one way of drawing a sequence
 // of tasks; the families online-maze, finite-model, grid and fourroom all make mazes.
 //
+// The families whose tasks are read from files read them through a Reader (inputs.go); ReadOnce
+// is the store a runner reads them with, each file once, so that its recorded digests are of the
+// bytes every run used.
+//
 // It imports the tasks (env and its subpackages, continuous/…, mdp), the seeded streams (stream)
 // and internal packages; it must not import experiment, results, stats, plots or anything that
 // runs experiments.

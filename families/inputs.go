@@ -1,9 +1,12 @@
 package families
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/env/custom"
@@ -77,4 +80,59 @@ func (p *MixedParams) inputs() []Input {
 		}
 	}
 	return out
+}
+
+// ReadOnce is a store of the files a runner's tasks read: each is read once, when first asked
+// for, and its bytes and their SHA-256 kept for the store's life, so that every run's tasks and
+// every point of a sweep are built from the bytes whose digest the runner recorded. Its zero value
+// is an empty store; it is safe for concurrent use.
+type ReadOnce struct {
+	mu    sync.Mutex
+	files map[string]readFile
+	// AfterRead, when not nil, is called after a file is read (a test changes the file there).
+	AfterRead func(path string)
+}
+
+// readFile is one file's content as read, or the error of reading it.
+type readFile struct {
+	data   []byte
+	digest string
+	err    error
+}
+
+// Read is the store's Reader: the file's content as first read (a file over most bytes is
+// refused).
+func (r *ReadOnce) Read(path string, most int64) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, ok := r.files[path]
+	if !ok {
+		f.data, f.err = ReadFile(path, most)
+		if f.err == nil {
+			sum := sha256.Sum256(f.data)
+			f.digest = hex.EncodeToString(sum[:])
+		}
+		if r.files == nil {
+			r.files = map[string]readFile{}
+		}
+		r.files[path] = f
+		if r.AfterRead != nil {
+			r.AfterRead(path)
+		}
+	}
+	if f.err == nil && int64(len(f.data)) > most {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d such a file may hold", path, len(f.data), most)
+	}
+	return f.data, f.err
+}
+
+// Digest is the SHA-256, in hex, of the input's file as the store holds it (read now if it was
+// not).
+func (r *ReadOnce) Digest(input Input) (string, error) {
+	if _, err := r.Read(input.Path, input.MaxBytes); err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.files[input.Path].digest, nil
 }
