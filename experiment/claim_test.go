@@ -14,6 +14,7 @@ import (
 
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // TestAnotherExperimentIsRefused: a directory holding results of one experiment refuses another
@@ -25,7 +26,7 @@ func TestAnotherExperimentIsRefused(t *testing.T) {
 	if _, err := Execute(context.Background(), a, dir, 2, nil); err != nil {
 		t.Fatal(err)
 	}
-	before := dataFiles(t, dir)
+	before := resultstest.DataFiles(t, dir)
 
 	b := small(1, 2, 20)
 	b.Name = "second"
@@ -39,7 +40,7 @@ func TestAnotherExperimentIsRefused(t *testing.T) {
 	if _, err := Execute(context.Background(), c, dir, 2, nil); !errors.As(err, &occupied) || !slices.Equal(occupied.Differs, []string{"runs", "seed"}) {
 		t.Fatalf("another spec of the same experiment: %v, want a refusal naming runs and seed", err)
 	}
-	after := dataFiles(t, dir)
+	after := resultstest.DataFiles(t, dir)
 	for name, bytes := range before {
 		if string(after[name]) != string(bytes) {
 			t.Errorf("%s changed after the refusals", name)

@@ -12,6 +12,7 @@ import (
 	"github.com/temple-rl/temple/cluster"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // customMDP is a temple-mdp/v1 file of one two-state task whose rewards are r.
@@ -59,7 +60,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	if !strings.Contains(string(spec), "inputs:") || !strings.Contains(string(spec), mdpFile) {
 		t.Errorf("spec.yaml records no digest of the task file:\n%s", spec)
 	}
-	before := dataFiles(t, out)
+	before := resultstest.DataFiles(t, out)
 	if err := os.WriteFile(mdpFile, []byte(customMDP("100")), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestChangedTaskFileIsRefused(t *testing.T) {
 	if !errors.As(err, &occupied) || len(occupied.Inputs) != 1 || !strings.Contains(err.Error(), mdpFile+" (SHA-256") {
 		t.Fatalf("resuming after the task file changed: %v, want a refusal naming %s", err, mdpFile)
 	}
-	if after := dataFiles(t, out); len(after) != len(before) {
+	if after := resultstest.DataFiles(t, out); len(after) != len(before) {
 		t.Errorf("the refused run changed the directory: %d files, were %d", len(after), len(before))
 	}
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // small is a quick online-maze experiment with the three default agents.
@@ -37,26 +38,6 @@ func buildAndRun(t *testing.T, s Spec, jobs int) []CellResult {
 	return results
 }
 
-// dataFiles are the files whose bytes must depend only on the spec and the seed: all but the
-// wall-clock timings (timings.json, and report.html, which shows them).
-func dataFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || filepath.Base(path) == "timings.json" || filepath.Base(path) == "report.html" {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestSameSeedSameBytesAtAnyParallelism(t *testing.T) {
 	s := small(3, 4, 60)
 	var runs []map[string][]byte
@@ -65,7 +46,7 @@ func TestSameSeedSameBytesAtAnyParallelism(t *testing.T) {
 		if _, err := Execute(context.Background(), s, dir, jobs, nil); err != nil {
 			t.Fatal(err)
 		}
-		runs = append(runs, dataFiles(t, dir))
+		runs = append(runs, resultstest.DataFiles(t, dir))
 	}
 	for _, want := range []string{"per_task.csv", "metrics.csv", "summary.json", "spec.yaml", "tasks.json",
 		"figures/per_task_reward.png", "figures/advantage_over_RMax.svg", "figures/cumulative_reward.png",
@@ -91,7 +72,7 @@ func TestSameSeedSameBytesAtAnyParallelism(t *testing.T) {
 	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Equal(dataFiles(t, dir)["per_task.csv"], runs[0]["per_task.csv"]) {
+	if bytes.Equal(resultstest.DataFiles(t, dir)["per_task.csv"], runs[0]["per_task.csv"]) {
 		t.Error("seed 2 gave the same per-task results as seed 1")
 	}
 }
@@ -142,7 +123,7 @@ func TestResumeReusesFinishedCells(t *testing.T) {
 	if _, err := Execute(context.Background(), s, dir, 2, nil); err != nil {
 		t.Fatal(err)
 	}
-	first := dataFiles(t, dir)
+	first := resultstest.DataFiles(t, dir)
 	// Losing a cell and the outputs, as an interrupted run would, then running again recomputes
 	// only that cell and gives the same bytes.
 	os.Remove(filepath.Join(dir, "cells", "run-001--RMax.json"))
@@ -167,7 +148,7 @@ func TestResumeReusesFinishedCells(t *testing.T) {
 	if _, err := Write(results.At(dir), s, cells); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(dataFiles(t, dir)["per_task.csv"], first["per_task.csv"]) {
+	if !bytes.Equal(resultstest.DataFiles(t, dir)["per_task.csv"], first["per_task.csv"]) {
 		t.Error("resumed results differ")
 	}
 }

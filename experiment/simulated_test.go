@@ -16,6 +16,7 @@ import (
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // pendulumSpec is a small experiment on discretized Pendulum (no terminal states) with two
@@ -66,7 +67,7 @@ func TestSimulatorTasksRunResumeAndReplay(t *testing.T) {
 		if sum.Note != results.NoteSimulated || sum.Optimal != nil {
 			t.Errorf("summary note %q, optimal %v; want the simulator note and no optimum", sum.Note, sum.Optimal)
 		}
-		runs = append(runs, dataFiles(t, dir))
+		runs = append(runs, resultstest.DataFiles(t, dir))
 	}
 	if !reflect.DeepEqual(runs[0], runs[1]) {
 		t.Fatal("simulator results differ between 1 and 2 workers")

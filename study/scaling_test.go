@@ -10,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // With a budget large enough, RMax records exactly m samples of every pair: its exploring
@@ -78,7 +79,7 @@ scaling:
 	if err := results.Merge(merged, shardDirs); err != nil {
 		t.Fatal(err)
 	}
-	want, got := dataFiles(t, dir), dataFiles(t, merged)
+	want, got := resultstest.DataFiles(t, dir), resultstest.DataFiles(t, merged)
 	if len(got) != len(want) {
 		t.Errorf("merged %d files, unsharded %d", len(got), len(want))
 	}

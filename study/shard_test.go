@@ -3,8 +3,6 @@ package study
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
+	"github.com/temple-rl/temple/results/resultstest"
 )
 
 // small is a quick online-maze experiment with the three default agents.
@@ -22,26 +21,6 @@ func small(runs, tasks, episodes int) experiment.Spec {
 	s.Tasks.Params.(*families.OnlineMazeParams).Tasks = tasks
 	s.Output.Episodes = true
 	return s
-}
-
-// dataFiles are the files whose bytes must depend only on the spec and the seed: all but the
-// wall-clock timings (timings.json, and report.html, which shows them).
-func dataFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || filepath.Base(path) == "timings.json" || filepath.Base(path) == "report.html" {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // Three shards merged give the same bytes as one unsharded run, for an experiment and a sweep.
@@ -81,7 +60,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 			if err := results.Merge(out, shards); err != nil {
 				t.Fatal(err)
 			}
-			want, got := dataFiles(t, whole), dataFiles(t, out)
+			want, got := resultstest.DataFiles(t, whole), resultstest.DataFiles(t, out)
 			if len(got) != len(want) {
 				t.Fatalf("merged %d files, unsharded %d", len(got), len(want))
 			}
