@@ -1,6 +1,10 @@
 package agenttypes
 
-import "slices"
+import (
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // inerter is implemented by parameters some of whose keys their other settings leave unused
 // (PSRL's reward_sd under reward_posterior beta), and by a template learner, whose base's are.
@@ -25,10 +29,24 @@ func inertOf(p BaseParams) []string {
 	return nil
 }
 
-// withoutInert is space less the dimensions of p's inert keys.
-func withoutInert(space []Dim, p Params) []Dim {
+// withoutInert is space less the dimensions of p's inert keys, keeping a key that one of the
+// space's own choices makes live: PSRL's space searches reward_posterior [beta, normal], so
+// reward_sd, inert under its default beta, is searched too (a setting that draws beta leaves it
+// unused).
+func withoutInert(typ string, space []Dim, p Params) []Dim {
 	inert := Inert(p)
-	return slices.DeleteFunc(space, func(d Dim) bool { return slices.Contains(inert, d.Key) })
+	live := func(key string) bool {
+		for _, d := range space {
+			for _, c := range d.Choices {
+				q, err := Set(typ, p, d.Key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: c})
+				if err == nil && !slices.Contains(Inert(q), key) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return slices.DeleteFunc(space, func(d Dim) bool { return slices.Contains(inert, d.Key) && !live(d.Key) })
 }
 
 // PSRL's reward posterior leaves the other's keys unused; template-prior and latent-psrl, which

@@ -44,7 +44,7 @@ var scales = dims(
 // config narrows it: its type's parameters, and for a template learner its base's before its
 // own (so that m_s is set after the base's m), less the keys p's settings make inert (Inert:
 // reward_sd under reward_posterior beta).
-func SearchSpace(typ string, p Params) []Dim { return withoutInert(fullSpace(typ, p), p) }
+func SearchSpace(typ string, p Params) []Dim { return withoutInert(typ, fullSpace(typ, p), p) }
 
 // fullSpace is SearchSpace with the inert keys.
 func fullSpace(typ string, p Params) []Dim {

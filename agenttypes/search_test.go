@@ -111,10 +111,10 @@ func TestScalesAreOfKnownKeys(t *testing.T) {
 	}
 }
 
-// A key a setting makes inert is not searched: under reward_posterior beta (PSRL's default) no
-// type of the registry searches reward_sd or reward_noise, every one over PSRL's Normal posterior
-// does, and the Beta range is never searched; a config's range for reward_sd still has its log
-// scale (Scale).
+// A key a setting makes inert is not searched unless one of the space's choices makes it live:
+// every type over PSRL searches reward_posterior [beta, normal] and with it the Normal posterior's
+// reward_sd and reward_noise, from either default; the Beta range (a bound of the task, not a
+// prior) is never searched; a config's range for reward_sd has its log scale (Scale).
 func TestSearchSkipsInertKeys(t *testing.T) {
 	decode := func(typ, src string) Params {
 		var n yaml.Node
@@ -142,13 +142,11 @@ func TestSearchSkipsInertKeys(t *testing.T) {
 		}
 		overPSRL++
 		normal := decode(ty.Name, src+"reward_posterior: normal}")
-		for _, key := range []string{"reward_sd", "reward_noise", "reward_min", "reward_max"} {
-			if has(SearchSpace(ty.Name, beta), key) {
-				t.Errorf("%s %s (Beta rewards) searches %s", ty.Name, src, key)
+		for _, p := range []Params{beta, normal} {
+			if sp := SearchSpace(ty.Name, p); !has(sp, "reward_posterior") || !has(sp, "reward_sd") || !has(sp, "reward_noise") ||
+				has(sp, "reward_min") || has(sp, "reward_max") {
+				t.Errorf("%s %s searches %v, want reward_posterior, reward_sd and reward_noise, not the Beta range", ty.Name, src, sp)
 			}
-		}
-		if sp := SearchSpace(ty.Name, normal); !has(sp, "reward_sd") || !has(sp, "reward_noise") || has(sp, "reward_min") {
-			t.Errorf("%s %s with Normal rewards searches %v, want reward_sd and reward_noise, not reward_min", ty.Name, src, sp)
 		}
 		if d, ok := Scale(ty.Name, beta, "reward_sd"); !ok || !d.Log {
 			t.Errorf("%s %s: reward_sd's scale %+v (%v), want its log scale", ty.Name, src, d, ok)

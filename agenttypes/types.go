@@ -136,7 +136,7 @@ var (
 	rmaxSearch      = dims(logInt("m", 1, 500))
 	qLearningSearch = dims(logReal("alpha", 0.01, 1), logReal("epsilon", 0.001, 0.5))
 	ucrl2Search     = dims(logReal("delta", 0.001, 0.5), logReal("width_scale", 0.01, 1))
-	psrlSearch      = dims(logReal("prior", 0.01, 10), logReal("reward_sd", 0.01, 10), logReal("reward_noise", 0.01, 10))
+	psrlSearch      = dims(logReal("prior", 0.01, 10), logReal("reward_sd", 0.01, 10), logReal("reward_noise", 0.01, 10), choice("reward_posterior", "beta", "normal"))
 	delayedQSearch  = dims(logInt("m", 1, 500), logReal("epsilon1", 0.001, 1))
 	templeSearch    = dims(logInt("m_s", 1, 500), logReal("tau", 0.01, 1))
 )

@@ -62,7 +62,18 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 	if err != nil {
 		return space{}, fmt.Errorf("search: %s: %w", a.Name, err)
 	}
+	// The registry's keys the block does not give, less those inert under the block's fixed values
+	// that no searched choice (the block's or the registry's) makes live: a block fixing
+	// reward_posterior: beta leaves reward_sd out of PSRL's space.
 	sp.dims = slices.DeleteFunc(agenttypes.SearchSpace(a.Type, fixed.Params), func(d agenttypes.Dim) bool { _, given := block[d.Key]; return given })
+	for _, d := range sp.dims {
+		if _, inBlock := dims[d.Key]; !inBlock && d.Choices != nil {
+			dims[d.Key] = d
+		}
+	}
+	sp.dims = slices.DeleteFunc(sp.dims, func(d agenttypes.Dim) bool {
+		return slices.Contains(agenttypes.Inert(fixed.Params), d.Key) && !liveUnderAChoice(fixed, d.Key, dims)
+	})
 	for _, key := range keys {
 		d, ok := dims[key]
 		if !ok {

@@ -280,10 +280,10 @@ func (c *cancelAfter) TaskDone(int, string, int) {
 
 func strconvU(x uint64) string { return strconv.FormatUint(x, 10) }
 
-// A key a setting makes inert is not searched (issue 50): PSRL, template-prior and latent-psrl at
-// their defaults (Beta rewards) do not search reward_sd or reward_noise; with reward_posterior
-// normal fixed in the search block they do; a range for reward_sd under Beta rewards is refused
-// with what makes it inert, unless the block also searches reward_posterior.
+// A key a setting makes inert is not searched unless a searched choice makes it live: PSRL,
+// template-prior and latent-psrl at their defaults search reward_posterior [beta, normal] and with
+// it reward_sd and reward_noise; a block fixing reward_posterior beta leaves them out, and a range
+// for reward_sd beside it is refused with what makes it inert; a block fixing normal searches them.
 func TestSearchLeavesInertKeysOut(t *testing.T) {
 	s := parse(t, `tasks: {family: online-maze, count: 2}
 agents:
@@ -300,26 +300,24 @@ agents:
 	}
 	for _, a := range s.Agents {
 		sp, err := spaceOf(a, nil)
-		if err != nil {
-			t.Fatal(err)
+		if k := keys(sp); err != nil || !slices.Contains(k, "reward_posterior") || !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
+			t.Errorf("%s at its defaults searches %v (%v), want reward_posterior, reward_sd and reward_noise", a.Name, k, err)
 		}
-		if k := keys(sp); slices.Contains(k, "reward_sd") || slices.Contains(k, "reward_noise") {
-			t.Errorf("%s on Beta rewards searches %v", a.Name, k)
+		sp, err = spaceOf(a, map[string]any{"reward_posterior": "beta"})
+		if k := keys(sp); err != nil || slices.Contains(k, "reward_sd") || slices.Contains(k, "reward_noise") {
+			t.Errorf("%s with reward_posterior beta fixed searches %v (%v)", a.Name, k, err)
 		}
 		sp, err = spaceOf(a, map[string]any{"reward_posterior": "normal"})
-		if err != nil {
-			t.Fatal(err)
+		if k := keys(sp); err != nil || !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
+			t.Errorf("%s with reward_posterior normal fixed searches %v (%v), want reward_sd and reward_noise", a.Name, k, err)
 		}
-		if k := keys(sp); !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
-			t.Errorf("%s with reward_posterior normal fixed searches %v, want reward_sd and reward_noise", a.Name, k)
-		}
-		_, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}})
+		_, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}, "reward_posterior": "beta"})
 		if want := "search: " + a.Name + ": reward_sd: the agent's settings leave reward_sd unused (reward_posterior: beta)"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: a range for reward_sd under Beta rewards: error %v, want %q", a.Name, err, want)
 		}
-		sp, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}, "reward_posterior": []any{"normal", "beta"}})
-		if err != nil || !slices.Contains(keys(sp), "reward_sd") {
-			t.Errorf("%s: reward_sd with reward_posterior searched: %v, %v", a.Name, keys(sp), err)
+		sp, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}})
+		if err != nil || !slices.Contains(keys(sp), "reward_sd") || !slices.Contains(keys(sp), "reward_posterior") {
+			t.Errorf("%s: reward_sd searched with the registry's reward_posterior: %v, %v", a.Name, keys(sp), err)
 		}
 	}
 }
