@@ -223,7 +223,7 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 // (its agents in the order of es), the search's record and the judged run's summary. A reference
 // with nothing to search (the identification oracle, known-models) is not tuned: it runs as
 // given beside the tuned learners.
-func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, judging uint64, tuning, judged string, o Options) (experiment.Spec, *tune.Record, experiment.Summary, error) {
+func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, judging uint64, tuning, judged string, o Options) (experiment.Spec, *tune.Record, results.Summary, error) {
 	var nodes []*yaml.Node
 	var names []string
 	for _, e := range es {
@@ -233,7 +233,7 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 	}
 	spec, err := config(f, f.Name, seed, f.Runs, nodes, searchOf(s, names))
 	if err != nil {
-		return experiment.Spec{}, nil, experiment.Summary{}, err
+		return experiment.Spec{}, nil, results.Summary{}, err
 	}
 	var tp tune.Progress
 	var progress experiment.Progress
@@ -244,7 +244,7 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 	tuned, rec, err := tune.Tune(ctx, spec, tuning, tune.Options{Seed: seed, Settings: s.Tuning.Settings,
 		Runs: s.Tuning.Runs, Jobs: o.Jobs, Progress: tp})
 	if err != nil {
-		return experiment.Spec{}, nil, experiment.Summary{}, fmt.Errorf("tuning: %w", err)
+		return experiment.Spec{}, nil, results.Summary{}, fmt.Errorf("tuning: %w", err)
 	}
 	// The first tuning's judging seed is temple tune's own; a second tuning's tuned config is
 	// judged at the first's (its tuning: block still refuses the second tuning's design seed).
@@ -262,7 +262,7 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 	}
 	sum, err := experiment.Execute(ctx, tuned, judged, o.Jobs, progress)
 	if err != nil {
-		return experiment.Spec{}, nil, experiment.Summary{}, fmt.Errorf("judged run: %w", err)
+		return experiment.Spec{}, nil, results.Summary{}, fmt.Errorf("judged run: %w", err)
 	}
 	return tuned, rec, sum, nil
 }
@@ -293,7 +293,7 @@ func applies(ctx context.Context, one experiment.Spec) error {
 }
 
 // fill sets the learners' and references' results of the judged run sum of tuned config tuned.
-func (r *Family) fill(tuned experiment.Spec, rec *tune.Record, sum experiment.Summary, kept []entry, margin stats.Margin) error {
+func (r *Family) fill(tuned experiment.Spec, rec *tune.Record, sum results.Summary, kept []entry, margin stats.Margin) error {
 	byName := results.AgentsByName(sum)
 	records := map[string]tune.Agent{}
 	for _, a := range rec.Agents {
@@ -357,7 +357,7 @@ func (r *Family) rank() {
 // judge compares every learner with the family's best single-task learner as temple compare
 // --baseline BEST --margin M does, over the ranked learners alone: paired t-tests on the runs'
 // mean per-task rewards, a TOST at the margin, Holm over them all, and each test's MDE.
-func (r *Family) judge(sum experiment.Summary, margin stats.Margin) error {
+func (r *Family) judge(sum results.Summary, margin stats.Margin) error {
 	for _, l := range r.Learners {
 		if l.SingleTask {
 			r.BestSingleTask = l.Name

@@ -17,6 +17,7 @@ import (
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/external"
+	"github.com/temple-rl/temple/results"
 )
 
 // temple_cell_run runs one cell of an experiment whose learner is l, a Python learner (the
@@ -60,9 +61,9 @@ func temple_cell_run(request *C.char, l *C.temple_learner, fd C.int) (status C.i
 	if err := json.Unmarshal([]byte(goString(request)), &req); err != nil {
 		return report(fmt.Errorf("the cell's request: %v", err))
 	}
-	if req.Version != experiment.Version {
+	if req.Version != results.Version {
 		return report(fmt.Errorf("the Python package's library is temple %s, the command temple %s: install one version of both (make python, or the wheel)",
-			experiment.Version, req.Version))
+			results.Version, req.Version))
 	}
 	if !(req.Timeout > 0) {
 		return report(fmt.Errorf("the cell's request: timeout %v, want > 0", req.Timeout))

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/benchmark"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/tune"
 )
 
@@ -64,7 +64,7 @@ func benchmarkCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(w, "temple %s: benchmark %s, seed %d: %d families, %d learners and %d references, %d settings each; at most %.3g agent-steps\n",
-				experiment.Version, s.Name, seed, len(s.Families), len(s.Learners), len(s.References), s.Tuning.Settings, float64(work))
+				results.Version, s.Name, seed, len(s.Families), len(s.Learners), len(s.References), s.Tuning.Settings, float64(work))
 			if tier == "full" || calibrate != "" || estimateOnly {
 				reference := ""
 				if file == filepath.Join("benchmarks", tier+".yaml") {

@@ -59,7 +59,7 @@ func root() *cobra.Command {
 			"baselines of the paper, with seeded, parallel, resumable runs, CSV/JSON results and figures.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       experiment.Version,
+		Version:       results.Version,
 		// Every command's flags are checked here, before the command prints anything.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return checkFlags(cmd) },
 	}
@@ -279,7 +279,7 @@ func execute(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 		return executeScaling(cmd, s, o)
 	}
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", experiment.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
+	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, %d runs x %d agents\n", results.Version, s.Name, s.Seed, s.Runs, len(s.Agents))
 	printTuning(out, s)
 	prog := newProgress(cmd.ErrOrStderr(), s)
 	cells, sum, err := experiment.ExecuteCells(cmd.Context(), s, o.out, o.jobs, prog)
@@ -392,7 +392,7 @@ func limitHeap(s experiment.Spec) {
 
 func executeShard(cmd *cobra.Command, s experiment.Spec, o overrides, sh cluster.Shard) error {
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", experiment.Version, s.Name, s.Seed, sh)
+	fmt.Fprintf(out, "temple %s: experiment %s, seed %d, shard %v\n", results.Version, s.Name, s.Seed, sh)
 	prog := newProgress(cmd.ErrOrStderr(), s)
 	cells, err := study.ExecuteShard(cmd.Context(), s, o.out, o.jobs, prog, sh)
 	prog.done()
@@ -431,7 +431,7 @@ func interrupted(cmd *cobra.Command, err error, dir results.Dir) error {
 
 func executeScaling(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", experiment.Version, s.Name,
+	fmt.Fprintf(out, "temple %s: scaling %s, %d sizes and %d landform sets, seed %d, %d runs\n", results.Version, s.Name,
 		len(s.Scaling.Sizes), len(s.Scaling.LandformSets), s.Seed, s.Runs)
 	prog := newProgress(cmd.ErrOrStderr(), s)
 	rows, fits, err := study.ExecuteScaling(cmd.Context(), s, o.out, o.jobs, prog)
@@ -467,7 +467,7 @@ func executeSweep(cmd *cobra.Command, s experiment.Spec, o overrides) error {
 	for _, p := range s.Sweep {
 		params = append(params, fmt.Sprintf("%s (%d values)", p.Param, len(p.Values)))
 	}
-	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", experiment.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
+	fmt.Fprintf(out, "temple %s: sweep %s over %s, seed %d, %d runs\n", results.Version, s.Name, strings.Join(params, " × "), s.Seed, s.Runs)
 	prog := newProgress(cmd.ErrOrStderr(), s)
 	points, err := study.ExecuteSweep(cmd.Context(), s, o.out, o.jobs, prog)
 	prog.done()

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/dynamics/study"
-	"github.com/temple-rl/temple/experiment"
+	"github.com/temple-rl/temple/results"
 )
 
 // deepDefault is the study temple deep and temple reproduce deep run without flags (a variable
@@ -69,7 +69,7 @@ func deepCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sum.Version, sum.WallSeconds = experiment.Version, time.Since(start).Seconds()
+			sum.Version, sum.WallSeconds = results.Version, time.Since(start).Seconds()
 			if err := study.Write(out, s, recs, sum); err != nil {
 				return err
 			}

@@ -62,7 +62,7 @@ func tuneCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "temple %s: tuning %s, seed %d: %d agents, %d settings each, %d runs each at the first stage\n",
-				experiment.Version, s.Name, seed, len(s.Agents), budget, runs)
+				results.Version, s.Name, seed, len(s.Agents), budget, runs)
 			prog := &tune.Lines{W: cmd.ErrOrStderr(), Interval: 2 * time.Second}
 			tuned, rec, err := tune.Tune(cmd.Context(), s, out, tune.Options{Seed: seed, Settings: budget, Runs: runs,
 				Objective: objective, Jobs: jobs, Progress: prog, Shard: sh, From: from, Merge: merge,

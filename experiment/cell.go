@@ -15,31 +15,31 @@ import (
 // runCell runs one agent through one run's task sequence (the published experiment loop): for
 // every task, E episodes of T steps from the task's start (package episode), recording each
 // task's episode returns, the agent's templates and the task's record.
-func runCell(ctx context.Context, p *Plan, dir results.Dir, run int, fac AgentFactory, progress Progress) (res CellResult, err error) {
+func runCell(ctx context.Context, p *Plan, dir results.Dir, run int, fac AgentFactory, progress Progress) (res results.CellResult, err error) {
 	began := time.Now()
 	ag, err := fac.New(RunContext{Run: run, Tasks: p.Runs[run], Gamma: p.Gamma, Seed: p.Seed})
 	if err != nil {
-		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
+		return results.CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
 	}
 	remote, _ := ag.(agent.Remote)
 	if remote != nil {
 		defer func() {
 			if cerr := remote.Close(); err == nil && cerr != nil {
-				res, err = CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, cerr)
+				res, err = results.CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, cerr)
 			}
 		}()
 	}
-	res = CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
+	res = results.CellResult{Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name, EpisodeSums: make([]float64, p.Episodes)}
 	out, err := p.openCellFiles(dir, run, fac.Name, ag)
 	if err != nil {
-		return CellResult{}, err
+		return results.CellResult{}, err
 	}
 	defer out.close()
 	returns := &cellReturns{sums: res.EpisodeSums, episodes: out.episodes}
 	p.prepareOracles(run)
 	for k, task := range p.Runs[run] {
 		if err := ctx.Err(); err != nil {
-			return CellResult{}, err
+			return results.CellResult{}, err
 		}
 		rec, err := p.runTask(ag, run, fac.Name, k, task, returns)
 		if remote != nil && remote.Err() != nil {
@@ -49,13 +49,13 @@ func runCell(ctx context.Context, p *Plan, dir results.Dir, run int, fac AgentFa
 			err = out.endTask(k, ag)
 		}
 		if err != nil {
-			return CellResult{}, err
+			return results.CellResult{}, err
 		}
 		res.Tasks = append(res.Tasks, rec)
 		progress.TaskDone(run, fac.Name, k)
 	}
 	if err := out.close(); err != nil {
-		return CellResult{}, err
+		return results.CellResult{}, err
 	}
 	res.Seconds = time.Since(began).Seconds()
 	return res, nil
@@ -63,15 +63,15 @@ func runCell(ctx context.Context, p *Plan, dir results.Dir, run int, fac AgentFa
 
 // runTask runs agent name through the episodes of task k of run (episode.Run), with the oracle
 // watching every step when the plan has one.
-func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, returns episode.Returns) (TaskRecord, error) {
+func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, returns episode.Returns) (results.TaskRecord, error) {
 	t := episode.Task{Index: k, Table: task.Dynamics(), Fixed: task.Start}
-	fail := func(err error) (TaskRecord, error) {
-		return TaskRecord{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", name, run, k, err)
+	fail := func(err error) (results.TaskRecord, error) {
+		return results.TaskRecord{}, fmt.Errorf("experiment: agent %s, run %d, task %d: %w", name, run, k, err)
 	}
 	if task.Sim != nil {
 		t.Name = task.Def.Name()
-		fail = func(err error) (TaskRecord, error) {
-			return TaskRecord{}, fmt.Errorf("experiment: agent %s, run %d, task %d (%s): %w", name, run, k, t.Name, err)
+		fail = func(err error) (results.TaskRecord, error) {
+			return results.TaskRecord{}, fmt.Errorf("experiment: agent %s, run %d, task %d (%s): %w", name, run, k, t.Name, err)
 		}
 		sim, err := task.Sim.Simulator()
 		if err != nil {
@@ -86,7 +86,7 @@ func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, r
 	if p.Oracle && task.Sim == nil {
 		var err error
 		if orc, err = p.oracle(run, k, task); err != nil {
-			return TaskRecord{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
+			return results.TaskRecord{}, fmt.Errorf("experiment: oracle of run %d, task %d: %w", run, k, err)
 		}
 		if pi, ok := ag.(agent.PolicyInfo); ok && p.PolicyMistakes {
 			orc.TrackPolicy(pi, p.Gamma)
@@ -98,7 +98,7 @@ func (p *Plan) runTask(ag agent.Agent, run int, name string, k int, task Task, r
 	if err != nil {
 		return fail(err)
 	}
-	rec := TaskRecord{Task: k, Reward: out.Reward, Steps: out.Steps, States: out.States, Actions: out.Actions,
+	rec := results.TaskRecord{Task: k, Reward: out.Reward, Steps: out.Steps, States: out.States, Actions: out.Actions,
 		Start: out.Start, Metrics: out.Metrics, Simulated: out.Simulated}
 	if orc != nil {
 		rec.Oracle = orc.Finish(p.Episodes)
@@ -160,7 +160,7 @@ func (c *cellFiles) endTask(k int, ag agent.Agent) error {
 		}
 	}
 	if c.templates != nil {
-		return c.templates.Write(TaskSnapshot{Task: k, Snapshot: ag.(template.Snapshotter).TemplateSnapshot()})
+		return c.templates.Write(results.TaskSnapshot{Task: k, Snapshot: ag.(template.Snapshotter).TemplateSnapshot()})
 	}
 	return nil
 }

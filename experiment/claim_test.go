@@ -136,7 +136,7 @@ func cellFingerprint(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c CellResult
+	var c results.CellResult
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}

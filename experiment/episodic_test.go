@@ -12,7 +12,7 @@ import (
 )
 
 // metric returns the named metric of a task record, or −1.
-func metric(rec TaskRecord, name string) float64 {
+func metric(rec results.TaskRecord, name string) float64 {
 	for _, m := range rec.Metrics {
 		if m.Name == name {
 			return m.Value

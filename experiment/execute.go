@@ -15,7 +15,7 @@ import (
 //
 // A directory holding cells of another spec is refused (OccupiedError), and so is one in which
 // another process is running an experiment (LockedError).
-func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (Summary, error) {
+func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progress) (results.Summary, error) {
 	_, sum, err := ExecuteCells(ctx, s, dir, jobs, progress)
 	return sum, err
 }
@@ -23,15 +23,15 @@ func Execute(ctx context.Context, s Spec, dir string, jobs int, progress Progres
 // ExecuteCells is Execute that returns the cells too, in (run, agent) order, for a caller that
 // says more of them than their summary does (temple run's summary: what the template learners
 // learned, the cells reused) without reading back the files just written.
-func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]CellResult, Summary, error) {
+func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Progress) ([]results.CellResult, results.Summary, error) {
 	s = s.ReadInputsOnce() // the plan, spec.yaml and setup.json from the same bytes
 	p, err := Build(s)     // before dir is made: a spec that cannot run leaves nothing behind
 	if err != nil {
-		return nil, Summary{}, err
+		return nil, results.Summary{}, err
 	}
 	d, release, err := Claim(dir, s, progress)
 	if err != nil {
-		return nil, Summary{}, err
+		return nil, results.Summary{}, err
 	}
 	defer release()
 	return runClaimed(ctx, s, p, d, jobs, progress)
@@ -40,13 +40,13 @@ func ExecuteCells(ctx context.Context, s Spec, dir string, jobs int, progress Pr
 // runClaimed runs plan p of s into the directory d claimed for it and writes its results: the
 // task sequences and setup first (prepare), then every cell (Run), then the files of the
 // results (Write). It returns the cells and their summary.
-func runClaimed(ctx context.Context, s Spec, p *Plan, d results.Dir, jobs int, progress Progress) ([]CellResult, Summary, error) {
+func runClaimed(ctx context.Context, s Spec, p *Plan, d results.Dir, jobs int, progress Progress) ([]results.CellResult, results.Summary, error) {
 	if err := prepare(s, p, d); err != nil {
-		return nil, Summary{}, err
+		return nil, results.Summary{}, err
 	}
 	cells, err := Run(ctx, p, d, jobs, progress)
 	if err != nil {
-		return nil, Summary{}, err
+		return nil, results.Summary{}, err
 	}
 	sum, err := Write(d, s, cells)
 	return cells, sum, err
@@ -55,14 +55,14 @@ func runClaimed(ctx context.Context, s Spec, p *Plan, d results.Dir, jobs int, p
 // RunPoint runs the experiment s of one point of a sweep or scaling study into its directory sub
 // below top, which it claims, and returns its plan (for the tasks' true templates), its cells and
 // their summary.
-func RunPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int, progress Progress) (*Plan, []CellResult, Summary, error) {
+func RunPoint(ctx context.Context, top results.Dir, sub string, s Spec, jobs int, progress Progress) (*Plan, []results.CellResult, results.Summary, error) {
 	plan, err := Build(s)
 	if err != nil {
-		return nil, nil, Summary{}, err
+		return nil, nil, results.Summary{}, err
 	}
 	d, release, err := claimPoint(top, sub, s, progress)
 	if err != nil {
-		return nil, nil, Summary{}, err
+		return nil, nil, results.Summary{}, err
 	}
 	defer release()
 	cells, sum, err := runClaimed(ctx, s, plan, d, jobs, progress)

@@ -27,7 +27,7 @@ func TestReportHoldsEveryFigureAndTable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"<h2>Summary</h2>", "<td>O-TempLe</td>", "Paired comparisons: every pair of agents", "Holm",
-		"<td>library_size</td>", "<td>samples_until_all_known</td>", "<h2>Distance to optimal</h2>", "<th>share of optimal</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + Version} {
+		"<td>library_size</td>", "<td>samples_until_all_known</td>", "<h2>Distance to optimal</h2>", "<th>share of optimal</th>", "<h2>Resolved spec</h2>", "family: online-maze", "temple " + results.Version} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}

@@ -20,7 +20,7 @@ func TestOTempLeLearnsTheOnlineMazes(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := resultspkg.Summarize(set, results)
-	got := map[string]AgentSummary{}
+	got := map[string]resultspkg.AgentSummary{}
 	for _, a := range sum.Agents {
 		got[a.Name] = a
 		t.Logf("%-10s %9.1f ± %.1f", a.Name, a.MeanPerTaskReward, a.CI95)

@@ -39,7 +39,7 @@ func always(action int) func(int, agent.Task) int {
 func uniform(_ int, t agent.Task) int { return t.Rand.IntN(t.A) }
 
 // runAgent runs one cell of p with the agent a and returns its first task's record.
-func runAgent(t *testing.T, p *Plan, a agent.Agent) TaskRecord {
+func runAgent(t *testing.T, p *Plan, a agent.Agent) results.TaskRecord {
 	t.Helper()
 	fac := AgentFactory{Name: "scripted", New: func(RunContext) (agent.Agent, error) { return a, nil }}
 	res, err := runCell(context.Background(), p, results.At(t.TempDir()), 0, fac, silent{})
@@ -367,7 +367,7 @@ func TestSharedOracleEqualsOwn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []CellResult{got, own} {
+		for _, c := range []results.CellResult{got, own} {
 			if !reflect.DeepEqual(c.Tasks, want.Tasks) {
 				t.Fatalf("run %d, %s: records differ between shared and own solutions", want.Run, want.Agent)
 			}

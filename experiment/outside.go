@@ -57,9 +57,9 @@ func agentInputs(s Spec) []string {
 }
 
 // pythonCell runs the cell of Python learner fac in run in a worker and reads back what it wrote.
-func (p *Plan) pythonCell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (CellResult, error) {
-	fail := func(err error) (CellResult, error) {
-		return CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
+func (p *Plan) pythonCell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (results.CellResult, error) {
+	fail := func(err error) (results.CellResult, error) {
+		return results.CellResult{}, fmt.Errorf("experiment: agent %s, run %d: %w", fac.Name, run, err)
 	}
 	module, err := fac.Python.ModuleFile()
 	if err != nil {
@@ -73,7 +73,7 @@ func (p *Plan) pythonCell(ctx context.Context, dir results.Dir, run int, fac Age
 	if err != nil {
 		return fail(err)
 	}
-	req := external.CellRequest{Version: Version, Spec: string(p.spec), Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name,
+	req := external.CellRequest{Version: results.Version, Spec: string(p.spec), Fingerprint: p.Fingerprint, Run: run, Agent: fac.Name,
 		Dir: abs, Class: fac.Python.Class, ModuleFile: module, Digest: s.Inputs[module], Params: fac.Python.Params,
 		Timeout: fac.Python.Timeout}
 	if req.Params == nil {
@@ -81,13 +81,13 @@ func (p *Plan) pythonCell(ctx context.Context, dir results.Dir, run int, fac Age
 	}
 	if err := p.workers.RunPythonCell(ctx, req, func(k int) { progress.TaskDone(run, fac.Name, k) }); err != nil {
 		if ctx.Err() != nil {
-			return CellResult{}, ctx.Err()
+			return results.CellResult{}, ctx.Err()
 		}
 		return fail(err)
 	}
 	res, err := results.ReadCell(dir.Cell(run, fac.Name), p.cellWant(run, fac.Name))
 	if err != nil {
-		return CellResult{}, err
+		return results.CellResult{}, err
 	}
 	return res, results.RecordCell(dir, res)
 }

@@ -4,22 +4,6 @@ import (
 	"github.com/temple-rl/temple/results"
 )
 
-// Version is the tool version recorded with every result.
-const Version = results.Version
-
-// The records and the summary of an experiment are the results directory's (package results);
-// these names keep them where the runner's users find them.
-type (
-	TaskRecord     = results.TaskRecord
-	CellResult     = results.CellResult
-	Summary        = results.Summary
-	AgentSummary   = results.AgentSummary
-	Estimate       = results.Estimate
-	OptimalSummary = results.OptimalSummary
-	AgentOracle    = results.AgentOracle
-	TaskSnapshot   = results.TaskSnapshot
-)
-
 // setup is what package results needs of the spec to write a results directory.
 func (s Spec) setup() (results.Setup, error) {
 	asYAML, err := s.resolvedYAML()
@@ -41,10 +25,10 @@ func (s Spec) setup() (results.Setup, error) {
 
 // Write writes the results directory of spec s (results.Write): spec.yaml, per_task.csv,
 // metrics.csv, the oracle's files, summary.json, timings.json, the figures and report.html.
-func Write(dir results.Dir, s Spec, cells []CellResult) (Summary, error) {
+func Write(dir results.Dir, s Spec, cells []results.CellResult) (results.Summary, error) {
 	set, err := s.setup()
 	if err != nil {
-		return Summary{}, err
+		return results.Summary{}, err
 	}
 	return results.Write(dir, set, cells)
 }

@@ -134,7 +134,7 @@ func (silent) TaskDone(int, string, int) {}
 // resumes where it stopped. The cells are returned in (run, agent) order and do not depend on
 // jobs. Run does not claim dir (Execute does): a program that runs a plan of its own gives it a
 // directory of its own (results.At).
-func Run(ctx context.Context, p *Plan, dir results.Dir, jobs int, progress Progress) ([]CellResult, error) {
+func Run(ctx context.Context, p *Plan, dir results.Dir, jobs int, progress Progress) ([]results.CellResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -159,7 +159,7 @@ func Run(ctx context.Context, p *Plan, dir results.Dir, jobs int, progress Progr
 	// A cell that fails does not stop the others: every cell that can finish is stored, so that
 	// running again resumes after the failure is mended (a learner outside temple that raises,
 	// say). The errors are returned together, in cell order.
-	cells := make([]CellResult, len(p.Runs)*len(p.Agents))
+	cells := make([]results.CellResult, len(p.Runs)*len(p.Agents))
 	failed := make([]error, len(cells))
 	var g errgroup.Group
 	g.SetLimit(jobs)
@@ -242,9 +242,9 @@ func (p *Plan) shardTasks() int {
 // cell is the cell of fac in run: read back from dir's cells/ when a finished cell of this spec is
 // there (resumed), otherwise run and stored there; a damaged one is run again, with a note that
 // says which and why.
-func (p *Plan) cell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (CellResult, error) {
+func (p *Plan) cell(ctx context.Context, dir results.Dir, run int, fac AgentFactory, progress Progress) (results.CellResult, error) {
 	if err := ctx.Err(); err != nil {
-		return CellResult{}, err
+		return results.CellResult{}, err
 	}
 	res, err := results.ReadCell(dir.Cell(run, fac.Name), p.cellWant(run, fac.Name))
 	if err == nil {
@@ -265,7 +265,7 @@ func (p *Plan) cell(ctx context.Context, dir results.Dir, run int, fac AgentFact
 	}
 	res, err = runCell(ctx, p, dir, run, fac, progress)
 	if err != nil {
-		return CellResult{}, err
+		return results.CellResult{}, err
 	}
 	return res, results.WriteCell(dir, res)
 }

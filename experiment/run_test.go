@@ -25,7 +25,7 @@ func small(runs, tasks, episodes int) Spec {
 }
 
 // buildAndRun builds s and runs every cell with the given workers, in a temporary directory.
-func buildAndRun(t *testing.T, s Spec, jobs int) []CellResult {
+func buildAndRun(t *testing.T, s Spec, jobs int) []results.CellResult {
 	t.Helper()
 	p, err := Build(s)
 	if err != nil {

@@ -29,7 +29,7 @@ func ExecuteScaling(ctx context.Context, s experiment.Spec, dir string, jobs int
 	}
 	defer release()
 	var pts []results.ScalingPointSetup
-	var cells [][]experiment.CellResult
+	var cells [][]results.CellResult
 	for _, pt := range points {
 		plan, c, _, err := experiment.RunPoint(ctx, d, pt.Dir, pt.Spec, jobs, progress)
 		if err != nil {

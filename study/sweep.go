@@ -37,7 +37,7 @@ func ExecuteSweep(ctx context.Context, s experiment.Spec, dir string, jobs int, 
 	if err != nil {
 		return nil, err
 	}
-	var sums []experiment.Summary
+	var sums []results.Summary
 	for _, pt := range points {
 		_, _, sum, err := experiment.RunPoint(ctx, d, pt.Dir, pt.Spec, jobs, progress)
 		if err != nil {
