@@ -11,12 +11,16 @@ import "github.com/temple-rl/temple/learners"
 // paper have a scale but are searched only when a config's search: block gives them a range.
 
 // Dim is one searched parameter: a range of numbers (Low to High, on a log scale when Log, whole
-// numbers when Int) or a list of Choices.
+// numbers when Int) or a list of Choices. A range PerRMax is in units of the agent's R_max (its
+// r_max key): SearchSpace multiplies it by R_max, so that MBIE-EB's β, a bonus in units of reward,
+// is searched on the scale of the task's rewards (Strehl & Littman 2008 searched RiverSwim's β
+// about 0.4·R_max).
 type Dim struct {
 	Key       string
 	Low, High float64
 	Log, Int  bool
 	Choices   []string
+	PerRMax   bool
 }
 
 func logInt(key string, lo, hi float64) Dim {
@@ -26,6 +30,7 @@ func logReal(key string, lo, hi float64) Dim { return Dim{Key: key, Low: lo, Hig
 func linReal(key string, lo, hi float64) Dim { return Dim{Key: key, Low: lo, High: hi} }
 func linInt(key string, lo, hi float64) Dim  { return Dim{Key: key, Low: lo, High: hi, Int: true} }
 func choice(key string, cs ...string) Dim    { return Dim{Key: key, Choices: cs} }
+func perRMax(d Dim) Dim                      { d.PerRMax = true; return d }
 func dims(ds ...Dim) []Dim                   { return ds }
 func join(a []Dim, b ...Dim) []Dim           { return append(append([]Dim(nil), a...), b...) }
 
@@ -43,8 +48,35 @@ var scales = dims(
 // SearchSpace is what temple tune searches of an agent of type typ with parameters p unless a
 // config narrows it: its type's parameters, and for a template learner its base's before its
 // own (so that m_s is set after the base's m), less the keys p's settings make inert (Inert:
-// reward_sd under reward_posterior beta).
-func SearchSpace(typ string, p Params) []Dim { return withoutInert(typ, fullSpace(typ, p), p) }
+// reward_sd under reward_posterior beta), with a range PerRMax in p's R_max.
+func SearchSpace(typ string, p Params) []Dim {
+	space := withoutInert(typ, fullSpace(typ, p), p)
+	for k, d := range space {
+		if d.PerRMax {
+			unit := rMaxOf(p)
+			space[k].Low, space[k].High, space[k].PerRMax = d.Low*unit, d.High*unit, false
+		}
+	}
+	return space
+}
+
+// rMaxer is implemented by parameters with an R_max (r_max), and by a template learner, whose
+// base's it is.
+type rMaxer interface{ rMax() float64 }
+
+func (p *MBIEEB) rMax() float64        { return p.RMax }
+func (p *OTempLe) rMax() float64       { return rMaxOf(p.Base.Params) }
+func (p *FMTempLe) rMax() float64      { return rMaxOf(p.Base.Params) }
+func (p *TrueTemplates) rMax() float64 { return rMaxOf(p.Base.Params) }
+
+// rMaxOf is p's R_max; 1 (a range PerRMax as written) for parameters without one, or with an
+// R_max that is not above 0.
+func rMaxOf(p any) float64 {
+	if r, ok := p.(rMaxer); ok && r.rMax() > 0 {
+		return r.rMax()
+	}
+	return 1
+}
 
 // fullSpace is SearchSpace with the inert keys.
 func fullSpace(typ string, p Params) []Dim {

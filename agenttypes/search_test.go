@@ -228,3 +228,33 @@ func TestLearnersOverABaseSearchTheirBasesKeys(t *testing.T) {
 		t.Errorf("%d types over a base, want o-temple, fm-temple and true-templates at least", overBase)
 	}
 }
+
+// MBIE-EB's β is searched in units of its R_max: 0.01 to 10 at r_max 1 (the default), 100 to
+// 100 000 at RiverSwim's r_max 10 000, for MBIE-EB and for a template learner over it.
+func TestBetaIsSearchedInUnitsOfRMax(t *testing.T) {
+	for _, c := range []struct {
+		typ, src  string
+		low, high float64
+	}{
+		{"mbie-eb", "{}", 0.01, 10},
+		{"mbie-eb", "{r_max: 10000}", 100, 100000},
+		{"o-temple", "{base: mbie-eb, r_max: 10000}", 100, 100000},
+		{"fm-temple", "{base: mbie-eb, r_max: 0.5}", 0.005, 5},
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(c.src), &n); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Decode(c.typ, n.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(SearchSpace(c.typ, p), func(d Dim) bool { return d.Key == "beta" })
+		if i < 0 {
+			t.Fatalf("%s %s does not search beta", c.typ, c.src)
+		}
+		if d := SearchSpace(c.typ, p)[i]; d.Low != c.low || d.High != c.high || d.PerRMax {
+			t.Errorf("%s %s searches beta in %+v, want [%v, %v] resolved", c.typ, c.src, d, c.low, c.high)
+		}
+	}
+}

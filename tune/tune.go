@@ -167,7 +167,7 @@ func (sr *search) record(trials []trial, chosen, trialRuns int) (Agent, results.
 	ar := Agent{Name: sr.agent.Name, Type: sr.agent.Type, Fixed: sr.space.fixed, Chosen: chosen, Score: trials[chosen].score, TrialRuns: trialRuns}
 	ta := results.TunedAgent{Name: sr.agent.Name, Settings: len(trials), TrialRuns: trialRuns, Score: ar.Score}
 	for _, d := range sr.space.dims {
-		ar.Space = append(ar.Space, Dim(d))
+		ar.Space = append(ar.Space, Dim{Key: d.Key, Low: d.Low, High: d.High, Log: d.Log, Int: d.Int, Choices: d.Choices})
 		ta.Searched = append(ta.Searched, d.Key)
 	}
 	for i, t := range trials {
