@@ -360,5 +360,9 @@ func (l *Lines) print() {
 	if l.total > 0 {
 		pct = 100 * l.done / l.total
 	}
+	if l.where == "" { // a resumed search reading back its finished trials, before its first stage
+		fmt.Fprintf(l.W, "tune: reading back the finished trials: %d%% of the search\n", pct)
+		return
+	}
 	fmt.Fprintf(l.W, "tune: %s: %d%% of the search, %s\n", l.where, pct, left)
 }

@@ -367,3 +367,17 @@ func TestTuningLayoutIsWhatTuneWrites(t *testing.T) {
 		t.Errorf("the record's parts are %q, want the trials' directories %q", record.Parts, want)
 	}
 }
+
+// A resumed search that reads back finished trials before its first stage says so, instead of a
+// line without an agent and a time left measured on trials that were not run.
+func TestLinesBeforeTheFirstStage(t *testing.T) {
+	var b strings.Builder
+	l := &Lines{W: &b}
+	l.Start(10)
+	l.TaskDone(0, "PSRL", 0)
+	l.Stage("PSRL", 0, 3, 8, 2)
+	got := b.String()
+	if want := "tune: reading back the finished trials: 10% of the search\ntune: PSRL, stage 1/3 (8 settings x 2 runs): 10% of the search, about "; !strings.HasPrefix(got, want) {
+		t.Errorf("progress lines %q, want them to begin %q", got, want)
+	}
+}
