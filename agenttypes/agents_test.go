@@ -11,8 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
@@ -182,7 +182,7 @@ func TestEveryTypeRunsOnDefaults(t *testing.T) {
 					if err := ag.BeginTask(agent.Task{Index: task, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m, Rewards: agent.RewardsOf(m)}); err != nil {
 						t.Fatal(err)
 					}
-					// Its own loop, not episodetest's: every action is checked before the model steps it.
+					// Its own loop, not agenttest's: every action is checked before the model steps it.
 					for range 3 {
 						s := 0
 						for range 30 {
@@ -381,7 +381,7 @@ func TestTemplatesAugmentEveryBase(t *testing.T) {
 			if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Rewards: agent.RewardsOf(m)}); err != nil {
 				t.Fatal(err)
 			}
-			loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
+			loop := agenttest.Loop{Agent: ag, Task: m, Rand: rng}
 			for range 300 {
 				loop.Episode(rng.IntN(m.S), 30)
 			}

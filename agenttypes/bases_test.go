@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/episodetest"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -132,7 +132,7 @@ func TestEveryLearnerOverPSRLCountsClamps(t *testing.T) {
 			if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Truth: m, Rewards: agent.RewardsOf(m)}); err != nil {
 				t.Fatalf("%s {%s}: %v", typ.Name, c.src, err)
 			}
-			loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
+			loop := agenttest.Loop{Agent: ag, Task: m, Rand: rng}
 			for range 5 {
 				loop.Episode(0, 30)
 			}

@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/internal/benchmaze"
+	"github.com/temple-rl/temple/agent/agenttest"
 )
 
 // BenchmarkBases runs every base learner alone and under O-TempLe through a stream of random
@@ -16,7 +16,7 @@ import (
 // to each base (the BenchmarkBases rows of docs/performance.md). E3 takes m = 500, as in the base-learners
 // preset (its default 16 is below O-TempLe's m_s); PSRL also runs with the TSDE schedule.
 func BenchmarkBases(b *testing.B) {
-	models := benchmaze.Mazes(b, 16, rand.New(rand.NewPCG(1, 2)))
+	models := agenttest.Mazes(b, 16, rand.New(rand.NewPCG(1, 2)))
 	type variant struct {
 		name, base string
 		params     map[string]any
@@ -45,7 +45,7 @@ func BenchmarkBases(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				benchmaze.Run(b, ag, models, rand.New(rand.NewPCG(3, 4)))
+				agenttest.Run(b, ag, models, rand.New(rand.NewPCG(3, 4)))
 			})
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -40,7 +40,7 @@ func runSteps(t testing.TB, ag agent.Agent, m *mdp.Model, index, steps int, gamm
 		t.Fatal(err)
 	}
 	step := 0
-	loop := episodetest.Loop{Agent: ag, Task: m, Rand: envRng, AfterStep: func(int, int, float64, int) {
+	loop := agenttest.Loop{Agent: ag, Task: m, Rand: envRng, AfterStep: func(int, int, float64, int) {
 		if step++; hook != nil {
 			hook(step)
 		}

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -273,7 +273,7 @@ func runEpisodes(t testing.TB, ag agent.Agent, m *mdp.Model, index, episodes, st
 	if err := ag.BeginTask(agent.Task{Index: index, S: m.S, A: m.A, Gamma: gamma, Rand: rng, Terminal: m.TerminalStates(), Truth: m}); err != nil {
 		t.Fatal(err)
 	}
-	loop := episodetest.Loop{Agent: ag, Task: m, Rand: envRng, StopAtTerminal: true}
+	loop := agenttest.Loop{Agent: ag, Task: m, Rand: envRng, StopAtTerminal: true}
 	for range episodes {
 		loop.Episode(m.SampleStart(envRng), steps)
 	}

@@ -10,7 +10,8 @@
 // (families, and the tasks they make: env, mdp, the simulators), the machine's memory
 // (internal/sysmem), and the runner (experiment) for one use: temple_cell_run (cell.go) runs a
 // cell of an experiment whose learner is a Python class, by the runner's own code, in the Python
-// process (package external says why). That doubles the library (7 to 15 MB); the commands
+// process (package external says why), and returns its record (results.CellResult). That doubles
+// the library (7 to 15 MB); the commands
 // (cli, tune) stay out
 // (the import rules' test, internal/importrules). The functions:
 //

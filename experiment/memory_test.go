@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/families"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/memory"
 	"github.com/temple-rl/temple/stream"
 )
@@ -178,7 +178,7 @@ func runTask(t *testing.T, p *Plan, ag agent.Agent, task Task) {
 	if err := ag.BeginTask(agent.Task{S: S, A: A, Gamma: p.Gamma, Rand: rng, Terminal: d.TerminalStates()}); err != nil {
 		t.Fatal(err)
 	}
-	loop := episodetest.Loop{Agent: ag, Task: d, Rand: rng}
+	loop := agenttest.Loop{Agent: ag, Task: d, Rand: rng}
 	for range p.Episodes {
 		loop.Episode(d.SampleStart(rng), p.Steps)
 	}

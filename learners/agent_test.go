@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/episodetest"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -39,7 +39,7 @@ func line(t *testing.T) *mdp.Model {
 
 // play runs ag on m for steps steps from state 0 and returns the total reward.
 func play(ag agent.Agent, m *mdp.Model, steps int, rng *rand.Rand) float64 {
-	_, total := episodetest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(0, steps)
+	_, total := agenttest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(0, steps)
 	return total
 }
 

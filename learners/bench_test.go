@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/benchmaze"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -26,7 +26,7 @@ func benchMaze(b *testing.B) *mdp.Model {
 // benchTasks runs whole tasks of the paper's size (3000 episodes × 30 steps) with ag on the bench
 // maze and reports steps per second, planning and all.
 func benchTasks(b *testing.B, ag agent.Agent) {
-	benchmaze.Run(b, ag, []*mdp.Model{benchMaze(b)}, rand.New(rand.NewPCG(1, 2)))
+	agenttest.Run(b, ag, []*mdp.Model{benchMaze(b)}, rand.New(rand.NewPCG(1, 2)))
 }
 
 func BenchmarkRMaxMaze4x4(b *testing.B) {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env/classic"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -18,7 +18,7 @@ func runContinuing(t *testing.T, ag agent.Agent, m *mdp.Model, steps int, seed u
 	if err := ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(seed, 8))}); err != nil {
 		t.Fatal(err)
 	}
-	_, total := episodetest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(m.SampleStart(rng), steps)
+	_, total := agenttest.Loop{Agent: ag, Task: m, Rand: rng}.Steps(m.SampleStart(rng), steps)
 	return total
 }
 

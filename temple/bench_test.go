@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/temple-rl/temple/internal/benchmaze"
+	"github.com/temple-rl/temple/agent/agenttest"
 )
 
 // BenchmarkOTempLeMaze4x4 runs O-TempLe through a stream of random 4×4 mazes of the online setting,
@@ -15,5 +15,5 @@ func BenchmarkOTempLeMaze4x4(b *testing.B) {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	benchmaze.Run(b, o, benchmaze.Mazes(b, 16, rng), rng)
+	agenttest.Run(b, o, agenttest.Mazes(b, 16, rng), rng)
 }

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/temple"
@@ -132,7 +132,7 @@ func runTask(ot taskLearner, m *mdp.Model, k, episodes int, envRand *rand.Rand) 
 		panic(err) // an example's learner refused its task
 	}
 	total := 0.0
-	loop := episodetest.Loop{Agent: ot, Task: m, Rand: envRand, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
+	loop := agenttest.Loop{Agent: ot, Task: m, Rand: envRand, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
 	for range episodes {
 		loop.Episode(0, 30)
 	}

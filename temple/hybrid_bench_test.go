@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/temple-rl/temple/internal/benchmaze"
+	"github.com/temple-rl/temple/agent/agenttest"
 )
 
 // BenchmarkHybridPrior measures hybrid-prior's cost per step beside BenchmarkLatentPSRL's PSRL
@@ -20,7 +20,7 @@ func BenchmarkHybridPrior(b *testing.B) {
 				b.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			benchmaze.Run(b, h, benchmaze.Mazes(b, mazes, rng), rng)
+			agenttest.Run(b, h, agenttest.Mazes(b, mazes, rng), rng)
 			b.ReportMetric(float64(h.Models()), "models")
 			b.ReportMetric(float64(h.mix.lib.Len()), "templates")
 		})

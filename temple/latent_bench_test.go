@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/benchmaze"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/learners"
 )
 
@@ -25,7 +25,7 @@ func BenchmarkLatentPSRL(b *testing.B) {
 				b.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			benchmaze.Run(b, agent.NewSingle(base), benchmaze.Mazes(b, mazes, rng), rng)
+			agenttest.Run(b, agent.NewSingle(base), agenttest.Mazes(b, mazes, rng), rng)
 		})
 		b.Run(fmt.Sprintf("latent/mazes=%d", mazes), func(b *testing.B) {
 			lp, err := NewLatentPrior(DefaultLatentParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(b))
@@ -33,7 +33,7 @@ func BenchmarkLatentPSRL(b *testing.B) {
 				b.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			benchmaze.Run(b, lp, benchmaze.Mazes(b, mazes, rng), rng)
+			agenttest.Run(b, lp, agenttest.Mazes(b, mazes, rng), rng)
 			b.ReportMetric(float64(lp.Models()), "models")
 		})
 	}

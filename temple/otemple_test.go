@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
@@ -36,7 +36,7 @@ func playTask(t *testing.T, ag agent.Agent, m *mdp.Model, k, episodes int, rng *
 		t.Fatal(err)
 	}
 	start, total := m.SampleStart(rng), 0.0
-	loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
+	loop := agenttest.Loop{Agent: ag, Task: m, Rand: rng, AfterStep: func(_, _ int, r float64, _ int) { total += r }}
 	for range episodes {
 		loop.Episode(start, 30)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
-	"github.com/temple-rl/temple/internal/benchmaze"
+	"github.com/temple-rl/temple/agent/agenttest"
 )
 
 // BenchmarkPriorPSRL and BenchmarkPriorTemplatePrior measure template-prior's cost per step
@@ -16,11 +16,11 @@ import (
 func BenchmarkPriorPSRL(b *testing.B) {
 	b.Run("episode", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
-		benchmaze.Run(b, agent.NewSingle(episodePSRL(b)), benchmaze.Mazes(b, 16, rng), rng)
+		agenttest.Run(b, agent.NewSingle(episodePSRL(b)), agenttest.Mazes(b, 16, rng), rng)
 	})
 	b.Run("tsde", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
-		benchmaze.Run(b, agent.NewSingle(psrlBase(b)), benchmaze.Mazes(b, 16, rng), rng)
+		agenttest.Run(b, agent.NewSingle(psrlBase(b)), agenttest.Mazes(b, 16, rng), rng)
 	})
 }
 
@@ -32,7 +32,7 @@ func BenchmarkPriorTemplatePrior(b *testing.B) {
 				b.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			benchmaze.Run(b, tp, benchmaze.Mazes(b, 16, rng), rng)
+			agenttest.Run(b, tp, agenttest.Mazes(b, 16, rng), rng)
 		})
 	}
 }

@@ -41,6 +41,8 @@ var rules = []struct {
 	// The seam: what a learner is to the rest of temple, and nothing of any learner.
 	{"agent", []string{"mdp", "internal"}, []string{"learners", "template", "temple", "baseline", "experiment"}},
 	{"learners", []string{"agent", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
+	// The learners' shared test loop and benchmark mazes: the seam and a task, nothing of a learner.
+	{"agent/agenttest", []string{"agent", "env", "mdp"}, []string{"learners", "temple", "baseline", "agenttypes", "experiment"}},
 	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "external", "mdp", "internal"},
 		[]string{"experiment", "results", "episode", "oracle", "families"}},
 	{"template", []string{"mdp"}, nil},
@@ -53,8 +55,9 @@ var rules = []struct {
 	{"mazepicture", []string{"env", "mdp", "template", "stats", "plots"}, []string{"experiment", "results"}},
 	// The C library carries the learners, the task families and the episode rules, and the
 	// runner's cell for a Python learner's worker (temple_cell_run: the runner's own code, so that
-	// a Python learner's results are those of any agent); not the commands (capi's package doc).
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "external", "stats",
+	// a Python learner's results are those of any agent, a results.CellResult); not the commands
+	// (capi's package doc).
+	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "results", "external", "stats",
 		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture", "presets"}},
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
@@ -73,13 +76,10 @@ var rules = []struct {
 }
 
 // internalImportsUp are the packages of internal/ that import packages of the module outside it,
-// with those imports: the shared test loops of the learners' tests and benchmarks, imported by
-// _test files alone. Every other package of internal/ is a low helper that imports nothing of the
-// module but internal/.
-var internalImportsUp = map[string][]string{
-	"internal/episodetest": {"agent"},
-	"internal/benchmaze":   {"agent", "env", "mdp"},
-}
+// with those imports: none, every package of internal/ is a low helper that imports nothing of
+// the module but internal/ (the learners' shared test loop and benchmark mazes are
+// agent/agenttest).
+var internalImportsUp = map[string][]string{}
 
 // TestInternalHoldsLowHelpers checks that the packages of internal/ import nothing of the module
 // above internal/ but those of internalImportsUp: a package that reads the registries or the

@@ -1,8 +1,9 @@
-// Package benchmaze is the workload the learners' benchmarks share: random 4×4 mazes of the
-// online setting (landforms {0, 0.2, 0.4}, goal (4,4), lava (2,2)), each iteration one whole
-// task of the paper's size (3000 episodes × 30 steps), planning and template work included. It
-// is for the benchmarks of the learners, temple and agenttypes.
-package benchmaze
+package agenttest
+
+// The workload the learners' benchmarks share: random 4×4 mazes of the online setting (landforms
+// {0, 0.2, 0.4}, goal (4,4), lava (2,2)), each iteration one whole task of the paper's size (3000
+// episodes × 30 steps), planning and template work included; for the benchmarks of the learners,
+// temple and agenttypes.
 
 import (
 	"math/rand/v2"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/env"
-	"github.com/temple-rl/temple/internal/episodetest"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -45,7 +45,7 @@ func Run(b *testing.B, ag agent.Agent, models []*mdp.Model, rng *rand.Rand) {
 		if err := ag.BeginTask(agent.Task{Index: k, S: m.S, A: m.A, Gamma: 0.95, Rand: rng, Rewards: agent.RewardsOf(m)}); err != nil {
 			b.Fatal(err)
 		}
-		loop := episodetest.Loop{Agent: ag, Task: m, Rand: rng}
+		loop := Loop{Agent: ag, Task: m, Rand: rng}
 		for range Episodes {
 			loop.Episode(0, Steps)
 		}

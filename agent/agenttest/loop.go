@@ -1,9 +1,11 @@
-// Package episodetest is the episode loop of the learners' tests and benchmarks: an agent acting
-// in a state and observing the transition its action draws from a task's true MDP, step after
-// step, the transitions drawn from one rng. It is for _test files and benchmark helpers, where a
-// test sets up BeginTask and the start states itself; experiments run through package episode,
-// whose streams and start rules this loop does not follow.
-package episodetest
+// Package agenttest is what the learners' tests and benchmarks share, as net/http/httptest is
+// for handlers: the episode loop (Loop), an agent acting in a state and observing the transition
+// its action draws from a task's true MDP, step after step, the transitions drawn from one rng;
+// and the benchmarks' workload (Mazes, Run), random 4×4 mazes of the online setting, one whole
+// task an iteration. It is for _test files, where a test sets up BeginTask and the start states
+// itself; experiments run through package episode, whose streams and start rules this loop does
+// not follow.
+package agenttest
 
 import (
 	"math/rand/v2"

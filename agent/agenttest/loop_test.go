@@ -1,4 +1,4 @@
-package episodetest
+package agenttest
 
 import (
 	"math/rand/v2"
