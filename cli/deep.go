@@ -9,13 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/dynamics/study"
+	"github.com/temple-rl/temple/dynamics/deep"
 	"github.com/temple-rl/temple/results"
 )
 
 // deepDefault is the study temple deep and temple reproduce deep run without flags (a variable
 // so that the command's tests can run a small one).
-var deepDefault = func() study.Spec { return study.Default(study.Available()) }
+var deepDefault = func() deep.Spec { return deep.Default(deep.Available()) }
 
 // deepCmd runs the deep extension of the paper (Appendix F.6): dynamics-model loss against
 // training transitions for Absolute, Relative and Relative + augment.
@@ -35,10 +35,10 @@ func deepCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if envs != "" {
-				var chosen []study.Env
+				var chosen []deep.Env
 				for _, name := range strings.Split(envs, ",") {
 					found := false
-					for _, e := range study.Available() {
+					for _, e := range deep.Available() {
 						if strings.EqualFold(e.Name, strings.TrimSpace(name)) {
 							chosen, found = append(chosen, e), true
 						}
@@ -56,7 +56,7 @@ func deepCmd() *cobra.Command {
 			fmt.Fprintf(w, "temple deep: %s, seed %d, %d seeds, sizes %v, %d test transitions, %d Adam steps of %d\n",
 				envNames(s.Envs...), s.Seed, s.Seeds, s.Sizes, s.Test, s.Config.Steps, s.Config.Batch)
 			start, lastDecile := time.Now(), 0
-			recs, err := study.Run(cmd.Context(), s, func(done, total int) {
+			recs, err := deep.Run(cmd.Context(), s, func(done, total int) {
 				if decile := 10 * done / total; decile != lastDecile {
 					lastDecile = decile
 					fmt.Fprintf(w, "progress: %d/%d models (%s)\n", done, total, time.Since(start).Round(time.Second))
@@ -65,16 +65,16 @@ func deepCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sum, err := study.Summarise(s, recs)
+			sum, err := deep.Summarise(s, recs)
 			if err != nil {
 				return err
 			}
 			sum.Version, sum.WallSeconds = results.Version, time.Since(start).Seconds()
-			if err := study.Write(out, s, recs, sum); err != nil {
+			if err := deep.Write(out, s, recs, sum); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)
-			if err := study.WriteTable(w, sum); err != nil {
+			if err := deep.WriteTable(w, sum); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "\nResults: %s (deep.csv, deep_summary.json, table.md)\nFigures: %s\n", out, filepath.Join(out, "figures"))
@@ -133,9 +133,9 @@ func reproduceDeep(cmd *cobra.Command, o overrides) error {
 	return deep.RunE(deep, nil)
 }
 
-func envNames(envs ...study.Env) string {
+func envNames(envs ...deep.Env) string {
 	if len(envs) == 0 {
-		envs = study.Available()
+		envs = deep.Available()
 	}
 	var names []string
 	for _, e := range envs {

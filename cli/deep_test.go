@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/temple-rl/temple/dynamics/study"
+	"github.com/temple-rl/temple/dynamics/deep"
 )
 
 func TestDeep(t *testing.T) {
@@ -52,7 +52,7 @@ func TestDeepErrors(t *testing.T) {
 func tinyDeep(t *testing.T) {
 	saved := deepDefault
 	t.Cleanup(func() { deepDefault = saved })
-	deepDefault = func() study.Spec {
+	deepDefault = func() deep.Spec {
 		s := saved()
 		s.Seeds, s.Sizes, s.Test = 2, []int{50, 100}, 200
 		s.Config.Steps, s.Config.KMax = 40, 2

@@ -1,6 +1,6 @@
 //go:build mujoco
 
-package study
+package deep
 
 import (
 	"github.com/temple-rl/temple/continuous"

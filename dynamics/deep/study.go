@@ -1,4 +1,4 @@
-// Package study runs the comparison of the paper's deep extension (Appendix F.6, Figure 7): the
+// Package deep runs the comparison of the paper's deep extension (Appendix F.6, Figure 7): the
 // held-out loss of dynamics models learned by Absolute, Relative and Relative + augment, against
 // the number of training transitions, over independent seeds, with 95% confidence intervals.
 //
@@ -7,7 +7,7 @@
 // training sets of a run are nested, as they are for an agent gathering experience. Every method
 // at (run, n) sees the same transitions and the same network stream (paired comparison), and all
 // are scored on the same held-out transitions of that run, drawn from independent episodes.
-package study
+package deep
 
 import (
 	"context"

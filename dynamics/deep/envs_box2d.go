@@ -1,6 +1,6 @@
 //go:build box2d
 
-package study
+package deep
 
 import (
 	"github.com/temple-rl/temple/continuous"
