@@ -262,8 +262,8 @@ def load(directory: PathLike, compare: bool = True) -> Results:
         path = os.path.join(d, file)
         if os.path.exists(path) or record.lists(file):
             if not os.path.exists(path):
-                raise TempleError("results %s: %s is missing (temple wrote it: checksums.json lists it); run the "
-                                  "experiment again to write it again (it resumes from the cells)" % (d, file))
+                raise TempleError("results %s: %s is missing (temple wrote it: %s lists it); run the "
+                                  "experiment again to write it again (it resumes from the cells)" % (d, file, _CHECKSUMS_JSON))
             data = _read_regular(path, _MAX_TABLE_BYTES)
             tables[name] = _read_table(name, path, data)  # first: a damaged line is named
             record.check(file, data)
@@ -372,8 +372,8 @@ def _chunks(path: str, most: int) -> Iterator[bytes]:
     with _open_regular(path) as f:
         st = os.fstat(f.fileno())
         if st.st_size > most:
-            raise TempleError("%s: its content is not what temple wrote (%d bytes, checksums.json records %d): it was "
-                              "changed after it was written" % (path, st.st_size, most))
+            raise TempleError("%s: its content is not what temple wrote (%d bytes, %s records %d): it was "
+                              "changed after it was written" % (path, st.st_size, _CHECKSUMS_JSON, most))
         while True:
             chunk = f.read(1 << 20)
             if not chunk:
@@ -400,8 +400,8 @@ class _Record:
         again = ("run the experiment again with this version (temple run %s --out %s --allow-other-version: it "
                  "resumes from the cells and writes every file again)" % (os.path.join(d, _SPEC_YAML), d))
         if not os.path.lexists(path):
-            raise TempleError("results %s has no checksums.json: it is not a results directory of this temple (results "
-                              "format %d), or one written before its files were checksummed; %s" % (d, _FORMAT_VERSION, again))
+            raise TempleError("results %s has no %s: it is not a results directory of this temple (results "
+                              "format %d), or one written before its files were checksummed; %s" % (d, _CHECKSUMS_JSON, _FORMAT_VERSION, again))
         try:
             rec = json.loads(_read_regular(path, _MAX_RECORD_BYTES))
         except ValueError:
@@ -422,7 +422,7 @@ class _Record:
                               "read it with that temple" % (d, version, _FORMAT_VERSION))
         if version != _FORMAT_VERSION:
             raise TempleError("results %s is of results format %s, written by an older temple than this one (format %d), "
-                              "whose checksums.json does not list every file it wrote; %s" % (d, version or 3, _FORMAT_VERSION, again))
+                              "whose %s does not list every file it wrote; %s" % (d, version or 3, _FORMAT_VERSION, _CHECKSUMS_JSON, again))
         self.files: Dict[str, str] = files
         self.sizes: Dict[str, int] = sizes
         self.unchecked: List[str] = unchecked
@@ -436,22 +436,22 @@ class _Record:
     def check(self, name: str, data: bytes) -> None:
         """Refuses data, the content read of the file name, unless it is what temple wrote."""
         if name not in self.files:
-            raise self._problem(name, "checksums.json does not list it: temple did not write it there, or the writing of "
+            raise self._problem(name, "%s does not list it: temple did not write it there, or the writing of "
                                       "the directory stopped before it was recorded; run the experiment again to write it "
-                                      "again (it resumes from the cells)")
+                                      "again (it resumes from the cells)" % _CHECKSUMS_JSON)
         got = hashlib.sha256(data).hexdigest()
         if got != self.files[name]:
-            raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, checksums.json records "
+            raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, %s records "
                                       "%.12s…): it was changed after it was written; run the experiment again to write it "
-                                      "again (it resumes from the cells)" % (got, self.files[name]))
+                                      "again (it resumes from the cells)" % (got, _CHECKSUMS_JSON, self.files[name]))
 
     def read(self, name: str, most: int) -> bytes:
         """The content of the file name, read once, if it is what temple wrote."""
         path = os.path.join(self.d, name)
         if not os.path.lexists(path):
             if name in self.files:
-                raise self._problem(name, "it is missing (temple wrote it: checksums.json lists it); run the experiment "
-                                          "again to write it again (it resumes from the cells)")
+                raise self._problem(name, "it is missing (temple wrote it: %s lists it); run the experiment "
+                                          "again to write it again (it resumes from the cells)" % _CHECKSUMS_JSON)
             raise TempleError("results %s: %s is missing" % (self.d, name))
         data = _read_regular(path, min(most, self.sizes.get(name, most)))
         self.check(name, data)
@@ -470,9 +470,9 @@ class _Record:
             for chunk in _chunks(path, self.sizes.get(name, _MAX_TABLE_BYTES)):
                 h.update(chunk)
             if h.hexdigest() != self.files[name]:
-                raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, checksums.json records "
+                raise self._problem(name, "its content is not what temple wrote (SHA-256 %.12s…, %s records "
                                           "%.12s…): it was changed after it was written; run the experiment again to write "
-                                          "it again (it resumes from the cells)" % (h.hexdigest(), self.files[name]))
+                                          "it again (it resumes from the cells)" % (h.hexdigest(), _CHECKSUMS_JSON, self.files[name]))
         for name in _TEMPLE_FILES:
             path = os.path.join(self.d, name)
             if os.path.lexists(path) and not os.path.isdir(path) and not self.lists(name):
