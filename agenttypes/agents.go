@@ -3,21 +3,28 @@
 // validation and config keys, and how to build it. The experiment runner, sweeps and the C ABI
 // look types up here; none of them lists a type's fields.
 //
-// A type's parameters are a pointer to a struct whose yaml tags are its config keys; decoding a
-// config block starts from the type's defaults and rejects any key the type does not have, naming
-// the line and the type's keys. Adding a learner is its own file (in learners, temple or
-// baseline, with its type name, typed parameters, defaults and Validate) plus one entry in the
-// table of types.go: its name, defaults, memory figure, search space, needs, and whether it is a
-// base learner (docs/guides/new-learner.md). The table is an internal/registry table, as the task
-// families' is.
+// Every learner registers itself from its own file: an init function there calls Register with
+// its Type — name, display name, summary, defaults, memory figure, search space, needs, rank —
+// whether the learner is built into temple (learners, baseline, temple) or lives in a module of
+// its own (examples/own-learner-go). Nothing here lists a learner. A type's parameters are a
+// pointer to a struct whose yaml tags are its config keys, with the methods Params asks for
+// (Validate and New; NewBase for a base learner); decoding a config block starts from the type's
+// defaults and rejects any key the type does not have, naming the line and the type's keys. The
+// table is an internal/registry table, as the task families' is.
 //
-// It imports the seam (agent), the learners (learners, temple, baseline) and mdp; it must not
-// import experiment or anything that runs experiments.
+// A program sees the built-in learners once it imports package agenttypes/all (the experiment
+// runner and the C library do), which imports the learners' packages for their registrations.
+//
+// It imports the seam (agent), external (the learners in a process of their own, outside.go) and
+// mdp; it must not import a learner's package (they import it) nor anything that runs experiments.
 package agenttypes
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"reflect"
+	"runtime"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
@@ -67,12 +74,25 @@ type Type struct {
 	// Needs is what the type needs of the tasks of a run beyond what each task states: the
 	// runner refuses a config whose tasks break it before any cell runs.
 	Needs Needs
+	// Scales are the scales of the type's options that Search leaves out, searched only when a
+	// config's search: block gives them a range (Scale). A key has one scale wherever it is
+	// declared.
+	Scales []Dim
 	// SingleTask says that the type learns each task alone: a benchmark's verdicts are against
 	// the best single-task learner of each family.
 	SingleTask bool
-	// base says that the type is a base learner (its parameters are BaseParams): the template
-	// learners run over it (base: NAME). Only this package's types are.
-	base bool
+	// Base says that the type is a base learner: its parameters are also BaseParams, and the
+	// template learners run over it (base: NAME).
+	Base bool
+	// Rank places the type among the others where their order matters (BaseNames: the paper's
+	// RMax first): lowest first, a type of rank 0 (a learner of another module) after the
+	// ranked ones, equal ranks in the order registered. The built-in learners' ranks run 10, 20, …:
+	// the paper's base learner RMax, the other base learners, the single-task learners, Delayed-Q
+	// and LRMax, the template learners and the references, FMRL, Abs-RL and MaxQInit, then the
+	// learners outside temple (python, external).
+	Rank int
+	// file is the Go file whose init registered the type (Register's caller).
+	file string
 }
 
 // Needs are what an agent type needs of the tasks of one run: learners that keep whole task
@@ -85,25 +105,52 @@ type Needs struct {
 	Why string
 }
 
-// Register adds a learner of another module to the registry, so that configs name it (type: NAME)
-// and temple's command runs, tunes and compares it as any other: call it from an init function in
-// the learner's own file, and run the command with cli.Main from the program's main
-// (examples/own-learner-go). A learner built over a base is not registered this way. Register
-// panics on a type without a name, display name or defaults, or whose name is taken: that is a
-// mistake of the program, found when it starts.
+// Register adds a learner to the registry, so that configs name it (type: NAME) and temple's
+// command runs, tunes and compares it as any other: call it from an init function in the
+// learner's own file. Every built-in learner registers so; a learner of another module does the
+// same, and runs the command with cli.Main from the program's main (examples/own-learner-go).
+// Register panics on a type without a name, display name or defaults, on a base learner whose
+// parameters are not BaseParams, or on a name that is taken: that is a mistake of the program,
+// found when it starts.
 func Register(t Type) {
 	if t.Name == "" || t.Display == "" || t.Defaults == nil {
 		panic(fmt.Sprintf("agenttypes.Register: type %q needs a Name, a Display name and Defaults", t.Name))
 	}
+	if _, ok := t.Defaults().(BaseParams); t.Base && !ok {
+		panic(fmt.Sprintf("agenttypes.Register: base learner %q: its parameters have no NewBase method", t.Name))
+	}
+	_, t.file, _, _ = runtime.Caller(1)
 	if !table.Add(t) {
-		panic(fmt.Sprintf("agenttypes.Register: agent type %q is registered already", t.Name))
+		prev, _ := table.Lookup(t.Name)
+		panic(fmt.Sprintf("agenttypes.Register: agent type %q is registered already (by %s)", t.Name, prev.file))
 	}
 }
 
+// table is the registry of agent types, filled by the learners' init functions (Register).
+var table = registry.New("agent type %q", func(t Type) string { return t.Name }, nil)
+
+// inRankOrder lists the types by Rank (see Type), for the lists whose order matters.
+func inRankOrder() []Type {
+	out := table.InOrder()
+	key := func(t Type) int {
+		if t.Rank == 0 {
+			return math.MaxInt
+		}
+		return t.Rank
+	}
+	slices.SortStableFunc(out, func(a, b Type) int { return cmp.Compare(key(a), key(b)) })
+	return out
+}
+
+// RegisteredBy is the Go file whose init registered type t (its path as the compiler saw it).
+func RegisteredBy(t Type) string { return t.file }
+
 // memoryer is implemented by parameters whose agents' memory is not their type's PairBytes per
 // pair: PSRL's dense sampled model, LRMax's memory of past tasks, a template learner's base.
+// MemoryBytes is the bytes on a task of S states and A actions in a sequence of the given number
+// of tasks, given the type's PairBytes.
 type memoryer interface {
-	memory(typeBytes, S, A, tasks int64) int64
+	MemoryBytes(typeBytes, S, A, tasks int64) int64
 }
 
 // Memory is the bytes an agent of type t with parameters p holds on a task of S states and A
@@ -112,13 +159,11 @@ type memoryer interface {
 // starts. On a task of more than lazy.FlatMax pairs, RMax and O-TempLe over RMax allocate their
 // statistics only where they write them.
 func Memory(t Type, p Params, S, A, tasks, written int64) int64 {
-	if lg, ok := p.(larger); ok && S*A > lazy.FlatMax && written > 0 {
-		if l, ok := lg.large(); ok {
-			return l.memory(S, A, written)
-		}
+	if l, ok := LargeMemoryOf(p); ok && S*A > lazy.FlatMax && written > 0 {
+		return l.Memory(S, A, written)
 	}
 	if m, ok := p.(memoryer); ok {
-		return m.memory(t.PairBytes, S, A, tasks)
+		return m.MemoryBytes(t.PairBytes, S, A, tasks)
 	}
 	return t.PairBytes * S * A
 }
@@ -221,16 +266,16 @@ func Clone(typ string, p Params) (Params, error) {
 		return nil, err
 	}
 	if f, ok := q.(follower); ok {
-		f.follow(p)
+		f.Follow(p)
 	}
 	return q, nil
 }
 
 // follower is implemented by parameters with a default that follows another parameter until a
 // config sets it (a template learner's m_s follows its base's m). Everything Encode writes reads
-// back as set; Clone has the copy follow as the original does.
+// back as set; Clone has the copy follow as the original does (Follow).
 type follower interface {
-	follow(orig Params)
+	Follow(orig Params)
 }
 
 // named is implemented by parameters whose type reports itself under a name that depends on them
@@ -240,10 +285,13 @@ type named interface {
 }
 
 // DisplayName is the name results report an agent of type t with parameters p under, unless the
-// config names it.
+// config names it: a learner over a base other than the paper's adds the base's ("O-TempLe-UCRL2").
 func DisplayName(t Type, p Params) string {
 	if n, ok := p.(named); ok {
 		return n.Display(t.Display)
+	}
+	if o, ok := p.(overBase); ok {
+		return t.Display + o.Over().suffix()
 	}
 	return t.Display
 }

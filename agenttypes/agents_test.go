@@ -1,7 +1,9 @@
-package agenttypes
+package agenttypes_test
 
 import (
 	"fmt"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -45,8 +47,8 @@ func maze(t *testing.T) *mdp.Model {
 // TestEveryTypeRoundTrips: every registered type's defaults validate and read back from what
 // Encode writes as the same parameters (TestEveryTypeRunsOnDefaults builds and runs them).
 func TestEveryTypeRoundTrips(t *testing.T) {
-	for _, typ := range Types() {
-		if Outside(typ.Defaults()) { // its class or command is the user's (outside_test.go)
+	for _, typ := range agenttypes.Types() {
+		if agenttypes.Outside(typ.Defaults()) { // its class or command is the user's (outside_test.go)
 			continue
 		}
 		t.Run(typ.Name, func(t *testing.T) {
@@ -54,11 +56,11 @@ func TestEveryTypeRoundTrips(t *testing.T) {
 			if err := p.Validate(); err != nil {
 				t.Fatalf("defaults do not validate: %v", err)
 			}
-			n, err := Encode(p)
+			n, err := agenttypes.Encode(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := Decode(typ.Name, n)
+			back, err := agenttypes.Decode(typ.Name, n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,8 +74,8 @@ func TestEveryTypeRoundTrips(t *testing.T) {
 				keys = append(keys, n.Content[i].Value)
 			}
 			for _, k := range keys { // omitempty options that are off are not written
-				if !slices.Contains(Keys(p), k) {
-					t.Errorf("wrote key %q, not one of the type's keys %v", k, Keys(p))
+				if !slices.Contains(agenttypes.Keys(p), k) {
+					t.Errorf("wrote key %q, not one of the type's keys %v", k, agenttypes.Keys(p))
 				}
 			}
 		})
@@ -92,7 +94,7 @@ func TestDecodeRejectsKeysOfOtherTypes(t *testing.T) {
 		{"o-temple", "base: psrl\nprior: 0.5\nbeta: 1", `line 3: agent type o-temple (base psrl) has no parameter "beta"`},
 		{"psrl", "delta: 0.1", `agent type psrl has no parameter "delta"`},
 	} {
-		_, err := Decode(c.typ, node(t, c.src))
+		_, err := agenttypes.Decode(c.typ, node(t, c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s {%s}: error %v, want it to contain %q", c.typ, c.src, err, c.want)
 		}
@@ -113,12 +115,12 @@ func TestUnknownNamesSuggest(t *testing.T) {
 		{"q-learning", "alpah: 0.1", `; did you mean "alpha"?`},
 		{"psrl", "shedule: tsde", `; did you mean "schedule"?`},
 	} {
-		_, err := Decode(c.typ, node(t, c.src))
+		_, err := agenttypes.Decode(c.typ, node(t, c.src))
 		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
 			t.Errorf("%s {%s}: error %v, want it to end in %q", c.typ, c.src, err, c.want)
 		}
 	}
-	if _, err := Decode("zzzzzz", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
+	if _, err := agenttypes.Decode("zzzzzz", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("a name close to no type: error %v, want one without a suggestion", err)
 	}
 }
@@ -138,7 +140,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"psrl", "prior: 0", "psrl: prior = 0"},
 		{"o-temple", "base: psrl\nprior: -1", "psrl: prior = -1"},
 	} {
-		p, err := Decode(c.typ, node(t, c.src))
+		p, err := agenttypes.Decode(c.typ, node(t, c.src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,21 +154,21 @@ func TestValidateNamesTheKey(t *testing.T) {
 // nothing set but the base validates, builds and runs a few episodes of two tasks.
 func TestEveryTypeRunsOnDefaults(t *testing.T) {
 	m := maze(t)
-	ctx := Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
-	for _, typ := range Types() {
-		if Outside(typ.Defaults()) { // its class or command is the user's (outside_test.go)
+	ctx := agenttypes.Context{Models: []*mdp.Model{m, m}, Gamma: 0.95}
+	for _, typ := range agenttypes.Types() {
+		if agenttypes.Outside(typ.Defaults()) { // its class or command is the user's (outside_test.go)
 			continue
 		}
 		blocks := []string{""}
-		if slices.Contains(Keys(typ.Defaults()), "base") {
+		if slices.Contains(agenttypes.Keys(typ.Defaults()), "base") {
 			blocks = nil
-			for _, b := range BaseNames() {
+			for _, b := range agenttypes.BaseNames() {
 				blocks = append(blocks, "base: "+b)
 			}
 		}
 		for _, src := range blocks {
 			t.Run(typ.Name+"/"+src, func(t *testing.T) {
-				p, err := Decode(typ.Name, node(t, src))
+				p, err := agenttypes.Decode(typ.Name, node(t, src))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -206,11 +208,11 @@ func TestEveryTypeRunsOnDefaults(t *testing.T) {
 // TestMsFollowsTheBase: until a config sets m_s, it is the paper's 50 or the base's m when that is
 // smaller, through decoding, sweep points (Set) and copies; once set, it stays.
 func TestMsFollowsTheBase(t *testing.T) {
-	ms := func(p Params) int64 {
+	ms := func(p agenttypes.Params) int64 {
 		switch p := p.(type) {
-		case *OTempLe:
+		case *temple.OTempLeSpec:
 			return p.Ms
-		case *FMTempLe:
+		case *temple.FMTempLeSpec:
 			return p.Ms
 		}
 		t.Fatalf("%T is not a template learner", p)
@@ -230,7 +232,7 @@ func TestMsFollowsTheBase(t *testing.T) {
 			{"m_s: 10\nbase: e3", 10},
 			{"base: e3\nm_s: 40", 40}, // set: Validate then names the fix
 		} {
-			p, err := Decode(typ, node(t, c.src))
+			p, err := agenttypes.Decode(typ, node(t, c.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,18 +240,18 @@ func TestMsFollowsTheBase(t *testing.T) {
 				t.Errorf("%s {%s}: m_s = %d, want %d", typ, c.src, got, c.want)
 			}
 		}
-		set := func(p Params, key string, v any) Params {
+		set := func(p agenttypes.Params, key string, v any) agenttypes.Params {
 			var n yaml.Node
 			if err := n.Encode(v); err != nil {
 				t.Fatal(err)
 			}
-			q, err := Set(typ, p, key, &n)
+			q, err := agenttypes.Set(typ, p, key, &n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return q
 		}
-		p, _ := Decode(typ, nil)
+		p, _ := agenttypes.Decode(typ, nil)
 		if p = set(set(p, "base", "e3"), "m", 500); ms(p) != 50 {
 			t.Errorf("%s: base e3, then m 500: m_s = %d, want 50", typ, ms(p))
 		}
@@ -261,23 +263,23 @@ func TestMsFollowsTheBase(t *testing.T) {
 		}
 	}
 	// The typed setters of O-TempLe (the presets') follow as a config does.
-	o := &OTempLe{Base: defaultBase(), Params: temple.DefaultParams()}
-	e3 := &E3{learners.DefaultE3()}
-	if o.SetBase(BaseSpec{Name: E3Type, Params: e3}); o.Ms != 16 {
+	o := &temple.OTempLeSpec{Base: agenttypes.DefaultBase(), Params: temple.DefaultParams()}
+	e3 := ptr(learners.DefaultE3())
+	if o.SetBase(agenttypes.BaseSpec{Name: learners.E3Type, Params: e3}); o.Ms != 16 {
 		t.Errorf("o-temple, SetBase e3: m_s = %d, want 16", o.Ms)
 	}
-	e3 = &E3{learners.DefaultE3()}
+	e3 = ptr(learners.DefaultE3())
 	e3.M = 500
-	if o.SetBase(BaseSpec{Name: E3Type, Params: e3}); o.Ms != 50 {
+	if o.SetBase(agenttypes.BaseSpec{Name: learners.E3Type, Params: e3}); o.Ms != 50 {
 		t.Errorf("o-temple, SetBase e3 with m 500: m_s = %d, want 50", o.Ms)
 	}
-	if o.SetMs(4); o.Ms != 4 || !o.msSet {
-		t.Errorf("o-temple, SetMs 4: m_s = %d (set %v), want 4, set", o.Ms, o.msSet)
+	if o.SetMs(4); o.Ms != 4 {
+		t.Errorf("o-temple, SetMs 4: m_s = %d, want 4", o.Ms)
 	}
-	if o.SetBase(defaultBase()); o.Ms != 4 {
+	if o.SetBase(agenttypes.DefaultBase()); o.Ms != 4 {
 		t.Errorf("o-temple, SetMs 4, then SetBase rmax: m_s = %d, want 4 (set)", o.Ms)
 	}
-	if q, err := Set(OTempLeType, o, "m", &yaml.Node{Kind: yaml.ScalarNode, Value: "8"}); err != nil || ms(q) != 4 {
+	if q, err := agenttypes.Set(temple.OTempLeType, o, "m", &yaml.Node{Kind: yaml.ScalarNode, Value: "8"}); err != nil || ms(q) != 4 {
 		t.Errorf("o-temple, SetMs 4, then m 8: m_s = %d (%v), want 4 (set)", ms(q), err)
 	}
 }
@@ -293,33 +295,33 @@ func docTags(t reflect.Type, out map[string][2]string) {
 // TestEveryKeyIsDocumented: every config key of every type, and of each template learner over
 // every base, carries a one-line doc tag; a range tag, where there is one, is one line too.
 func TestEveryKeyIsDocumented(t *testing.T) {
-	for _, typ := range Types() {
+	for _, typ := range agenttypes.Types() {
 		blocks := []string{""}
-		if slices.Contains(Keys(typ.Defaults()), "base") {
+		if slices.Contains(agenttypes.Keys(typ.Defaults()), "base") {
 			blocks = []string{}
-			for _, b := range BaseNames() {
+			for _, b := range agenttypes.BaseNames() {
 				blocks = append(blocks, "base: "+b)
 			}
 		}
 		for _, src := range blocks {
-			p, err := Decode(typ.Name, node(t, src))
+			p, err := agenttypes.Decode(typ.Name, node(t, src))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tags := map[string][2]string{}
-			docTags(reflectElem(p), tags)
+			docTags(reflect.TypeOf(p).Elem(), tags)
 			switch p := p.(type) { // the template learners' keys: base:, the base's, their own
-			case *OTempLe:
+			case *temple.OTempLeSpec:
 				docTags(reflect.TypeOf(p.Base), tags)
-				docTags(reflectElem(p.Base.Params), tags)
-			case *FMTempLe:
+				docTags(reflect.TypeOf(p.Base.Params).Elem(), tags)
+			case *temple.FMTempLeSpec:
 				docTags(reflect.TypeOf(p.Base), tags)
-				docTags(reflectElem(p.Base.Params), tags)
-			case *TrueTemplates:
+				docTags(reflect.TypeOf(p.Base.Params).Elem(), tags)
+			case *temple.TrueTemplatesSpec:
 				docTags(reflect.TypeOf(p.Base), tags)
-				docTags(reflectElem(p.Base.Params), tags)
+				docTags(reflect.TypeOf(p.Base.Params).Elem(), tags)
 			}
-			for _, k := range Keys(p) {
+			for _, k := range agenttypes.Keys(p) {
 				doc, rng := tags[k][0], tags[k][1]
 				if doc == "" || strings.Contains(doc+rng, "\n") {
 					t.Errorf("%s {%s}: key %s has doc %q, range %q; want a one-line doc", typ.Name, src, k, doc, rng)
@@ -331,24 +333,24 @@ func TestEveryKeyIsDocumented(t *testing.T) {
 
 // A template learner over another base is reported as TYPE-BASE and builds over that base.
 func TestTemplateLearnerOverEveryBase(t *testing.T) {
-	for _, base := range BaseNames() {
-		p, err := Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
+	for _, base := range agenttypes.BaseNames() {
+		p, err := agenttypes.Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := p.Validate(); err != nil {
 			t.Fatalf("o-temple over %s: %v", base, err)
 		}
-		typ, _ := Lookup("o-temple")
+		typ, _ := agenttypes.Lookup("o-temple")
 		want := "O-TempLe"
 		if base != "rmax" {
-			b, _ := lookupBase(base)
+			b, _ := agenttypes.Lookup(base)
 			want += "-" + b.Display
 		}
-		if got := DisplayName(typ, p); got != want {
+		if got := agenttypes.DisplayName(typ, p); got != want {
 			t.Errorf("display name over %s = %q, want %q", base, got, want)
 		}
-		ag, err := p.New(Context{Gamma: 0.9})
+		ag, err := p.New(agenttypes.Context{Gamma: 0.9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,12 +368,12 @@ func TestTemplateLearnerOverEveryBase(t *testing.T) {
 // augments pairs from the library its first task filled.
 func TestTemplatesAugmentEveryBase(t *testing.T) {
 	m := maze(t)
-	for _, base := range BaseNames() {
-		p, err := Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
+	for _, base := range agenttypes.BaseNames() {
+		p, err := agenttypes.Decode("o-temple", node(t, "base: "+base+"\nm_s: 10"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ag, err := p.New(Context{Gamma: 0.95})
+		ag, err := p.New(agenttypes.Context{Gamma: 0.95})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,26 +402,26 @@ func TestTemplatesAugmentEveryBase(t *testing.T) {
 
 // TestSetLeavesTheOriginal: a sweep point's change is a copy.
 func TestSetLeavesTheOriginal(t *testing.T) {
-	p, err := Decode("o-temple", node(t, "tau: 0.2"))
+	p, err := agenttypes.Decode("o-temple", node(t, "tau: 0.2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := Set("o-temple", p, "m", node(t, "60"))
+	q, err := agenttypes.Set("o-temple", p, "m", node(t, "60"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := q.(*OTempLe).Base.Params.(*RMax).M; got != 60 {
+	if got := q.(*temple.OTempLeSpec).Base.Params.(*learners.RMaxParams).M; got != 60 {
 		t.Errorf("set m = %d, want 60", got)
 	}
-	if p.(*OTempLe).Base.Params.(*RMax).M != 500 || q.(*OTempLe).Tau != 0.2 {
-		t.Errorf("Set changed the original or lost tau: %+v, %+v", p, q)
+	if p.(*temple.OTempLeSpec).Base.Params.(*learners.RMaxParams).M != 500 || q.(*temple.OTempLeSpec).Tau != 0.2 {
+		t.Errorf("agenttypes.Set changed the original or lost tau: %+v, %+v", p, q)
 	}
 	// Another base drops the old base's parameters and keeps the template's.
-	r, err := Set("o-temple", q, "base", node(t, "ucrl2"))
+	r, err := agenttypes.Set("o-temple", q, "base", node(t, "ucrl2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := r.(*OTempLe); o.Base.Name != "ucrl2" || o.Tau != 0.2 || o.Base.Params.(*UCRL2).M != 500 {
+	if o := r.(*temple.OTempLeSpec); o.Base.Name != "ucrl2" || o.Tau != 0.2 || o.Base.Params.(*learners.UCRL2Params).M != 500 {
 		t.Errorf("set base: ucrl2 gave %+v", o)
 	}
 }
@@ -432,10 +434,10 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	ag, err := New("o-temple", block.Content[0], Context{Gamma: 0.95})
+	ag, err := agenttypes.New("o-temple", block.Content[0], agenttypes.Context{Gamma: 0.95})
 	fmt.Printf("%T %v\n", ag, err)
-	typ, _ := Lookup("o-temple")
-	fmt.Println(DisplayName(typ, typ.Defaults()))
+	typ, _ := agenttypes.Lookup("o-temple")
+	fmt.Println(agenttypes.DisplayName(typ, typ.Defaults()))
 	// Output:
 	// *temple.OTempLe <nil>
 	// O-TempLe
@@ -445,12 +447,12 @@ func ExampleNew() {
 // LRMax's memory with the tasks it keeps, a template learner with its base's.
 func TestMemory(t *testing.T) {
 	memWritten := func(typ, src string, S, A, tasks, written int64) int64 {
-		p, err := Decode(typ, node(t, src))
+		p, err := agenttypes.Decode(typ, node(t, src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ty, _ := Lookup(typ)
-		return Memory(ty, p, S, A, tasks, written)
+		ty, _ := agenttypes.Lookup(typ)
+		return agenttypes.Memory(ty, p, S, A, tasks, written)
 	}
 	mem := func(typ, src string, S, A, tasks int64) int64 { return memWritten(typ, src, S, A, tasks, 1000) }
 	if got := mem("rmax", "", 100, 4, 10); got != 160*400 {
@@ -483,3 +485,6 @@ func TestMemory(t *testing.T) {
 		t.Error("o-temple over psrl depends on the pairs written; it keeps flat tables")
 	}
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

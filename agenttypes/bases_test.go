@@ -1,6 +1,9 @@
-package agenttypes
+package agenttypes_test
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
+	"github.com/temple-rl/temple/temple"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -26,10 +29,10 @@ type basePart struct {
 // every field, at any depth of embedded or inline structs, whose Go type is the parameters struct
 // of another type or that struct's single embedded field (learners.RMaxParams of rmax). Nothing is
 // listed by hand: a learner added to the registry over a base is found by what it holds.
-func baseParts(typ string, p Params) []basePart {
+func baseParts(typ string, p agenttypes.Params) []basePart {
 	owners := map[reflect.Type]string{} // Go type → the registry type whose parameters it is
 	defaults := map[reflect.Type]any{}  // Go type → its value at that type's defaults
-	for _, u := range Types() {
+	for _, u := range agenttypes.Types() {
 		if u.Name == typ {
 			continue
 		}
@@ -49,10 +52,10 @@ func baseParts(typ string, p Params) []basePart {
 				continue
 			}
 			switch {
-			case f.Type == reflect.TypeOf(BaseSpec{}):
-				b := fv.Interface().(BaseSpec)
+			case f.Type == reflect.TypeOf(agenttypes.BaseSpec{}):
+				b := fv.Interface().(agenttypes.BaseSpec)
 				out = append(out, basePart{over: b.Name, got: reflect.ValueOf(b.Params).Elem().Interface(),
-					want: reflect.ValueOf(baseDefaults(b.Name)).Elem().Interface(), fieldTypes: path + f.Name})
+					want: reflect.ValueOf(agenttypes.BaseDefaults(b.Name)).Elem().Interface(), fieldTypes: path + f.Name})
 			case owners[f.Type] != "":
 				out = append(out, basePart{over: owners[f.Type], got: fv.Interface(), want: defaults[f.Type], fieldTypes: path + f.Name})
 			case f.Type.Kind() == reflect.Struct:
@@ -70,7 +73,7 @@ func baseParts(typ string, p Params) []basePart {
 // that type's defaults for that type's keys: its own keys are the only difference.
 func TestLearnersOverABaseTakeItsDefaults(t *testing.T) {
 	found := map[string]string{}
-	for _, typ := range Types() {
+	for _, typ := range agenttypes.Types() {
 		for _, part := range baseParts(typ.Name, typ.Defaults()) {
 			found[typ.Name] = part.over
 			if !reflect.DeepEqual(part.got, part.want) {
@@ -91,13 +94,13 @@ func TestLearnersOverABaseTakeItsDefaults(t *testing.T) {
 // TestBasePartsSeesADrift: a learner over PSRL whose defaults differ from PSRL's in one base key
 // is caught, and one that differs in its own keys only is not.
 func TestBasePartsSeesADrift(t *testing.T) {
-	drifted := &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL)}
+	drifted := &temple.TemplatePriorSpec{PSRLParams: *agenttypes.BaseDefaults("psrl").(*learners.PSRLParams)}
 	drifted.Schedule = learners.PerEpisode
 	parts := baseParts("template-prior", drifted)
 	if len(parts) != 1 || parts[0].over != "psrl" || reflect.DeepEqual(parts[0].got, parts[0].want) {
 		t.Errorf("a template-prior with schedule episode: parts %+v, want one over psrl that differs", parts)
 	}
-	own := &TemplatePrior{PSRL: *baseDefaults("psrl").(*PSRL)}
+	own := &temple.TemplatePriorSpec{PSRLParams: *agenttypes.BaseDefaults("psrl").(*learners.PSRLParams)}
 	own.Strength = 7
 	if parts := baseParts("template-prior", own); len(parts) != 1 || !reflect.DeepEqual(parts[0].got, parts[0].want) {
 		t.Errorf("a template-prior with its own strength changed: parts %+v, want one over psrl equal to its defaults", parts)
@@ -111,12 +114,12 @@ func TestBasePartsSeesADrift(t *testing.T) {
 func TestEveryLearnerOverPSRLCountsClamps(t *testing.T) {
 	m := maze(t)
 	found := 0
-	for _, typ := range Types() {
+	for _, typ := range agenttypes.Types() {
 		prefix := ""
-		if slices.Contains(Keys(typ.Defaults()), "base") {
+		if slices.Contains(agenttypes.Keys(typ.Defaults()), "base") {
 			prefix = "base: psrl\n"
 		}
-		if p, _ := Decode(typ.Name, node(t, prefix)); !slices.Contains(Keys(p), "reward_min") {
+		if p, _ := agenttypes.Decode(typ.Name, node(t, prefix)); !slices.Contains(agenttypes.Keys(p), "reward_min") {
 			continue
 		}
 		found++
@@ -124,7 +127,7 @@ func TestEveryLearnerOverPSRLCountsClamps(t *testing.T) {
 			src     string
 			clamped bool // some rewards clamped, or none
 		}{{prefix, false}, {prefix + "reward_min: 0\nreward_max: 1", true}} {
-			ag, err := New(typ.Name, node(t, c.src), Context{Models: []*mdp.Model{m}, Gamma: 0.95})
+			ag, err := agenttypes.New(typ.Name, node(t, c.src), agenttypes.Context{Models: []*mdp.Model{m}, Gamma: 0.95})
 			if err != nil {
 				t.Fatal(err)
 			}

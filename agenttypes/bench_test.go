@@ -1,6 +1,8 @@
-package agenttypes
+package agenttypes_test
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"maps"
 	"math/rand/v2"
 	"testing"
@@ -22,7 +24,7 @@ func BenchmarkBases(b *testing.B) {
 		params     map[string]any
 	}
 	var variants []variant
-	for _, base := range BaseNames() {
+	for _, base := range agenttypes.BaseNames() {
 		v := variant{base, base, map[string]any{}}
 		if base == "e3" {
 			v.params["m"] = 500
@@ -41,7 +43,7 @@ func BenchmarkBases(b *testing.B) {
 				if err := n.Encode(params); err != nil {
 					b.Fatal(err)
 				}
-				ag, err := New(typ, &n, Context{Gamma: 0.95})
+				ag, err := agenttypes.New(typ, &n, agenttypes.Context{Gamma: 0.95})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,6 +1,8 @@
-package agenttypes
+package agenttypes_test
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -33,14 +35,34 @@ func stringsIn(t *testing.T, path string) []string {
 }
 
 // TestATypeNameIsSpelledOnce: each agent type's name is spelled, as a Go string, in one non-test
-// Go file of the module: the learner's own file declares it as a constant (learners.RMaxType,
-// temple.HybridPriorType; the registry's table for the types it composes, maxqinit-rmax), and the
-// registry, the runner, the presets and the benchmark refer to the constant. A name spelled in a
-// second file is a second list of learners that a new learner would have to join.
+// Go file of the module, and it is the file that registers the type: the learner's own file
+// declares it as a constant (learners.RMaxType, temple.HybridPriorType) and registers it
+// (agenttypes.Register); the runner, the presets and the benchmark refer to the constant. A name
+// spelled in a second file is a second list of learners that a new learner would have to join.
 func TestATypeNameIsSpelledOnce(t *testing.T) {
-	names := Names()
 	files := map[string][]string{} // type name → the files that spell it
 	root := ".."
+	for _, path := range moduleFiles(t, root) {
+		for _, s := range stringsIn(t, path) {
+			if slices.Contains(agenttypes.Names(), s) && !slices.Contains(files[s], path) {
+				files[s] = append(files[s], path)
+			}
+		}
+	}
+	for _, typ := range agenttypes.Types() {
+		if len(files[typ.Name]) != 1 {
+			t.Errorf("agent type %s is spelled in %d files %v, want one: the file that declares the name, the others using its constant", typ.Name, len(files[typ.Name]), files[typ.Name])
+		} else if !sameFile(agenttypes.RegisteredBy(typ), files[typ.Name][0]) {
+			t.Errorf("agent type %s is spelled in %s but registered by %s: a learner's file registers it", typ.Name, files[typ.Name][0], agenttypes.RegisteredBy(typ))
+		}
+	}
+}
+
+// moduleFiles are the non-test Go files of the module under root, outside other modules
+// (examples/own-learner-go) and testdata.
+func moduleFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -57,40 +79,63 @@ func TestATypeNameIsSpelledOnce(t *testing.T) {
 			}
 			return nil
 		}
-		base := filepath.Base(path)
-		if !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
-			return nil
-		}
-		for _, s := range stringsIn(t, path) {
-			if slices.Contains(names, s) && !slices.Contains(files[s], path) {
-				files[s] = append(files[s], path)
-			}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			out = append(out, path)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range names {
-		if len(files[name]) != 1 {
-			t.Errorf("agent type %s is spelled in %d files %v, want one: the file that declares the name, the others using its constant", name, len(files[name]), files[name])
+	return out
+}
+
+// sameFile reports whether registered, a file as the compiler saw it (absolute, or module-relative
+// under -trimpath), is path, relative to this package's directory.
+func sameFile(registered, path string) bool {
+	rel, err := filepath.Rel("..", path)
+	return err == nil && strings.HasSuffix(filepath.ToSlash(registered), "/"+filepath.ToSlash(rel))
+}
+
+// TestEveryRegisteringFileIsLinked: every file of the module that calls agenttypes.Register
+// registered its types in this test binary, which imports agenttypes/all as the runner and the C
+// library do: a learner in a package that agenttypes/all does not import would be missing from
+// every program.
+func TestEveryRegisteringFileIsLinked(t *testing.T) {
+	for _, path := range moduleFiles(t, "..") {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "agenttypes.Register(") && !(filepath.Base(filepath.Dir(path)) == "agenttypes" && strings.Contains(string(src), "\tRegister(")) {
+			continue
+		}
+		if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool { return sameFile(agenttypes.RegisteredBy(typ), path) }) {
+			t.Errorf("%s registers agent types, but none of them is registered here: import its package from agenttypes/all", path)
 		}
 	}
 }
 
-// TestTheNewLearnerGuideNamesTheTable: docs/guides/new-learner.md sends a new learner to the file
-// of this package that holds the registry's table, where its entry goes (as a guide that left out
-// the search spaces' file once did not).
-func TestTheNewLearnerGuideNamesTheTable(t *testing.T) {
+// TestTheNewLearnerGuideShowsTheRegistration: docs/guides/new-learner.md sends a new learner to
+// its own file alone, with a model of the call that registers it: the file it names as the model
+// registers a type, and no file of this package lists a learner (its table starts empty: the
+// types are what the learners' files register).
+func TestTheNewLearnerGuideShowsTheRegistration(t *testing.T) {
 	guide, err := os.ReadFile("../docs/guides/new-learner.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	const model = "learners/qlearning.go"
+	if !strings.Contains(string(guide), "`"+model+"`") || !strings.Contains(string(guide), "agenttypes.Register") {
+		t.Fatalf("the new-learner guide does not show the registration: it should name agenttypes.Register and its model, %s", model)
+	}
+	if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool { return sameFile(agenttypes.RegisteredBy(typ), "../"+model) }) {
+		t.Errorf("the guide's model %s registers no agent type", model)
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tables []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -102,18 +147,14 @@ func TestTheNewLearnerGuideNamesTheTable(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "New" {
-					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "registry" {
-						tables = append(tables, f)
+					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "registry" && len(call.Args) == 3 {
+						if id, ok := call.Args[2].(*ast.Ident); !ok || id.Name != "nil" {
+							t.Errorf("%s makes the registry's table with entries: a central list of learners (they register from their own files)", f)
+						}
 					}
 				}
 			}
 			return true
 		})
-	}
-	if len(tables) != 1 {
-		t.Fatalf("the registry's table is made in %v, want one file", tables)
-	}
-	if !strings.Contains(string(guide), "agenttypes/"+tables[0]) {
-		t.Errorf("agenttypes/%s holds the registry's table, but the new-learner guide does not name it", tables[0])
 	}
 }

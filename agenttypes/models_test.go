@@ -1,7 +1,9 @@
-package agenttypes
+package agenttypes_test
 
 import (
 	"fmt"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"math/rand/v2"
 	"testing"
 
@@ -12,18 +14,18 @@ import (
 // the tasks' models, or to begin a task without its true model; every other type builds without
 // them and learns terminal states from steps (what a driver from outside needs).
 func TestNeedsModelsMatchesTheTypes(t *testing.T) {
-	for _, typ := range Types() {
+	for _, typ := range agenttypes.Types() {
 		p := typ.Defaults()
-		if Outside(p) { // built only to run, from the user's class or command (outside_test.go)
+		if agenttypes.Outside(p) { // built only to run, from the user's class or command (outside_test.go)
 			continue
 		}
-		ag, err := p.New(Context{Gamma: 0.95})
-		if NeedsModels(p) {
+		ag, err := p.New(agenttypes.Context{Gamma: 0.95})
+		if agenttypes.NeedsModels(p) {
 			if err == nil {
 				err = ag.BeginTask(agent.Task{S: 2, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))})
 			}
 			if err == nil {
-				t.Errorf("%s: NeedsModels, but it builds and begins a task without models", typ.Name)
+				t.Errorf("%s: agenttypes.NeedsModels, but it builds and begins a task without models", typ.Name)
 			}
 			continue
 		}
@@ -39,8 +41,8 @@ func TestNeedsModelsMatchesTheTypes(t *testing.T) {
 
 // The types a driver from outside (the C ABI) cannot build.
 func ExampleNeedsModels() {
-	for _, t := range Types() {
-		if NeedsModels(t.Defaults()) {
+	for _, t := range agenttypes.Types() {
+		if agenttypes.NeedsModels(t.Defaults()) {
 			fmt.Println(t.Name)
 		}
 	}

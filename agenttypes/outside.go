@@ -18,7 +18,21 @@ import (
 
 // Learners written outside temple: a program speaking temple's agent protocol (type: external)
 // and a Python class (type: python). Their parameters are the learner's own, free-form, under
-// params:; temple tune searches them only where a config's search: block gives their ranges.
+// params:; temple tune searches them only where a config's search: block gives their ranges (no
+// Search).
+
+// The outside learners' type names.
+const (
+	PythonType   = "python"
+	ExternalType = "external"
+)
+
+func init() {
+	Register(Type{Name: PythonType, Display: "Python", Summary: "a learner written as a Python class of your own (module:Class), run in a Python process by the runner's own code (docs/guides/own-learner.md)",
+		Defaults: func() Params { return defaultPython() }, Rank: 220})
+	Register(Type{Name: ExternalType, Display: "External", Summary: "a learner in any language, in a process of its own speaking temple's agent protocol on its standard input and output (docs/reference/external-agents.md)",
+		Defaults: func() Params { return defaultExternal() }, Rank: 230})
+}
 
 // defaultTimeout is how long one call of an outside learner may take by default, in seconds.
 const defaultTimeout = 60

@@ -1,6 +1,8 @@
-package agenttypes
+package agenttypes_test
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,7 +30,7 @@ func TestExternalProgram(t *testing.T) {
 		{"/tmp/x", "/usr/bin/learner", "/usr/bin/learner"},
 		{"/tmp/x", "python3", "python3"},
 	} {
-		p := &External{Command: []string{c.command}, Dir: c.dir}
+		p := &agenttypes.External{Command: []string{c.command}, Dir: c.dir}
 		if got := p.Program(); got != filepath.FromSlash(c.want) {
 			t.Errorf("dir %q, command [%s]: Program() = %q, want %q", c.dir, c.command, got, c.want)
 		}
@@ -58,9 +60,10 @@ func TestExternalStartsItsProgramInItsDir(t *testing.T) {
 	}
 	for _, dir := range []string{abs, "learner"} {
 		for _, command := range []string{"./bin/learner.sh", "bin/learner.sh"} {
-			p := defaultExternal()
+			d, _ := agenttypes.Decode(agenttypes.ExternalType, nil)
+			p := d.(*agenttypes.External)
 			p.Command, p.Dir, p.Timeout = []string{command}, dir, 10
-			a, err := p.New(Context{Name: "Mine", Seed: 1})
+			a, err := p.New(agenttypes.Context{Name: "Mine", Seed: 1})
 			if err != nil {
 				t.Errorf("dir %s, command [%s]: %v", dir, command, err)
 				continue
@@ -79,12 +82,12 @@ func TestSourceFilesAreReadFromTheLearnersDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "mine.py"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	py := &Python{Class: "mine:Mine", Path: dir, Files: []string{"helper.py", "/abs/other.py"}}
+	py := &agenttypes.Python{Class: "mine:Mine", Path: dir, Files: []string{"helper.py", "/abs/other.py"}}
 	got, err := py.SourceFiles()
 	if want := []string{filepath.Join(dir, "mine.py"), filepath.Join(dir, "helper.py"), "/abs/other.py"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("python: SourceFiles() = %q, %v, want %q", got, err, want)
 	}
-	ext := &External{Command: []string{"./learner"}, Dir: dir, Files: []string{"learner.c"}}
+	ext := &agenttypes.External{Command: []string{"./learner"}, Dir: dir, Files: []string{"learner.c"}}
 	got, err = ext.SourceFiles()
 	if want := []string{filepath.Join(dir, "learner.c")}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("external: SourceFiles() = %q, %v, want %q", got, err, want)
@@ -92,7 +95,7 @@ func TestSourceFilesAreReadFromTheLearnersDirectory(t *testing.T) {
 	for _, c := range []struct {
 		params any
 		key    string
-	}{{Python{}, "path"}, {External{}, "dir"}} {
+	}{{agenttypes.Python{}, "path"}, {agenttypes.External{}, "dir"}} {
 		f, _ := reflect.TypeOf(c.params).FieldByName("Files")
 		if doc := f.Tag.Get("doc"); !strings.Contains(doc, "relative to "+c.key+" ") {
 			t.Errorf("%T's files: doc tag %q does not say its files are relative to %s, where SourceFiles reads them", c.params, doc, c.key)

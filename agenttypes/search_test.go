@@ -1,6 +1,8 @@
-package agenttypes
+package agenttypes_test
 
 import (
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all"
 	"slices"
 	"testing"
 
@@ -13,64 +15,64 @@ import (
 func TestSearchSpacesLieWithinTheBounds(t *testing.T) {
 	var cases []struct {
 		typ string
-		p   Params
+		p   agenttypes.Params
 	}
-	for _, ty := range Types() {
-		if Outside(ty.Defaults()) { // searched only where a config's search: block says (outside_test.go)
+	for _, ty := range agenttypes.Types() {
+		if agenttypes.Outside(ty.Defaults()) { // searched only where a config's search: block says (outside_test.go)
 			continue
 		}
-		if len(Keys(ty.Defaults())) == 0 { // no parameter, nothing to search (known-models)
+		if len(agenttypes.Keys(ty.Defaults())) == 0 { // no parameter, nothing to search (known-models)
 			continue
 		}
 		cases = append(cases, struct {
 			typ string
-			p   Params
+			p   agenttypes.Params
 		}{ty.Name, ty.Defaults()})
 	}
-	for _, ty := range Types() { // the learners over PSRL with its Normal reward posterior too
-		if slices.Contains(Keys(ty.Defaults()), "reward_posterior") {
+	for _, ty := range agenttypes.Types() { // the learners over PSRL with its Normal reward posterior too
+		if slices.Contains(agenttypes.Keys(ty.Defaults()), "reward_posterior") {
 			var n yaml.Node
 			n.Encode(map[string]string{"reward_posterior": "normal"})
-			p, err := Decode(ty.Name, &n)
+			p, err := agenttypes.Decode(ty.Name, &n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases = append(cases, struct {
 				typ string
-				p   Params
+				p   agenttypes.Params
 			}{ty.Name, p})
 		}
 	}
-	for _, base := range BaseNames() { // the template learners over every base
+	for _, base := range agenttypes.BaseNames() { // the template learners over every base
 		for _, typ := range []string{"o-temple", "fm-temple"} {
 			var n yaml.Node
 			n.Encode(map[string]string{"base": base})
-			p, err := Decode(typ, &n)
+			p, err := agenttypes.Decode(typ, &n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases = append(cases, struct {
 				typ string
-				p   Params
+				p   agenttypes.Params
 			}{typ, p})
 		}
 	}
 	for _, c := range cases {
-		space := SearchSpace(c.typ, c.p)
+		space := agenttypes.SearchSpace(c.typ, c.p)
 		if len(space) == 0 {
 			t.Errorf("%s: no search space", c.typ)
 		}
 		for _, d := range space {
 			for _, v := range endsOf(d) {
 				p := c.p
-				if d.Key == "m" && slices.Contains(Keys(p), "m_s") { // temple tune clamps m_s to m
+				if d.Key == "m" && slices.Contains(agenttypes.Keys(p), "m_s") { // temple tune clamps m_s to m
 					var one yaml.Node
 					one.Encode(1)
-					p, _ = Set(c.typ, p, "m_s", &one)
+					p, _ = agenttypes.Set(c.typ, p, "m_s", &one)
 				}
 				var n yaml.Node
 				n.Encode(v)
-				q, err := Set(c.typ, p, d.Key, &n)
+				q, err := agenttypes.Set(c.typ, p, d.Key, &n)
 				if err == nil && d.Key != "m_s" { // m_s is clamped to m by temple tune
 					err = q.Validate()
 				}
@@ -82,7 +84,7 @@ func TestSearchSpacesLieWithinTheBounds(t *testing.T) {
 	}
 }
 
-func endsOf(d Dim) []any {
+func endsOf(d agenttypes.Dim) []any {
 	if len(d.Choices) > 0 {
 		var out []any
 		for _, c := range d.Choices {
@@ -99,12 +101,12 @@ func endsOf(d Dim) []any {
 // Every option's scale is of a key some type has.
 func TestScalesAreOfKnownKeys(t *testing.T) {
 	keys := map[string]bool{}
-	for _, ty := range Types() {
-		for _, k := range Keys(ty.Defaults()) {
+	for _, ty := range agenttypes.Types() {
+		for _, k := range agenttypes.Keys(ty.Defaults()) {
 			keys[k] = true
 		}
 	}
-	for _, d := range scales {
+	for _, d := range agenttypes.Scales() {
 		if !keys[d.Key] {
 			t.Errorf("scale of %q: no agent type has that key", d.Key)
 		}
@@ -116,39 +118,39 @@ func TestScalesAreOfKnownKeys(t *testing.T) {
 // reward_sd and reward_noise, from either default; the Beta range (a bound of the task, not a
 // prior) is never searched; a config's range for reward_sd has its log scale (Scale).
 func TestSearchSkipsInertKeys(t *testing.T) {
-	decode := func(typ, src string) Params {
+	decode := func(typ, src string) agenttypes.Params {
 		var n yaml.Node
 		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 			t.Fatal(err)
 		}
-		p, err := Decode(typ, n.Content[0])
+		p, err := agenttypes.Decode(typ, n.Content[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	has := func(space []Dim, key string) bool {
-		return slices.ContainsFunc(space, func(d Dim) bool { return d.Key == key })
+	has := func(space []agenttypes.Dim, key string) bool {
+		return slices.ContainsFunc(space, func(d agenttypes.Dim) bool { return d.Key == key })
 	}
 	overPSRL := 0
-	for _, ty := range Types() {
+	for _, ty := range agenttypes.Types() {
 		src := "{"
-		if slices.Contains(Keys(ty.Defaults()), "base") {
+		if slices.Contains(agenttypes.Keys(ty.Defaults()), "base") {
 			src = "{base: psrl, "
 		}
 		beta := decode(ty.Name, src+"}")
-		if !slices.Contains(Keys(beta), "reward_posterior") {
+		if !slices.Contains(agenttypes.Keys(beta), "reward_posterior") {
 			continue
 		}
 		overPSRL++
 		normal := decode(ty.Name, src+"reward_posterior: normal}")
-		for _, p := range []Params{beta, normal} {
-			if sp := SearchSpace(ty.Name, p); !has(sp, "reward_posterior") || !has(sp, "reward_sd") || !has(sp, "reward_noise") ||
+		for _, p := range []agenttypes.Params{beta, normal} {
+			if sp := agenttypes.SearchSpace(ty.Name, p); !has(sp, "reward_posterior") || !has(sp, "reward_sd") || !has(sp, "reward_noise") ||
 				has(sp, "reward_min") || has(sp, "reward_max") {
 				t.Errorf("%s %s searches %v, want reward_posterior, reward_sd and reward_noise, not the Beta range", ty.Name, src, sp)
 			}
 		}
-		if d, ok := Scale(ty.Name, beta, "reward_sd"); !ok || !d.Log {
+		if d, ok := agenttypes.Scale(ty.Name, beta, "reward_sd"); !ok || !d.Log {
 			t.Errorf("%s %s: reward_sd's scale %+v (%v), want its log scale", ty.Name, src, d, ok)
 		}
 	}
@@ -169,12 +171,14 @@ func TestHybridSearchesItsPartsOn(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 			t.Fatal(err)
 		}
-		p, err := Decode("hybrid-prior", n.Content[0])
+		p, err := agenttypes.Decode("hybrid-prior", n.Content[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		space := SearchSpace("hybrid-prior", p)
-		has := func(key string) bool { return slices.ContainsFunc(space, func(d Dim) bool { return d.Key == key }) }
+		space := agenttypes.SearchSpace("hybrid-prior", p)
+		has := func(key string) bool {
+			return slices.ContainsFunc(space, func(d agenttypes.Dim) bool { return d.Key == key })
+		}
 		for _, key := range want[0] {
 			if !has(key) {
 				t.Errorf("hybrid-prior %s does not search %s", src, key)
@@ -195,24 +199,24 @@ func TestHybridSearchesItsPartsOn(t *testing.T) {
 // c-ucrl.
 func TestLearnersOverABaseSearchTheirBasesKeys(t *testing.T) {
 	overBase := 0
-	for _, ty := range Types() {
-		if !slices.Contains(Keys(ty.Defaults()), "base") {
+	for _, ty := range agenttypes.Types() {
+		if !slices.Contains(agenttypes.Keys(ty.Defaults()), "base") {
 			continue
 		}
 		overBase++
-		for _, base := range BaseNames() {
+		for _, base := range agenttypes.BaseNames() {
 			var n yaml.Node
 			n.Encode(map[string]string{"base": base})
-			p, err := Decode(ty.Name, &n)
+			p, err := agenttypes.Decode(ty.Name, &n)
 			if err != nil {
 				t.Errorf("%s over %s: %v", ty.Name, base, err)
 				continue
 			}
-			want := SearchSpace(base, baseDefaults(base).(Params))
+			want := agenttypes.SearchSpace(base, agenttypes.BaseDefaults(base).(agenttypes.Params))
 			if len(want) == 0 {
 				t.Errorf("base %s searches nothing as a single-task agent", base)
 			}
-			got := SearchSpace(ty.Name, p)
+			got := agenttypes.SearchSpace(ty.Name, p)
 			if len(got) < len(want) {
 				t.Errorf("%s over %s searches %v, want its base's %v first", ty.Name, base, got, want)
 				continue
@@ -245,15 +249,15 @@ func TestBetaIsSearchedInUnitsOfRMax(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(c.src), &n); err != nil {
 			t.Fatal(err)
 		}
-		p, err := Decode(c.typ, n.Content[0])
+		p, err := agenttypes.Decode(c.typ, n.Content[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(SearchSpace(c.typ, p), func(d Dim) bool { return d.Key == "beta" })
+		i := slices.IndexFunc(agenttypes.SearchSpace(c.typ, p), func(d agenttypes.Dim) bool { return d.Key == "beta" })
 		if i < 0 {
 			t.Fatalf("%s %s does not search beta", c.typ, c.src)
 		}
-		if d := SearchSpace(c.typ, p)[i]; d.Low != c.low || d.High != c.high || d.PerRMax {
+		if d := agenttypes.SearchSpace(c.typ, p)[i]; d.Low != c.low || d.High != c.high || d.PerRMax {
 			t.Errorf("%s %s searches beta in %+v, want [%v, %v] resolved", c.typ, c.src, d, c.low, c.high)
 		}
 	}

@@ -22,6 +22,10 @@
 // Every agent validates its parameters in its constructor, draws randomness only from
 // agent.Task.Rand and allocates nothing per step once its tables have grown.
 //
-// It imports agent and mdp; it must not import the template learners (temple), the registry
-// (agents), the runner (experiment) or the results directory (results).
+// Each baseline's file registers its agent type (agenttypes.Register, from an init function);
+// MaxQInit registers once on each of its base learners (MaxQInitQParams, …).
+//
+// It imports agent, mdp, the registry (agenttypes) and the single-task learners (learners); it
+// must not import the template learners (temple), the runner (experiment) or the results
+// directory (results).
 package baseline

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
@@ -181,6 +182,24 @@ type FMRL struct {
 }
 
 // NewFMRL validates p and returns the agent.
+// FMRL registers with RMax's search space (its base is RMax by definition) and its own. Its
+// PairBytes are measured on 100×100 mazes, as RMax's.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: FMRLType, Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
+		Defaults: func() agenttypes.Params { p := DefaultFMRL(); return &p }, PairBytes: 280,
+		Search: agenttypes.Join(learners.RMaxSearch, agenttypes.LogInt("m_s", 1, 500), agenttypes.LogReal("model_gap", 0.01, 2)),
+		Scales: agenttypes.Dims(agenttypes.LogReal("xi", 0.01, 10), agenttypes.LogInt("t1", 1, 100)),
+		Needs:  agenttypes.Needs{SameStates: true, SameActions: true, Why: "it clusters whole task models, pair by pair"}, Rank: 170})
+}
+
+// New builds FMRL.
+func (p *FMRLParams) New(agenttypes.Context) (agent.Agent, error) { return NewFMRL(*p) }
+
+// MemoryBytes is RMax's and the models of FMRL's T_1 phase-1 tasks.
+func (p *FMRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return (typeBytes + int64(p.T1)*agenttypes.RecordPairBytes) * S * A
+}
+
 func NewFMRL(p FMRLParams) (*FMRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

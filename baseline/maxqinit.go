@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 )
@@ -295,4 +296,107 @@ func (m *MaxQInit) TaskMetrics() []agent.Metric {
 		out = append(out, r.TaskMetrics()...)
 	}
 	return out
+}
+
+// MaxQInit's agent types, one on each of its base learners.
+const (
+	MaxQInitQType        = "maxqinit-q-learning"
+	MaxQInitDelayedQType = "maxqinit-delayed-q"
+	MaxQInitRMaxType     = "maxqinit-rmax"
+)
+
+// maxQInitNeeds: MaxQInit keeps the largest Q-value of every pair over its sampling tasks.
+var maxQInitNeeds = agenttypes.Needs{SameStates: true, SameActions: true, Why: "it keeps the largest Q-value of every pair over its sampling tasks"}
+
+// MaxQInit registers once on each base, with the base's search space.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: MaxQInitQType, Display: "Q-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Q-learning",
+		Defaults: func() agenttypes.Params { return newMaxQInitQ() }, PairBytes: 32, Search: learners.QLearningSearch,
+		Scales: agenttypes.Dims(agenttypes.LogInt("sample_tasks", 1, 100)), Needs: maxQInitNeeds, Rank: 190})
+	agenttypes.Register(agenttypes.Type{Name: MaxQInitDelayedQType, Display: "DelayedQ-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on Delayed-Q",
+		Defaults: func() agenttypes.Params { return newMaxQInitDelayedQ() }, PairBytes: 64, Search: DelayedQSearch, Needs: maxQInitNeeds, Rank: 200})
+	agenttypes.Register(agenttypes.Type{Name: MaxQInitRMaxType, Display: "RMax-MaxQInit", Summary: "MaxQInit (Abel et al. 2018) on RMax",
+		Defaults: func() agenttypes.Params { return newMaxQInitRMax() }, PairBytes: 200, Search: learners.RMaxSearch, Needs: maxQInitNeeds, Rank: 210})
+}
+
+// MaxQInitQParams are MaxQInit's parameters on Q-learning as a config gives them: N sampling
+// tasks, α and ε.
+type MaxQInitQParams struct {
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"` // N: tasks that start optimistic and feed the max table
+	Alpha       float64 `yaml:"alpha" doc:"learning rate α of Q-learning" range:"0 < alpha <= 1"`
+	Epsilon     float64 `yaml:"epsilon" doc:"exploration rate ε of ε-greedy" range:"0 <= epsilon <= 1"`
+}
+
+func newMaxQInitQ() *MaxQInitQParams {
+	d := DefaultMaxQInit(BaseQLearning)
+	return &MaxQInitQParams{SampleTasks: d.Tasks, Alpha: d.QLearning.Alpha, Epsilon: d.QLearning.Epsilon}
+}
+
+func (p *MaxQInitQParams) params() MaxQInitParams {
+	mp := DefaultMaxQInit(BaseQLearning)
+	mp.Tasks, mp.QLearning.Alpha, mp.QLearning.Epsilon = p.SampleTasks, p.Alpha, p.Epsilon
+	return mp
+}
+
+func (p *MaxQInitQParams) Validate() error { return p.params().Validate() }
+func (p *MaxQInitQParams) New(ctx agenttypes.Context) (agent.Agent, error) {
+	return NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitDelayedQParams are MaxQInit's parameters on Delayed-Q as a config gives them: N
+// sampling tasks, m and ε1.
+type MaxQInitDelayedQParams struct {
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
+	M           int     `yaml:"m" doc:"m of Delayed-Q: samples gathered per attempted update" range:">= 1"`
+	Epsilon1    float64 `yaml:"epsilon1" doc:"ε1 of Delayed-Q: an attempted update must lower Q(s,a) by at least 2ε1" range:"> 0"`
+}
+
+func newMaxQInitDelayedQ() *MaxQInitDelayedQParams {
+	d := DefaultMaxQInit(BaseDelayedQ)
+	return &MaxQInitDelayedQParams{SampleTasks: d.Tasks, M: d.DelayedQ.M, Epsilon1: d.DelayedQ.Epsilon1}
+}
+
+func (p *MaxQInitDelayedQParams) params() MaxQInitParams {
+	mp := DefaultMaxQInit(BaseDelayedQ)
+	mp.Tasks, mp.DelayedQ.M, mp.DelayedQ.Epsilon1 = p.SampleTasks, p.M, p.Epsilon1
+	return mp
+}
+
+func (p *MaxQInitDelayedQParams) Validate() error { return p.params().Validate() }
+func (p *MaxQInitDelayedQParams) New(ctx agenttypes.Context) (agent.Agent, error) {
+	return NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// MaxQInitRMaxParams are MaxQInit's parameters on RMax as a config gives them: N sampling tasks
+// and RMax's parameters.
+type MaxQInitRMaxParams struct {
+	SampleTasks         int `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
+	learners.RMaxParams `yaml:",inline"`
+}
+
+func newMaxQInitRMax() *MaxQInitRMaxParams {
+	d := DefaultMaxQInit(BaseRMax)
+	return &MaxQInitRMaxParams{SampleTasks: d.Tasks, RMaxParams: d.RMax}
+}
+
+func (p *MaxQInitRMaxParams) params() MaxQInitParams {
+	mp := DefaultMaxQInit(BaseRMax)
+	mp.Tasks, mp.RMax = p.SampleTasks, p.RMaxParams
+	return mp
+}
+
+func (p *MaxQInitRMaxParams) Validate() error { return p.params().Validate() }
+func (p *MaxQInitRMaxParams) New(ctx agenttypes.Context) (agent.Agent, error) {
+	return NewMaxQInit(p.params(), ctx.Models, ctx.Gamma)
+}
+
+// BuiltFromModels: MaxQInit samples the true models of the run's tasks (agenttypes.NeedsModels).
+func (*MaxQInitQParams) BuiltFromModels()        {}
+func (*MaxQInitDelayedQParams) BuiltFromModels() {}
+func (*MaxQInitRMaxParams) BuiltFromModels()     {}
+
+// LargeMemory: MaxQInit keeps flat tables on every task (the figures RMaxParams would lend it are
+// RMax's alone).
+func (*MaxQInitRMaxParams) LargeMemory() (agenttypes.LargeBytes, bool) {
+	return agenttypes.LargeBytes{}, false
 }

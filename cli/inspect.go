@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
@@ -19,6 +18,7 @@ import (
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/plots"
 	"github.com/temple-rl/temple/presets"
+	tl "github.com/temple-rl/temple/temple"
 
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/template"
@@ -222,9 +222,9 @@ func drawLearned(drawDir string, dir results.Dir, agentName string, s experiment
 			continue // an agent without templates
 		}
 		switch p := a.Params.(type) {
-		case *agenttypes.OTempLe:
+		case *tl.OTempLeSpec:
 			tau = p.Tau
-		case *agenttypes.FMTempLe:
+		case *tl.FMTempLeSpec:
 			tau = p.Tau
 		}
 		for _, snap := range snaps {

@@ -9,22 +9,26 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/agenttypes/all" // the built-in learners register
+	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/internal/registry"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/stream"
+	"github.com/temple-rl/temple/temple"
 )
 
 // Agent types the runner names itself — Default's agents, and the agents that need every task's
-// true model (simulated.go) — by the registry's names (package agenttypes has them all).
+// true model (simulated.go) — by their learners' constants.
 const (
-	TypeRMax      = agenttypes.RMaxType
-	TypeQLearning = agenttypes.QLearningType
-	TypeOTempLe   = agenttypes.OTempLeType
-	TypeAbsRL     = agenttypes.AbsRLType
+	TypeRMax      = learners.RMaxType
+	TypeQLearning = learners.QLearningType
+	TypeOTempLe   = temple.OTempLeType
+	TypeAbsRL     = baseline.AbsRLType
 	// MaxQInit on each of its base learners.
-	TypeMaxQInitQ        = agenttypes.MaxQInitQType
-	TypeMaxQInitDelayedQ = agenttypes.MaxQInitDelayedQType
-	TypeMaxQInitRMax     = agenttypes.MaxQInitRMaxType
+	TypeMaxQInitQ        = baseline.MaxQInitQType
+	TypeMaxQInitDelayedQ = baseline.MaxQInitDelayedQType
+	TypeMaxQInitRMax     = baseline.MaxQInitRMaxType
 )
 
 // AgentSpec is one agent of an experiment: its type, the name it is reported under, and the

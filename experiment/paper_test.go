@@ -5,9 +5,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
 )
 
 // The paper presets' common settings, for the runner's tests and benchmarks: package presets has
@@ -15,9 +16,9 @@ import (
 
 // Agent types the tests name beside those of agents.go.
 const (
-	TypeFMTempLe = agenttypes.FMTempLeType
-	TypeFMRL     = agenttypes.FMRLType
-	TypeDelayedQ = agenttypes.DelayedQType
+	TypeFMTempLe = temple.FMTempLeType
+	TypeFMRL     = baseline.FMRLType
+	TypeDelayedQ = baseline.DelayedQType
 )
 
 // paper is a spec at the paper presets' common settings (Appendix F.1, decision 18): 20 runs of

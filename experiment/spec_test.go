@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
 )
 
 func TestParseAppliesDefaults(t *testing.T) {
@@ -43,11 +43,11 @@ agents:
 		t.Fatalf("agents = %+v, want the two listed (the list replaces the default)", s.Agents)
 	}
 	ot := s.Agents[0]
-	if p := ot.Params.(*agenttypes.OTempLe); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
-		p.Base.Params.(*agenttypes.RMax).M != 500 || !p.Consolidate {
+	if p := ot.Params.(*temple.OTempLeSpec); ot.Name != "O-TempLe" || p.Tau != 0.24 || p.Ms != 50 || p.Base.Name != "rmax" ||
+		p.Base.Params.(*learners.RMaxParams).M != 500 || !p.Consolidate {
 		t.Errorf("o-temple = %+v, want defaults with tau 0.24", ot)
 	}
-	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*agenttypes.RMax).Rule != learners.Optimistic || r.Params.(*agenttypes.RMax).M != 500 {
+	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*learners.RMaxParams).Rule != learners.Optimistic || r.Params.(*learners.RMaxParams).M != 500 {
 		t.Errorf("rmax = %+v", r)
 	}
 	for _, a := range s.Agents {

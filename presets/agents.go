@@ -2,6 +2,7 @@ package presets
 
 import (
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/temple"
@@ -9,23 +10,23 @@ import (
 
 // The agent types the presets run, by the registry's names.
 const (
-	rmax          = agenttypes.RMaxType
-	mbieEB        = agenttypes.MBIEEBType
-	e3            = agenttypes.E3Type
-	ucrl2         = agenttypes.UCRL2Type
-	psrl          = agenttypes.PSRLType
-	qLearning     = agenttypes.QLearningType
-	oTempLe       = agenttypes.OTempLeType
-	fmTempLe      = agenttypes.FMTempLeType
-	fmrl          = agenttypes.FMRLType
-	absRL         = agenttypes.AbsRLType
-	lrmax         = agenttypes.LRMaxType
-	maxQInitQ     = agenttypes.MaxQInitQType
-	maxQInitDelQ  = agenttypes.MaxQInitDelayedQType
-	maxQInitRMax  = agenttypes.MaxQInitRMaxType
-	cucrl         = agenttypes.CUCRLType
-	trueTemplates = agenttypes.TrueTemplatesType
-	templatePrior = agenttypes.TemplatePriorType
+	rmax          = learners.RMaxType
+	mbieEB        = learners.MBIEEBType
+	e3            = learners.E3Type
+	ucrl2         = learners.UCRL2Type
+	psrl          = learners.PSRLType
+	qLearning     = learners.QLearningType
+	oTempLe       = temple.OTempLeType
+	fmTempLe      = temple.FMTempLeType
+	fmrl          = baseline.FMRLType
+	absRL         = baseline.AbsRLType
+	lrmax         = baseline.LRMaxType
+	maxQInitQ     = baseline.MaxQInitQType
+	maxQInitDelQ  = baseline.MaxQInitDelayedQType
+	maxQInitRMax  = baseline.MaxQInitRMaxType
+	cucrl         = learners.CUCRLType
+	trueTemplates = temple.TrueTemplatesType
+	templatePrior = temple.TemplatePriorType
 )
 
 // agent is an agent of type typ at its type's defaults, reported under its type's name.
@@ -64,7 +65,7 @@ func paperAgent(typ string) experiment.AgentSpec {
 // (O-TempLe-MBIE-EB).
 func overBase(base experiment.AgentSpec) experiment.AgentSpec {
 	a := agent(oTempLe)
-	a.Params.(*agenttypes.OTempLe).SetBase(agenttypes.BaseSpec{Name: base.Type, Params: base.Params.(agenttypes.BaseParams)})
+	a.Params.(*temple.OTempLeSpec).SetBase(agenttypes.BaseSpec{Name: base.Type, Params: base.Params.(agenttypes.BaseParams)})
 	t, _ := agenttypes.Lookup(oTempLe)
 	a.Name = agenttypes.DisplayName(t, a.Params)
 	return a
@@ -80,17 +81,17 @@ func overBase(base experiment.AgentSpec) experiment.AgentSpec {
 // iteration to a tolerance.
 func planning(p any) *learners.Planning {
 	switch p := p.(type) {
-	case *agenttypes.RMax:
+	case *learners.RMaxParams:
 		return &p.Planning
-	case *agenttypes.MBIEEB:
+	case *learners.MBIEEBParams:
 		return &p.Planning
-	case *agenttypes.E3:
+	case *learners.E3Params:
 		return &p.Planning
-	case *agenttypes.LRMax:
+	case *baseline.LRMaxParams:
 		return &p.Planning
-	case *agenttypes.FMRL:
+	case *baseline.FMRLParams:
 		return &p.RMax.Planning
-	case *agenttypes.MaxQInitRMax:
+	case *baseline.MaxQInitRMaxParams:
 		return &p.Planning
 	}
 	if b := baseOf(p); b != nil {
@@ -102,25 +103,25 @@ func planning(p any) *learners.Planning {
 // rMaxOf is R_max, the reward an optimistic learner assumes of what it does not know (r_max:).
 func rMaxOf(p any) *float64 {
 	switch p := p.(type) {
-	case *agenttypes.RMax:
+	case *learners.RMaxParams:
 		return &p.RMax
-	case *agenttypes.MBIEEB:
+	case *learners.MBIEEBParams:
 		return &p.RMax
-	case *agenttypes.E3:
+	case *learners.E3Params:
 		return &p.RMax
-	case *agenttypes.UCRL2:
+	case *learners.UCRL2Params:
 		return &p.RMax
-	case *agenttypes.CUCRL:
+	case *learners.CUCRLParams:
 		return &p.RMax
-	case *agenttypes.LRMax:
+	case *baseline.LRMaxParams:
 		return &p.RMax
-	case *agenttypes.FMRL:
+	case *baseline.FMRLParams:
 		return &p.RMax.RMax
-	case *agenttypes.MaxQInitRMax:
+	case *baseline.MaxQInitRMaxParams:
 		return &p.RMax
-	case *agenttypes.DelayedQ:
+	case *baseline.DelayedQParams:
 		return &p.RMax
-	case *agenttypes.AbsRL:
+	case *baseline.AbsRLParams:
 		return &p.DelayedQ.RMax
 	}
 	if b := baseOf(p); b != nil {
@@ -131,8 +132,8 @@ func rMaxOf(p any) *float64 {
 
 // rmaxOf is RMax's parameters, of RMax or of a learner over it.
 func rmaxOf(p any) *learners.RMaxParams {
-	if p, ok := p.(*agenttypes.RMax); ok {
-		return &p.RMaxParams
+	if p, ok := p.(*learners.RMaxParams); ok {
+		return p
 	}
 	if b := baseOf(p); b != nil {
 		return rmaxOf(b)
@@ -143,13 +144,13 @@ func rmaxOf(p any) *learners.RMaxParams {
 // psrlOf is PSRL's parameters, of PSRL or of a learner over it (its reward_min:, reward_sd:, …).
 func psrlOf(p any) *learners.PSRLParams {
 	switch p := p.(type) {
-	case *agenttypes.PSRL:
+	case *learners.PSRLParams:
+		return p
+	case *temple.TemplatePriorSpec:
 		return &p.PSRLParams
-	case *agenttypes.TemplatePrior:
+	case *temple.LatentPSRLSpec:
 		return &p.PSRLParams
-	case *agenttypes.LatentPrior:
-		return &p.PSRLParams
-	case *agenttypes.HybridPrior:
+	case *temple.HybridPriorSpec:
 		return &p.PSRLParams
 	}
 	if b := baseOf(p); b != nil {
@@ -160,8 +161,8 @@ func psrlOf(p any) *learners.PSRLParams {
 
 // mbieOf is MBIE-EB's parameters, of MBIE-EB or of a learner over it (its beta:).
 func mbieOf(p any) *learners.MBIEEBParams {
-	if p, ok := p.(*agenttypes.MBIEEB); ok {
-		return &p.MBIEEBParams
+	if p, ok := p.(*learners.MBIEEBParams); ok {
+		return p
 	}
 	if b := baseOf(p); b != nil {
 		return mbieOf(b)
@@ -172,9 +173,9 @@ func mbieOf(p any) *learners.MBIEEBParams {
 // templeOf is the template parameters of O-TempLe and FM-TempLe (m_s:, tau:, retry:, …).
 func templeOf(p any) *temple.Params {
 	switch p := p.(type) {
-	case *agenttypes.OTempLe:
+	case *temple.OTempLeSpec:
 		return &p.Params
-	case *agenttypes.FMTempLe:
+	case *temple.FMTempLeSpec:
 		return &p.Params
 	}
 	return nil
@@ -183,11 +184,11 @@ func templeOf(p any) *temple.Params {
 // baseOf is the parameters of the base learner p runs over, nil if it runs over none.
 func baseOf(p any) agenttypes.BaseParams {
 	switch p := p.(type) {
-	case *agenttypes.OTempLe:
+	case *temple.OTempLeSpec:
 		return p.Base.Params
-	case *agenttypes.FMTempLe:
+	case *temple.FMTempLeSpec:
 		return p.Base.Params
-	case *agenttypes.TrueTemplates:
+	case *temple.TrueTemplatesSpec:
 		return p.Base.Params
 	}
 	return nil

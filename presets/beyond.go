@@ -8,10 +8,10 @@ package presets
 import (
 	"slices"
 
-	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
 )
 
 // beyond runs the online-maze setting with the paper's O-TempLe beside O-TempLe with the best
@@ -26,7 +26,7 @@ func beyondFiniteModel() experiment.Spec {
 	s := finiteModelSpec("beyond-finite-model", fmTempLe, fmrl, qLearning, rmax)
 	fm := beyondOptions(paperAgent(fmTempLe))
 	fm.Name += "+transfer"
-	fm.Params.(*agenttypes.FMTempLe).TemplateTransfer = true
+	fm.Params.(*temple.FMTempLeSpec).TemplateTransfer = true
 	s.Agents = slices.Insert(s.Agents, 1, fm)
 	return s
 }
@@ -57,7 +57,7 @@ func baseLearners() experiment.Spec {
 		learner := func() experiment.AgentSpec {
 			a := paperAgent(b)
 			if b == e3 {
-				a.Params.(*agenttypes.E3).M = 500
+				a.Params.(*learners.E3Params).M = 500
 			}
 			return a
 		}
@@ -136,7 +136,7 @@ func scaling() experiment.Spec {
 	for _, a := range s.Agents {
 		r := rmaxOf(a.Params)
 		r.M, r.Planning = 50, learners.PlanIncremental
-		if o, ok := a.Params.(*agenttypes.OTempLe); ok {
+		if o, ok := a.Params.(*temple.OTempLeSpec); ok {
 			o.SetMs(5)
 			if a.Name != "O-TempLe" {
 				o.EarlyMatch = 2
@@ -190,7 +190,7 @@ func simulatorSpec(name string, tasks families.Spec, episodes, steps int) experi
 			r := rmaxOf(a.Params)
 			r.M, r.RMax = 10, 0
 		}
-		if o, ok := a.Params.(*agenttypes.OTempLe); ok {
+		if o, ok := a.Params.(*temple.OTempLeSpec); ok {
 			o.SetMs(3)
 			o.Tau = 0.05
 		}
@@ -201,7 +201,7 @@ func simulatorSpec(name string, tasks families.Spec, episodes, steps int) experi
 	}
 	refute := simulated(paperAgent(oTempLe))
 	refute.Name += "+refute"
-	refute.Params.(*agenttypes.OTempLe).Refute = true
+	refute.Params.(*temple.OTempLeSpec).Refute = true
 	s.Agents = slices.Insert(s.Agents, 1, refute)
 	return s
 }

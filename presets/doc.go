@@ -3,7 +3,7 @@
 // its page of docs/experiments records, and Demo, temple run's experiment without a config.
 //
 // A preset sets its agents' parameters as typed fields of the registry's parameter structs
-// (agenttypes.RMax, agenttypes.OTempLe, …): a misspelt key is a compile error. The table of presets
+// (learners.RMaxParams, temple.OTempLeSpec, …): a misspelt key is a compile error. The table of presets
 // is in presets.go; the paper's Appendix F.5 is in f5.go, the experiments beyond the paper in
 // beyond.go, the regime map in regime.go and the terrain grids in terrain.go. The pinned tests
 // (pinned_test.go) hold the paper presets' results byte for byte.

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/experiment"
@@ -246,7 +245,7 @@ func mustFamily(family string) families.Spec {
 func finiteModel() experiment.Spec {
 	s := finiteModelSpec("finite-model", fmTempLe, qLearning, rmax, fmrl)
 	abs := paperAgent(absRL)
-	abs.Params.(*agenttypes.AbsRL).Kind = baseline.QStarExact
+	abs.Params.(*baseline.AbsRLParams).Kind = baseline.QStarExact
 	maxq := paperAgent(maxQInitDelQ)
 	maxq.Name = "MaxQInit"
 	s.Agents = append(s.Agents, abs, maxq)
@@ -262,7 +261,7 @@ func absVariants() []experiment.AgentSpec {
 	}{{"Abs-RL-Qeps", baseline.QStarEpsilon}, {"Abs-RL-Qd", baseline.QStarDiscrete}, {"Abs-RL-Qstar", baseline.QStarExact}} {
 		a := paperAgent(absRL)
 		a.Name = v.name
-		a.Params.(*agenttypes.AbsRL).Kind = v.kind
+		a.Params.(*baseline.AbsRLParams).Kind = v.kind
 		out = append(out, a)
 	}
 	return out

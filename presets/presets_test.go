@@ -10,6 +10,7 @@ import (
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
 )
 
 // Every preset builds: its tasks are valid and its agents constructible.
@@ -102,13 +103,13 @@ func everyType() []agenttypes.Params {
 			b, _ := agenttypes.Lookup(name)
 			base := agenttypes.BaseSpec{Name: name, Params: b.Defaults().(agenttypes.BaseParams)}
 			switch p := t.Defaults().(type) {
-			case *agenttypes.OTempLe:
+			case *temple.OTempLeSpec:
 				p.SetBase(base)
 				out = append(out, p)
-			case *agenttypes.FMTempLe:
+			case *temple.FMTempLeSpec:
 				p.Base = base
 				out = append(out, p)
-			case *agenttypes.TrueTemplates:
+			case *temple.TrueTemplatesSpec:
 				p.Base = base
 				out = append(out, p)
 			}

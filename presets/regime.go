@@ -4,10 +4,10 @@ package presets
 // single-task learners, tuned, as the number of state-action pairs grows.
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
+	"github.com/temple-rl/temple/temple"
 )
 
 // Regime-map settings chosen at the design seed 101 (examples/tuned-baselines,
@@ -59,7 +59,7 @@ func regimeMap() experiment.Spec {
 	// scaling preset's, below m_s) if early.
 	over := func(base experiment.AgentSpec, early bool) experiment.AgentSpec {
 		a := overBase(base)
-		o := a.Params.(*agenttypes.OTempLe)
+		o := a.Params.(*temple.OTempLeSpec)
 		o.SetMs(regimeTempleMs)
 		if early {
 			a.Name += "+retry+early"

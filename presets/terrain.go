@@ -9,6 +9,7 @@ import (
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/temple"
 )
 
 // Terrain settings chosen at the design seed 101, 12 settings for each single-task learner
@@ -56,7 +57,7 @@ func terrain() experiment.Spec {
 	// RMax its m: placed, a pair is known).
 	headroom := func(base experiment.AgentSpec, name string, c int64) experiment.AgentSpec {
 		a := agent(trueTemplates)
-		p := a.Params.(*agenttypes.TrueTemplates)
+		p := a.Params.(*temple.TrueTemplatesSpec)
 		p.Base = agenttypes.BaseSpec{Name: base.Type, Params: base.Params.(agenttypes.BaseParams)}
 		if c > 0 {
 			p.Strength = c
@@ -65,7 +66,7 @@ func terrain() experiment.Spec {
 		return a
 	}
 	prior := agent(templatePrior)
-	pp := prior.Params.(*agenttypes.TemplatePrior)
+	pp := prior.Params.(*temple.TemplatePriorSpec)
 	tunePSRL(&pp.PSRLParams)
 	pp.Strength, pp.NewShare, pp.Partial = terrainStrength, terrainNewShare, true
 

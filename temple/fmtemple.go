@@ -4,9 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -81,6 +86,75 @@ type FMTempLe struct {
 }
 
 // NewFMTempLe validates p and returns an agent over the base learner base.
+// FM-TempLe registers over a base learner, with O-TempLe's search space and its model gap.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: FMTempLeType, Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
+		Defaults: func() agenttypes.Params {
+			return &FMTempLeSpec{Base: agenttypes.DefaultBase(), FMParams: DefaultFMParams()}
+		}, PairBytes: 400,
+		Search: agenttypes.Join(templeSearch, agenttypes.LogReal("model_gap", 0.01, 2)),
+		Scales: agenttypes.Dims(agenttypes.LinInt("eta", 1, 10), agenttypes.LogInt("t1", 1, 100)), Rank: 110})
+}
+
+// FMTempLeSpec is FM-TempLe as a config gives it: its base learner, O-TempLe's parameters and the
+// finite-model ones; m_s follows the base's m as O-TempLe's does.
+type FMTempLeSpec struct {
+	Base     agenttypes.BaseSpec
+	FMParams `yaml:",inline"`
+	msSet    bool // a config set m_s
+}
+
+// Over is the base.
+func (p *FMTempLeSpec) Over() agenttypes.BaseSpec { return p.Base }
+
+// Keys are FM-TempLe's keys and its base's.
+func (p *FMTempLeSpec) Keys() []string {
+	return append(p.Base.Keys(), yamlkeys.Of(reflect.TypeOf(p.FMParams))...)
+}
+
+// UnmarshalYAML reads the base and the template parameters, failing on any other key.
+func (p *FMTempLeSpec) UnmarshalYAML(n *yaml.Node) error {
+	if err := agenttypes.DecodeOverBase(n, FMTempLeType, &p.Base, p.Keys, &p.FMParams); err != nil {
+		return err
+	}
+	followMs(n, p.Base, &p.Ms, &p.msSet)
+	return nil
+}
+
+// Follow keeps m_s following the base's m in a copy of orig (agenttypes.Clone).
+func (p *FMTempLeSpec) Follow(orig agenttypes.Params) { p.msSet = orig.(*FMTempLeSpec).msSet }
+
+// MarshalYAML writes the base and its parameters, then the template parameters.
+func (p *FMTempLeSpec) MarshalYAML() (any, error) {
+	return agenttypes.EncodeOverBase(p.Base, &p.FMParams)
+}
+
+// Validate checks the base's keys, then FM-TempLe's against the base's m.
+func (p *FMTempLeSpec) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	m, err := p.Base.KnownThreshold()
+	if err != nil {
+		return err
+	}
+	return p.FMParams.Validate(m)
+}
+
+// New builds FM-TempLe over a fresh base learner.
+func (p *FMTempLeSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return NewFMTempLe(p.FMParams, base)
+}
+
+// MemoryBytes is a template learner's own tables, its base's, and its T_1 phase-1 models.
+func (p *FMTempLeSpec) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return agenttypes.OverBaseMemory(p.Base, typeBytes, S, A) + int64(p.T1)*agenttypes.RecordPairBytes*S*A + refuteMemory(p.Refute, S, A)
+}
+
 func NewFMTempLe(p FMParams, base agent.Base) (*FMTempLe, error) {
 	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err

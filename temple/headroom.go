@@ -3,9 +3,14 @@ package temple
 import (
 	"fmt"
 	"math"
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
@@ -55,6 +60,66 @@ type TrueTemplates struct {
 }
 
 // NewTrueTemplates validates p and returns the reference learner over base.
+// True-Templates registers over a base learner, searching its base's keys and its strength.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: TrueTemplatesType, Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
+		Defaults: func() agenttypes.Params {
+			return &TrueTemplatesSpec{Base: agenttypes.DefaultBase(), HeadroomParams: DefaultHeadroomParams()}
+		}, PairBytes: 240, Search: agenttypes.Dims(agenttypes.LogInt("strength", 1, 10000)), Rank: 150})
+}
+
+// TrueTemplatesSpec is the reference told each pair's true template as a config gives it: its
+// strength and its base learner.
+type TrueTemplatesSpec struct {
+	Base           agenttypes.BaseSpec
+	HeadroomParams `yaml:",inline"`
+}
+
+// Over is the base.
+func (p *TrueTemplatesSpec) Over() agenttypes.BaseSpec { return p.Base }
+
+// Keys are the reference's keys and its base's.
+func (p *TrueTemplatesSpec) Keys() []string {
+	return append(p.Base.Keys(), yamlkeys.Of(reflect.TypeOf(p.HeadroomParams))...)
+}
+
+// UnmarshalYAML reads the base (base: NAME and its keys) and the strength, failing on any other
+// key with its line.
+func (p *TrueTemplatesSpec) UnmarshalYAML(n *yaml.Node) error {
+	return agenttypes.DecodeOverBase(n, TrueTemplatesType, &p.Base, p.Keys, &p.HeadroomParams)
+}
+
+// MarshalYAML writes the base and its parameters, then the strength.
+func (p *TrueTemplatesSpec) MarshalYAML() (any, error) {
+	return agenttypes.EncodeOverBase(p.Base, &p.HeadroomParams)
+}
+
+// Validate checks the base's keys, then the strength.
+func (p *TrueTemplatesSpec) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	return p.HeadroomParams.Validate()
+}
+
+// New builds the reference over a fresh base learner.
+func (p *TrueTemplatesSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return NewTrueTemplates(p.HeadroomParams, base)
+}
+
+// BuiltFromModels: the reference reads each task's true model, so it runs on stored models only,
+// never driven step by step from outside (agenttypes.NeedsModels).
+func (*TrueTemplatesSpec) BuiltFromModels() {}
+
+// MemoryBytes is the base's and the reference's own copy of every pair's samples.
+func (p *TrueTemplatesSpec) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return agenttypes.OverBaseMemory(p.Base, typeBytes, S, A)
+}
+
 func NewTrueTemplates(p HeadroomParams, base agent.Base) (*TrueTemplates, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

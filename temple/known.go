@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/mdp"
 )
 
@@ -70,6 +71,33 @@ type knownOutcome struct {
 // NewKnownModels returns the reference told models (a run's tasks' true models, in order; a model
 // that equals an earlier one, outcome for outcome and terminal state for terminal state, is the
 // same model) with discount gamma, each solved for its optimal policy.
+// Known-Models registers as the identification oracle: it has no parameters.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: KnownModelsType, Display: "Known-Models", Summary: "a reference, not a method: the identification oracle, told the distinct models of the run's tasks (not which task has which) and acting by posterior sampling over them, the headroom of identification",
+		Defaults: func() agenttypes.Params { return &KnownModelsParams{} }, PairBytes: 120, Rank: 160})
+}
+
+// KnownModelsParams are the identification oracle's parameters: none; it is built from the
+// distinct models of the run's tasks.
+type KnownModelsParams struct{}
+
+// Validate accepts: there is nothing to check.
+func (*KnownModelsParams) Validate() error { return nil }
+
+// New builds the oracle from the run's true models.
+func (*KnownModelsParams) New(ctx agenttypes.Context) (agent.Agent, error) {
+	return NewKnownModels(ctx.Models, ctx.Gamma)
+}
+
+// BuiltFromModels: the oracle is built from the run's true models (agenttypes.NeedsModels).
+func (*KnownModelsParams) BuiltFromModels() {}
+
+// MemoryBytes is a model per task at most (a distinct model of each), its type's bytes per pair
+// each.
+func (*KnownModelsParams) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
+	return typeBytes * S * A * max(tasks, 1)
+}
+
 func NewKnownModels(models []*mdp.Model, gamma float64) (*KnownModels, error) {
 	kn := &KnownModels{gamma: gamma}
 	for t, m := range models {

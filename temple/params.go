@@ -3,6 +3,13 @@ package temple
 import (
 	"fmt"
 	"math"
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/internal/yamlkeys"
 )
 
 // OTempLeType is O-TempLe's agent type: the name a config gives it (type: o-temple) and its errors
@@ -131,4 +138,155 @@ func (p Params) validate(agentType string, m int64) error {
 		return fmt.Errorf("%s: seq_min = %d, want 1 <= seq_min < m_s (m_s = %d) with seq_delta", agentType, p.SeqMin, p.Ms)
 	}
 	return nil
+}
+
+// templeSearch is what temple tune searches of O-TempLe's own keys, after its base's: m_s (at most
+// the base's m: tune clamps it) and τ̂, a distance between sorted distributions (at most 2).
+var templeSearch = agenttypes.Dims(agenttypes.LogInt("m_s", 1, 500), agenttypes.LogReal("tau", 0.01, 1))
+
+// templeScales are the scales of O-TempLe's options, searched when a config gives them a range.
+var templeScales = agenttypes.Dims(agenttypes.LogInt("template_weight", 1, 1000), agenttypes.LogInt("early_match", 1, 50),
+	agenttypes.LogInt("seq_min", 1, 50), agenttypes.LogReal("seq_delta", 0.001, 0.5), agenttypes.LogReal("opt_delta", 0.001, 0.5))
+
+// O-TempLe registers over a base learner (the paper's RMax by default). Its PairBytes are
+// measured over RMax on 100×100 mazes (OverBaseMemory counts another base's).
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: OTempLeType, Display: "O-TempLe", Summary: "Online Template Learning (the paper's Algorithm 1) over a base learner",
+		Defaults: func() agenttypes.Params { return &OTempLeSpec{Base: agenttypes.DefaultBase(), Params: DefaultParams()} }, PairBytes: 320,
+		Search: templeSearch, Scales: templeScales, Rank: 100})
+}
+
+// OTempLeSpec is O-TempLe as a config gives it: its base learner and the template parameters
+// (m_s, τ̂, …). Until a config sets m_s, it follows the base's m (DefaultMs): the paper's 50, or m
+// when that is smaller, so that O-TempLe runs with its defaults over every base.
+type OTempLeSpec struct {
+	Base   agenttypes.BaseSpec
+	Params `yaml:",inline"`
+	msSet  bool // a config set m_s
+}
+
+// Over is the base.
+func (p *OTempLeSpec) Over() agenttypes.BaseSpec { return p.Base }
+
+// Keys are O-TempLe's keys and its base's.
+func (p *OTempLeSpec) Keys() []string {
+	return append(p.Base.Keys(), yamlkeys.Of(reflect.TypeOf(p.Params))...)
+}
+
+// UnmarshalYAML reads the base (base: NAME and its keys) and the template parameters, failing on
+// any other key with its line.
+func (p *OTempLeSpec) UnmarshalYAML(n *yaml.Node) error {
+	if err := agenttypes.DecodeOverBase(n, OTempLeType, &p.Base, p.Keys, &p.Params); err != nil {
+		return err
+	}
+	followMs(n, p.Base, &p.Ms, &p.msSet)
+	return nil
+}
+
+// followMs keeps m_s (*ms) following base b's m until a config block n sets it (*msSet).
+func followMs(n *yaml.Node, b agenttypes.BaseSpec, ms *int64, msSet *bool) {
+	*msSet = *msSet || hasKey(n, "m_s")
+	if !*msSet {
+		*ms = defaultMs(b, *ms)
+	}
+}
+
+// hasKey reports whether mapping n has the key.
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultMs is m_s over base b when no config set it (DefaultMs), or ms as it is while b's
+// parameters do not build (Validate names them).
+func defaultMs(b agenttypes.BaseSpec, ms int64) int64 {
+	m, err := b.KnownThreshold()
+	if err != nil {
+		return ms
+	}
+	return DefaultMs(m)
+}
+
+// Follow keeps m_s following the base's m in a copy of orig (agenttypes.Clone).
+func (p *OTempLeSpec) Follow(orig agenttypes.Params) { p.msSet = orig.(*OTempLeSpec).msSet }
+
+// SetBase runs O-TempLe over base b, as a config's base: and the base's keys do: m_s follows b's
+// m unless it was set (SetMs, or a config's m_s:). Set b's parameters before: changing them in
+// place afterwards leaves m_s where it was.
+func (p *OTempLeSpec) SetBase(b agenttypes.BaseSpec) {
+	p.Base = b
+	if !p.msSet {
+		p.Ms = defaultMs(b, p.Ms)
+	}
+}
+
+// SetMs sets m_s, as a config's m_s: does: from then on it no longer follows the base's m.
+func (p *OTempLeSpec) SetMs(ms int64) { p.Ms, p.msSet = ms, true }
+
+// MarshalYAML writes the base and its parameters, then the template parameters.
+func (p *OTempLeSpec) MarshalYAML() (any, error) { return agenttypes.EncodeOverBase(p.Base, &p.Params) }
+
+// Validate checks the base's keys, then O-TempLe's against the base's m.
+func (p *OTempLeSpec) Validate() error {
+	if err := p.Base.Params.Validate(); err != nil {
+		return err
+	}
+	m, err := p.Base.KnownThreshold()
+	if err != nil {
+		return err
+	}
+	return p.Params.Validate(m)
+}
+
+// New builds O-TempLe over a fresh base learner.
+func (p *OTempLeSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := p.Base.Params.NewBase()
+	if err != nil {
+		return nil, err
+	}
+	return NewOTempLe(p.Params, base)
+}
+
+// MemoryBytes is a template learner's own tables and its base's.
+func (p *OTempLeSpec) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return agenttypes.OverBaseMemory(p.Base, typeBytes, S, A) + refuteMemory(p.Refute, S, A)
+}
+
+// refuteMemory is what the refute option adds: every pair's steps of the task as counts (n, R,
+// the successor list and one successor) and its flag.
+func refuteMemory(refute bool, S, A int64) int64 {
+	if !refute {
+		return 0
+	}
+	return (8 + 8 + 24 + 16 + 1) * S * A
+}
+
+// LargeMemory is O-TempLe's memory on a large task over a base that keeps lazy tables there
+// (RMax planning incrementally): the base's, and O-TempLe's own — per state its count of wrong
+// pairs; per pair its augmented and wrong flags; in blocks its pending counts, own samples and
+// identification, and with its options an early match (its template and σ) and every step
+// (refute).
+func (p *OTempLeSpec) LargeMemory() (agenttypes.LargeBytes, bool) {
+	l, ok := agenttypes.LargeMemoryOf(p.Base.Params)
+	if !ok {
+		return agenttypes.LargeBytes{}, false
+	}
+	l.StateBytes += 8
+	l.PairBytes += 1 + 1
+	l.BlockBytes += 8 + 8 + 24 + 8 + 4
+	l.WrittenBytes += 4 * 16
+	if p.EarlyMatch > 0 {
+		l.BlockBytes += 4 + 32
+		l.WrittenBytes += 4 * 4
+	}
+	if p.Refute {
+		l.PairBytes++
+		l.BlockBytes += 8 + 8 + 24
+		l.WrittenBytes += 4 * 16
+	}
+	return l, true
 }

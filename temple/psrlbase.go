@@ -5,6 +5,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
+	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -156,4 +157,22 @@ func (r PSRLModel) rewardNorm(nm int64, sm float64) float64 {
 func (r PSRLModel) betaPosterior(nm int64, sm float64) (a, b float64) {
 	xm := r.scaled(nm, sm)
 	return 1 + xm, 1 + float64(nm) - xm
+}
+
+// drawnBase is a PSRL whose models a template or latent-model learner draws: schedule episode,
+// so that it draws at the calls of EndEpisode the learner makes.
+func drawnBase(p learners.PSRLParams) learners.PSRLParams {
+	p.Schedule = learners.PerEpisode
+	return p
+}
+
+// psrlModel is what the learners over PSRL take of its keys: the reward model and the schedule
+// they draw on.
+func psrlModel(p learners.PSRLParams) PSRLModel {
+	schedule := map[learners.PSRLSchedule]DrawSchedule{
+		learners.PerEpisode: DrawPerEpisode, learners.TSDE: DrawTSDE, learners.Doubling: DrawDoubling,
+	}[p.Schedule]
+	return PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise,
+		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin.Value, RewardMax: p.RewardMax.Value,
+		TaskRange: !p.RewardMin.Given, Schedule: schedule}
 }

@@ -40,11 +40,16 @@ var rules = []struct {
 	{"cluster", []string{}, nil},
 	// The seam: what a learner is to the rest of temple, and nothing of any learner.
 	{"agent", []string{"mdp", "internal"}, []string{"learners", "template", "temple", "baseline", "experiment"}},
-	{"learners", []string{"agent", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
+	{"learners", []string{"agent", "agenttypes", "mdp", "internal"}, []string{"template", "temple", "baseline", "experiment"}},
 	// The learners' shared test loop and benchmark mazes: the seam and a task, nothing of a learner.
 	{"agent/agenttest", []string{"agent", "env", "mdp"}, []string{"learners", "temple", "baseline", "agenttypes", "experiment"}},
-	{"agenttypes", []string{"agent", "learners", "temple", "baseline", "external", "mdp", "internal"},
-		[]string{"experiment", "results", "episode", "oracle", "families"}},
+	{"baseline", []string{"agent", "agenttypes", "learners", "mdp", "internal"}, []string{"temple", "experiment", "results"}},
+	{"temple", []string{"agent", "agenttypes", "learners", "template", "mdp", "internal"}, []string{"baseline", "experiment", "results"}},
+	// The registry sits below the learners, which register themselves from their own files: it
+	// knows none of them. Package agenttypes/all imports them for their registrations.
+	{"agenttypes", []string{"agent", "external", "mdp", "internal"},
+		[]string{"learners", "temple", "baseline", "experiment", "results", "episode", "oracle", "families"}},
+	{"agenttypes/all", []string{"learners", "baseline", "temple"}, nil},
 	{"template", []string{"mdp"}, nil},
 	// A family's measures read its true models and their templates, nothing of the runner.
 	{"measures", []string{"mdp", "template"}, []string{"experiment", "results", "learners", "agenttypes", "families", "env"}},
@@ -61,7 +66,7 @@ var rules = []struct {
 		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture", "presets"}},
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
-	{"experiment", []string{"agent", "agenttypes", "learners", "env", "continuous", "mdp", "template", "families",
+	{"experiment", []string{"agent", "agenttypes", "learners", "baseline", "temple", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "cluster", "internal"}, []string{"cmd", "cli", "capi"}},
 	// Sweeps, scaling studies and shards run their points through the runner and write results' files.
 	{"study", []string{"experiment", "results", "cluster", "mdp", "template"}, []string{"cmd", "cli", "capi", "tune", "presets"}},
