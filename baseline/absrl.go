@@ -53,6 +53,22 @@ func (p AbsRLParams) Validate() error {
 	return nil
 }
 
+// Abs-RL registers with Q-learning's search space and its abstraction's ε.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: AbsRLType, Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
+		Defaults: func() agenttypes.Params { p := DefaultAbsRL(QStarEpsilon); return &p }, PairBytes: 64,
+		Search: agenttypes.Join(learners.QLearningSearch, agenttypes.LogReal("abstraction_epsilon", 0.001, 1)),
+		Needs:  agenttypes.Needs{SameStates: true, Why: "its abstraction maps the states of the tasks' true models, which must be the same states"}, Rank: 180})
+}
+
+// New builds Abs-RL from the true models of the run's tasks.
+func (p *AbsRLParams) New(ctx agenttypes.Context) (agent.Agent, error) {
+	return NewAbsRL(*p, ctx.Models, ctx.Gamma)
+}
+
+// BuiltFromModels: Abs-RL abstracts the true models of the run's tasks (agenttypes.NeedsModels).
+func (*AbsRLParams) BuiltFromModels() {}
+
 // AbsRL is the state-abstraction baseline of Abel, Arumugam, Lehnert & Littman, "State
 // abstractions for lifelong reinforcement learning" (ICML 2018), as decided for this project
 // (decision 24 in docs/decisions.md): the abstraction is computed offline from the true models of the
@@ -72,22 +88,6 @@ type AbsRL struct {
 
 // NewAbsRL validates p, computes the abstraction from the models of the task sequence with
 // discount gamma and returns the agent.
-// Abs-RL registers with Q-learning's search space and its abstraction's ε.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: AbsRLType, Display: "Abs-RL", Summary: "state abstraction of the tasks' true models + a model-free learner (Abel et al. 2018)",
-		Defaults: func() agenttypes.Params { p := DefaultAbsRL(QStarEpsilon); return &p }, PairBytes: 64,
-		Search: agenttypes.Join(learners.QLearningSearch, agenttypes.LogReal("abstraction_epsilon", 0.001, 1)),
-		Needs:  agenttypes.Needs{SameStates: true, Why: "its abstraction maps the states of the tasks' true models, which must be the same states"}, Rank: 180})
-}
-
-// New builds Abs-RL from the true models of the run's tasks.
-func (p *AbsRLParams) New(ctx agenttypes.Context) (agent.Agent, error) {
-	return NewAbsRL(*p, ctx.Models, ctx.Gamma)
-}
-
-// BuiltFromModels: Abs-RL abstracts the true models of the run's tasks (agenttypes.NeedsModels).
-func (*AbsRLParams) BuiltFromModels() {}
-
 func NewAbsRL(p AbsRLParams, models []*mdp.Model, gamma float64) (*AbsRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -43,6 +43,19 @@ func (p DelayedQParams) Validate() error {
 	return nil
 }
 
+// DelayedQSearch is what temple tune searches of Delayed-Q, and of MaxQInit on Delayed-Q.
+var DelayedQSearch = agenttypes.Dims(agenttypes.LogInt("m", 1, 500), agenttypes.LogReal("epsilon1", 0.001, 1))
+
+// Delayed-Q registers as the single-task agent delayed-q. Its PairBytes are measured on 100×100
+// mazes, as RMax's.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: DelayedQType, Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
+		Defaults: func() agenttypes.Params { p := DefaultDelayedQ(); return &p }, PairBytes: 48, Search: DelayedQSearch, SingleTask: true, Rank: 80})
+}
+
+// New builds the single-task agent delayed-q.
+func (p *DelayedQParams) New(agenttypes.Context) (agent.Agent, error) { return NewDelayedQ(*p) }
+
 // DelayedQ is Delayed Q-learning (Strehl, Li, Wiewiora, Langford & Littman, "PAC model-free
 // reinforcement learning", ICML 2006) as simple_rl's DelayedQAgent implements it. Each pair keeps an
 // accumulator AU, a sample counter l, the start time b of its current attempt and a LEARN flag;
@@ -87,19 +100,6 @@ type DelayedQ struct {
 }
 
 // NewDelayedQ validates p and returns the agent.
-// DelayedQSearch is what temple tune searches of Delayed-Q, and of MaxQInit on Delayed-Q.
-var DelayedQSearch = agenttypes.Dims(agenttypes.LogInt("m", 1, 500), agenttypes.LogReal("epsilon1", 0.001, 1))
-
-// Delayed-Q registers as the single-task agent delayed-q. Its PairBytes are measured on 100×100
-// mazes, as RMax's.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: DelayedQType, Display: "Delayed-Q", Summary: "Delayed Q-learning (Strehl et al. 2006)",
-		Defaults: func() agenttypes.Params { p := DefaultDelayedQ(); return &p }, PairBytes: 48, Search: DelayedQSearch, SingleTask: true, Rank: 80})
-}
-
-// New builds the single-task agent delayed-q.
-func (p *DelayedQParams) New(agenttypes.Context) (agent.Agent, error) { return NewDelayedQ(*p) }
-
 func NewDelayedQ(p DelayedQParams) (*DelayedQ, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -60,6 +60,24 @@ func (p FMRLParams) Validate() error {
 	return nil
 }
 
+// FMRL registers with RMax's search space (its base is RMax by definition) and its own. Its
+// PairBytes are measured on 100×100 mazes, as RMax's.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: FMRLType, Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
+		Defaults: func() agenttypes.Params { p := DefaultFMRL(); return &p }, PairBytes: 280,
+		Search: agenttypes.Join(learners.RMaxSearch, agenttypes.LogInt("m_s", 1, 500), agenttypes.LogReal("model_gap", 0.01, 2)),
+		Scales: agenttypes.Dims(agenttypes.LogReal("xi", 0.01, 10), agenttypes.LogInt("t1", 1, 100)),
+		Needs:  agenttypes.Needs{SameStates: true, SameActions: true, Why: "it clusters whole task models, pair by pair"}, Rank: 170})
+}
+
+// New builds FMRL.
+func (p *FMRLParams) New(agenttypes.Context) (agent.Agent, error) { return NewFMRL(*p) }
+
+// MemoryBytes is RMax's and the models of FMRL's T_1 phase-1 tasks.
+func (p *FMRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return (typeBytes + int64(p.T1)*agenttypes.RecordPairBytes) * S * A
+}
+
 // groupModel is a group's counts with the estimates phase 2 compares transitions with, sparse:
 // the observed successors of pair i are next[start[i]:start[i+1]] in ascending state order, with
 // P̂_g(s′|s,a) in p.
@@ -182,24 +200,6 @@ type FMRL struct {
 }
 
 // NewFMRL validates p and returns the agent.
-// FMRL registers with RMax's search space (its base is RMax by definition) and its own. Its
-// PairBytes are measured on 100×100 mazes, as RMax's.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: FMRLType, Display: "FMRL", Summary: "finite-model RL (Brunskill & Li 2013), the paper's finite-model baseline",
-		Defaults: func() agenttypes.Params { p := DefaultFMRL(); return &p }, PairBytes: 280,
-		Search: agenttypes.Join(learners.RMaxSearch, agenttypes.LogInt("m_s", 1, 500), agenttypes.LogReal("model_gap", 0.01, 2)),
-		Scales: agenttypes.Dims(agenttypes.LogReal("xi", 0.01, 10), agenttypes.LogInt("t1", 1, 100)),
-		Needs:  agenttypes.Needs{SameStates: true, SameActions: true, Why: "it clusters whole task models, pair by pair"}, Rank: 170})
-}
-
-// New builds FMRL.
-func (p *FMRLParams) New(agenttypes.Context) (agent.Agent, error) { return NewFMRL(*p) }
-
-// MemoryBytes is RMax's and the models of FMRL's T_1 phase-1 tasks.
-func (p *FMRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
-	return (typeBytes + int64(p.T1)*agenttypes.RecordPairBytes) * S * A
-}
-
 func NewFMRL(p FMRLParams) (*FMRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -96,6 +96,27 @@ func (p LRMaxParams) Validate() error {
 	return nil
 }
 
+// LRMax registers with RMax's search space and its Lipschitz constant's bound d_max.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: LRMaxType, Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
+		Defaults: func() agenttypes.Params { p := DefaultLRMax(); return &p }, PairBytes: 160,
+		Search: agenttypes.Join(learners.RMaxSearch, agenttypes.LinReal("d_max", 0, 2)),
+		Scales: agenttypes.Dims(agenttypes.LogReal("epsilon_m", 0.001, 1)),
+		Needs:  agenttypes.Needs{SameStates: true, SameActions: true, Why: "it transfers bounds on Q* between tasks pair by pair"}, Rank: 90})
+}
+
+// New builds LRMax.
+func (p *LRMaxParams) New(agenttypes.Context) (agent.Agent, error) { return NewLRMax(*p) }
+
+// MemoryBytes is RMax's and, per task it keeps (max_memory, 0: all), a model of every pair.
+func (p *LRMaxParams) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
+	kept := tasks
+	if p.MaxMemory > 0 {
+		kept = min(kept, int64(p.MaxMemory))
+	}
+	return (typeBytes + kept*agenttypes.RecordPairBytes) * S * A
+}
+
 // maxConfidentTasks bounds the search of confidentTasks.
 const maxConfidentTasks = 1_000_000
 
@@ -391,27 +412,6 @@ type LRMax struct {
 }
 
 // NewLRMax validates p and returns the agent.
-// LRMax registers with RMax's search space and its Lipschitz constant's bound d_max.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: LRMaxType, Display: "LRMax", Summary: "Lipschitz lifelong RMax (Lecarpentier et al. 2021), transferring bounds on Q* between tasks",
-		Defaults: func() agenttypes.Params { p := DefaultLRMax(); return &p }, PairBytes: 160,
-		Search: agenttypes.Join(learners.RMaxSearch, agenttypes.LinReal("d_max", 0, 2)),
-		Scales: agenttypes.Dims(agenttypes.LogReal("epsilon_m", 0.001, 1)),
-		Needs:  agenttypes.Needs{SameStates: true, SameActions: true, Why: "it transfers bounds on Q* between tasks pair by pair"}, Rank: 90})
-}
-
-// New builds LRMax.
-func (p *LRMaxParams) New(agenttypes.Context) (agent.Agent, error) { return NewLRMax(*p) }
-
-// MemoryBytes is RMax's and, per task it keeps (max_memory, 0: all), a model of every pair.
-func (p *LRMaxParams) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
-	kept := tasks
-	if p.MaxMemory > 0 {
-		kept = min(kept, int64(p.MaxMemory))
-	}
-	return (typeBytes + kept*agenttypes.RecordPairBytes) * S * A
-}
-
 func NewLRMax(p LRMaxParams) (*LRMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -105,6 +105,22 @@ func (p CUCRLParams) Validate() error {
 	return nil
 }
 
+// C-UCRL registers as a base learner and the single-task agent c-ucrl. Its PairBytes (not
+// measured) are UCRL2's with room for its sorted profiles and classes.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: CUCRLType, Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
+		Defaults: func() agenttypes.Params { p := DefaultCUCRL(); return &p }, PairBytes: 240,
+		Search:     agenttypes.Join(UCRL2Search, agenttypes.LinReal("epsilon", 0, 0.5)),
+		Scales:     agenttypes.Dims(agenttypes.Choice("planning_width", string(PaperPlanningWidth), string(UCRL2PlanningWidth))),
+		SingleTask: true, Base: true, Rank: 60})
+}
+
+// NewBase builds C-UCRL as a base learner, and New as the single-task agent c-ucrl.
+func (p *CUCRLParams) NewBase() (agent.Base, error) { return NewCUCRL(*p) }
+func (p *CUCRLParams) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
 // NewCUCRL validates p and returns the C-UCRL base learner (agent.NewSingle makes it the single-task
 // agent): UCRL2 whose confidence sets pool the samples of pairs that ApproxEquivalence puts in one
 // class (Asadi, Talebi, Bourel & Maillard, "Model-based reinforcement learning exploiting
@@ -139,22 +155,6 @@ func (p CUCRLParams) Validate() error {
 // class of one pair gives UCRL2's confidence set, and C-UCRL differs from UCRL2 only where pairs
 // pool. Our decisions are in docs/decisions.md (27 and 47): the paper's width at n_c, rewards
 // per pair, discounted planning as UCRL2 here, and the free mass of unseen ranks.
-// C-UCRL registers as a base learner and the single-task agent c-ucrl. Its PairBytes (not
-// measured) are UCRL2's with room for its sorted profiles and classes.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: CUCRLType, Display: "C-UCRL", Summary: "C-UCRL with ApproxEquivalence (Asadi et al. 2019): UCRL2 pooling pairs with equal sorted transition profiles",
-		Defaults: func() agenttypes.Params { p := DefaultCUCRL(); return &p }, PairBytes: 240,
-		Search:     agenttypes.Join(UCRL2Search, agenttypes.LinReal("epsilon", 0, 0.5)),
-		Scales:     agenttypes.Dims(agenttypes.Choice("planning_width", string(PaperPlanningWidth), string(UCRL2PlanningWidth))),
-		SingleTask: true, Base: true, Rank: 60})
-}
-
-// NewBase builds C-UCRL as a base learner, and New as the single-task agent c-ucrl.
-func (p *CUCRLParams) NewBase() (agent.Base, error) { return NewCUCRL(*p) }
-func (p *CUCRLParams) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
 func NewCUCRL(p CUCRLParams) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -59,6 +59,20 @@ func (p E3Params) Validate() error {
 	return nil
 }
 
+// E3 registers as a base learner and the single-task agent e3. Its PairBytes (not measured) are
+// RMax's with room for its extra per-pair arrays.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: E3Type, Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
+		Defaults: func() agenttypes.Params { p := DefaultE3(); return &p }, PairBytes: 200,
+		Search: agenttypes.Dims(agenttypes.LogInt("m", 1, 500), agenttypes.LogReal("epsilon", 0.001, 1)), SingleTask: true, Base: true, Rank: 30})
+}
+
+// NewBase builds E3 as a base learner, and New as the single-task agent e3.
+func (p *E3Params) NewBase() (agent.Base, error) { return NewE3(*p) }
+func (p *E3Params) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
 // E3 is Explicit Explore or Exploit (Kearns & Singh, "Near-optimal reinforcement learning in
 // polynomial time", Machine Learning 49, 2002), discounted, as a base learner (agent.Base).
 //
@@ -168,20 +182,6 @@ type e3Plans struct {
 var _ agent.Base = (*E3)(nil)
 
 // NewE3 validates p and returns E3 as a base learner (agent.Base).
-// E3 registers as a base learner and the single-task agent e3. Its PairBytes (not measured) are
-// RMax's with room for its extra per-pair arrays.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: E3Type, Display: "E3", Summary: "E3, explicit explore or exploit (Kearns & Singh 2002), discounted",
-		Defaults: func() agenttypes.Params { p := DefaultE3(); return &p }, PairBytes: 200,
-		Search: agenttypes.Dims(agenttypes.LogInt("m", 1, 500), agenttypes.LogReal("epsilon", 0.001, 1)), SingleTask: true, Base: true, Rank: 30})
-}
-
-// NewBase builds E3 as a base learner, and New as the single-task agent e3.
-func (p *E3Params) NewBase() (agent.Base, error) { return NewE3(*p) }
-func (p *E3Params) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
 func NewE3(p E3Params) (*E3, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

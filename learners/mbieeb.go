@@ -91,6 +91,24 @@ func (p MBIEEBParams) Validate() error {
 	return nil
 }
 
+// MBIE-EB registers as a base learner and the single-task agent mbie-eb. Its PairBytes (not
+// measured) are RMax's with room for its extra per-pair arrays.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: MBIEEBType, Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
+		Defaults: func() agenttypes.Params { p := DefaultMBIEEB(); return &p }, PairBytes: 200,
+		Search: agenttypes.Dims(agenttypes.PerRMax(agenttypes.LogReal("beta", 0.01, 10)), agenttypes.LogInt("m", 1, 1000)),
+		Scales: agenttypes.Dims(agenttypes.Choice("replan", "doubling", "every-sample")), SingleTask: true, Base: true, Rank: 20})
+}
+
+// MaxReward is R_max: β, a bonus in units of reward, is searched in its units (PerRMax).
+func (p *MBIEEBParams) MaxReward() float64 { return p.RMax }
+
+// NewBase builds MBIE-EB as a base learner, and New as the single-task agent mbie-eb.
+func (p *MBIEEBParams) NewBase() (agent.Base, error) { return NewMBIEEB(*p) }
+func (p *MBIEEBParams) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
 // MBIEEB is MBIE-EB, Model-Based Interval Estimation with Exploration Bonus (Strehl & Littman,
 // "An analysis of model-based Interval Estimation for Markov Decision Processes", Journal of
 // Computer and System Sciences 74(8), 2008), a base learner (agent.Base). It acts greedily on the
@@ -143,24 +161,6 @@ var (
 )
 
 // NewMBIEEB validates p and returns MBIE-EB as a base learner (agent.Base).
-// MBIE-EB registers as a base learner and the single-task agent mbie-eb. Its PairBytes (not
-// measured) are RMax's with room for its extra per-pair arrays.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: MBIEEBType, Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
-		Defaults: func() agenttypes.Params { p := DefaultMBIEEB(); return &p }, PairBytes: 200,
-		Search: agenttypes.Dims(agenttypes.PerRMax(agenttypes.LogReal("beta", 0.01, 10)), agenttypes.LogInt("m", 1, 1000)),
-		Scales: agenttypes.Dims(agenttypes.Choice("replan", "doubling", "every-sample")), SingleTask: true, Base: true, Rank: 20})
-}
-
-// MaxReward is R_max: β, a bonus in units of reward, is searched in its units (PerRMax).
-func (p *MBIEEBParams) MaxReward() float64 { return p.RMax }
-
-// NewBase builds MBIE-EB as a base learner, and New as the single-task agent mbie-eb.
-func (p *MBIEEBParams) NewBase() (agent.Base, error) { return NewMBIEEB(*p) }
-func (p *MBIEEBParams) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
 func NewMBIEEB(p MBIEEBParams) (*MBIEEB, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -245,6 +245,31 @@ func (p PSRLParams) Validate() error {
 	return nil
 }
 
+// PSRLSearch is what temple tune searches of PSRL, and of the learners that have its keys
+// (template-prior, latent-psrl, hybrid-prior).
+var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.LogReal("reward_sd", 0.01, 10), agenttypes.LogReal("reward_noise", 0.01, 10), agenttypes.Choice("reward_posterior", "beta", "normal"))
+
+// PSRL registers as a base learner and the single-task agent psrl. Its PairBytes are measured as
+// RMax's; what grows beyond them is its memory method's.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: PSRLType, Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
+		Defaults: func() agenttypes.Params { p := DefaultPSRL(); return &p }, PairBytes: 160, Search: PSRLSearch,
+		Scales:     agenttypes.Dims(agenttypes.Choice("schedule", "episode", "tsde", "doubling"), agenttypes.Choice("prior_support", "all", "observed")),
+		SingleTask: true, Base: true, Rank: 50})
+}
+
+// NewBase builds PSRL as a base learner, and New as the single-task agent psrl.
+func (p *PSRLParams) NewBase() (agent.Base, error) { return NewPSRL(*p) }
+func (p *PSRLParams) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
+// MemoryBytes counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
+// matrix of its exact policy evaluation.
+func (p *PSRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
+	return (typeBytes+8*S)*S*A + 8*S*S
+}
+
 // PSRL is posterior sampling for reinforcement learning (Osband, Russo & Van Roy, "(More)
 // efficient reinforcement learning via posterior sampling", NIPS 2013) on one task, as a base
 // learner. Each pair (s,a) has independent posteriors:
@@ -311,31 +336,6 @@ type PSRL struct {
 var _ agent.Base = (*PSRL)(nil)
 
 // NewPSRL validates p and returns PSRL as a base learner (agent.Base).
-// PSRLSearch is what temple tune searches of PSRL, and of the learners that have its keys
-// (template-prior, latent-psrl, hybrid-prior).
-var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.LogReal("reward_sd", 0.01, 10), agenttypes.LogReal("reward_noise", 0.01, 10), agenttypes.Choice("reward_posterior", "beta", "normal"))
-
-// PSRL registers as a base learner and the single-task agent psrl. Its PairBytes are measured as
-// RMax's; what grows beyond them is its memory method's.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: PSRLType, Display: "PSRL", Summary: "posterior sampling for RL (Osband, Russo & Van Roy 2013)",
-		Defaults: func() agenttypes.Params { p := DefaultPSRL(); return &p }, PairBytes: 160, Search: PSRLSearch,
-		Scales:     agenttypes.Dims(agenttypes.Choice("schedule", "episode", "tsde", "doubling"), agenttypes.Choice("prior_support", "all", "observed")),
-		SingleTask: true, Base: true, Rank: 50})
-}
-
-// NewBase builds PSRL as a base learner, and New as the single-task agent psrl.
-func (p *PSRLParams) NewBase() (agent.Base, error) { return NewPSRL(*p) }
-func (p *PSRLParams) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
-// MemoryBytes counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
-// matrix of its exact policy evaluation.
-func (p *PSRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
-	return (typeBytes+8*S)*S*A + 8*S*S
-}
-
 func NewPSRL(p PSRLParams) (*PSRL, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

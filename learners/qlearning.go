@@ -38,6 +38,19 @@ func (p QLearningParams) Validate() error {
 	return nil
 }
 
+// QLearningSearch is what temple tune searches of Q-learning, and of the learners that have its
+// keys (Abs-RL, MaxQInit on Q-learning).
+var QLearningSearch = agenttypes.Dims(agenttypes.LogReal("alpha", 0.01, 1), agenttypes.LogReal("epsilon", 0.001, 0.5))
+
+// Q-learning registers as the single-task agent q-learning (model-free: not a base learner).
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: QLearningType, Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
+		Defaults: func() agenttypes.Params { p := DefaultQLearning(); return &p }, PairBytes: 16, Search: QLearningSearch, SingleTask: true, Rank: 70})
+}
+
+// New builds the single-task agent q-learning.
+func (p *QLearningParams) New(agenttypes.Context) (agent.Agent, error) { return NewQLearning(*p) }
+
 // QLearning is tabular Q-learning (Watkins 1992) with ε-greedy exploration; it forgets between
 // tasks. Q(s,a) ← (1−α)Q(s,a) + α(r + γ max_a′ Q(s′,a′)), with nothing bootstrapped past a
 // terminal state s′.
@@ -55,19 +68,6 @@ type QLearning struct {
 }
 
 // NewQLearning validates p and returns the agent.
-// QLearningSearch is what temple tune searches of Q-learning, and of the learners that have its
-// keys (Abs-RL, MaxQInit on Q-learning).
-var QLearningSearch = agenttypes.Dims(agenttypes.LogReal("alpha", 0.01, 1), agenttypes.LogReal("epsilon", 0.001, 0.5))
-
-// Q-learning registers as the single-task agent q-learning (model-free: not a base learner).
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: QLearningType, Display: "Q-learning", Summary: "tabular Q-learning with ε-greedy exploration (Watkins 1992)",
-		Defaults: func() agenttypes.Params { p := DefaultQLearning(); return &p }, PairBytes: 16, Search: QLearningSearch, SingleTask: true, Rank: 70})
-}
-
-// New builds the single-task agent q-learning.
-func (p *QLearningParams) New(agenttypes.Context) (agent.Agent, error) { return NewQLearning(*p) }
-
 func NewQLearning(p QLearningParams) (*QLearning, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

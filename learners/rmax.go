@@ -87,6 +87,46 @@ func (p RMaxParams) Validate() error {
 	return nil
 }
 
+// RMaxSearch is what temple tune searches of RMax, and of the learners that have its keys (LRMax,
+// FMRL, MaxQInit on RMax): its known threshold m.
+var RMaxSearch = agenttypes.Dims(agenttypes.LogInt("m", 1, 500))
+
+// RMax registers as the paper's base learner, and as the single-task agent rmax. Its PairBytes
+// are measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every
+// outcome has been seen.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: RMaxType, Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
+		Defaults: func() agenttypes.Params { p := DefaultRMax(); return &p }, PairBytes: 160, Search: RMaxSearch,
+		Scales: agenttypes.Dims(agenttypes.Choice("action_rule", "balanced-wandering", "optimistic")), SingleTask: true, Base: true, Rank: 10})
+}
+
+// NewBase builds RMax as a base learner, and New as the single-task agent rmax.
+func (p *RMaxParams) NewBase() (agent.Base, error) { return NewRMax(*p) }
+func (p *RMaxParams) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
+// LargeMemory is RMax's memory on a large task, planning incrementally (full plans build a model
+// of every pair, and keep flat figures): per state its known-action count, value, predecessor or
+// inflow list, residual bucket and terminal flag; per pair its Q and known flag; in blocks its
+// counts (n, R, successor list); and a few successors of 16 bytes per written pair. Incremental
+// planning adds a stamp per state and a predecessor link per pair in blocks; delta planning a
+// flag per pair in blocks and an inflow entry of 16 bytes per successor of a written pair.
+func (p *RMaxParams) LargeMemory() (agenttypes.LargeBytes, bool) {
+	l := agenttypes.LargeBytes{StateBytes: 8 + 8 + 24 + 1 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24, WrittenBytes: 4 * 16}
+	switch p.Planning {
+	case PlanIncremental:
+		l.StateBytes += 4
+		l.BlockBytes += 4
+	case PlanDelta:
+		l.BlockBytes++
+		l.WrittenBytes += 4 * 16
+	default:
+		return agenttypes.LargeBytes{}, false
+	}
+	return l, true
+}
+
 // maxPlanSweeps bounds one plan; with γ < 1 value iteration converges long before.
 const maxPlanSweeps = 1_000_000
 
@@ -139,46 +179,6 @@ func (sp *scratchPlan) plan(version uint64, q, v []float64, gamma, tolerance flo
 }
 
 // NewRMax validates p and returns RMax as a base learner (agent.Base).
-// RMaxSearch is what temple tune searches of RMax, and of the learners that have its keys (LRMax,
-// FMRL, MaxQInit on RMax): its known threshold m.
-var RMaxSearch = agenttypes.Dims(agenttypes.LogInt("m", 1, 500))
-
-// RMax registers as the paper's base learner, and as the single-task agent rmax. Its PairBytes
-// are measured on 100×100 mazes (heap after two tasks), rounded up to cover pairs whose every
-// outcome has been seen.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: RMaxType, Display: "RMax", Summary: "RMax (Brafman & Tennenholtz 2002), the paper's base learner",
-		Defaults: func() agenttypes.Params { p := DefaultRMax(); return &p }, PairBytes: 160, Search: RMaxSearch,
-		Scales: agenttypes.Dims(agenttypes.Choice("action_rule", "balanced-wandering", "optimistic")), SingleTask: true, Base: true, Rank: 10})
-}
-
-// NewBase builds RMax as a base learner, and New as the single-task agent rmax.
-func (p *RMaxParams) NewBase() (agent.Base, error) { return NewRMax(*p) }
-func (p *RMaxParams) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
-// LargeMemory is RMax's memory on a large task, planning incrementally (full plans build a model
-// of every pair, and keep flat figures): per state its known-action count, value, predecessor or
-// inflow list, residual bucket and terminal flag; per pair its Q and known flag; in blocks its
-// counts (n, R, successor list); and a few successors of 16 bytes per written pair. Incremental
-// planning adds a stamp per state and a predecessor link per pair in blocks; delta planning a
-// flag per pair in blocks and an inflow entry of 16 bytes per successor of a written pair.
-func (p *RMaxParams) LargeMemory() (agenttypes.LargeBytes, bool) {
-	l := agenttypes.LargeBytes{StateBytes: 8 + 8 + 24 + 1 + 1, PairBytes: 8 + 1, BlockBytes: 8 + 8 + 24, WrittenBytes: 4 * 16}
-	switch p.Planning {
-	case PlanIncremental:
-		l.StateBytes += 4
-		l.BlockBytes += 4
-	case PlanDelta:
-		l.BlockBytes++
-		l.WrittenBytes += 4 * 16
-	default:
-		return agenttypes.LargeBytes{}, false
-	}
-	return l, true
-}
-
 func NewRMax(p RMaxParams) (*RMax, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

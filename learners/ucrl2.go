@@ -58,6 +58,25 @@ func (p UCRL2Params) Validate() error {
 	return nil
 }
 
+// UCRL2Search is what temple tune searches of UCRL2 and C-UCRL. δ sits under a logarithm and
+// barely moves the widths; width_scale multiplies them (from 1, the published widths, down to a
+// hundredth), so that tuning can narrow them as it moves MBIE-EB's β (issue 50).
+var UCRL2Search = agenttypes.Dims(agenttypes.LogReal("delta", 0.001, 0.5), agenttypes.LogReal("width_scale", 0.01, 1))
+
+// UCRL2 registers as a base learner and the single-task agent ucrl2. Its PairBytes (not
+// measured) are RMax's with room for its extra per-pair arrays.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: UCRL2Type, Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
+		Defaults: func() agenttypes.Params { p := DefaultUCRL2(); return &p }, PairBytes: 200, Search: UCRL2Search,
+		Scales: agenttypes.Dims(agenttypes.LogReal("delta", 0.001, 0.5)), SingleTask: true, Base: true, Rank: 40})
+}
+
+// NewBase builds UCRL2 as a base learner, and New as the single-task agent ucrl2.
+func (p *UCRL2Params) NewBase() (agent.Base, error) { return NewUCRL2(*p) }
+func (p *UCRL2Params) New(agenttypes.Context) (agent.Agent, error) {
+	return agenttypes.Single(p.NewBase())
+}
+
 // UCRL2 is UCRL2 (Jaksch, Ortner & Auer, "Near-optimal regret bounds for reinforcement
 // learning", JMLR 11, 2010) on one task, as a base learner.
 //
@@ -120,25 +139,6 @@ type ucrl2Scratch struct {
 var _ agent.Base = (*UCRL2)(nil)
 
 // NewUCRL2 validates p and returns UCRL2 as a base learner (agent.Base).
-// UCRL2Search is what temple tune searches of UCRL2 and C-UCRL. δ sits under a logarithm and
-// barely moves the widths; width_scale multiplies them (from 1, the published widths, down to a
-// hundredth), so that tuning can narrow them as it moves MBIE-EB's β (issue 50).
-var UCRL2Search = agenttypes.Dims(agenttypes.LogReal("delta", 0.001, 0.5), agenttypes.LogReal("width_scale", 0.01, 1))
-
-// UCRL2 registers as a base learner and the single-task agent ucrl2. Its PairBytes (not
-// measured) are RMax's with room for its extra per-pair arrays.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: UCRL2Type, Display: "UCRL2", Summary: "UCRL2, optimism over L1 confidence sets (Jaksch, Ortner & Auer 2010)",
-		Defaults: func() agenttypes.Params { p := DefaultUCRL2(); return &p }, PairBytes: 200, Search: UCRL2Search,
-		Scales: agenttypes.Dims(agenttypes.LogReal("delta", 0.001, 0.5)), SingleTask: true, Base: true, Rank: 40})
-}
-
-// NewBase builds UCRL2 as a base learner, and New as the single-task agent ucrl2.
-func (p *UCRL2Params) NewBase() (agent.Base, error) { return NewUCRL2(*p) }
-func (p *UCRL2Params) New(agenttypes.Context) (agent.Agent, error) {
-	return agenttypes.Single(p.NewBase())
-}
-
 func NewUCRL2(p UCRL2Params) (*UCRL2, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

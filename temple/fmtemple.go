@@ -58,34 +58,6 @@ func (p FMParams) Validate(m int64) error {
 	return nil
 }
 
-// FMTempLe is Finite-Model Template Learning (paper Algorithm 3). In phase 1 (the first T_1
-// tasks) it is O-TempLe and records each task's own samples as a model (decision 11). After task
-// T_1 it groups the models: a model joins the closest group within Γ, where the model distance is
-// the largest ‖P̂_x(·|s,a) − P̂_g(·|s,a)‖₂ + |R̂_x(s,a) − R̂_g(s,a)| over the pairs both have seen
-// at least m_s times, or starts a new group. In phase 2 it runs O-TempLe and scores the groups: every group starts at
-// η and loses a point each time a pair's identified template and permutation disagree with the
-// group's (decision 13). When exactly one group keeps a positive score the task's model is
-// identified and every pair not yet augmented receives that group's counts (decisions 12–14).
-// If every group drops to zero the task simply continues as O-TempLe.
-type FMTempLe struct {
-	p FMParams
-	o *OTempLe
-
-	task    int
-	own     mdp.Counts    // this task's own samples (phase 1)
-	records []*mdp.Counts // phase-1 models
-	groups  []*mdp.Counts // model groups, fixed after T_1
-
-	scores     []int
-	identified int             // identified group, −1 while none
-	steps      int             // steps observed in this task
-	foundAfter int             // steps before the model was identified, −1 while not
-	freq       []mdp.StateProb // scratch: a group's (or an augmentation's) frequencies of one pair, by state
-	truthRow   []mdp.StateProb // scratch: the true outcomes of one pair, by state
-	truth      *mdp.Model      // the task's true model, for diagnostics only
-}
-
-// NewFMTempLe validates p and returns an agent over the base learner base.
 // FM-TempLe registers over a base learner, with O-TempLe's search space and its model gap.
 func init() {
 	agenttypes.Register(agenttypes.Type{Name: FMTempLeType, Display: "FM-TempLe", Summary: "Finite-Model Template Learning (the paper's Algorithm 3) over a base learner",
@@ -155,6 +127,34 @@ func (p *FMTempLeSpec) MemoryBytes(typeBytes, S, A, _ int64) int64 {
 	return agenttypes.OverBaseMemory(p.Base, typeBytes, S, A) + int64(p.T1)*agenttypes.RecordPairBytes*S*A + refuteMemory(p.Refute, S, A)
 }
 
+// FMTempLe is Finite-Model Template Learning (paper Algorithm 3). In phase 1 (the first T_1
+// tasks) it is O-TempLe and records each task's own samples as a model (decision 11). After task
+// T_1 it groups the models: a model joins the closest group within Γ, where the model distance is
+// the largest ‖P̂_x(·|s,a) − P̂_g(·|s,a)‖₂ + |R̂_x(s,a) − R̂_g(s,a)| over the pairs both have seen
+// at least m_s times, or starts a new group. In phase 2 it runs O-TempLe and scores the groups: every group starts at
+// η and loses a point each time a pair's identified template and permutation disagree with the
+// group's (decision 13). When exactly one group keeps a positive score the task's model is
+// identified and every pair not yet augmented receives that group's counts (decisions 12–14).
+// If every group drops to zero the task simply continues as O-TempLe.
+type FMTempLe struct {
+	p FMParams
+	o *OTempLe
+
+	task    int
+	own     mdp.Counts    // this task's own samples (phase 1)
+	records []*mdp.Counts // phase-1 models
+	groups  []*mdp.Counts // model groups, fixed after T_1
+
+	scores     []int
+	identified int             // identified group, −1 while none
+	steps      int             // steps observed in this task
+	foundAfter int             // steps before the model was identified, −1 while not
+	freq       []mdp.StateProb // scratch: a group's (or an augmentation's) frequencies of one pair, by state
+	truthRow   []mdp.StateProb // scratch: the true outcomes of one pair, by state
+	truth      *mdp.Model      // the task's true model, for diagnostics only
+}
+
+// NewFMTempLe validates p and returns an agent over the base learner base.
 func NewFMTempLe(p FMParams, base agent.Base) (*FMTempLe, error) {
 	if err := p.Validate(base.KnownThreshold()); err != nil {
 		return nil, err

@@ -40,26 +40,6 @@ func (p HeadroomParams) Validate() error {
 	return nil
 }
 
-// TrueTemplates is a reference, not a method: a learner told each pair's true template — its
-// sorted next-state distribution and its mean reward, read from the task's true model
-// (agent.Task.Truth) — over a base learner. What it is not told is the placement: which next
-// state holds which rank. A pair's true template is placed once the pair has seen as many
-// distinct next states as the template has ranks, on the states its own samples rank by count
-// (σ, the maximum-likelihood placement: by the rearrangement inequality the largest counts go to
-// the largest probabilities), and placed again after every own sample (σ may change). Before
-// that, the pair has its own samples and the base's own exploration.
-//
-// It measures the headroom of templates on a family: what a template learner whose
-// identification were free and always right could gain over the same base. It is not a proof of
-// a bound: a learner could also act on a template's ranks not yet seen, which counts cannot
-// express (docs/decisions.md, "Templates as a prior").
-type TrueTemplates struct {
-	p HeadroomParams
-	overBase
-	truth template.Truth
-}
-
-// NewTrueTemplates validates p and returns the reference learner over base.
 // True-Templates registers over a base learner, searching its base's keys and its strength.
 func init() {
 	agenttypes.Register(agenttypes.Type{Name: TrueTemplatesType, Display: "True-Templates", Summary: "a reference, not a method: told each pair's true template (its sorted distribution and reward; the placement still learned) over a base learner, the headroom of templates",
@@ -120,6 +100,26 @@ func (p *TrueTemplatesSpec) MemoryBytes(typeBytes, S, A, _ int64) int64 {
 	return agenttypes.OverBaseMemory(p.Base, typeBytes, S, A)
 }
 
+// TrueTemplates is a reference, not a method: a learner told each pair's true template — its
+// sorted next-state distribution and its mean reward, read from the task's true model
+// (agent.Task.Truth) — over a base learner. What it is not told is the placement: which next
+// state holds which rank. A pair's true template is placed once the pair has seen as many
+// distinct next states as the template has ranks, on the states its own samples rank by count
+// (σ, the maximum-likelihood placement: by the rearrangement inequality the largest counts go to
+// the largest probabilities), and placed again after every own sample (σ may change). Before
+// that, the pair has its own samples and the base's own exploration.
+//
+// It measures the headroom of templates on a family: what a template learner whose
+// identification were free and always right could gain over the same base. It is not a proof of
+// a bound: a learner could also act on a template's ranks not yet seen, which counts cannot
+// express (docs/decisions.md, "Templates as a prior").
+type TrueTemplates struct {
+	p HeadroomParams
+	overBase
+	truth template.Truth
+}
+
+// NewTrueTemplates validates p and returns the reference learner over base.
 func NewTrueTemplates(p HeadroomParams, base agent.Base) (*TrueTemplates, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -87,6 +87,63 @@ func (p HybridParams) Validate() error {
 	return nil
 }
 
+// hybrid-prior registers with PSRL's search space, α, the template library's (as template-prior)
+// and the weights' reward noise σ_id; the parts are ablations, not searched.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: HybridPriorType, Display: "Hybrid-Prior-PSRL", Summary: "PSRL whose prior is a Dirichlet-process mixture over the task models seen so far (Wilson et al. 2007) whose new model's pairs have the template library's mixture as their prior (template-prior's): one posterior over whole tasks and templates, ours",
+		Defaults: func() agenttypes.Params {
+			return &HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
+		}, PairBytes: 280,
+		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100), agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1),
+			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.LogReal("identify_noise", 0.01, 1)),
+		Rank: 140})
+}
+
+// HybridPriorSpec is hybrid-prior as a config gives it: its base is PSRL, whose keys it has
+// beside its own.
+type HybridPriorSpec struct {
+	learners.PSRLParams `yaml:",inline"`
+	HybridParams        `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and the learner's.
+func (p *HybridPriorSpec) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.HybridParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
+// the config (as template-prior).
+func (p *HybridPriorSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
+	if err != nil {
+		return nil, err
+	}
+	return NewHybridPrior(p.HybridParams, psrlModel(p.PSRLParams), base)
+}
+
+// MemoryBytes is latent-psrl's and template-prior's: PSRL's, at most one model a task, and the
+// components' weights and every model's term of every pair.
+func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8) + 21*8*S*A
+}
+
+// Inert: PSRL's reward posterior leaves the other's keys unused; hybrid-prior's part turned off
+// leaves its keys unused: without the template library its m_s, tau, strength, new_share and
+// partial; without whole-task models the concentration α.
+func (p *HybridPriorSpec) Inert() []string {
+	keys := p.PSRLParams.Inert()
+	if !p.Templates {
+		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial")
+	}
+	if !p.WholeTasks {
+		keys = append(keys, "concentration")
+	}
+	return keys
+}
+
 // HybridPrior is posterior sampling (over a PSRL base) under one prior over whole tasks and their
 // pairs: a Dirichlet-process mixture of task models (Wilson, Fern, Ray & Tadepalli, ICML 2007)
 // whose base measure G₀ — the prior of a new model — is, pair by pair, the template library's
@@ -152,63 +209,6 @@ type HybridPrior struct {
 
 // NewHybridPrior validates p and returns the learner over base, a PSRL that draws at every call
 // of EndEpisode, whose reward model and schedule are r.
-// hybrid-prior registers with PSRL's search space, α, the template library's (as template-prior)
-// and the weights' reward noise σ_id; the parts are ablations, not searched.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: HybridPriorType, Display: "Hybrid-Prior-PSRL", Summary: "PSRL whose prior is a Dirichlet-process mixture over the task models seen so far (Wilson et al. 2007) whose new model's pairs have the template library's mixture as their prior (template-prior's): one posterior over whole tasks and templates, ours",
-		Defaults: func() agenttypes.Params {
-			return &HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
-		}, PairBytes: 280,
-		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100), agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1),
-			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.LogReal("identify_noise", 0.01, 1)),
-		Rank: 140})
-}
-
-// HybridPriorSpec is hybrid-prior as a config gives it: its base is PSRL, whose keys it has
-// beside its own.
-type HybridPriorSpec struct {
-	learners.PSRLParams `yaml:",inline"`
-	HybridParams        `yaml:",inline"`
-}
-
-// Validate checks PSRL's keys and the learner's.
-func (p *HybridPriorSpec) Validate() error {
-	if err := p.PSRLParams.Validate(); err != nil {
-		return err
-	}
-	return p.HybridParams.Validate()
-}
-
-// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
-// the config (as template-prior).
-func (p *HybridPriorSpec) New(agenttypes.Context) (agent.Agent, error) {
-	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
-	if err != nil {
-		return nil, err
-	}
-	return NewHybridPrior(p.HybridParams, psrlModel(p.PSRLParams), base)
-}
-
-// MemoryBytes is latent-psrl's and template-prior's: PSRL's, at most one model a task, and the
-// components' weights and every model's term of every pair.
-func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
-	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8) + 21*8*S*A
-}
-
-// Inert: PSRL's reward posterior leaves the other's keys unused; hybrid-prior's part turned off
-// leaves its keys unused: without the template library its m_s, tau, strength, new_share and
-// partial; without whole-task models the concentration α.
-func (p *HybridPriorSpec) Inert() []string {
-	keys := p.PSRLParams.Inert()
-	if !p.Templates {
-		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial")
-	}
-	if !p.WholeTasks {
-		keys = append(keys, "concentration")
-	}
-	return keys
-}
-
 func NewHybridPrior(p HybridParams, r PSRLModel, base agent.Base) (*HybridPrior, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

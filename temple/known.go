@@ -68,9 +68,6 @@ type knownOutcome struct {
 	p      float64
 }
 
-// NewKnownModels returns the reference told models (a run's tasks' true models, in order; a model
-// that equals an earlier one, outcome for outcome and terminal state for terminal state, is the
-// same model) with discount gamma, each solved for its optimal policy.
 // Known-Models registers as the identification oracle: it has no parameters.
 func init() {
 	agenttypes.Register(agenttypes.Type{Name: KnownModelsType, Display: "Known-Models", Summary: "a reference, not a method: the identification oracle, told the distinct models of the run's tasks (not which task has which) and acting by posterior sampling over them, the headroom of identification",
@@ -98,6 +95,9 @@ func (*KnownModelsParams) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
 	return typeBytes * S * A * max(tasks, 1)
 }
 
+// NewKnownModels returns the reference told models (a run's tasks' true models, in order; a model
+// that equals an earlier one, outcome for outcome and terminal state for terminal state, is the
+// same model) with discount gamma, each solved for its optimal policy.
 func NewKnownModels(models []*mdp.Model, gamma float64) (*KnownModels, error) {
 	kn := &KnownModels{gamma: gamma}
 	for t, m := range models {

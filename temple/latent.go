@@ -36,6 +36,48 @@ func (p LatentParams) Validate() error {
 	return nil
 }
 
+// latent-psrl registers with PSRL's search space and α of its Chinese restaurant process over
+// task models.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: LatentPSRLType, Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: Wilson et al. 2007's model class acting as MixTS (Hong et al. 2022), the mixture learned across tasks as in Meta-TS (Kveton et al. 2021)",
+		Defaults: func() agenttypes.Params {
+			return &LatentPSRLSpec{PSRLParams: learners.DefaultPSRL(), LatentParams: DefaultLatentParams()}
+		}, PairBytes: 200, Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100)),
+		Needs: agenttypes.Needs{SameStates: true, SameActions: true, Why: "its posterior is over whole task models, pair by pair"}, Rank: 130})
+}
+
+// LatentPSRLSpec is latent-psrl as a config gives it: its base is PSRL, whose keys it has beside
+// its own (and whose inert keys are its).
+type LatentPSRLSpec struct {
+	learners.PSRLParams `yaml:",inline"`
+	LatentParams        `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and the learner's.
+func (p *LatentPSRLSpec) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.LatentParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
+// the config (as template-prior).
+func (p *LatentPSRLSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
+	if err != nil {
+		return nil, err
+	}
+	return NewLatentPrior(p.LatentParams, psrlModel(p.PSRLParams), base)
+}
+
+// MemoryBytes is PSRL's and, at most, one model a task: each pair's counts with up to 8 next
+// states (a grid's move reaches a few; an estimate, not a bound, for tasks where a pair reaches
+// many), and the weights' reward terms of every model and pair.
+func (p *LatentPSRLSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+16)
+}
+
 // LatentPrior is posterior sampling for a latent MDP (the setting of Brunskill & Li, UAI 2013;
 // Kwon, Efroni, Caramanis & Mannor, NeurIPS 2021, for its limits), over a PSRL base: each task's
 // model is one of the models of the tasks before it or a new one, a priori by a Chinese
@@ -88,48 +130,6 @@ type latentModel struct {
 
 // NewLatentPrior validates p and returns the learner over base, a PSRL that draws at every call
 // of EndEpisode, whose reward model and schedule are r.
-// latent-psrl registers with PSRL's search space and α of its Chinese restaurant process over
-// task models.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: LatentPSRLType, Display: "Latent-PSRL", Summary: "PSRL whose prior is a mixture over the task models seen so far and a new one: Wilson et al. 2007's model class acting as MixTS (Hong et al. 2022), the mixture learned across tasks as in Meta-TS (Kveton et al. 2021)",
-		Defaults: func() agenttypes.Params {
-			return &LatentPSRLSpec{PSRLParams: learners.DefaultPSRL(), LatentParams: DefaultLatentParams()}
-		}, PairBytes: 200, Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100)),
-		Needs: agenttypes.Needs{SameStates: true, SameActions: true, Why: "its posterior is over whole task models, pair by pair"}, Rank: 130})
-}
-
-// LatentPSRLSpec is latent-psrl as a config gives it: its base is PSRL, whose keys it has beside
-// its own (and whose inert keys are its).
-type LatentPSRLSpec struct {
-	learners.PSRLParams `yaml:",inline"`
-	LatentParams        `yaml:",inline"`
-}
-
-// Validate checks PSRL's keys and the learner's.
-func (p *LatentPSRLSpec) Validate() error {
-	if err := p.PSRLParams.Validate(); err != nil {
-		return err
-	}
-	return p.LatentParams.Validate()
-}
-
-// New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
-// the config (as template-prior).
-func (p *LatentPSRLSpec) New(agenttypes.Context) (agent.Agent, error) {
-	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
-	if err != nil {
-		return nil, err
-	}
-	return NewLatentPrior(p.LatentParams, psrlModel(p.PSRLParams), base)
-}
-
-// MemoryBytes is PSRL's and, at most, one model a task: each pair's counts with up to 8 next
-// states (a grid's move reaches a few; an estimate, not a bound, for tasks where a pair reaches
-// many), and the weights' reward terms of every model and pair.
-func (p *LatentPSRLSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
-	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+16)
-}
-
 func NewLatentPrior(p LatentParams, r PSRLModel, base agent.Base) (*LatentPrior, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

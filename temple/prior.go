@@ -53,6 +53,48 @@ func (p PriorParams) Validate() error {
 	return nil
 }
 
+// template-prior registers with PSRL's search space and its library's parameters: m_s, τ̂, the
+// strength c and the new-template share ν.
+func init() {
+	agenttypes.Register(agenttypes.Type{Name: TemplatePriorType, Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
+		Defaults: func() agenttypes.Params {
+			return &TemplatePriorSpec{PSRLParams: learners.DefaultPSRL(), PriorParams: DefaultPriorParams()}
+		}, PairBytes: 240,
+		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1), agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5)),
+		Rank:   120})
+}
+
+// TemplatePriorSpec is template-prior as a config gives it: its base is PSRL, whose keys it has
+// beside its own (and whose inert keys are its).
+type TemplatePriorSpec struct {
+	learners.PSRLParams `yaml:",inline"`
+	PriorParams         `yaml:",inline"`
+}
+
+// Validate checks PSRL's keys and template-prior's.
+func (p *TemplatePriorSpec) Validate() error {
+	if err := p.PSRLParams.Validate(); err != nil {
+		return err
+	}
+	return p.PriorParams.Validate()
+}
+
+// New builds the learner over a PSRL that draws when the learner says: the learner draws the
+// pairs' components first, then the model, on the PSRL schedule of the config.
+func (p *TemplatePriorSpec) New(agenttypes.Context) (agent.Agent, error) {
+	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
+	if err != nil {
+		return nil, err
+	}
+	return NewTemplatePrior(p.PriorParams, psrlModel(p.PSRLParams), base)
+}
+
+// MemoryBytes is PSRL's, a template learner's own tables, and the components' weights of every
+// pair (about 20 templates).
+func (p *TemplatePriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
+	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + 21*8*S*A
+}
+
 // TemplatePrior is posterior sampling (over a PSRL base) whose prior for each pair is a mixture:
 // one component per library template g — Dirichlet(c·q_g) over the pair's next states ranked,
 // its ranks placed on states by a uniformly random injection, and N(r_g, σ²/c) on the mean
@@ -103,48 +145,6 @@ type TemplatePrior struct {
 
 // NewTemplatePrior validates p and returns the learner over base, a PSRL that draws at every call
 // of EndEpisode, whose reward model and schedule are r.
-// template-prior registers with PSRL's search space and its library's parameters: m_s, τ̂, the
-// strength c and the new-template share ν.
-func init() {
-	agenttypes.Register(agenttypes.Type{Name: TemplatePriorType, Display: "TemplatePrior-PSRL", Summary: "PSRL whose prior for each pair is a mixture over the library's templates and a new-template component (Thompson sampling with a mixture prior, Hong et al. 2022)",
-		Defaults: func() agenttypes.Params {
-			return &TemplatePriorSpec{PSRLParams: learners.DefaultPSRL(), PriorParams: DefaultPriorParams()}
-		}, PairBytes: 240,
-		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1), agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5)),
-		Rank:   120})
-}
-
-// TemplatePriorSpec is template-prior as a config gives it: its base is PSRL, whose keys it has
-// beside its own (and whose inert keys are its).
-type TemplatePriorSpec struct {
-	learners.PSRLParams `yaml:",inline"`
-	PriorParams         `yaml:",inline"`
-}
-
-// Validate checks PSRL's keys and template-prior's.
-func (p *TemplatePriorSpec) Validate() error {
-	if err := p.PSRLParams.Validate(); err != nil {
-		return err
-	}
-	return p.PriorParams.Validate()
-}
-
-// New builds the learner over a PSRL that draws when the learner says: the learner draws the
-// pairs' components first, then the model, on the PSRL schedule of the config.
-func (p *TemplatePriorSpec) New(agenttypes.Context) (agent.Agent, error) {
-	base, err := learners.NewPSRL(drawnBase(p.PSRLParams))
-	if err != nil {
-		return nil, err
-	}
-	return NewTemplatePrior(p.PriorParams, psrlModel(p.PSRLParams), base)
-}
-
-// MemoryBytes is PSRL's, a template learner's own tables, and the components' weights of every
-// pair (about 20 templates).
-func (p *TemplatePriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
-	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + 21*8*S*A
-}
-
 func NewTemplatePrior(p PriorParams, r PSRLModel, base agent.Base) (*TemplatePrior, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
