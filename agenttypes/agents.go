@@ -12,7 +12,7 @@
 // defaults and rejects any key the type does not have, naming the line and the type's keys. The
 // table is an internal/registry table, as the task families' is.
 //
-// A program sees the built-in learners once it imports package agenttypes/all (the experiment
+// A program sees the built-in learners once it imports package alllearners (the experiment
 // runner and the C library do), which imports the learners' packages for their registrations.
 //
 // It imports the seam (agent), external (the learners in a process of their own, outside.go) and

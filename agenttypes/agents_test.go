@@ -3,7 +3,7 @@ package agenttypes_test
 import (
 	"fmt"
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all"
+	_ "github.com/temple-rl/temple/alllearners"
 	"math/rand/v2"
 	"reflect"
 	"slices"

@@ -68,7 +68,7 @@ func DefaultBase() BaseSpec {
 func paperBase() string {
 	names := BaseNames()
 	if len(names) == 0 {
-		panic("agenttypes: no base learner is registered: import package agenttypes/all")
+		panic("agenttypes: no base learner is registered: import package alllearners")
 	}
 	return names[0]
 }

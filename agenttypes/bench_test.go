@@ -2,7 +2,7 @@ package agenttypes_test
 
 import (
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all"
+	_ "github.com/temple-rl/temple/alllearners"
 	"maps"
 	"math/rand/v2"
 	"testing"

@@ -2,7 +2,7 @@ package agenttypes_test
 
 import (
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all"
+	_ "github.com/temple-rl/temple/alllearners"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -98,8 +98,8 @@ func sameFile(registered, path string) bool {
 }
 
 // TestEveryRegisteringFileIsLinked: every file of the module that calls agenttypes.Register
-// registered its types in this test binary, which imports agenttypes/all as the runner and the C
-// library do: a learner in a package that agenttypes/all does not import would be missing from
+// registered its types in this test binary, which imports alllearners as the runner and the C
+// library do: a learner in a package that alllearners does not import would be missing from
 // every program.
 func TestEveryRegisteringFileIsLinked(t *testing.T) {
 	for _, path := range moduleFiles(t, "..") {
@@ -111,7 +111,7 @@ func TestEveryRegisteringFileIsLinked(t *testing.T) {
 			continue
 		}
 		if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool { return sameFile(agenttypes.RegisteredBy(typ), path) }) {
-			t.Errorf("%s registers agent types, but none of them is registered here: import its package from agenttypes/all", path)
+			t.Errorf("%s registers agent types, but none of them is registered here: import its package from alllearners", path)
 		}
 	}
 }

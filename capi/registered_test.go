@@ -13,7 +13,7 @@ import (
 
 // TestEveryBuiltInLearnerIsRegistered: every file of the module that registers an agent type
 // (agenttypes.Register, from its init) is linked into the C library, which imports
-// agenttypes/all: the Python library drives every built-in learner.
+// alllearners: the Python library drives every built-in learner.
 func TestEveryBuiltInLearnerIsRegistered(t *testing.T) {
 	root := ".."
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -49,7 +49,7 @@ func TestEveryBuiltInLearnerIsRegistered(t *testing.T) {
 		if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool {
 			return strings.HasSuffix(filepath.ToSlash(agenttypes.RegisteredBy(typ)), "/"+filepath.ToSlash(rel))
 		}) {
-			t.Errorf("%s registers agent types, but the C library has none of them: import its package from agenttypes/all", rel)
+			t.Errorf("%s registers agent types, but the C library has none of them: import its package from alllearners", rel)
 		}
 		return nil
 	})

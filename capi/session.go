@@ -12,7 +12,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all" // every built-in learner, for the C library and Python
+	_ "github.com/temple-rl/temple/alllearners" // every built-in learner, for the C library and Python
 	"github.com/temple-rl/temple/internal/sysmem"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/stream"

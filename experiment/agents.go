@@ -9,7 +9,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all" // the built-in learners register
+	_ "github.com/temple-rl/temple/alllearners" // the built-in learners register
 	"github.com/temple-rl/temple/baseline"
 	"github.com/temple-rl/temple/internal/registry"
 	"github.com/temple-rl/temple/learners"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all" // the built-in learners register
+	_ "github.com/temple-rl/temple/alllearners" // the built-in learners register
 )
 
 // stored is an experiment that stores every task's model.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/agenttypes/all" // the built-in learners register
+	_ "github.com/temple-rl/temple/alllearners" // the built-in learners register
 	"github.com/temple-rl/temple/memory"
 )
 

@@ -46,10 +46,10 @@ var rules = []struct {
 	{"baseline", []string{"agent", "agenttypes", "learners", "mdp", "internal"}, []string{"temple", "experiment", "results"}},
 	{"temple", []string{"agent", "agenttypes", "learners", "template", "mdp", "internal"}, []string{"baseline", "experiment", "results"}},
 	// The registry sits below the learners, which register themselves from their own files: it
-	// knows none of them. Package agenttypes/all imports them for their registrations.
+	// knows none of them. Package alllearners imports them for their registrations.
 	{"agenttypes", []string{"agent", "external", "mdp", "internal"},
 		[]string{"learners", "temple", "baseline", "experiment", "results", "episode", "oracle", "families"}},
-	{"agenttypes/all", []string{"learners", "baseline", "temple"}, nil},
+	{"alllearners", []string{"learners", "baseline", "temple"}, nil},
 	{"template", []string{"mdp"}, nil},
 	// A family's measures read its true models and their templates, nothing of the runner.
 	{"measures", []string{"mdp", "template"}, []string{"experiment", "results", "learners", "agenttypes", "families", "env"}},
@@ -62,11 +62,11 @@ var rules = []struct {
 	// runner's cell for a Python learner's worker (temple_cell_run: the runner's own code, so that
 	// a Python learner's results are those of any agent, a results.CellResult); not the commands
 	// (capi's package doc).
-	{"capi", []string{"agent", "agenttypes", "template", "stream", "episode", "families", "env", "mdp", "experiment", "results", "external", "stats",
+	{"capi", []string{"agent", "agenttypes", "alllearners", "template", "stream", "episode", "families", "env", "mdp", "experiment", "results", "external", "stats",
 		"internal/sysmem", "internal/yamlkeys"}, []string{"cli", "tune", "mazepicture", "presets"}},
 	// Learners outside temple: the seam and the standard library alone.
 	{"external", []string{"agent"}, []string{"experiment", "results", "agenttypes", "learners"}},
-	{"experiment", []string{"agent", "agenttypes", "learners", "baseline", "temple", "env", "continuous", "mdp", "template", "families",
+	{"experiment", []string{"agent", "agenttypes", "alllearners", "learners", "baseline", "temple", "env", "continuous", "mdp", "template", "families",
 		"stream", "episode", "oracle", "memory", "stats", "plots", "results", "external", "cluster", "internal"}, []string{"cmd", "cli", "capi"}},
 	// Sweeps, scaling studies and shards run their points through the runner and write results' files.
 	{"study", []string{"experiment", "results", "cluster", "mdp", "template"}, []string{"cmd", "cli", "capi", "tune", "presets"}},
