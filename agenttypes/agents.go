@@ -278,18 +278,9 @@ type follower interface {
 	Follow(orig Params)
 }
 
-// named is implemented by parameters whose type reports itself under a name that depends on them
-// (O-TempLe over UCRL2 is "O-TempLe-UCRL2").
-type named interface {
-	Display(typeDisplay string) string
-}
-
 // DisplayName is the name results report an agent of type t with parameters p under, unless the
 // config names it: a learner over a base other than the paper's adds the base's ("O-TempLe-UCRL2").
 func DisplayName(t Type, p Params) string {
-	if n, ok := p.(named); ok {
-		return n.Display(t.Display)
-	}
 	if o, ok := p.(overBase); ok {
 		return t.Display + o.Over().suffix()
 	}

@@ -2,8 +2,6 @@ package agenttypes_test
 
 import (
 	"fmt"
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agent/agenttest"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 	"github.com/temple-rl/temple/env"
 	"github.com/temple-rl/temple/internal/yamlkeys"
 	"github.com/temple-rl/temple/learners"

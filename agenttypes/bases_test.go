@@ -1,9 +1,6 @@
 package agenttypes_test
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
-	"github.com/temple-rl/temple/temple"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -12,8 +9,11 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agent/agenttest"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/mdp"
+	"github.com/temple-rl/temple/temple"
 )
 
 // basePart is a part of one type's parameters that is another type's: the field's value at the

@@ -1,8 +1,6 @@
 package agenttypes_test
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"maps"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/temple-rl/temple/agent/agenttest"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 )
 
 // BenchmarkBases runs every base learner alone and under O-TempLe through a stream of random

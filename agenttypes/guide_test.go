@@ -1,8 +1,6 @@
 package agenttypes_test
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -13,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 )
 
 // stringsIn are the string literals of the Go file at path.

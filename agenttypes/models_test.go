@@ -2,12 +2,12 @@ package agenttypes_test
 
 import (
 	"fmt"
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/temple-rl/temple/agent"
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 )
 
 // NeedsModels is the truth about every registered type: the types it names fail to build without

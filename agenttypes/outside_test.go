@@ -1,8 +1,6 @@
 package agenttypes_test
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 )
 
 // A program given with a / is read from the learner's dir, whatever dir is: the config's

@@ -1,12 +1,13 @@
 package agenttypes_test
 
 import (
-	"github.com/temple-rl/temple/agenttypes"
-	_ "github.com/temple-rl/temple/alllearners"
 	"slices"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/temple-rl/temple/agenttypes"
+	_ "github.com/temple-rl/temple/alllearners"
 )
 
 // Both ends of every searched range, and every choice, are values the type's Validate accepts
