@@ -2,7 +2,9 @@ package benchmark
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -12,9 +14,58 @@ import (
 	"github.com/temple-rl/temple/tune"
 )
 
-// TimingFile is DIR/timing.json: the wall time of the invocation that ran a benchmark's work,
-// and that work in agent-steps (Work), from which another tier's time is estimated.
+// TimingFile is DIR/timing.json: the wall time spent on a benchmark's work, summed over the
+// families (MeasuredSeconds) and so over every invocation that ran a part of it (an interrupted
+// run and the run that resumed it, the Slurm array tasks of --family), and that work in
+// agent-steps (Work), from which another tier's time is estimated.
 const TimingFile = "timing.json"
+
+// secondsFile is DIR/families/NAME/seconds.json: the wall time the invocations that worked on the
+// family spent on it, added to by each (an interrupted one too).
+const secondsFile = "seconds.json"
+
+// familySeconds is seconds.json.
+type familySeconds struct {
+	Seconds float64 `json:"seconds"`
+}
+
+// addSeconds adds sec to the time family name of the benchmark in dir has taken.
+func addSeconds(dir, name string, sec float64) error {
+	path := filepath.Join(dir, "families", name, secondsFile)
+	var t familySeconds
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &t); err != nil {
+			return fmt.Errorf("benchmark: %s: %w", path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	t.Seconds += sec
+	return writeJSON(path, t)
+}
+
+// MeasuredSeconds is the wall time the families of s in dir have taken, summed over the
+// invocations that ran them; a family without a record (run by a temple before the record)
+// counts nothing.
+func MeasuredSeconds(dir string, s Spec) (float64, error) {
+	total := 0.0
+	for _, f := range s.Families {
+		path := filepath.Join(dir, "families", f.Name, secondsFile)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		var t familySeconds
+		if err := json.Unmarshal(b, &t); err != nil {
+			return 0, fmt.Errorf("benchmark: %s: %w", path, err)
+		}
+		total += t.Seconds
+	}
+	return total, nil
+}
 
 // Timing is timing.json.
 type Timing struct {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -98,7 +99,11 @@ func Run(ctx context.Context, s Spec, o Options) ([]Family, error) {
 		if o.Note != nil {
 			o.Note("family " + f.Name)
 		}
+		began := time.Now()
 		r, err := runFamily(ctx, s, f, margin, o)
+		if serr := addSeconds(o.Dir, f.Name, time.Since(began).Seconds()); err == nil {
+			err = serr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("benchmark: family %s: %w", f.Name, err)
 		}
