@@ -35,8 +35,9 @@ type Options struct {
 	Jobs int
 	// Families, when given, are the only families run (by name).
 	Families []string
-	// Progress, when set, makes the follower of each family's tuning and of its judged run.
-	Progress func() tune.Progress
+	// Progress, when set, makes the follower of each family's tuning and of its judged run, given
+	// what it follows ("" for a tuning, whose stages name themselves).
+	Progress func(doing string) tune.Progress
 	// Note is told what the benchmark starts (nil: silent).
 	Note func(string)
 }
@@ -243,8 +244,8 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 	var tp tune.Progress
 	var progress experiment.Progress
 	if o.Progress != nil {
-		tp = o.Progress()
-		progress = o.Progress()
+		tp = o.Progress("")
+		progress = o.Progress("benchmark: " + f.Name + ", the judged run (" + filepath.Base(judged) + ")")
 	}
 	tuned, rec, err := tune.Tune(ctx, spec, tuning, tune.Options{Seed: seed, Settings: s.Tuning.Settings,
 		Runs: s.Tuning.Runs, Jobs: o.Jobs, Progress: tp})

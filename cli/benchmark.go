@@ -76,7 +76,9 @@ func benchmarkCmd() *cobra.Command {
 				return nil
 			}
 			began := time.Now()
-			prog := func() tune.Progress { return &tune.Lines{W: cmd.ErrOrStderr(), Interval: 5 * time.Second} }
+			prog := func(doing string) tune.Progress {
+				return &tune.Lines{W: cmd.ErrOrStderr(), Interval: 5 * time.Second, Doing: doing}
+			}
 			fams, err := benchmark.Run(cmd.Context(), s, benchmark.Options{Seed: seed, Dir: out, Jobs: jobs, Families: only, Progress: prog,
 				Note: func(text string) { fmt.Fprintln(cmd.ErrOrStderr(), "benchmark:", text) }})
 			if err != nil {

@@ -324,11 +324,14 @@ func (sp *stageProgress) note(text string) {
 type Lines struct {
 	W        interface{ Write([]byte) (int, error) }
 	Interval time.Duration
-	total    int
-	done     int
-	began    time.Time
-	last     time.Time
-	where    string
+	// Doing names what the lines follow when it is a run without stages (a benchmark's judged
+	// run); a search's lines name its agent and stage.
+	Doing string
+	total int
+	done  int
+	began time.Time
+	last  time.Time
+	where string
 }
 
 func (l *Lines) Start(total int) { l.total, l.began = total, time.Now() }
@@ -360,9 +363,12 @@ func (l *Lines) print() {
 	if l.total > 0 {
 		pct = 100 * l.done / l.total
 	}
-	if l.where == "" { // a resumed search reading back its finished trials, before its first stage
-		fmt.Fprintf(l.W, "tune: reading back the finished trials: %d%% of the search\n", pct)
-		return
+	switch {
+	case l.where != "":
+		fmt.Fprintf(l.W, "tune: %s: %d%% of the search, %s\n", l.where, pct, left)
+	case l.Doing != "": // a run that is not a search: no stage
+		fmt.Fprintf(l.W, "%s: %d%% done, %s\n", l.Doing, pct, left)
+	default:
+		fmt.Fprintf(l.W, "tune: %d%% of the search, %s\n", pct, left)
 	}
-	fmt.Fprintf(l.W, "tune: %s: %d%% of the search, %s\n", l.where, pct, left)
 }

@@ -368,16 +368,21 @@ func TestTuningLayoutIsWhatTuneWrites(t *testing.T) {
 	}
 }
 
-// A resumed search that reads back finished trials before its first stage says so, instead of a
-// line without an agent and a time left measured on trials that were not run.
-func TestLinesBeforeTheFirstStage(t *testing.T) {
+// A run without stages (a benchmark's judged run) is named by Doing, not as a search without an
+// agent; a search names its agent and stage.
+func TestLinesOfARunAndOfASearch(t *testing.T) {
 	var b strings.Builder
-	l := &Lines{W: &b}
-	l.Start(10)
-	l.TaskDone(0, "PSRL", 0)
-	l.Stage("PSRL", 0, 3, 8, 2)
+	run := &Lines{W: &b, Doing: "benchmark: terrain, the judged run"}
+	run.Start(10)
+	run.TaskDone(0, "PSRL", 0)
+	search := &Lines{W: &b}
+	search.Start(10)
+	search.Stage("PSRL", 0, 3, 8, 2)
 	got := b.String()
-	if want := "tune: reading back the finished trials: 10% of the search\ntune: PSRL, stage 1/3 (8 settings x 2 runs): 10% of the search, about "; !strings.HasPrefix(got, want) {
-		t.Errorf("progress lines %q, want them to begin %q", got, want)
+	if want := "benchmark: terrain, the judged run: 10% done, about "; !strings.HasPrefix(got, want) {
+		t.Errorf("a run's line %q, want it to begin %q", got, want)
+	}
+	if want := "\ntune: PSRL, stage 1/3 (8 settings x 2 runs): 0% of the search, time left unknown yet\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("a search's line in %q, want %q", got, want)
 	}
 }
