@@ -11,16 +11,17 @@ package agenttypes
 // scales.
 
 // Dim is one searched parameter: a range of numbers (Low to High, on a log scale when Log, whole
-// numbers when Int) or a list of Choices. A range PerRMax is in units of the agent's R_max (its
-// r_max key): SearchSpace multiplies it by R_max, so that MBIE-EB's β, a bonus in units of reward,
-// is searched on the scale of the task's rewards (Strehl & Littman 2008 searched RiverSwim's β
-// about 0.4·R_max).
+// numbers when Int) or a list of Choices. A range InRewardUnits is in units of the agent's reward
+// scale (RewardScale: R_max for MBIE-EB, the half-width of the stated reward range for PSRL and
+// the learners over it): SearchSpace multiplies it by the scale, so that a key in units of reward
+// — MBIE-EB's bonus β, PSRL's σ₀ and σ, hybrid-prior's σ_id — is searched on the scale of the
+// task's rewards (Strehl & Littman 2008 searched RiverSwim's β about 0.4·R_max).
 type Dim struct {
-	Key       string
-	Low, High float64
-	Log, Int  bool
-	Choices   []string
-	PerRMax   bool
+	Key           string
+	Low, High     float64
+	Log, Int      bool
+	Choices       []string
+	InRewardUnits bool
 }
 
 // LogInt is key searched over the whole numbers lo to hi on a log scale.
@@ -40,8 +41,8 @@ func LinInt(key string, lo, hi float64) Dim { return Dim{Key: key, Low: lo, High
 // Choice is key searched over the choices cs.
 func Choice(key string, cs ...string) Dim { return Dim{Key: key, Choices: cs} }
 
-// PerRMax is d with its range in units of the agent's R_max (Dim.PerRMax).
-func PerRMax(d Dim) Dim { d.PerRMax = true; return d }
+// InRewardUnits is d with its range in units of the agent's reward scale (Dim.InRewardUnits).
+func InRewardUnits(d Dim) Dim { d.InRewardUnits = true; return d }
 
 // Dims is a search space of the given dimensions.
 func Dims(ds ...Dim) []Dim { return ds }
@@ -53,30 +54,31 @@ func Join(a []Dim, b ...Dim) []Dim { return append(append([]Dim(nil), a...), b..
 // SearchSpace is what temple tune searches of an agent of type typ with parameters p unless a
 // config narrows it: its type's parameters, and for a learner over a base its base's before its
 // own (so that m_s is set after the base's m), less the keys p's settings make inert (Inert:
-// reward_sd under reward_posterior beta), with a range PerRMax in p's R_max.
+// reward_sd under reward_posterior beta), with a range InRewardUnits in p's reward scale.
 func SearchSpace(typ string, p Params) []Dim {
 	space := withoutInert(typ, fullSpace(typ, p), p)
 	for k, d := range space {
-		if d.PerRMax {
-			unit := rMaxOf(p)
-			space[k].Low, space[k].High, space[k].PerRMax = d.Low*unit, d.High*unit, false
+		if d.InRewardUnits {
+			unit := rewardScaleOf(p)
+			space[k].Low, space[k].High, space[k].InRewardUnits = d.Low*unit, d.High*unit, false
 		}
 	}
 	return space
 }
 
-// rMaxer is implemented by parameters whose ranges PerRMax are in units of their R_max (r_max):
-// MaxReward is it. A learner over a base that does not implement it has its base's.
-type rMaxer interface{ MaxReward() float64 }
+// rewardScaler is implemented by parameters whose ranges InRewardUnits are in units of a reward
+// scale of theirs: RewardScale is it. A learner over a base that does not implement it has its
+// base's.
+type rewardScaler interface{ RewardScale() float64 }
 
-// rMaxOf is p's R_max; 1 (a range PerRMax as written) for parameters without one, or with an
-// R_max that is not above 0.
-func rMaxOf(p any) float64 {
-	if r, ok := p.(rMaxer); ok && r.MaxReward() > 0 {
-		return r.MaxReward()
+// rewardScaleOf is p's reward scale; 1 (a range InRewardUnits as written) for parameters without
+// one, or with one that is not above 0.
+func rewardScaleOf(p any) float64 {
+	if r, ok := p.(rewardScaler); ok && r.RewardScale() > 0 {
+		return r.RewardScale()
 	}
 	if o, ok := p.(overBase); ok {
-		return rMaxOf(o.Over().Params)
+		return rewardScaleOf(o.Over().Params)
 	}
 	return 1
 }

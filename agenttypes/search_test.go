@@ -234,17 +234,26 @@ func TestLearnersOverABaseSearchTheirBasesKeys(t *testing.T) {
 	}
 }
 
-// MBIE-EB's β is searched in units of its R_max: 0.01 to 10 at r_max 1 (the default), 100 to
-// 100 000 at RiverSwim's r_max 10 000, for MBIE-EB and for a template learner over it.
-func TestBetaIsSearchedInUnitsOfRMax(t *testing.T) {
+// A key in units of reward is searched in the agent's reward scale: MBIE-EB's β in its R_max
+// (0.01 to 10 at the default r_max 1, 100 to 100 000 at RiverSwim's r_max 10 000, for MBIE-EB and
+// a template learner over it); PSRL's σ₀ and σ and hybrid-prior's σ_id in half the reward range
+// the config gives (1 at [−1, 1], 5 000 at [0, 10 000]; 1 when the range is the task's).
+func TestRewardKeysAreSearchedInRewardUnits(t *testing.T) {
 	for _, c := range []struct {
-		typ, src  string
-		low, high float64
+		typ, src, key string
+		low, high     float64
 	}{
-		{"mbie-eb", "{}", 0.01, 10},
-		{"mbie-eb", "{r_max: 10000}", 100, 100000},
-		{"o-temple", "{base: mbie-eb, r_max: 10000}", 100, 100000},
-		{"fm-temple", "{base: mbie-eb, r_max: 0.5}", 0.005, 5},
+		{"mbie-eb", "{}", "beta", 0.01, 10},
+		{"mbie-eb", "{r_max: 10000}", "beta", 100, 100000},
+		{"o-temple", "{base: mbie-eb, r_max: 10000}", "beta", 100, 100000},
+		{"fm-temple", "{base: mbie-eb, r_max: 0.5}", "beta", 0.005, 5},
+		{"psrl", "{}", "reward_sd", 0.01, 10},
+		{"psrl", "{reward_min: -1, reward_max: 1}", "reward_noise", 0.01, 10},
+		{"psrl", "{reward_min: 0, reward_max: 10000}", "reward_sd", 50, 50000},
+		{"latent-psrl", "{reward_min: 0, reward_max: 10000}", "reward_noise", 50, 50000},
+		{"o-temple", "{base: psrl, reward_min: 0, reward_max: 10000}", "reward_sd", 50, 50000},
+		{"hybrid-prior", "{reward_min: 0, reward_max: 10000}", "identify_noise", 50, 5000},
+		{"hybrid-prior", "{}", "identify_noise", 0.01, 1},
 	} {
 		var n yaml.Node
 		if err := yaml.Unmarshal([]byte(c.src), &n); err != nil {
@@ -254,12 +263,13 @@ func TestBetaIsSearchedInUnitsOfRMax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(agenttypes.SearchSpace(c.typ, p), func(d agenttypes.Dim) bool { return d.Key == "beta" })
+		space := agenttypes.SearchSpace(c.typ, p)
+		i := slices.IndexFunc(space, func(d agenttypes.Dim) bool { return d.Key == c.key })
 		if i < 0 {
-			t.Fatalf("%s %s does not search beta", c.typ, c.src)
+			t.Fatalf("%s %s does not search %s", c.typ, c.src, c.key)
 		}
-		if d := agenttypes.SearchSpace(c.typ, p)[i]; d.Low != c.low || d.High != c.high || d.PerRMax {
-			t.Errorf("%s %s searches beta in %+v, want [%v, %v] resolved", c.typ, c.src, d, c.low, c.high)
+		if d := space[i]; d.Low != c.low || d.High != c.high || d.InRewardUnits {
+			t.Errorf("%s %s searches %s in %+v, want [%v, %v] resolved", c.typ, c.src, c.key, d, c.low, c.high)
 		}
 	}
 }

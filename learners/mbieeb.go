@@ -96,12 +96,13 @@ func (p MBIEEBParams) Validate() error {
 func init() {
 	agenttypes.Register(agenttypes.Type{Name: MBIEEBType, Display: "MBIE-EB", Summary: "MBIE-EB, model-based interval estimation with an exploration bonus (Strehl & Littman 2008)",
 		Defaults: func() agenttypes.Params { p := DefaultMBIEEB(); return &p }, PairBytes: 200,
-		Search: agenttypes.Dims(agenttypes.PerRMax(agenttypes.LogReal("beta", 0.01, 10)), agenttypes.LogInt("m", 1, 1000)),
+		Search: agenttypes.Dims(agenttypes.InRewardUnits(agenttypes.LogReal("beta", 0.01, 10)), agenttypes.LogInt("m", 1, 1000)),
 		Scales: agenttypes.Dims(agenttypes.Choice("replan", "doubling", "every-sample")), SingleTask: true, Base: true, Rank: 20})
 }
 
-// MaxReward is R_max: β, a bonus in units of reward, is searched in its units (PerRMax).
-func (p *MBIEEBParams) MaxReward() float64 { return p.RMax }
+// RewardScale is R_max: β, a bonus in units of reward, is searched in its units
+// (agenttypes.InRewardUnits).
+func (p *MBIEEBParams) RewardScale() float64 { return p.RMax }
 
 // NewBase builds MBIE-EB as a base learner, and New as the single-task agent mbie-eb.
 func (p *MBIEEBParams) NewBase() (agent.Base, error) { return NewMBIEEB(*p) }

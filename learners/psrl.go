@@ -247,7 +247,18 @@ func (p PSRLParams) Validate() error {
 
 // PSRLSearch is what temple tune searches of PSRL, and of the learners that have its keys
 // (template-prior, latent-psrl, hybrid-prior).
-var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.LogReal("reward_sd", 0.01, 10), agenttypes.LogReal("reward_noise", 0.01, 10), agenttypes.Choice("reward_posterior", "beta", "normal"))
+var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.InRewardUnits(agenttypes.LogReal("reward_sd", 0.01, 10)),
+	agenttypes.InRewardUnits(agenttypes.LogReal("reward_noise", 0.01, 10)), agenttypes.Choice("reward_posterior", "beta", "normal"))
+
+// RewardScale is the half-width of the reward range reward_min to reward_max when a config gives
+// both (RiverSwim's [0, 10 000]: 5 000), else 1: σ₀ and σ, in units of reward, are searched in its
+// units (agenttypes.InRewardUnits), and so is hybrid-prior's σ_id.
+func (p *PSRLParams) RewardScale() float64 {
+	if p.RewardMin.Given && p.RewardMax.Given && p.RewardMax.Value > p.RewardMin.Value {
+		return (p.RewardMax.Value - p.RewardMin.Value) / 2
+	}
+	return 1
+}
 
 // PSRL registers as a base learner and the single-task agent psrl. Its PairBytes are measured as
 // RMax's; what grows beyond them is its memory method's.

@@ -95,7 +95,7 @@ func init() {
 			return &HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
 		}, PairBytes: 280,
 		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100), agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1),
-			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.LogReal("identify_noise", 0.01, 1)),
+			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.InRewardUnits(agenttypes.LogReal("identify_noise", 0.01, 1))),
 		Rank: 140})
 }
 

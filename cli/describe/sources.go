@@ -52,8 +52,8 @@ func searchOf(typ string, p agenttypes.Params, key string) string {
 	text := strings.Join(d.Choices, " | ")
 	if len(d.Choices) == 0 {
 		text = fmt.Sprintf("%g – %g", d.Low, d.High)
-		if d.PerRMax {
-			text = fmt.Sprintf("(%g – %g)·r_max", d.Low, d.High)
+		if d.InRewardUnits {
+			text = fmt.Sprintf("(%g – %g)·reward scale", d.Low, d.High)
 		}
 		if d.Log {
 			text += ", log"
