@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -181,6 +182,51 @@ func Names() []string { return table.Names() }
 // keys include those of its base); the others' keys are their yaml tags.
 type keyed interface {
 	Keys() []string
+}
+
+// Param is the value of p's parameter key as its typed field holds it (a learner over a base has
+// its base's keys too), and whether p has such a field: the runner, sweeps and temple tune read a
+// parameter by its key here, not by writing p out as YAML. An outside learner's own parameters
+// (params:) are not fields: Param does not find them.
+func Param(p Params, key string) (any, bool) { return param(p, key) }
+
+func param(p any, key string) (any, bool) {
+	if o, ok := p.(overBase); ok {
+		if v, ok := param(o.Over().Params, key); ok {
+			return v, true
+		}
+	}
+	return fieldOf(reflect.ValueOf(p), key)
+}
+
+// fieldOf is the field of struct v (or of what v points to) whose yaml key is key, looked for in
+// its inline fields too.
+func fieldOf(v reflect.Value, key string) (any, bool) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil, false
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, false
+	}
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if _, opts, _ := strings.Cut(f.Tag.Get("yaml"), ","); strings.Contains(opts, "inline") {
+			if x, ok := fieldOf(v.Field(i), key); ok {
+				return x, true
+			}
+			continue
+		}
+		if yamlkeys.Key(f) == key {
+			return v.Field(i).Interface(), true
+		}
+	}
+	return nil, false
 }
 
 // Keys lists the config keys of p.

@@ -488,3 +488,36 @@ func TestMemory(t *testing.T) {
 
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
+
+// Param reads a parameter by its key from the typed fields: a learner's own, a base's through a
+// learner over it, an option of the template learner, and nothing for a key the type lacks.
+func TestParamReadsTypedFields(t *testing.T) {
+	decode := func(typ, src string) agenttypes.Params {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+			t.Fatal(err)
+		}
+		p, err := agenttypes.Decode(typ, n.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		typ, src, key string
+		want          any
+		found         bool
+	}{
+		{"rmax", "{m: 7}", "m", int64(7), true},
+		{"o-temple", "{base: mbie-eb, beta: 0.5, m_s: 3}", "beta", 0.5, true},
+		{"o-temple", "{base: mbie-eb, beta: 0.5, m_s: 3}", "m_s", int64(3), true},
+		{"o-temple", "{template_weight: 20}", "template_weight", int64(20), true},
+		{"psrl", "{reward_posterior: normal}", "reward_posterior", learners.NormalReward, true},
+		{"q-learning", "{}", "m", nil, false},
+	} {
+		got, ok := agenttypes.Param(decode(c.typ, c.src), c.key)
+		if ok != c.found || got != c.want {
+			t.Errorf("Param(%s %s, %s) = %v (%T), %v; want %v (%T), %v", c.typ, c.src, c.key, got, got, ok, c.want, c.want, c.found)
+		}
+	}
+}

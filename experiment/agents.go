@@ -102,23 +102,6 @@ func (a AgentSpec) MarshalJSON() ([]byte, error) {
 	return registry.JSON(n.(*yaml.Node))
 }
 
-// param decodes the value of the parameter key into dst.
-func (a AgentSpec) param(key string, dst any) error {
-	n, err := agenttypes.Encode(a.Params)
-	if err != nil {
-		return err
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			if err := n.Content[i+1].Decode(dst); err != nil {
-				return fmt.Errorf("agent %s: %s: %w", a.Name, key, err)
-			}
-			return nil
-		}
-	}
-	return fmt.Errorf("agent %s (%s) has no parameter %s", a.Name, a.Type, key)
-}
-
 // Has reports whether the agent's type has the parameter key.
 func (a AgentSpec) Has(key string) bool { return slices.Contains(agenttypes.Keys(a.Params), key) }
 

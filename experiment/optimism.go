@@ -3,7 +3,6 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/mdp"
@@ -46,17 +45,9 @@ func checkRMax(s Spec, runs [][]Task) error {
 
 // paramFloat is the number under key among a's parameters (its base's included), if it has one.
 func paramFloat(a AgentSpec, key string) (float64, bool) {
-	n, err := agenttypes.Encode(a.Params)
-	if err != nil || n == nil {
-		return 0, false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			x, err := strconv.ParseFloat(n.Content[i+1].Value, 64)
-			return x, err == nil
-		}
-	}
-	return 0, false
+	v, ok := agenttypes.Param(a.Params, key)
+	x, isFloat := v.(float64)
+	return x, ok && isFloat
 }
 
 // maxReward is the largest reward of a transition of m with non-zero probability.

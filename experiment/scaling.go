@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/results"
 )
@@ -145,9 +146,10 @@ func Points(s Spec) ([]Point, error) {
 func largestM(s Spec) (int64, error) {
 	var m int64
 	for _, a := range s.Agents {
-		var n int64
-		if err := a.param("m", &n); err != nil {
-			return 0, err
+		v, ok := agenttypes.Param(a.Params, "m")
+		n, isInt := v.(int64)
+		if !ok || !isInt {
+			return 0, fmt.Errorf("agent %s (%s) has no known threshold m", a.Name, a.Type)
 		}
 		m = max(m, n)
 	}

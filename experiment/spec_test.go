@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/families"
 	"github.com/temple-rl/temple/learners"
 	"github.com/temple-rl/temple/temple"
@@ -50,10 +51,9 @@ agents:
 	if r := s.Agents[1]; r.Name != "RMax-optimistic" || r.Params.(*learners.RMaxParams).Rule != learners.Optimistic || r.Params.(*learners.RMaxParams).M != 500 {
 		t.Errorf("rmax = %+v", r)
 	}
-	for _, a := range s.Agents {
-		var planning learners.Planning
-		if err := a.param("planning", &planning); err != nil || planning != learners.PlanDelta {
-			t.Errorf("%s: planning %q by default (%v), want %q", a.Name, planning, err, learners.PlanDelta)
+	for _, a := range s.Agents { // O-TempLe's base's key too
+		if planning, ok := agenttypes.Param(a.Params, "planning"); !ok || planning != learners.PlanDelta {
+			t.Errorf("%s: planning %v by default (found: %v), want %q", a.Name, planning, ok, learners.PlanDelta)
 		}
 	}
 }

@@ -201,7 +201,9 @@ func newSearch(s experiment.Spec, a experiment.AgentSpec, o Options, runs int) (
 // settingName is the name setting i's cells are stored under.
 func settingName(i int) string { return fmt.Sprintf("setting-%03d", i) }
 
-// current is the values of the searched parameters in a (the config's own setting).
+// current is the values of the searched parameters in a (the config's own setting), as the
+// config writes them: an option that is off is not written (omitempty), and is not part of the
+// setting.
 func (sp space) current(a experiment.AgentSpec) []param {
 	n, _ := agenttypes.Encode(a.Params)
 	var out []param

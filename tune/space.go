@@ -3,6 +3,7 @@ package tune
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -115,25 +116,11 @@ func liveUnderAChoice(a experiment.AgentSpec, key string, dims map[string]agentt
 // inertWhy names the settings of a that make keys inert, for messages.
 func inertWhy(a experiment.AgentSpec) string {
 	for _, key := range []string{"reward_posterior"} {
-		if v, ok := stringParam(a, key); ok {
-			return key + ": " + v
+		if v, ok := agenttypes.Param(a.Params, key); ok {
+			return fmt.Sprintf("%s: %v", key, v)
 		}
 	}
 	return "its other settings"
-}
-
-// stringParam is the agent's parameter key as written.
-func stringParam(a experiment.AgentSpec, key string) (string, bool) {
-	n, err := agenttypes.Encode(a.Params)
-	if err != nil {
-		return "", false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1].Value, true
-		}
-	}
-	return "", false
 }
 
 func boolInt(b bool) int {
@@ -220,19 +207,11 @@ func number(x any) (float64, bool) {
 	return 0, false
 }
 
-// isWhole reports whether the agent's parameter key holds whole numbers (its YAML value is an
+// isWhole reports whether the agent's parameter key holds whole numbers (its field is an
 // integer).
 func isWhole(a experiment.AgentSpec, key string) bool {
-	n, err := agenttypes.Encode(a.Params)
-	if err != nil {
-		return false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1].Tag == "!!int"
-		}
-	}
-	return false
+	_, ok := intParam(a, key)
+	return ok
 }
 
 // value maps u in [0, 1) to the dimension: a choice, or a number on its scale (whole numbers
@@ -297,17 +276,13 @@ func (sp space) setting(a experiment.AgentSpec, values []any) (experiment.AgentS
 
 // intParam is the agent's whole-number parameter key.
 func intParam(a experiment.AgentSpec, key string) (int64, bool) {
-	n, err := agenttypes.Encode(a.Params)
-	if err != nil {
+	v, ok := agenttypes.Param(a.Params, key)
+	if !ok {
 		return 0, false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			var m int64
-			if n.Content[i+1].Decode(&m) == nil {
-				return m, true
-			}
-		}
+	switch x := reflect.ValueOf(v); x.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return x.Int(), true
 	}
 	return 0, false
 }
