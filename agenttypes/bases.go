@@ -18,6 +18,9 @@ type BaseParams interface {
 	Validate() error
 	// NewBase builds the base learner.
 	NewBase() (agent.Base, error)
+	// KnownThreshold is the known threshold m of the learner NewBase builds
+	// (agent.Base.KnownThreshold), read from the parameters.
+	KnownThreshold() int64
 }
 
 // BaseNames lists the base learners' names in rank order, the paper's RMax first: the registered
@@ -142,14 +145,8 @@ func (b BaseSpec) suffix() string {
 	return "-" + b.display()
 }
 
-// KnownThreshold is the base's m (a validated base builds without error).
-func (b BaseSpec) KnownThreshold() (int64, error) {
-	l, err := b.Params.NewBase()
-	if err != nil {
-		return 0, err
-	}
-	return l.KnownThreshold(), nil
-}
+// KnownThreshold is the base's known threshold m, read from its parameters.
+func (b BaseSpec) KnownThreshold() int64 { return b.Params.KnownThreshold() }
 
 // DecodeOverBase reads the block n of a learner of type typ over base b: its base (base: NAME and
 // the base's keys), then its own parameters onto own, failing on any key not in keys() with its

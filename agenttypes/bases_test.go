@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/agent/agenttest"
 	"github.com/temple-rl/temple/agenttypes"
@@ -153,5 +155,30 @@ func TestEveryLearnerOverPSRLCountsClamps(t *testing.T) {
 	}
 	if found < 6 {
 		t.Errorf("%d learners over PSRL found, want psrl, template-prior, latent-psrl, o-temple, fm-temple and true-templates", found)
+	}
+}
+
+// A base's known threshold read from its parameters is the built learner's, for every base, at
+// its defaults and at m 7 (MBIE-EB's m 0, no cap: no pair is ever known).
+func TestKnownThresholdWithoutBuilding(t *testing.T) {
+	for _, name := range agenttypes.BaseNames() {
+		for _, src := range []string{"{}", "{m: 7}", "{m: 0}"} {
+			var n yaml.Node
+			if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+				t.Fatal(err)
+			}
+			p, err := agenttypes.Decode(name, n.Content[0])
+			if err != nil {
+				continue // m 0 is out of range for this base
+			}
+			bp := p.(agenttypes.BaseParams)
+			l, err := bp.NewBase()
+			if err != nil {
+				continue
+			}
+			if got, want := bp.KnownThreshold(), l.KnownThreshold(); got != want {
+				t.Errorf("%s %s: KnownThreshold %d from the parameters, %d from the learner", name, src, got, want)
+			}
+		}
 	}
 }

@@ -244,7 +244,10 @@ func (l *E3) outdated() {
 }
 
 // KnownThreshold is m.
-func (l *E3) KnownThreshold() int64 { return l.P.M }
+func (l *E3) KnownThreshold() int64 { return l.P.KnownThreshold() }
+
+// KnownThreshold is m: a pair is known after m samples.
+func (p E3Params) KnownThreshold() int64 { return p.M }
 
 // ObserveTerminal marks s terminal: both plans value it 0 from the next plan on, made before the
 // next action (agent.TerminalObserver).

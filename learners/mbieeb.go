@@ -214,11 +214,15 @@ func (l *MBIEEB) outdated() {
 
 // KnownThreshold is the cap m; without a cap (m = 0) no pair is ever known, and the threshold is
 // infinite.
-func (l *MBIEEB) KnownThreshold() int64 {
-	if l.P.M == 0 {
+func (l *MBIEEB) KnownThreshold() int64 { return l.P.KnownThreshold() }
+
+// KnownThreshold is the cap m on a pair's samples, after which it is known; with no cap (m 0) no
+// pair ever is.
+func (p MBIEEBParams) KnownThreshold() int64 {
+	if p.M == 0 {
 		return math.MaxInt64
 	}
-	return l.P.M
+	return p.M
 }
 
 // ObserveTerminal marks s terminal: its pairs are planned at value 0 from the next plan on, made

@@ -666,7 +666,10 @@ func (l *PSRL) Replace(i int, succ []mdp.Succ, reward float64) {
 func (l *PSRL) Stats() *agent.Stats { return &l.stats }
 
 // KnownThreshold is m, the diagnostic threshold of the known set.
-func (l *PSRL) KnownThreshold() int64 { return l.P.M }
+func (l *PSRL) KnownThreshold() int64 { return l.P.KnownThreshold() }
+
+// KnownThreshold is m: a pair counts as known after m samples (phases and TempLe's retry).
+func (p PSRLParams) KnownThreshold() int64 { return p.M }
 
 // ObserveTerminal marks s terminal: the sampled model's pairs of s lose their transitions and
 // reward (Q = 0, as a declared terminal state's are drawn) and the sampled model is solved again,

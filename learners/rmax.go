@@ -189,7 +189,10 @@ func NewRMax(p RMaxParams) (*RMax, error) {
 var _ agent.Base = (*RMax)(nil)
 
 // KnownThreshold is m: a pair is known after m samples.
-func (l *RMax) KnownThreshold() int64 { return l.P.M }
+func (l *RMax) KnownThreshold() int64 { return l.P.KnownThreshold() }
+
+// KnownThreshold is m: a pair is known after m samples.
+func (p RMaxParams) KnownThreshold() int64 { return p.M }
 
 // Stats are the learner's statistics of the task.
 func (l *RMax) Stats() *agent.Stats { return &l.stats }

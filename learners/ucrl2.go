@@ -362,7 +362,10 @@ func (l *UCRL2) Replace(i int, succ []mdp.Succ, reward float64) {
 func (l *UCRL2) Stats() *agent.Stats { return &l.stats }
 
 // KnownThreshold is m, the diagnostic threshold of the known set.
-func (l *UCRL2) KnownThreshold() int64 { return l.P.M }
+func (l *UCRL2) KnownThreshold() int64 { return l.P.KnownThreshold() }
+
+// KnownThreshold is m: a pair counts as known after m samples.
+func (p UCRL2Params) KnownThreshold() int64 { return p.M }
 
 // ObserveTerminal marks s terminal and ends the episode, so that the next action is planned with
 // s at value 0 (agent.TerminalObserver).

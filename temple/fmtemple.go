@@ -106,11 +106,7 @@ func (p *FMTempLeSpec) Validate() error {
 	if err := p.Base.Params.Validate(); err != nil {
 		return err
 	}
-	m, err := p.Base.KnownThreshold()
-	if err != nil {
-		return err
-	}
-	return p.FMParams.Validate(m)
+	return p.FMParams.Validate(p.Base.KnownThreshold())
 }
 
 // New builds FM-TempLe over a fresh base learner.

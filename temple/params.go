@@ -201,14 +201,13 @@ func hasKey(n *yaml.Node, key string) bool {
 	return false
 }
 
-// defaultMs is m_s over base b when no config set it (DefaultMs), or ms as it is while b's
-// parameters do not build (Validate names them).
+// defaultMs is m_s over base b when no config set it (DefaultMs), or ms as it is while b's m is
+// out of range (Validate names it).
 func defaultMs(b agenttypes.BaseSpec, ms int64) int64 {
-	m, err := b.KnownThreshold()
-	if err != nil {
-		return ms
+	if m := b.KnownThreshold(); m >= 1 {
+		return DefaultMs(m)
 	}
-	return DefaultMs(m)
+	return ms
 }
 
 // Follow keeps m_s following the base's m in a copy of orig (agenttypes.Clone).
@@ -235,11 +234,7 @@ func (p *OTempLeSpec) Validate() error {
 	if err := p.Base.Params.Validate(); err != nil {
 		return err
 	}
-	m, err := p.Base.KnownThreshold()
-	if err != nil {
-		return err
-	}
-	return p.Params.Validate(m)
+	return p.Params.Validate(p.Base.KnownThreshold())
 }
 
 // New builds O-TempLe over a fresh base learner.
