@@ -8,8 +8,8 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
-// The family of docs/guides/new-family.md, registered from this test file the way registry.go
-// registers the others: its file is everything below up to the registry entry in init.
+// The family of docs/guides/new-family.md, registered from this test file the way every family
+// registers itself from its own file: its file is everything below, its registration the init.
 
 // Corridor is the family of slippery corridors: count corridors of length cells, each cell's
 // slip drawn uniformly from slips; reaching the last cell pays 1 and ends the episode.
@@ -60,7 +60,5 @@ func (p *CorridorParams) Sequence(_ int, rng *rand.Rand) (env.Sequence, error) {
 }
 
 func init() {
-	table.Add(
-		Family{Name: Corridor, Summary: "slippery corridors with a terminal goal (the guide's example, not in the paper)", Defaults: defaultCorridor},
-	)
+	register(Family{Name: Corridor, Summary: "slippery corridors with a terminal goal (the guide's example, not in the paper)", Defaults: defaultCorridor})
 }

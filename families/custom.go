@@ -8,6 +8,12 @@ import (
 	"github.com/temple-rl/temple/env/custom"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: Custom, Summary: "a user's own MDPs from a temple-mdp/v1 file (not in the paper)",
+		Defaults: defaultCustom})
+}
+
 // Custom is the family of a user's own MDPs, read from a file (env/custom).
 const Custom = env.KindCustom
 

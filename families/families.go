@@ -5,8 +5,8 @@
 // reference) and the Sequence method that draws a run's tasks. The experiment runner and its
 // sweeps look families up here; neither lists a family's fields.
 //
-// A family is one file of this package (its parameter type, its defaults and Sequence) plus one
-// entry in the table of registry.go. Decoding a tasks: block starts from the family's defaults and
+// A family is one file of this package: its parameter type, its defaults, Sequence, and the init
+// that registers it (registry.go). Decoding a tasks: block starts from the family's defaults and
 // rejects any key the family does not have, naming the line and the family's keys.
 //
 // A family is not a task kind: a kind is what one task object of a task-sequence file is

@@ -11,6 +11,12 @@ import (
 	"github.com/temple-rl/temple/internal/suggest"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: File, Summary: "task sequences read from a file: a results directory's tasks.json, or the published ones of Figure 2",
+		Defaults: defaultFile})
+}
+
 // File is the family of task sequences read from a file: a results directory's tasks.json, a
 // sequence in a published layout, or a published sequence shipped with temple.
 const File = "file"

@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: FiniteModel, Summary: "grid worlds that differ only in their goal (Figure 2 \"Finite-Model MTRL\")",
+		Defaults: defaultFiniteModel})
+}
+
 // FiniteModel is the family of the paper's finite-model setting: grid worlds that differ only in
 // their goal.
 const FiniteModel = "finite-model"

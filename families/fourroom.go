@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: FourRoom, Summary: "the four-room grid of Sutton, Precup & Singh, simple_rl's FourRoomMDP (Appendix F.5)",
+		Defaults: defaultFourRoom})
+}
+
 // FourRoom is the family of the four-room grid of the paper's Appendix F.5.
 const FourRoom = "fourroom"
 

@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env/toytext"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: FrozenLake, Summary: "Gymnasium's FrozenLake-v1 (Appendix F.5)",
+		Defaults: defaultFrozenLake})
+}
+
 // FrozenLake is the family of Gymnasium's FrozenLake-v1 (the paper's Appendix F.5); its name is
 // its task kind's.
 const FrozenLake = env.KindFrozenLake

@@ -9,6 +9,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: Gaussian, Summary: "mazes whose slips are drawn from a mixture of normals (Figure 2 \"Infinite number of TTs\")",
+		Defaults: defaultGaussian})
+}
+
 // Gaussian is the family of the paper's setting with infinitely many templates: mazes whose slips
 // are drawn from a mixture of normals.
 const Gaussian = "gaussian"

@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: Grid, Summary: "an open grid world with a terminal goal, simple_rl's GridWorld (Appendix F.5)",
+		Defaults: defaultGrid})
+}
+
 // Grid is the family of the open grid world of the paper's Appendix F.5 ("large GridWorld").
 const Grid = "grid"
 

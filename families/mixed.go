@@ -8,6 +8,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: Mixed, Summary: "parts of other families one after another, repeated (Appendix F.5's classic sequence)",
+		Defaults: defaultMixed})
+}
+
 // Mixed is the family of sequences made of parts of other families, one after another, repeated.
 const Mixed = "mixed"
 

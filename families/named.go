@@ -7,6 +7,16 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The families register themselves (registry.go).
+func init() {
+	register(Family{Name: Taxi, Summary: "Gymnasium's Taxi-v3, Dietterich's taxi domain (Appendix F.5)",
+		Defaults: defaultNamed(Taxi)})
+	register(Family{Name: RiverSwim, Summary: "Strehl & Littman's RiverSwim (Appendix F.5)",
+		Defaults: defaultNamed(RiverSwim)})
+	register(Family{Name: SixArms, Summary: "Strehl & Littman's SixArms (Appendix F.5)",
+		Defaults: defaultNamed(SixArms)})
+}
+
 // The families of one fixed MDP without parameters (the paper's Appendix F.5).
 // Each family's name is its task kind's.
 const (

@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: OnlineMaze, Summary: "random landform mazes drawn from a pool (Figure 2 \"Online MTRL\")",
+		Defaults: defaultOnlineMaze})
+}
+
 // OnlineMaze is the family of the paper's online setting: random landform mazes drawn from a pool.
 const OnlineMaze = "online-maze"
 

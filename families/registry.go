@@ -1,46 +1,23 @@
 package families
 
-import "github.com/temple-rl/temple/internal/registry"
+import (
+	"fmt"
 
-// table is the table of task families: a family is its file of this package plus its entry here.
-// The summaries name the experiment of the paper that uses the family, or say that none does.
-var table = registry.New("family = %q", func(f Family) string { return f.Name }, []Family{
-	{Name: OnlineMaze, Summary: "random landform mazes drawn from a pool (Figure 2 \"Online MTRL\")",
-		Defaults: defaultOnlineMaze},
-	{Name: FiniteModel, Summary: "grid worlds that differ only in their goal (Figure 2 \"Finite-Model MTRL\")",
-		Defaults: defaultFiniteModel},
-	{Name: VaryingSize, Summary: "landform mazes of growing size, one goal drawn per task (Figure 2 \"Varying-sized MTRL\")",
-		Defaults: defaultVaryingSize},
-	{Name: Gaussian, Summary: "mazes whose slips are drawn from a mixture of normals (Figure 2 \"Infinite number of TTs\")",
-		Defaults: defaultGaussian},
-	{Name: VaryingActions, Summary: "online mazes, the first tasks with 4 actions and the rest with 8 (Appendix F.4)",
-		Defaults: defaultVaryingActions},
-	{Name: Grid, Summary: "an open grid world with a terminal goal, simple_rl's GridWorld (Appendix F.5)",
-		Defaults: defaultGrid},
-	{Name: FourRoom, Summary: "the four-room grid of Sutton, Precup & Singh, simple_rl's FourRoomMDP (Appendix F.5)",
-		Defaults: defaultFourRoom},
-	{Name: FrozenLake, Summary: "Gymnasium's FrozenLake-v1 (Appendix F.5)",
-		Defaults: defaultFrozenLake},
-	{Name: Taxi, Summary: "Gymnasium's Taxi-v3, Dietterich's taxi domain (Appendix F.5)",
-		Defaults: defaultNamed(Taxi)},
-	{Name: RiverSwim, Summary: "Strehl & Littman's RiverSwim (Appendix F.5)",
-		Defaults: defaultNamed(RiverSwim)},
-	{Name: SixArms, Summary: "Strehl & Littman's SixArms (Appendix F.5)",
-		Defaults: defaultNamed(SixArms)},
-	{Name: Terrain, Summary: "a new grid layout per task with cells of recurring terrain kinds: floor, ice, mud, sand (not in the paper; templates as a prior)",
-		Defaults: defaultTerrain},
-	{Name: Custom, Summary: "a user's own MDPs from a temple-mdp/v1 file (not in the paper)",
-		Defaults: defaultCustom},
-	{Name: Mixed, Summary: "parts of other families one after another, repeated (Appendix F.5's classic sequence)",
-		Defaults: defaultMixed},
-	{Name: File, Summary: "task sequences read from a file: a results directory's tasks.json, or the published ones of Figure 2",
-		Defaults: defaultFile},
-	{Name: MountainCar, Summary: "Gymnasium's MountainCar-v0 as a simulator, discretized (beyond the paper: its future work)",
-		Defaults: defaultSimulator(MountainCar, 10, 10)},
-	{Name: CartPole, Summary: "Gymnasium's CartPole-v1 as a simulator, discretized (beyond the paper: its future work)",
-		Defaults: defaultSimulator(CartPole, 3, 3, 6, 6)},
-	{Name: Acrobot, Summary: "Gymnasium's Acrobot-v1 as a simulator, discretized (beyond the paper: its future work)",
-		Defaults: defaultSimulator(Acrobot, 4, 4, 4, 4, 4, 4)},
-	{Name: Pendulum, Summary: "Gymnasium's Pendulum-v1 as a simulator with a grid of torques, discretized (beyond the paper)",
-		Defaults: defaultSimulator(Pendulum, 8, 8, 8)},
-})
+	"github.com/temple-rl/temple/internal/registry"
+)
+
+// table is the table of task families, filled by the families' own files: a family is its file
+// of this package, whose init registers it (register) with a one-line summary that names the
+// experiment of the paper using the family, or says that none does.
+var table = registry.New("family = %q", func(f Family) string { return f.Name }, nil)
+
+// register adds family f to the table; it panics on a name taken, a mistake of the program found
+// when it starts.
+func register(f Family) {
+	if f.Name == "" || f.Defaults == nil {
+		panic(fmt.Sprintf("families: family %q needs a Name and Defaults", f.Name))
+	}
+	if !table.Add(f) {
+		panic(fmt.Sprintf("families: family %q is registered already", f.Name))
+	}
+}

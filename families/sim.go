@@ -8,6 +8,18 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The families register themselves (registry.go).
+func init() {
+	register(Family{Name: MountainCar, Summary: "Gymnasium's MountainCar-v0 as a simulator, discretized (beyond the paper: its future work)",
+		Defaults: defaultSimulator(MountainCar, 10, 10)})
+	register(Family{Name: CartPole, Summary: "Gymnasium's CartPole-v1 as a simulator, discretized (beyond the paper: its future work)",
+		Defaults: defaultSimulator(CartPole, 3, 3, 6, 6)})
+	register(Family{Name: Acrobot, Summary: "Gymnasium's Acrobot-v1 as a simulator, discretized (beyond the paper: its future work)",
+		Defaults: defaultSimulator(Acrobot, 4, 4, 4, 4, 4, 4)})
+	register(Family{Name: Pendulum, Summary: "Gymnasium's Pendulum-v1 as a simulator with a grid of torques, discretized (beyond the paper)",
+		Defaults: defaultSimulator(Pendulum, 8, 8, 8)})
+}
+
 // The families of discretized continuous-control tasks: simulators, not tables (env.Simulated),
 // beyond the paper (its future work). Each family's name is its task kind's.
 const (

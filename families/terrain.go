@@ -12,6 +12,12 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: Terrain, Summary: "a new grid layout per task with cells of recurring terrain kinds: floor, ice, mud, sand (not in the paper; templates as a prior)",
+		Defaults: defaultTerrain})
+}
+
 // Terrain is the family of terrain grids (not in the paper; docs/experiments/terrain.md): every
 // task is a new grid — walls, start, goal and hazards drawn anew, so that nothing carries over by
 // state index — whose open cells are each of one terrain kind: floor moves as told, ice slides one

@@ -7,6 +7,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: VaryingActions, Summary: "online mazes, the first tasks with 4 actions and the rest with 8 (Appendix F.4)",
+		Defaults: defaultVaryingActions})
+}
+
 // VaryingActions is the family of the paper's Appendix F.4: online mazes whose first source_tasks
 // tasks have the 4 moves and the rest 8 actions (moves and diagonals).
 const VaryingActions = "varying-actions"

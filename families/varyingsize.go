@@ -8,6 +8,12 @@ import (
 	"github.com/temple-rl/temple/env"
 )
 
+// The family registers itself (registry.go).
+func init() {
+	register(Family{Name: VaryingSize, Summary: "landform mazes of growing size, one goal drawn per task (Figure 2 \"Varying-sized MTRL\")",
+		Defaults: defaultVaryingSize})
+}
+
 // VaryingSize is the family of the paper's varying-sized setting: landform mazes of growing size.
 const VaryingSize = "varying-size"
 
