@@ -128,7 +128,7 @@ func Register(t Type) {
 }
 
 // table is the registry of agent types, filled by the learners' init functions (Register).
-var table = registry.New("agent type %q", func(t Type) string { return t.Name }, nil)
+var table = registry.New("agent type %q", func(t Type) string { return t.Name })
 
 // inRankOrder lists the types by Rank (see Type), for the lists whose order matters.
 func inRankOrder() []Type {

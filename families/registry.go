@@ -9,7 +9,7 @@ import (
 // table is the table of task families, filled by the families' own files: a family is its file
 // of this package, whose init registers it (register) with a one-line summary that names the
 // experiment of the paper using the family, or says that none does.
-var table = registry.New("family = %q", func(f Family) string { return f.Name }, nil)
+var table = registry.New("family = %q", func(f Family) string { return f.Name })
 
 // register adds family f to the table; it panics on a name taken, a mistake of the program found
 // when it starts.

@@ -20,8 +20,8 @@ import (
 	"github.com/temple-rl/temple/internal/suggest"
 )
 
-// Table is a registry's entries, in the order they were added: those of its own table first,
-// then those added as the program starts (Add). It is safe for concurrent use.
+// Table is a registry's entries, in the order they were added (Add) as the program started. It is
+// safe for concurrent use.
 type Table[T any] struct {
 	unknown string         // what an unknown name is, with %q for the name: `agent type %q`
 	name    func(T) string // an entry's name
@@ -29,10 +29,11 @@ type Table[T any] struct {
 	entries []T
 }
 
-// New is the table of entries, each named by name; a name not in it fails as unknown says, with
-// %q for the name (`family = %q` gives `family = "maze", want one of …`).
-func New[T any](unknown string, name func(T) string, entries []T) *Table[T] {
-	return &Table[T]{unknown: unknown, name: name, entries: slices.Clone(entries)}
+// New is an empty table of entries named by name, which the entries' own files fill (Add) as the
+// program starts; a name not in it fails as unknown says, with %q for the name (`family = %q`
+// gives `family = "maze", want one of …`).
+func New[T any](unknown string, name func(T) string) *Table[T] {
+	return &Table[T]{unknown: unknown, name: name}
 }
 
 // Add appends e, false when its name is taken (e is then not added).

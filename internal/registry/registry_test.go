@@ -12,7 +12,9 @@ type entry struct{ Name, Summary string }
 func name(e entry) string { return e.Name }
 
 func ExampleTable() {
-	table := New("shape = %q", name, []entry{{"square", "four sides"}, {"circle", "none"}})
+	table := New("shape = %q", name)
+	table.Add(entry{"square", "four sides"})
+	table.Add(entry{"circle", "none"})
 	fmt.Println(table.Names())
 	e, _ := table.Lookup("circle")
 	fmt.Println(e.Summary)
@@ -26,7 +28,8 @@ func ExampleTable() {
 
 // A name is added once; the table keeps the order of adding (InOrder) beside name order (All).
 func TestAdd(t *testing.T) {
-	table := New("shape = %q", name, []entry{{"square", ""}})
+	table := New("shape = %q", name)
+	table.Add(entry{"square", ""})
 	if !table.Add(entry{"circle", ""}) || table.Add(entry{"square", "again"}) {
 		t.Error("Add took a taken name, or refused a new one")
 	}
