@@ -492,17 +492,6 @@ func ptr[T any](v T) *T { return &v }
 // Param reads a parameter by its key from the typed fields: a learner's own, a base's through a
 // learner over it, an option of the template learner, and nothing for a key the type lacks.
 func TestParamReadsTypedFields(t *testing.T) {
-	decode := func(typ, src string) agenttypes.Params {
-		var n yaml.Node
-		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
-			t.Fatal(err)
-		}
-		p, err := agenttypes.Decode(typ, n.Content[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	for _, c := range []struct {
 		typ, src, key string
 		want          any
@@ -515,9 +504,23 @@ func TestParamReadsTypedFields(t *testing.T) {
 		{"psrl", "{reward_posterior: normal}", "reward_posterior", learners.NormalReward, true},
 		{"q-learning", "{}", "m", nil, false},
 	} {
-		got, ok := agenttypes.Param(decode(c.typ, c.src), c.key)
+		got, ok := agenttypes.Param(decodeParams(t, c.typ, c.src), c.key)
 		if ok != c.found || got != c.want {
 			t.Errorf("Param(%s %s, %s) = %v (%T), %v; want %v (%T), %v", c.typ, c.src, c.key, got, got, ok, c.want, c.want, c.found)
 		}
 	}
+}
+
+// decodeParams is the parameters of type typ that the config block src (a YAML mapping) gives.
+func decodeParams(t *testing.T, typ, src string) agenttypes.Params {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatal(err)
+	}
+	p, err := agenttypes.Decode(typ, n.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -119,17 +119,6 @@ func TestScalesAreOfKnownKeys(t *testing.T) {
 // reward_sd and reward_noise, from either default; the Beta range (a bound of the task, not a
 // prior) is never searched; a config's range for reward_sd has its log scale (Scale).
 func TestSearchSkipsInertKeys(t *testing.T) {
-	decode := func(typ, src string) agenttypes.Params {
-		var n yaml.Node
-		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
-			t.Fatal(err)
-		}
-		p, err := agenttypes.Decode(typ, n.Content[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	has := func(space []agenttypes.Dim, key string) bool {
 		return slices.ContainsFunc(space, func(d agenttypes.Dim) bool { return d.Key == key })
 	}
@@ -139,12 +128,12 @@ func TestSearchSkipsInertKeys(t *testing.T) {
 		if slices.Contains(agenttypes.Keys(ty.Defaults()), "base") {
 			src = "{base: psrl, "
 		}
-		beta := decode(ty.Name, src+"}")
+		beta := decodeParams(t, ty.Name, src+"}")
 		if !slices.Contains(agenttypes.Keys(beta), "reward_posterior") {
 			continue
 		}
 		overPSRL++
-		normal := decode(ty.Name, src+"reward_posterior: normal}")
+		normal := decodeParams(t, ty.Name, src+"reward_posterior: normal}")
 		for _, p := range []agenttypes.Params{beta, normal} {
 			if sp := agenttypes.SearchSpace(ty.Name, p); !has(sp, "reward_posterior") || !has(sp, "reward_sd") || !has(sp, "reward_noise") ||
 				has(sp, "reward_min") || has(sp, "reward_max") {
@@ -255,15 +244,7 @@ func TestRewardKeysAreSearchedInRewardUnits(t *testing.T) {
 		{"hybrid-prior", "{reward_min: 0, reward_max: 10000}", "identify_noise", 50, 5000},
 		{"hybrid-prior", "{}", "identify_noise", 0.01, 1},
 	} {
-		var n yaml.Node
-		if err := yaml.Unmarshal([]byte(c.src), &n); err != nil {
-			t.Fatal(err)
-		}
-		p, err := agenttypes.Decode(c.typ, n.Content[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		space := agenttypes.SearchSpace(c.typ, p)
+		space := agenttypes.SearchSpace(c.typ, decodeParams(t, c.typ, c.src))
 		i := slices.IndexFunc(space, func(d agenttypes.Dim) bool { return d.Key == c.key })
 		if i < 0 {
 			t.Fatalf("%s %s does not search %s", c.typ, c.src, c.key)

@@ -322,7 +322,7 @@ func init() {
 // MaxQInitQParams are MaxQInit's parameters on Q-learning as a config gives them: N sampling
 // tasks, α and ε.
 type MaxQInitQParams struct {
-	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"` // N: tasks that start optimistic and feed the max table
+	SampleTasks int     `yaml:"sample_tasks" doc:"N: tasks that start optimistic and feed the max table" range:">= 1"`
 	Alpha       float64 `yaml:"alpha" doc:"learning rate α of Q-learning" range:"0 < alpha <= 1"`
 	Epsilon     float64 `yaml:"epsilon" doc:"exploration rate ε of ε-greedy" range:"0 <= epsilon <= 1"`
 }
