@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/temple-rl/temple/benchmark"
+	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/results"
 	"github.com/temple-rl/temple/tune"
 )
@@ -96,7 +97,7 @@ func benchmarkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := benchmark.WriteTiming(out, benchmark.Timing{Seconds: spent, Steps: work, Jobs: jobs}); err != nil {
+			if err := benchmark.WriteTiming(out, benchmark.Timing{Seconds: spent, Steps: work, Jobs: experiment.Workers(jobs)}); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "\nWrote %s, %s and %s in %s (%s).\n", benchmark.JSONFile, benchmark.MarkdownFile, benchmark.HTMLFile, out,

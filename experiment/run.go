@@ -129,15 +129,22 @@ type silent struct{}
 func (silent) Start(int)                 {}
 func (silent) TaskDone(int, string, int) {}
 
+// Workers is the number of parallel workers --jobs n asks for: n, or one per core when n is 0 or
+// less (the runner's default).
+func Workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
 // Run executes every (run, agent) cell of the plan — or of its shard — on up to jobs workers (0:
 // one per core), storing each finished cell under dir's cells/ so that an interrupted experiment
 // resumes where it stopped. The cells are returned in (run, agent) order and do not depend on
 // jobs. Run does not claim dir (Execute does): a program that runs a plan of its own gives it a
 // directory of its own (results.At).
 func Run(ctx context.Context, p *Plan, dir results.Dir, jobs int, progress Progress) ([]results.CellResult, error) {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs = Workers(jobs)
 	if progress == nil {
 		progress = silent{}
 	}

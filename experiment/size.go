@@ -3,7 +3,6 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/temple-rl/temple/families"
@@ -78,9 +77,7 @@ func EstimateWork(s Spec, jobs int) (Work, error) {
 	if err != nil {
 		return Work{}, err
 	}
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs = Workers(jobs)
 	var w Work
 	for _, pt := range points {
 		ps := pt.Spec
