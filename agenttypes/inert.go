@@ -32,17 +32,23 @@ func Inert(p Params) []string {
 // reward_sd, inert under its default beta, is searched too (a setting that draws beta leaves it
 // unused).
 func withoutInert(typ string, space []Dim, p Params) []Dim {
-	inert := Inert(p)
-	live := func(key string) bool {
-		for _, d := range space {
-			for _, c := range d.Choices {
-				q, err := Set(typ, p, d.Key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: c})
-				if err == nil && !slices.Contains(Inert(q), key) {
-					return true
-				}
+	return slices.DeleteFunc(space, func(d Dim) bool { return !Live(typ, p, d.Key, space) })
+}
+
+// Live reports whether key of p, of type typ, is used: not inert under p's settings (Inert), or
+// made live by one of the choices of the searched dimensions dims (a search of reward_posterior
+// [beta, normal] uses reward_sd).
+func Live(typ string, p Params, key string, dims []Dim) bool {
+	if !slices.Contains(Inert(p), key) {
+		return true
+	}
+	for _, d := range dims {
+		for _, c := range d.Choices {
+			q, err := Set(typ, p, d.Key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: c})
+			if err == nil && !slices.Contains(Inert(q), key) {
+				return true
 			}
 		}
-		return false
 	}
-	return slices.DeleteFunc(space, func(d Dim) bool { return slices.Contains(inert, d.Key) && !live(d.Key) })
+	return false
 }

@@ -67,20 +67,20 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 	// that no searched choice (the block's or the registry's) makes live: a block fixing
 	// reward_posterior: beta leaves reward_sd out of PSRL's space.
 	sp.dims = slices.DeleteFunc(agenttypes.SearchSpace(a.Type, fixed.Params), func(d agenttypes.Dim) bool { _, given := block[d.Key]; return given })
-	for _, d := range sp.dims {
-		if _, inBlock := dims[d.Key]; !inBlock && d.Choices != nil {
-			dims[d.Key] = d
+	searched := slices.Clone(sp.dims) // the registry's and the block's, whose choices can make a key live
+	for _, key := range keys {
+		if d, ok := dims[key]; ok {
+			searched = append(searched, d)
 		}
 	}
-	sp.dims = slices.DeleteFunc(sp.dims, func(d agenttypes.Dim) bool {
-		return slices.Contains(agenttypes.Inert(fixed.Params), d.Key) && !liveUnderAChoice(fixed, d.Key, dims)
-	})
+	live := func(key string) bool { return agenttypes.Live(a.Type, fixed.Params, key, searched) }
+	sp.dims = slices.DeleteFunc(sp.dims, func(d agenttypes.Dim) bool { return !live(d.Key) })
 	for _, key := range keys {
 		d, ok := dims[key]
 		if !ok {
 			continue
 		}
-		if slices.Contains(agenttypes.Inert(fixed.Params), key) && !liveUnderAChoice(fixed, key, dims) {
+		if !live(key) {
 			return space{}, fmt.Errorf("search: %s: %s: the agent's settings leave %s unused (%s), so it is not searched; "+
 				"set or search the setting that uses it", a.Name, key, key, inertWhy(fixed))
 		}
@@ -97,20 +97,6 @@ func spaceOf(a experiment.AgentSpec, block map[string]any) (space, error) {
 			"or leave the agent out of the config", a.Name, a.Type)
 	}
 	return sp, nil
-}
-
-// liveUnderAChoice reports whether one of the choices of a searched list in dims makes key of
-// agent a live (not inert): a search of reward_posterior [normal, beta] searches reward_sd.
-func liveUnderAChoice(a experiment.AgentSpec, key string, dims map[string]agenttypes.Dim) bool {
-	for _, d := range dims {
-		for _, c := range d.Choices {
-			q, _, err := space{fixed: []param{{d.Key, c}}}.setting(a, nil)
-			if err == nil && !slices.Contains(agenttypes.Inert(q.Params), key) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // inertWhy names the settings of a that make keys inert, for messages.
