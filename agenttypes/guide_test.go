@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/temple-rl/temple/agenttypes"
+	"github.com/temple-rl/temple/agenttypes/agenttypestest"
 	_ "github.com/temple-rl/temple/alllearners"
 )
 
@@ -43,7 +43,7 @@ func stringsIn(t *testing.T, path string) []string {
 func TestATypeNameIsSpelledOnce(t *testing.T) {
 	files := map[string][]string{} // type name → the files that spell it
 	root := ".."
-	for _, path := range moduleFiles(t, root) {
+	for _, path := range agenttypestest.ModuleFiles(t, root) {
 		for _, s := range stringsIn(t, path) {
 			if slices.Contains(agenttypes.Names(), s) && !slices.Contains(files[s], path) {
 				files[s] = append(files[s], path)
@@ -53,49 +53,10 @@ func TestATypeNameIsSpelledOnce(t *testing.T) {
 	for _, typ := range agenttypes.Types() {
 		if len(files[typ.Name]) != 1 {
 			t.Errorf("agent type %s is spelled in %d files %v, want one: the file that declares the name, the others using its constant", typ.Name, len(files[typ.Name]), files[typ.Name])
-		} else if !sameFile(agenttypes.RegisteredBy(typ), files[typ.Name][0]) {
+		} else if !agenttypestest.SameFile(agenttypes.RegisteredBy(typ), root, files[typ.Name][0]) {
 			t.Errorf("agent type %s is spelled in %s but registered by %s: a learner's file registers it", typ.Name, files[typ.Name][0], agenttypes.RegisteredBy(typ))
 		}
 	}
-}
-
-// moduleFiles are the non-test Go files of the module under root, outside other modules
-// (examples/own-learner-go) and testdata.
-func moduleFiles(t *testing.T, root string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path == root {
-				return nil
-			}
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil { // another module (examples/own-learner-go)
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			out = append(out, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// sameFile reports whether registered, a file as the compiler saw it (absolute, or module-relative
-// under -trimpath), is path, relative to this package's directory.
-func sameFile(registered, path string) bool {
-	rel, err := filepath.Rel("..", path)
-	return err == nil && strings.HasSuffix(filepath.ToSlash(registered), "/"+filepath.ToSlash(rel))
 }
 
 // TestEveryRegisteringFileIsLinked: every file of the module that calls agenttypes.Register
@@ -103,18 +64,7 @@ func sameFile(registered, path string) bool {
 // library do: a learner in a package that alllearners does not import would be missing from
 // every program.
 func TestEveryRegisteringFileIsLinked(t *testing.T) {
-	for _, path := range moduleFiles(t, "..") {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(src), "agenttypes.Register(") && !(filepath.Base(filepath.Dir(path)) == "agenttypes" && strings.Contains(string(src), "\tRegister(")) {
-			continue
-		}
-		if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool { return sameFile(agenttypes.RegisteredBy(typ), path) }) {
-			t.Errorf("%s registers agent types, but none of them is registered here: import its package from alllearners", path)
-		}
-	}
+	agenttypestest.RegisteringFilesAreLinked(t, "..")
 }
 
 // TestTheNewLearnerGuideShowsTheRegistration: docs/guides/new-learner.md sends a new learner to
@@ -130,7 +80,9 @@ func TestTheNewLearnerGuideShowsTheRegistration(t *testing.T) {
 	if !strings.Contains(string(guide), "`"+model+"`") || !strings.Contains(string(guide), "agenttypes.Register") {
 		t.Fatalf("the new-learner guide does not show the registration: it should name agenttypes.Register and its model, %s", model)
 	}
-	if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool { return sameFile(agenttypes.RegisteredBy(typ), "../"+model) }) {
+	if !slices.ContainsFunc(agenttypes.Types(), func(typ agenttypes.Type) bool {
+		return agenttypestest.SameFile(agenttypes.RegisteredBy(typ), "..", "../"+model)
+	}) {
 		t.Errorf("the guide's model %s registers no agent type", model)
 	}
 	files, err := filepath.Glob("*.go")
