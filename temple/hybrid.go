@@ -29,18 +29,19 @@ type HybridParams struct {
 	// Templates keeps the template library; off, a new model's pairs have the sparse Dirichlet
 	// prior alone (latent-psrl's posterior).
 	Templates bool `yaml:"templates" doc:"keep the template library as the prior of the pairs no whole-task model has seen; off, their prior is the sparse Dirichlet alone (the whole-task part alone)"`
-	// IdentifyNoise is σ_id: the posterior weights (of the task models and of the library's
-	// components) take each reward as Normal about its pair's mean, of standard deviation σ_id,
-	// the mean N(μ₀, σ₀²) a priori (PSRL's reward_mean and reward_sd, or under Beta rewards the
-	// middle of the reward range and half its width). 0: the base's own reward model, whose Beta
-	// likelihood of a fractional reward is at least 1/2 under any mean near it, and tells models
-	// apart by their rewards only weakly.
-	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id: the reward noise the posterior weights of the task models and templates assume (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the base's reward model (under Beta rewards a weak test of a model's rewards)" range:">= 0"`
-	// IdentifyVariance is whether the weights take the rewards' noise as known (σ_id) or learn it
-	// pair by pair: a Normal of unknown mean and variance (Normal–Gamma), whose predictive is
-	// Student's t, wide where a model's pooled rewards at a pair spread (a reward that depends on
-	// the next state) and narrow where they do not.
-	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known (σ_id), or learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ_id²) a priori: a model whose pooled rewards at a pair spread is not refuted by that spread)" range:"known | learned"`
+	// IdentifyNoise is σ_id, for the Beta reward posterior: the posterior weights (of the task
+	// models and of the library's components) take each reward as Normal about its pair's mean, of
+	// standard deviation σ_id times half the reward range, the mean a priori the Normal of the
+	// range's middle and half-width (weightsModel). 0: the Beta's own likelihood, which tells
+	// models apart by their rewards only weakly. Under the Normal reward posterior the weights use
+	// the base's own model (reward_noise), and σ_id is unused.
+	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id, under reward_posterior beta: the reward noise the posterior weights of the task models and templates assume, in half-widths of the reward range (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the Beta's own likelihood, a weak test of a model's rewards. Under reward_posterior normal the weights use the base's reward_noise" range:">= 0"`
+	// IdentifyVariance is whether the weights take the rewards' noise as known (σ_id, or the
+	// Normal base's reward_noise) or learn it pair by pair from that prior scale: a Normal of
+	// unknown mean and variance (Normal–Gamma), whose predictive is Student's t, wide where a
+	// model's pooled rewards at a pair spread (a reward that depends on the next state) and narrow
+	// where they do not.
+	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known, or learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ²) a priori at the known σ: a model whose pooled rewards at a pair spread is not refuted by that spread)" range:"known | learned"`
 }
 
 // RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
@@ -55,10 +56,10 @@ const (
 )
 
 // DefaultHybridParams are latent-psrl's and template-prior's defaults, both parts on, and the
-// rewards' noise learned pair by pair from the prior scale σ_id 0.1.
+// weights' reward noise known: under the Beta reward posterior σ_id 0.3 half-widths of the range.
 func DefaultHybridParams() HybridParams {
 	return HybridParams{LatentParams: DefaultLatentParams(), PriorParams: DefaultPriorParams(), WholeTasks: true, Templates: true,
-		IdentifyNoise: 0.1, IdentifyVariance: LearnedVariance}
+		IdentifyNoise: 0.3, IdentifyVariance: KnownVariance}
 }
 
 // Validate names the first parameter out of range.
@@ -95,7 +96,7 @@ func init() {
 			return &HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
 		}, PairBytes: 280,
 		Search: agenttypes.Join(learners.PSRLSearch, agenttypes.LogReal("concentration", 0.01, 100), agenttypes.LogInt("m_s", 1, 100), agenttypes.LogReal("tau", 0.01, 1),
-			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.InRewardUnits(agenttypes.LogReal("identify_noise", 0.01, 1))),
+			agenttypes.LogInt("strength", 1, 1000), agenttypes.LogReal("new_share", 0.01, 0.5), agenttypes.LogReal("identify_noise", 0.01, 1)),
 		Rank: 140})
 }
 
@@ -130,11 +131,14 @@ func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
 	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8) + 21*8*S*A
 }
 
-// Inert: PSRL's reward posterior leaves the other's keys unused; hybrid-prior's part turned off
-// leaves its keys unused: without the template library its m_s, tau, strength, new_share and
+// Inert: PSRL's reward posterior leaves the other's keys unused, and the Normal one σ_id (the
+// weights use the base's model); hybrid-prior's part turned off leaves its keys unused: without the template library its m_s, tau, strength, new_share and
 // partial; without whole-task models the concentration α.
 func (p *HybridPriorSpec) Inert() []string {
 	keys := p.PSRLParams.Inert()
+	if p.RewardPosterior == learners.NormalReward {
+		keys = append(keys, "identify_noise")
+	}
 	if !p.Templates {
 		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial")
 	}
@@ -160,9 +164,10 @@ func (p *HybridPriorSpec) Inert() []string {
 //	P(z = new | D) ∝ α · Π_i M(D_i)
 //
 // with DM the Dirichlet–multinomial marginal of pair i's own next states, R_k that of its
-// rewards under model k's reward posterior (by default Normal–Gamma, the noise learned from the
-// model's pooled rewards, IdentifyVariance; or Normal of noise σ_id, IdentifyNoise), and M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal
-// of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
+// rewards under model k's reward posterior in the weights' reward model (weightsModel: the Normal
+// base's own; under the Beta base a Normal of noise σ_id, IdentifyNoise; with IdentifyVariance
+// learned, Normal–Gamma, the noise learned from the model's pooled rewards), and
+// M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
 // z's pooled samples beside the own samples of every pair it has seen (as LatentPrior), draws for
 // every other visited pair a component of the library's mixture and places it (as
 // TemplatePrior), and has the base draw from the counts. At the end of a task the task joins the
@@ -240,14 +245,7 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	if h.r, err = h.model.forTask(HybridPriorType, t); err != nil {
 		return err
 	}
-	h.w = h.r
-	if h.p.IdentifyNoise > 0 {
-		h.w = PSRLModel{RewardMean: h.r.RewardMean, RewardSD: h.r.RewardSD, RewardNoise: h.p.IdentifyNoise,
-			LearnedNoise: h.p.IdentifyVariance == LearnedVariance}
-		if h.r.Beta {
-			h.w.RewardMean, h.w.RewardSD = (h.r.RewardMin+h.r.RewardMax)/2, (h.r.RewardMax-h.r.RewardMin)/2
-		}
-	}
+	h.w = weightsModel(h.r, h.p)
 	h.rng = t.Rand
 	n := t.S * t.A
 	h.mix.begin(n)
@@ -273,6 +271,26 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.visited = h.visited[:0]
 	h.clock.reset(n)
 	return nil
+}
+
+// weightsModel is the reward model of the posterior weights on a task whose base model is r.
+// Under the Normal reward posterior it is r's own, with the noise learned from the prior scale
+// reward_noise under identify_variance learned: one reward model for the weights and the draws.
+// Under the Beta posterior, whose Bernoulli likelihood of a fractional reward is at least 1/2
+// under any mean near it, it is Normal: each reward about its pair's mean with noise σ_id times
+// the range's half-width (known, or its prior scale when learned), the mean a priori the
+// Normal of the range's middle and half-width; σ_id 0, or a range of one point, keeps the Beta.
+func weightsModel(r PSRLModel, p HybridParams) PSRLModel {
+	learned := p.IdentifyVariance == LearnedVariance
+	if !r.Beta {
+		r.LearnedNoise = learned
+		return r
+	}
+	half := (r.RewardMax - r.RewardMin) / 2
+	if p.IdentifyNoise == 0 || !(half > 0) {
+		return r
+	}
+	return PSRLModel{RewardMean: (r.RewardMin + r.RewardMax) / 2, RewardSD: half, RewardNoise: p.IdentifyNoise * half, LearnedNoise: learned}
 }
 
 // Observe records the sample with the base and marks the pair's terms for computing again before

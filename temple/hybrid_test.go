@@ -93,8 +93,8 @@ func TestHybridPosteriorByHand(t *testing.T) {
 	}
 }
 
-// With σ_id (identify_noise) 0.1 the weights take rewards as Normal about each pair's mean, the
-// mean N(0.5, 0.5²) a priori (the middle and half-width of the Beta range [0, 1]). By hand, one
+// With σ_id (identify_noise) 0.2 on the Beta range [0, 1] the weights take rewards as Normal about
+// each pair's mean with noise 0.2 half-widths, 0.1, the mean N(0.5, 0.5²) a priori (the middle and half-width of the Beta range [0, 1]). By hand, one
 // sample to state 1 with reward 0: under either model (100 rewards 0 at pair 0) the mean's
 // posterior is N(2/10004, 1/10004) (precision 4 + 100/0.01), so reward 0 has the predictive
 // density N(0; 2/10004, 1/10004 + 0.01); under a new model N(0; 0.5, 0.25 + 0.01). With the
@@ -104,7 +104,7 @@ func TestHybridIdentifyNoiseByHand(t *testing.T) {
 	normal := func(x, mean, v float64) float64 { return math.Exp(-(x-mean)*(x-mean)/(2*v)) / math.Sqrt(2*math.Pi*v) }
 	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
 	p := DefaultHybridParams()
-	p.IdentifyVariance = KnownVariance
+	p.IdentifyNoise = 0.2
 	h := hybridAgentWith(t, p, models)
 	h.Observe(0, 0, 0, 1)
 	dk, dnew := normal(0, 2.0/10004, 1.0/10004+0.01), normal(0, 0.5, 0.26)
@@ -115,6 +115,35 @@ func TestHybridIdentifyNoiseByHand(t *testing.T) {
 	h.Observe(0, 0, 0.8, 1)
 	if w := hybridPosterior(h); w[2] < 0.999 {
 		t.Errorf("reward 0.8 where both models paid 0: posterior %v, want more than 0.999 on a new model", w)
+	}
+}
+
+// The weights' reward model: under the Normal base its own (σ_id unused), the noise learned from
+// reward_noise with identify_variance learned; under the Beta base a Normal of σ_id half-widths of
+// the range about the range's middle; σ_id 0 or a range of one point keeps the Beta.
+func TestHybridWeightsModel(t *testing.T) {
+	normal := PSRLModel{RewardMean: 1, RewardSD: 2, RewardNoise: 0.05, Schedule: DrawTSDE}
+	p := DefaultHybridParams()
+	if got := weightsModel(normal, p); got != normal {
+		t.Errorf("Normal base: %+v, want the base's %+v", got, normal)
+	}
+	p.IdentifyVariance = LearnedVariance
+	if got, want := weightsModel(normal, p), (PSRLModel{RewardMean: 1, RewardSD: 2, RewardNoise: 0.05, LearnedNoise: true, Schedule: DrawTSDE}); got != want {
+		t.Errorf("Normal base, noise learned: %+v, want %+v", got, want)
+	}
+	beta := PSRLModel{Beta: true, RewardMin: 0, RewardMax: 10000}
+	p = DefaultHybridParams()
+	if got, want := weightsModel(beta, p), (PSRLModel{RewardMean: 5000, RewardSD: 5000, RewardNoise: 1500}); got != want {
+		t.Errorf("Beta base on [0, 10 000]: %+v, want %+v", got, want)
+	}
+	p.IdentifyNoise = 0
+	if got := weightsModel(beta, p); got != beta {
+		t.Errorf("σ_id 0: %+v, want the Beta %+v", got, beta)
+	}
+	p = DefaultHybridParams()
+	point := PSRLModel{Beta: true, RewardMin: 3, RewardMax: 3}
+	if got := weightsModel(point, p); got != point {
+		t.Errorf("a range of one point: %+v, want the Beta %+v", got, point)
 	}
 }
 
@@ -146,13 +175,14 @@ func TestNormalGammaByHand(t *testing.T) {
 	}
 }
 
-// With identify_variance learned, reward 0 after a model's 100 rewards 0 at the pair has the
+// With identify_variance learned (prior scale 0.1), reward 0 after a model's 100 rewards 0 at the pair has the
 // predictive of the Normal–Gamma prior (mean 0.5, κ₀ = 0.1²/0.5², a₀ = 1, b₀ = 0.1²) updated by
 // them: Student's t with 2·51 degrees of freedom about m = 0.04·0.5/100.04, of scale²
 // b(κ + 1)/(aκ) with κ = 100.04, a = 51, b = 0.01 + 0.04·100·0.5²/(2·100.04); under a new model
 // the prior's own, t with 2 degrees of freedom about 0.5 of scale² 0.01·1.04/0.04.
 func TestHybridLearnedVarianceByHand(t *testing.T) {
 	p := DefaultHybridParams()
+	p.IdentifyNoise, p.IdentifyVariance = 0.2, LearnedVariance // the noise's prior scale 0.1
 	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
 	h := hybridAgentWith(t, p, models)
 	h.Observe(0, 0, 0, 1)
@@ -177,7 +207,7 @@ func TestHybridLearnedVarianceKeepsASpreadModel(t *testing.T) {
 	spread.sq[0] = 25
 	for _, v := range []RewardVariance{KnownVariance, LearnedVariance} {
 		p := DefaultHybridParams()
-		p.IdentifyVariance = v
+		p.IdentifyNoise, p.IdentifyVariance = 0.2, v // 0.1 on the range [0, 1]
 		h := hybridAgentWith(t, p, nil)
 		h.models = []latentModel{spread}
 		if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
