@@ -150,12 +150,14 @@ func TestSearchSkipsInertKeys(t *testing.T) {
 }
 
 // hybrid-prior's part turned off is not searched: without templates none of the library's keys,
-// without whole tasks not α; with both parts, both.
+// without whole tasks not α; with both parts, both. σ_id, unused under the Normal reward
+// posterior, is searched from that default too, since the searched choice beta uses it.
 func TestHybridSearchesItsPartsOn(t *testing.T) {
 	for src, want := range map[string][2][]string{
-		"{}":                   {{"concentration", "m_s", "tau", "strength", "new_share"}, nil},
-		"{templates: false}":   {{"concentration"}, {"m_s", "tau", "strength", "new_share"}},
-		"{whole_tasks: false}": {{"m_s", "tau", "strength", "new_share"}, {"concentration"}},
+		"{}":                         {{"concentration", "m_s", "tau", "strength", "new_share", "identify_noise"}, nil},
+		"{reward_posterior: normal}": {{"identify_noise"}, nil},
+		"{templates: false}":         {{"concentration"}, {"m_s", "tau", "strength", "new_share"}},
+		"{whole_tasks: false}":       {{"m_s", "tau", "strength", "new_share"}, {"concentration"}},
 	} {
 		var n yaml.Node
 		if err := yaml.Unmarshal([]byte(src), &n); err != nil {

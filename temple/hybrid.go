@@ -132,8 +132,9 @@ func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
 }
 
 // Inert: PSRL's reward posterior leaves the other's keys unused, and the Normal one σ_id (the
-// weights use the base's model); hybrid-prior's part turned off leaves its keys unused: without the template library its m_s, tau, strength, new_share and
-// partial; without whole-task models the concentration α.
+// weights use the base's model); hybrid-prior's part turned off leaves its keys unused: without
+// the template library its m_s, tau, strength, new_share and partial; without whole-task models
+// the concentration α.
 func (p *HybridPriorSpec) Inert() []string {
 	keys := p.PSRLParams.Inert()
 	if p.RewardPosterior == learners.NormalReward {
@@ -167,12 +168,12 @@ func (p *HybridPriorSpec) Inert() []string {
 // rewards under model k's reward posterior in the weights' reward model (weightsModel: the Normal
 // base's own; under the Beta base a Normal of noise σ_id, IdentifyNoise; with IdentifyVariance
 // learned, Normal–Gamma, the noise learned from the model's pooled rewards), and
-// M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal of TemplatePrior (pairMixture.reweigh's normaliser). To draw a model it draws z, places model
-// z's pooled samples beside the own samples of every pair it has seen (as LatentPrior), draws for
-// every other visited pair a component of the library's mixture and places it (as
-// TemplatePrior), and has the base draw from the counts. At the end of a task the task joins the
-// model of largest posterior weight or, if that is a new model, starts one and gives the library
-// its pairs with at least m_s own samples.
+// M(D_i) = Σ_c w_c·ML_c(D_i) the mixture marginal of TemplatePrior (pairMixture.reweigh's
+// normaliser). To draw a model it draws z, places model z's pooled samples beside the own samples
+// of every pair it has seen (as LatentPrior), draws for every other visited pair a component of
+// the library's mixture and places it (as TemplatePrior), and has the base draw from the counts.
+// At the end of a task the task joins the model of largest posterior weight or, if that is a new
+// model, starts one and gives the library its pairs with at least m_s own samples.
 //
 // What is approximated (docs/decisions.md, "One posterior over whole tasks and templates"): a
 // model's pair with samples has the sparse Dirichlet updated by them, not G₀ updated by them (the

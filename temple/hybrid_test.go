@@ -94,12 +94,13 @@ func TestHybridPosteriorByHand(t *testing.T) {
 }
 
 // With σ_id (identify_noise) 0.2 on the Beta range [0, 1] the weights take rewards as Normal about
-// each pair's mean with noise 0.2 half-widths, 0.1, the mean N(0.5, 0.5²) a priori (the middle and half-width of the Beta range [0, 1]). By hand, one
-// sample to state 1 with reward 0: under either model (100 rewards 0 at pair 0) the mean's
-// posterior is N(2/10004, 1/10004) (precision 4 + 100/0.01), so reward 0 has the predictive
-// density N(0; 2/10004, 1/10004 + 0.01); under a new model N(0; 0.5, 0.25 + 0.01). With the
-// transitions' 100.1/101, 0.1/101 and 0.1, the posterior is ∝ their products. A reward a model
-// never paid rules it out: reward 0.8 where both models paid 0 leaves the new model almost all.
+// each pair's mean with noise 0.2 half-widths, 0.1, the mean N(0.5, 0.5²) a priori (the middle and
+// half-width of the range). By hand, one sample to state 1 with reward 0: under either model (100
+// rewards 0 at pair 0) the mean's posterior is N(2/10004, 1/10004) (precision 4 + 100/0.01), so
+// reward 0 has the predictive density N(0; 2/10004, 1/10004 + 0.01); under a new model N(0; 0.5,
+// 0.25 + 0.01). With the transitions' 100.1/101, 0.1/101 and 0.1, the posterior is ∝ their
+// products. A reward a model never paid rules it out: reward 0.8 where both models paid 0 leaves
+// the new model almost all.
 func TestHybridIdentifyNoiseByHand(t *testing.T) {
 	normal := func(x, mean, v float64) float64 { return math.Exp(-(x-mean)*(x-mean)/(2*v)) / math.Sqrt(2*math.Pi*v) }
 	models := []latentModelSpec{{1, 100, 1}, {2, 100, 1}}
@@ -147,6 +148,18 @@ func TestHybridWeightsModel(t *testing.T) {
 	}
 }
 
+// σ_id is inert under the Normal reward posterior, whose weights are the base's, and only there.
+func TestHybridIdentifyNoiseInertUnderNormal(t *testing.T) {
+	spec := HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
+	if slices.Contains(spec.Inert(), "identify_noise") {
+		t.Errorf("Beta reward posterior: inert keys %v, want identify_noise used", spec.Inert())
+	}
+	spec.RewardPosterior = learners.NormalReward
+	if !slices.Contains(spec.Inert(), "identify_noise") {
+		t.Errorf("Normal reward posterior: inert keys %v, want identify_noise among them", spec.Inert())
+	}
+}
+
 // studentT is Student's t density at x with nu degrees of freedom, location m and scale s.
 func studentT(x, nu, m, s float64) float64 {
 	z := (x - m) / s
@@ -175,9 +188,9 @@ func TestNormalGammaByHand(t *testing.T) {
 	}
 }
 
-// With identify_variance learned (prior scale 0.1), reward 0 after a model's 100 rewards 0 at the pair has the
-// predictive of the Normal–Gamma prior (mean 0.5, κ₀ = 0.1²/0.5², a₀ = 1, b₀ = 0.1²) updated by
-// them: Student's t with 2·51 degrees of freedom about m = 0.04·0.5/100.04, of scale²
+// With identify_variance learned (prior scale 0.1), reward 0 after a model's 100 rewards 0 at the
+// pair has the predictive of the Normal–Gamma prior (mean 0.5, κ₀ = 0.1²/0.5², a₀ = 1, b₀ = 0.1²)
+// updated by them: Student's t with 2·51 degrees of freedom about m = 0.04·0.5/100.04, of scale²
 // b(κ + 1)/(aκ) with κ = 100.04, a = 51, b = 0.01 + 0.04·100·0.5²/(2·100.04); under a new model
 // the prior's own, t with 2 degrees of freedom about 0.5 of scale² 0.01·1.04/0.04.
 func TestHybridLearnedVarianceByHand(t *testing.T) {
