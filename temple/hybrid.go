@@ -73,17 +73,20 @@ func (p HybridParams) Validate() error {
 	if !(p.IdentifyNoise >= 0) || math.IsInf(p.IdentifyNoise, 0) {
 		return fmt.Errorf("hybrid-prior: identify_noise = %v, want a finite number >= 0", p.IdentifyNoise)
 	}
-	switch p.IdentifyVariance {
-	case KnownVariance:
-	case LearnedVariance:
-		if p.IdentifyNoise == 0 {
-			return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0, the noise's prior scale (identify_noise 0, the base's reward model, goes with identify_variance known)")
-		}
-	default:
+	if p.IdentifyVariance != KnownVariance && p.IdentifyVariance != LearnedVariance {
 		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)
 	}
 	if !p.WholeTasks && !p.Templates {
 		return errors.New("hybrid-prior: whole_tasks and templates both false: that is PSRL (type psrl); keep at least one part")
+	}
+	return nil
+}
+
+// checkNoise refuses the learned noise without its prior scale, which under the Beta reward
+// posterior is σ_id (under the Normal one, the base's reward_noise).
+func (p HybridParams) checkNoise(beta bool) error {
+	if beta && p.IdentifyVariance == LearnedVariance && p.IdentifyNoise == 0 {
+		return errors.New("hybrid-prior: identify_variance learned needs identify_noise > 0 under reward_posterior beta, the noise's prior scale (identify_noise 0, the Beta's own likelihood, goes with identify_variance known)")
 	}
 	return nil
 }
@@ -112,7 +115,10 @@ func (p *HybridPriorSpec) Validate() error {
 	if err := p.PSRLParams.Validate(); err != nil {
 		return err
 	}
-	return p.HybridParams.Validate()
+	if err := p.HybridParams.Validate(); err != nil {
+		return err
+	}
+	return p.checkNoise(psrlModel(p.PSRLParams).Beta)
 }
 
 // New builds the learner over a PSRL that draws when the learner says, on the PSRL schedule of
@@ -220,6 +226,9 @@ func NewHybridPrior(p HybridParams, r PSRLModel, base agent.Base) (*HybridPrior,
 		return nil, err
 	}
 	if err := r.validate(HybridPriorType); err != nil {
+		return nil, err
+	}
+	if err := p.checkNoise(r.Beta); err != nil {
 		return nil, err
 	}
 	mix, err := newPairMixture(p.PriorParams)

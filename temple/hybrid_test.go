@@ -405,10 +405,20 @@ func TestHybridParamsValidate(t *testing.T) {
 	if err := p.Validate(); err == nil || err.Error() != `hybrid-prior: identify_variance "guessed", want "known" or "learned"` {
 		t.Errorf("identify_variance guessed: %v", err)
 	}
-	p = DefaultHybridParams()
-	p.IdentifyVariance, p.IdentifyNoise = LearnedVariance, 0
-	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "identify_variance learned needs identify_noise > 0") {
-		t.Errorf("learned variance, identify_noise 0: %v", err)
+	// The learned noise's prior scale is σ_id under the Beta reward posterior, reward_noise under
+	// the Normal one: identify_noise 0 is refused with the first only, by the config's check and
+	// by the constructor.
+	spec := HybridPriorSpec{PSRLParams: learners.DefaultPSRL(), HybridParams: DefaultHybridParams()}
+	spec.IdentifyVariance, spec.IdentifyNoise = LearnedVariance, 0
+	if err := spec.Validate(); err == nil || !strings.Contains(err.Error(), "identify_variance learned needs identify_noise > 0 under reward_posterior beta") {
+		t.Errorf("learned variance, identify_noise 0, Beta rewards: %v", err)
+	}
+	if _, err := NewHybridPrior(spec.HybridParams, PSRLModel{Beta: true, RewardMax: 1}, episodePSRL(t)); err == nil {
+		t.Error("learned variance, identify_noise 0, Beta rewards: built")
+	}
+	spec.RewardPosterior = learners.NormalReward
+	if err := spec.Validate(); err != nil {
+		t.Errorf("learned variance, identify_noise 0, Normal rewards: %v", err)
 	}
 	p = DefaultHybridParams()
 	p.Concentration = 0
