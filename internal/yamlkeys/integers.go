@@ -9,8 +9,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Integers refuses a number with a fraction that n gives for an integer: the YAML library decodes
-// 2.5 into an int field as 2, silently. v is what n was decoded into; it is encoded back (under
+// Integers refuses a number with a fraction that n gives for an integer, and a whole number
+// written as a float beyond the integer's range: the YAML library decodes 2.5 into an int field
+// as 2, and −1e19 as the smallest int, silently. v is what n was decoded into; it is encoded back (under
 // its config keys, by its MarshalYAML where it has one), and every integer there is compared with
 // what n wrote at the same key or index. The error names the line, the key path and the value.
 func Integers(n *yaml.Node, v any) error {
@@ -57,13 +58,18 @@ func fractions(n, back *yaml.Node, path string) error {
 		}
 	case n.Kind == yaml.ScalarNode && back.Kind == yaml.ScalarNode && back.ShortTag() == "!!int" && n.ShortTag() == "!!float":
 		// The YAML library reads digits with underscores (0.1_ is 0.1) and .inf as floats; a float
-		// Go cannot parse back is refused, not taken for an integer.
-		if x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err != nil || x != math.Trunc(x) {
-			what := path
-			if what == "" {
-				what = "the value"
-			}
+		// Go cannot parse back is refused, not taken for an integer. A whole number beyond the
+		// integer's range (−1e19 for an int) is decoded saturated, silently: refused too.
+		what := path
+		if what == "" {
+			what = "the value"
+		}
+		x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil || x != math.Trunc(x) {
 			return fmt.Errorf("line %d: %s = %s, want an integer", n.Line, what, n.Value)
+		}
+		if got, err := strconv.ParseFloat(back.Value, 64); err != nil || got != x {
+			return fmt.Errorf("line %d: %s = %s, out of the integer's range (read as %s)", n.Line, what, n.Value, back.Value)
 		}
 	}
 	return nil

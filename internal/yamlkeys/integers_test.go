@@ -19,14 +19,15 @@ type intsDeep struct {
 }
 
 // Issue 51, case 15: a fraction given for an integer is refused, naming the line, the key path
-// and the value, wherever it is; a whole number written as a float (2.0, 1e3) and a fraction for
-// a float are not.
+// and the value, wherever it is, and so is a whole number beyond the integer's range; a whole
+// number written as a float (2.0, 1e3) and a fraction for a float are not.
 func TestIntegersRefusesAFraction(t *testing.T) {
 	for text, want := range map[string]string{
 		"m: 2.5\n":                               "line 1: m = 2.5, want an integer",
 		"cells: [1, 1.5]\n":                      "line 1: cells[1] = 1.5, want an integer",
 		"inner:\n  count: 0.001\n":               "line 2: inner.count = 0.001, want an integer",
-		"m: 0.1_\n":                              "line 1: m = 0.1_, want an integer", // the YAML library's 0.1 (found by FuzzIntegers)
+		"m: 0.1_\n":                              "line 1: m = 0.1_, want an integer",                             // the YAML library's 0.1 (found by FuzzIntegers)
+		"m: -10000000000000000000\n":             "line 1: m = -10000000000000000000, out of the integer's range", // read as the smallest int (found by FuzzIntegers)
 		"m: 1_000.0\n":                           "",
 		"m: 2.0\nrate: 0.5\n":                    "",
 		"m: 1e3\ncells: [1, 2]\n":                "",
