@@ -228,7 +228,8 @@ func TestLearnersOverABaseSearchTheirBasesKeys(t *testing.T) {
 // A key in units of reward is searched in the agent's reward scale: MBIE-EB's β in its R_max
 // (0.01 to 10 at the default r_max 1, 100 to 100 000 at RiverSwim's r_max 10 000, for MBIE-EB and
 // a template learner over it); PSRL's σ₀ and σ in half the reward range the config gives (1 at
-// [−1, 1], 5 000 at [0, 10 000]; 1 when the range is the task's). hybrid-prior's σ_id is in
+// [−1, 1], 5 000 at [0, 10 000]; 1 when the range is the task's), σ at most that half-width
+// (Popoviciu's bound on a bounded reward's spread). hybrid-prior's σ_id is in
 // half-widths of the range already, the same at every range.
 func TestRewardKeysAreSearchedInRewardUnits(t *testing.T) {
 	for _, c := range []struct {
@@ -240,9 +241,9 @@ func TestRewardKeysAreSearchedInRewardUnits(t *testing.T) {
 		{"o-temple", "{base: mbie-eb, r_max: 10000}", "beta", 100, 100000},
 		{"fm-temple", "{base: mbie-eb, r_max: 0.5}", "beta", 0.005, 5},
 		{"psrl", "{}", "reward_sd", 0.01, 10},
-		{"psrl", "{reward_min: -1, reward_max: 1}", "reward_noise", 0.01, 10},
+		{"psrl", "{reward_min: -1, reward_max: 1}", "reward_noise", 0.001, 1},
 		{"psrl", "{reward_min: 0, reward_max: 10000}", "reward_sd", 50, 50000},
-		{"latent-psrl", "{reward_min: 0, reward_max: 10000}", "reward_noise", 50, 50000},
+		{"latent-psrl", "{reward_min: 0, reward_max: 10000}", "reward_noise", 5, 5000},
 		{"o-temple", "{base: psrl, reward_min: 0, reward_max: 10000}", "reward_sd", 50, 50000},
 		{"hybrid-prior", "{reward_min: 0, reward_max: 10000}", "identify_noise", 0.01, 1},
 		{"hybrid-prior", "{}", "identify_noise", 0.01, 1},

@@ -47,7 +47,15 @@ const (
 	// like 1/n whatever the scale. A reward outside the range is clamped (the pair's scaled sum to
 	// [0, n]) and counted (agent.Stats.RewardClamps, reward_clamps in metrics.csv).
 	BetaReward RewardPosterior = "beta"
+	// SharedNoiseReward is NormalReward with the noise σ² unknown and one for all of a task's
+	// pairs, learned from their own rewards (sharedNoise; not in the paper, docs/decisions.md
+	// decision 53): reward_noise is the prior's guess of σ, worth one sample.
+	SharedNoiseReward RewardPosterior = "normal-shared-noise"
 )
+
+// Normal reports whether p's reward posterior is Normal (normal or normal-shared-noise; "" is
+// normal).
+func (p RewardPosterior) Normal() bool { return p != BetaReward }
 
 // RewardBound is one end of the Beta posterior's reward range: a number given by the config, or
 // the task's own smallest or largest reward (the zero value, written "task"), which the runner
@@ -156,16 +164,16 @@ type PSRLParams struct {
 	// σ = 5 000).
 	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
 	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
-	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise, taken as known" range:"> 0"`
+	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise: taken as known (reward_posterior normal), or the prior's guess of it, worth one sample (normal-shared-noise)" range:"> 0"`
 	// M is the known threshold of Known and agent.Phase, a diagnostic only: PSRL acts on its samples,
 	// never on it.
 	M int64 `yaml:"m" doc:"a pair counts as known after m samples (phases and TempLe's retry only)" range:">= 1"`
 	// Schedule is per runner episode, TSDE or the doubling rule. Per episode, a task of one long
 	// episode (RiverSwim run for 100 000 steps) keeps its first model throughout.
 	Schedule PSRLSchedule `yaml:"schedule" doc:"when to draw a new model: at every runner episode's end (one model for all of a single-episode task), TSDE's epochs (when the epoch outgrows the last or a count doubles; whatever the episodes), or UCRL2's doubling rule (when a pair's samples in the epoch reach its count before it)" range:"episode | tsde | doubling"`
-	// RewardPosterior is normal (RewardMean, RewardSD, RewardNoise) or beta (RewardMin,
-	// RewardMax).
-	RewardPosterior RewardPosterior `yaml:"reward_posterior" doc:"posterior of a pair's mean reward: normal (reward_mean, reward_sd, reward_noise) or beta on rewards scaled to [0, 1] by reward_min and reward_max" range:"normal | beta"`
+	// RewardPosterior is normal or normal-shared-noise (RewardMean, RewardSD, RewardNoise) or beta
+	// (RewardMin, RewardMax).
+	RewardPosterior RewardPosterior `yaml:"reward_posterior" doc:"posterior of a pair's mean reward: normal (reward_mean, reward_sd, reward_noise), normal-shared-noise (the same, the noise unknown and one for all pairs, learned from their rewards; not in the paper) or beta on rewards scaled to [0, 1] by reward_min and reward_max" range:"normal | normal-shared-noise | beta"`
 	// RewardMin and RewardMax are the range of the rewards for the Beta posterior: both given, or
 	// both the task's (the default). The posterior keeps only a pair's reward sum, so rewards
 	// outside the range are not clipped one by one: the scaled sum is clamped to [0, n(s,a)], and
@@ -223,8 +231,8 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: m = %d, want at least 1", p.M)
 	case p.Schedule != PerEpisode && p.Schedule != TSDE && p.Schedule != Doubling:
 		return fmt.Errorf("psrl: schedule %q, want %q, %q or %q", p.Schedule, PerEpisode, TSDE, Doubling)
-	case p.RewardPosterior != "" && p.RewardPosterior != NormalReward && p.RewardPosterior != BetaReward:
-		return fmt.Errorf("psrl: reward_posterior %q, want %q or %q", p.RewardPosterior, NormalReward, BetaReward)
+	case p.RewardPosterior != "" && p.RewardPosterior != NormalReward && p.RewardPosterior != SharedNoiseReward && p.RewardPosterior != BetaReward:
+		return fmt.Errorf("psrl: reward_posterior %q, want %q, %q or %q", p.RewardPosterior, NormalReward, SharedNoiseReward, BetaReward)
 	case p.RewardMin.Given != p.RewardMax.Given:
 		return fmt.Errorf("psrl: reward_min = %v and reward_max = %v: give both bounds of the reward range, or neither (%s: the task's)", p.RewardMin, p.RewardMax, TaskBound)
 	case p.RewardMin.Given && (math.IsNaN(p.RewardMin.Value) || math.IsInf(p.RewardMin.Value, 0)):
@@ -248,7 +256,7 @@ func (p PSRLParams) Validate() error {
 // PSRLSearch is what temple tune searches of PSRL, and of the learners that have its keys
 // (template-prior, latent-psrl, hybrid-prior).
 var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.InRewardUnits(agenttypes.LogReal("reward_sd", 0.01, 10)),
-	agenttypes.InRewardUnits(agenttypes.LogReal("reward_noise", 0.01, 10)), agenttypes.Choice("reward_posterior", "beta", "normal"))
+	agenttypes.InRewardUnits(agenttypes.LogReal("reward_noise", 0.001, 1)), agenttypes.Choice("reward_posterior", "beta", "normal", "normal-shared-noise"))
 
 // RewardScale is the half-width of the reward range reward_min to reward_max when a config gives
 // both (RiverSwim's [0, 10 000]: 5 000), else 1: σ₀ and σ, in units of reward, are searched in its
@@ -290,7 +298,9 @@ func (p *PSRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
 //   - mean reward: Beta(1 + x, 1 + n(s,a) − x) for rewards scaled to [0, 1] by the range — the
 //     task's, or the one given —, x their scaled sum (the default), or Normal with precision 1/σ₀² + n(s,a)/σ² and
 //     mean (μ₀/σ₀² + R(s,a)/σ²)/precision, the conjugate posterior of a N(μ₀, σ₀²) prior when
-//     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum).
+//     the rewards are Normal with known standard deviation σ (R(s,a) is the reward sum); or
+//     that Normal given a σ² drawn first, one for all pairs, from its posterior given the
+//     pairs' own rewards (normal-shared-noise, sharedNoise; not in the paper).
 //
 // On its schedule (the doubling rule, TSDE, or every runner episode) PSRL draws one model from
 // the posterior, solves it exactly for the discount γ (terminal states at value 0) and follows it
@@ -342,6 +352,7 @@ type PSRL struct {
 	nk                  []int64
 
 	changed redrawState // redraw: changed
+	noise   sharedNoise // reward_posterior normal-shared-noise: the posterior of σ²
 }
 
 var _ agent.Base = (*PSRL)(nil)
@@ -397,6 +408,9 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
 	l.epochStart, l.lastLen = 0, 1 // T_0 = 1, our choice
+	if l.P.RewardPosterior == SharedNoiseReward {
+		l.noise.reset(n)
+	}
 	if l.P.Redraw == RedrawChanged {
 		l.beginRedraw()
 	}
@@ -428,7 +442,7 @@ func (l *PSRL) draw() {
 func (l *PSRL) sample() {
 	p := l.P
 	prior := 1 / (p.RewardSD * p.RewardSD)
-	noise := 1 / (p.RewardNoise * p.RewardNoise)
+	noise := l.noisePrecision()
 	for i := 0; i < l.S*l.A; i++ {
 		if l.terminal != nil && l.terminal[i/l.A] {
 			continue // an episode ends here: Q = 0
@@ -631,6 +645,9 @@ func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng)
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
 	l.changed.mark(i)
+	if l.P.RewardPosterior == SharedNoiseReward {
+		l.noise.record(i, r)
+	}
 	n, ni := l.stats.Samples(), l.stats.Counts().N(i)
 	switch {
 	case l.P.Schedule == TSDE && (n-l.epochStart > l.lastLen || ni > 2*l.nk[i]):

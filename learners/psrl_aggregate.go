@@ -65,7 +65,7 @@ func (m *aggregateModel) backup(i int, v []float64, total, gamma float64, S int)
 func (l *PSRL) sampleAggregate() {
 	p := l.P
 	prior := 1 / (p.RewardSD * p.RewardSD)
-	noise := 1 / (p.RewardNoise * p.RewardNoise)
+	noise := l.noisePrecision()
 	m := &l.agg
 	m.reset()
 	for i := 0; i < l.S*l.A; i++ {

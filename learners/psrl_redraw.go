@@ -58,7 +58,7 @@ func (l *PSRL) redraw() {
 func (l *PSRL) resampleStale() {
 	r, old, m := &l.changed, &l.agg, &l.changed.spare
 	prior := 1 / (l.P.RewardSD * l.P.RewardSD)
-	noise := 1 / (l.P.RewardNoise * l.P.RewardNoise)
+	noise := l.noisePrecision()
 	m.reset()
 	for i := range l.S * l.A {
 		if r.stale[i] {

@@ -251,7 +251,7 @@ func TestPSRLValidate(t *testing.T) {
 		{func(p *PSRLParams) { p.RewardNoise = 0 }, "psrl: reward_noise = 0"},
 		{func(p *PSRLParams) { p.M = -3 }, "psrl: m = -3"},
 		{func(p *PSRLParams) { p.Schedule = "weekly" }, `psrl: schedule "weekly", want "episode", "tsde" or "doubling"`},
-		{func(p *PSRLParams) { p.RewardPosterior = "gamma" }, `psrl: reward_posterior "gamma", want "normal" or "beta"`},
+		{func(p *PSRLParams) { p.RewardPosterior = "gamma" }, `psrl: reward_posterior "gamma", want "normal", "normal-shared-noise" or "beta"`},
 		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = Bound(math.Inf(-1)), Bound(1) }, "psrl: reward_min = -Inf"},
 		{func(p *PSRLParams) { p.RewardMin, p.RewardMax = Bound(2), Bound(2) }, "psrl: reward_max = 2, want a finite number > reward_min (2)"},
 		{func(p *PSRLParams) { p.RewardMin = Bound(-1) }, "psrl: reward_min = -1 and reward_max = task: give both bounds of the reward range, or neither (task: the task's)"},

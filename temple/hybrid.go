@@ -143,7 +143,7 @@ func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
 // the concentration α.
 func (p *HybridPriorSpec) Inert() []string {
 	keys := p.PSRLParams.Inert()
-	if p.RewardPosterior == learners.NormalReward {
+	if p.RewardPosterior.Normal() {
 		keys = append(keys, "identify_noise")
 	}
 	if !p.Templates {
@@ -208,12 +208,13 @@ type HybridPrior struct {
 	// terms, per pair, per candidate then new: ln of the marginal likelihood of the pair's own
 	// samples (as of its last reweighing) under the model.
 	terms   []float64
-	logw    []float64 // per candidate, then new: the posterior, as logs while computed
-	drawn   int       // the candidate drawn last (−1: new)
-	byModel []bool    // per pair: model drawn's pooled samples are placed on it
-	ownSq   []float64 // per pair, the sum of its own rewards' squares
-	dirty   []bool    // per pair, own samples since its terms were computed
-	visited []int     // pairs with own samples, in order of first sample
+	logw    []float64   // per candidate, then new: the posterior, as logs while computed
+	drawn   int         // the candidate drawn last (−1: new)
+	byModel []bool      // per pair: model drawn's pooled samples are placed on it
+	ownSq   []float64   // per pair, the sum of its own rewards' squares
+	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
+	dirty   []bool      // per pair, own samples since its terms were computed
+	visited []int       // pairs with own samples, in order of first sample
 	clock   drawClock
 	rng     *rand.Rand
 	newW    float64 // the posterior weight of a new model at the end of the task
@@ -252,7 +253,7 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if h.r, err = h.model.forTask(HybridPriorType, t); err != nil {
+	if h.r, err = h.model.forTask(HybridPriorType, t, h.noise); err != nil {
 		return err
 	}
 	h.w = weightsModel(h.r, h.p)
@@ -437,6 +438,9 @@ func (h *HybridPrior) draw() {
 // weights), or makes it a new model, whose pairs with at least m_s own samples the library learns.
 // Without the whole-task part every task is a new model and no model is kept.
 func (h *HybridPrior) EndTask() {
+	if h.model.SharedNoise {
+		h.noise.add(&h.own, h.ownSq) // the family's reward noise
+	}
 	h.posterior()
 	h.newW = h.logw[len(h.logw)-1]
 	best := len(h.logw) - 1

@@ -154,9 +154,11 @@ func TestHybridIdentifyNoiseInertUnderNormal(t *testing.T) {
 	if slices.Contains(spec.Inert(), "identify_noise") {
 		t.Errorf("Beta reward posterior: inert keys %v, want identify_noise used", spec.Inert())
 	}
-	spec.RewardPosterior = learners.NormalReward
-	if !slices.Contains(spec.Inert(), "identify_noise") {
-		t.Errorf("Normal reward posterior: inert keys %v, want identify_noise among them", spec.Inert())
+	for _, normal := range []learners.RewardPosterior{learners.NormalReward, learners.SharedNoiseReward} {
+		spec.RewardPosterior = normal
+		if !slices.Contains(spec.Inert(), "identify_noise") {
+			t.Errorf("reward posterior %s: inert keys %v, want identify_noise among them", normal, spec.Inert())
+		}
 	}
 }
 

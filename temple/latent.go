@@ -110,9 +110,10 @@ type LatentPrior struct {
 	tasks  int // finished tasks
 
 	// Per task.
-	logw    []float64 // per model, then new: log prior weight + log marginal likelihood so far
-	drawn   int       // the model drawn last, placed beside the own samples (−1: new)
-	ownSq   []float64 // per pair, the sum of its own rewards' squares
+	logw    []float64   // per model, then new: log prior weight + log marginal likelihood so far
+	drawn   int         // the model drawn last, placed beside the own samples (−1: new)
+	ownSq   []float64   // per pair, the sum of its own rewards' squares
+	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
 	clock   drawClock
 	rng     *rand.Rand
 	weights []float64
@@ -157,7 +158,7 @@ func (lp *LatentPrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if lp.r, err = lp.model.forTask(LatentPSRLType, t); err != nil {
+	if lp.r, err = lp.model.forTask(LatentPSRLType, t, lp.noise); err != nil {
 		return err
 	}
 	lp.rng = t.Rand
@@ -285,6 +286,9 @@ func (lp *LatentPrior) EndTask() {
 	m.counts.Merge(&lp.own)
 	m.tasks++
 	lp.tasks++
+	if lp.model.SharedNoise {
+		lp.noise.add(&lp.own, lp.ownSq) // the family's reward noise
+	}
 }
 
 // TaskMetrics are the base's statistics, the models held, and the posterior weight of a new model

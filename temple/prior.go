@@ -134,11 +134,12 @@ type TemplatePrior struct {
 	mix pairMixture
 
 	// Per task.
-	choice  []int32   // per pair, the component drawn last (−1: new)
-	ownSq   []float64 // per pair, the sum of its own rewards' squares
-	dirty   []bool    // per pair, own samples since its weights were computed
-	clock   drawClock // the epochs of PSRLModel.Schedule
-	visited []int     // pairs with own samples, in order of first sample
+	choice  []int32     // per pair, the component drawn last (−1: new)
+	ownSq   []float64   // per pair, the sum of its own rewards' squares
+	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
+	dirty   []bool      // per pair, own samples since its weights were computed
+	clock   drawClock   // the epochs of PSRLModel.Schedule
+	visited []int       // pairs with own samples, in order of first sample
 	rng     *rand.Rand
 	truth   *template.Truth
 }
@@ -172,7 +173,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 		return err
 	}
 	var err error
-	if tp.r, err = tp.model.forTask(TemplatePriorType, t); err != nil {
+	if tp.r, err = tp.model.forTask(TemplatePriorType, t, tp.noise); err != nil {
 		return err
 	}
 	tp.rng = t.Rand
@@ -263,7 +264,12 @@ func (tp *TemplatePrior) redraw(i int) {
 
 // EndTask gives the library the own samples of every pair with at least m_s of them: to the
 // closest template within τ̂, or as a new template.
-func (tp *TemplatePrior) EndTask() { tp.mix.learn(&tp.own, tp.visited, tp.S) }
+func (tp *TemplatePrior) EndTask() {
+	tp.mix.learn(&tp.own, tp.visited, tp.S)
+	if tp.model.SharedNoise {
+		tp.noise.add(&tp.own, tp.ownSq) // the family's reward noise
+	}
+}
 
 // TaskMetrics are the base's statistics; the library's size and the templates added this task;
 // the pairs whose drawn component is placed at the end of the task, and the share of those placed

@@ -2,10 +2,12 @@ package temple
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/internal/buf"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -66,6 +68,10 @@ type PSRLModel struct {
 	// LearnedNoise (in HybridPrior's weights, identify_variance learned): Normal rewards whose
 	// noise is unknown, Normal–Gamma a priori (normalGamma); RewardNoise is its prior scale.
 	LearnedNoise bool
+	// SharedNoise (learners.SharedNoiseReward): the base draws with the noise learned, one for all
+	// of a task's pairs, and the components' likelihoods take it as known at the family's value
+	// (familyNoise); RewardNoise is the prior's guess.
+	SharedNoise bool
 	// Beta rewards (learners.BetaReward): rewards scaled to [0, 1] by RewardMin and RewardMax — or,
 	// with TaskRange, by the range each task states (agent.Task.Rewards), as PSRL's own defaults —,
 	// the scaled sum x of n rewards clamped to [0, n], the mean θ ~ Beta(1, 1) under "new", and the
@@ -76,8 +82,12 @@ type PSRLModel struct {
 	Schedule             DrawSchedule
 }
 
-// forTask is r on task t: with TaskRange, its Beta range is the task's.
-func (r PSRLModel) forTask(typ string, t agent.Task) (PSRLModel, error) {
+// forTask is r on task t: with TaskRange, its Beta range is the task's; with SharedNoise, its
+// noise the family's, given the earlier tasks' rewards (family).
+func (r PSRLModel) forTask(typ string, t agent.Task, family familyNoise) (PSRLModel, error) {
+	if r.SharedNoise {
+		r.RewardNoise = family.sd(r.RewardNoise)
+	}
 	if !r.Beta || !r.TaskRange {
 		return r, nil
 	}
@@ -89,6 +99,38 @@ func (r PSRLModel) forTask(typ string, t agent.Task) (PSRLModel, error) {
 	}
 	r.RewardMin, r.RewardMax = t.Rewards.Min, t.Rewards.Max
 	return r, nil
+}
+
+// familyNoise is what the learners over PSRL take for the reward noise σ under
+// learners.SharedNoiseReward, where their base learns σ² within each task: the spread of the own
+// rewards of the tasks they have finished about their pairs' means, pooled, SS over d = Σ(n − 1)₊
+// degrees of freedom. A task's components take σ as known (so that their likelihoods, and a
+// weight computed on a pair's samples up to its last reweighing, are the same whenever they are
+// computed) at the scale of σ²'s posterior given them, √((ν₀·σ_g² + SS)/(ν₀ + d)), ν₀ = 1 and
+// σ_g the config's reward_noise, as the base's prior (learners.SharedNoiseReward). It is
+// empirical Bayes: one noise for the family, estimated from the earlier tasks, whose components
+// — models and templates — are what the likelihoods compare this task's rewards with.
+type familyNoise struct {
+	ss  float64
+	dof int64
+}
+
+// add pools the own rewards of a finished task: per pair, its count, sum and sum of squares sq.
+func (f *familyNoise) add(own *mdp.Counts, sq []float64) {
+	for i, q := range sq {
+		n, sum := own.N(i), own.R(i)
+		if n < 2 {
+			continue
+		}
+		f.ss += max(q-sum*sum/float64(n), 0) // rounding can leave a constant pair's a little below 0
+		f.dof += n - 1
+	}
+}
+
+// sd is σ given the prior's guess.
+func (f familyNoise) sd(guess float64) float64 {
+	const nu0 = 1
+	return math.Sqrt((nu0*guess*guess + f.ss) / (nu0 + float64(f.dof)))
 }
 
 // validate names the first of r's settings that the learner typ cannot use.
@@ -173,6 +215,6 @@ func psrlModel(p learners.PSRLParams) PSRLModel {
 		learners.PerEpisode: DrawPerEpisode, learners.TSDE: DrawTSDE, learners.Doubling: DrawDoubling,
 	}[p.Schedule]
 	return PSRLModel{RewardMean: p.RewardMean, RewardSD: p.RewardSD, RewardNoise: p.RewardNoise,
-		Beta: p.RewardPosterior == learners.BetaReward, RewardMin: p.RewardMin.Value, RewardMax: p.RewardMax.Value,
+		Beta: p.RewardPosterior == learners.BetaReward, SharedNoise: p.RewardPosterior == learners.SharedNoiseReward, RewardMin: p.RewardMin.Value, RewardMax: p.RewardMax.Value,
 		TaskRange: !p.RewardMin.Given, Schedule: schedule}
 }
