@@ -157,8 +157,8 @@ type PSRLParams struct {
 	// state (1: uniform over the simplex).
 	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
-	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood); used with
-	// reward_posterior normal. They must be on the scale of the task's rewards: with N(0, 1), in
+	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood; reward_posterior
+	// normal), or the prior's guess of it (normal-shared-noise). They must be on the scale of the task's rewards: with N(0, 1), in
 	// our run, PSRL kept to Strehl & Littman's RiverSwim's near reward of 5 for all 2000 episodes
 	// and never found the 10 000 at the far end (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000,
 	// σ = 5 000).

@@ -33,9 +33,10 @@ type HybridParams struct {
 	// models and of the library's components) take each reward as Normal about its pair's mean, of
 	// standard deviation σ_id times half the reward range, the mean a priori the Normal of the
 	// range's middle and half-width (weightsModel). 0: the Beta's own likelihood, which tells
-	// models apart by their rewards only weakly. Under the Normal reward posterior the weights use
-	// the base's own model (reward_noise), and σ_id is unused.
-	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id, under reward_posterior beta: the reward noise the posterior weights of the task models and templates assume, in half-widths of the reward range (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the Beta's own likelihood, a weak test of a model's rewards. Under reward_posterior normal the weights use the base's reward_noise" range:">= 0"`
+	// models apart by their rewards only weakly. Under the Normal reward posteriors the weights use
+	// the base's own model (reward_noise, or under normal-shared-noise the family's noise,
+	// familyNoise), and σ_id is unused.
+	IdentifyNoise float64 `yaml:"identify_noise" doc:"σ_id, under reward_posterior beta: the reward noise the posterior weights of the task models and templates assume, in half-widths of the reward range (Normal rewards about each pair's mean; with identify_variance learned, the noise's prior scale); 0: the Beta's own likelihood, a weak test of a model's rewards. Under the Normal reward posteriors the weights use the base's reward_noise (normal), or the noise learned from the earlier tasks' rewards (normal-shared-noise)" range:">= 0"`
 	// IdentifyVariance is whether the weights take the rewards' noise as known (σ_id, or the
 	// Normal base's reward_noise) or learn it pair by pair from that prior scale: a Normal of
 	// unknown mean and variance (Normal–Gamma), whose predictive is Student's t, wide where a
@@ -285,8 +286,9 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 }
 
 // weightsModel is the reward model of the posterior weights on a task whose base model is r.
-// Under the Normal reward posterior it is r's own, with the noise learned from the prior scale
-// reward_noise under identify_variance learned: one reward model for the weights and the draws.
+// Under the Normal reward posteriors it is r's own (under normal-shared-noise, with the family's
+// noise, forTask), with the noise learned from that prior scale under identify_variance learned:
+// one reward model for the weights and the draws.
 // Under the Beta posterior, whose Bernoulli likelihood of a fractional reward is at least 1/2
 // under any mean near it, it is Normal: each reward about its pair's mean with noise σ_id times
 // the range's half-width (known, or its prior scale when learned), the mean a priori the
