@@ -38,3 +38,38 @@ func ExamplePSRLParams_redraw() {
 	// redraw all: 6 steps to the goal in the last episode, 255 models drawn
 	// redraw changed: 6 steps to the goal in the last episode, 239 models drawn
 }
+
+// PSRL's reward posteriors on a 6×6 grid whose rewards are exact (a step costs 0.05, the goal pays
+// 1 and ends the episode): the Beta on the task's range and the Normal of the default known noise
+// σ = 1 keep every pair's sampled mean reward far wider than the step cost for a long time;
+// normal-shared-noise starts from the same guess σ = 1 and learns from all pairs' rewards together
+// that the noise is small, and goes for the goal (the shortest path is 10 steps; an episode stops
+// after 50).
+func ExamplePSRLParams_sharedNoise() {
+	mz := env.Maze{Width: 6, Height: 6, Slip: make([]float64, 36), Goals: []env.Cell{{X: 6, Y: 6}}, GoalReward: 1,
+		StepCost: 0.05, Actions: 4, TerminalGoals: true}
+	m, _ := mz.Model()
+	for _, posterior := range []learners.RewardPosterior{learners.BetaReward, learners.NormalReward, learners.SharedNoiseReward} {
+		p := learners.DefaultPSRL()
+		p.RewardPosterior = posterior
+		base, err := learners.NewPSRL(p)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		ag := agent.NewSingle(base)
+		ag.BeginTask(agent.Task{S: m.S, A: m.A, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1)), Terminal: m.TerminalStates(), Rewards: agent.RewardsOf(m)})
+		envRand := rand.New(rand.NewPCG(2, 2))
+		reached := 0
+		for range 100 {
+			if gridEpisode(ag, m, envRand) <= 50 { // gridEpisode stops an episode after 50 steps
+				reached++
+			}
+		}
+		fmt.Printf("%s: the goal in %d of 100 episodes\n", posterior, reached)
+	}
+	// Output:
+	// beta: the goal in 3 of 100 episodes
+	// normal: the goal in 2 of 100 episodes
+	// normal-shared-noise: the goal in 94 of 100 episodes
+}
