@@ -28,16 +28,16 @@ func Inert(p Params) []string {
 }
 
 // withoutInert is space less the dimensions of p's inert keys, keeping a key that one of the
-// space's own choices makes live: PSRL's space searches reward_posterior [beta, normal], so
-// reward_sd, inert under its default beta, is searched too (a setting that draws beta leaves it
-// unused).
+// space's own choices makes live: PSRL's space searches reward_posterior [beta, normal,
+// normal-shared-noise], so reward_sd, inert under its default beta, is searched too (a setting
+// that draws beta leaves it unused).
 func withoutInert(typ string, space []Dim, p Params) []Dim {
 	return slices.DeleteFunc(space, func(d Dim) bool { return !Live(typ, p, d.Key, space) })
 }
 
 // Live reports whether key of p, of type typ, is used: not inert under p's settings (Inert), or
 // made live by one of the choices of the searched dimensions dims (a search of reward_posterior
-// [beta, normal] uses reward_sd).
+// [beta, normal, normal-shared-noise] uses reward_sd).
 func Live(typ string, p Params, key string, dims []Dim) bool {
 	if !slices.Contains(Inert(p), key) {
 		return true

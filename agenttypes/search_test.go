@@ -115,8 +115,8 @@ func TestScalesAreOfKnownKeys(t *testing.T) {
 }
 
 // A key a setting makes inert is not searched unless one of the space's choices makes it live:
-// every type over PSRL searches reward_posterior [beta, normal] and with it the Normal posterior's
-// reward_sd and reward_noise, from either default; the Beta range (a bound of the task, not a
+// every type over PSRL searches reward_posterior [beta, normal, normal-shared-noise] and with it
+// the Normal posteriors' reward_sd and reward_noise, from any of them; the Beta range (a bound of the task, not a
 // prior) is never searched; a config's range for reward_sd has its log scale (Scale).
 func TestSearchSkipsInertKeys(t *testing.T) {
 	has := func(space []agenttypes.Dim, key string) bool {
@@ -134,7 +134,8 @@ func TestSearchSkipsInertKeys(t *testing.T) {
 		}
 		overPSRL++
 		normal := decodeParams(t, ty.Name, src+"reward_posterior: normal}")
-		for _, p := range []agenttypes.Params{beta, normal} {
+		shared := decodeParams(t, ty.Name, src+"reward_posterior: normal-shared-noise}")
+		for _, p := range []agenttypes.Params{beta, normal, shared} {
 			if sp := agenttypes.SearchSpace(ty.Name, p); !has(sp, "reward_posterior") || !has(sp, "reward_sd") || !has(sp, "reward_noise") ||
 				has(sp, "reward_min") || has(sp, "reward_max") {
 				t.Errorf("%s %s searches %v, want reward_posterior, reward_sd and reward_noise, not the Beta range", ty.Name, src, sp)

@@ -281,9 +281,10 @@ func (c *cancelAfter) TaskDone(int, string, int) {
 func strconvU(x uint64) string { return strconv.FormatUint(x, 10) }
 
 // A key a setting makes inert is not searched unless a searched choice makes it live: PSRL,
-// template-prior and latent-psrl at their defaults search reward_posterior [beta, normal] and with
-// it reward_sd and reward_noise; a block fixing reward_posterior beta leaves them out, and a range
-// for reward_sd beside it is refused with what makes it inert; a block fixing normal searches them.
+// template-prior and latent-psrl at their defaults search reward_posterior [beta, normal,
+// normal-shared-noise] and with it reward_sd and reward_noise; a block fixing reward_posterior beta
+// leaves them out, and a range for reward_sd beside it is refused with what makes it inert; a
+// block fixing either Normal searches them.
 func TestSearchLeavesInertKeysOut(t *testing.T) {
 	s := parse(t, `tasks: {family: online-maze, count: 2}
 agents:
@@ -307,9 +308,11 @@ agents:
 		if k := keys(sp); err != nil || slices.Contains(k, "reward_sd") || slices.Contains(k, "reward_noise") {
 			t.Errorf("%s with reward_posterior beta fixed searches %v (%v)", a.Name, k, err)
 		}
-		sp, err = spaceOf(a, map[string]any{"reward_posterior": "normal"})
-		if k := keys(sp); err != nil || !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
-			t.Errorf("%s with reward_posterior normal fixed searches %v (%v), want reward_sd and reward_noise", a.Name, k, err)
+		for _, normal := range []string{"normal", "normal-shared-noise"} {
+			sp, err = spaceOf(a, map[string]any{"reward_posterior": normal})
+			if k := keys(sp); err != nil || !slices.Contains(k, "reward_sd") || !slices.Contains(k, "reward_noise") {
+				t.Errorf("%s with reward_posterior %s fixed searches %v (%v), want reward_sd and reward_noise", a.Name, normal, k, err)
+			}
 		}
 		_, err = spaceOf(a, map[string]any{"reward_sd": []any{0.1, 1.0}, "reward_posterior": "beta"})
 		if want := "search: " + a.Name + ": reward_sd: the agent's settings leave reward_sd unused (reward_posterior: beta)"; err == nil || !strings.Contains(err.Error(), want) {
