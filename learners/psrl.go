@@ -157,11 +157,11 @@ type PSRLParams struct {
 	// state (1: uniform over the simplex).
 	Prior float64 `yaml:"prior" doc:"α₀ of the Dirichlet(α₀, …, α₀) prior over each pair's next state (1: uniform)" range:"> 0"`
 	// RewardMean μ₀ and RewardSD σ₀ are the Normal prior of each pair's mean reward; RewardNoise
-	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood; reward_posterior
-	// normal), or the prior's guess of it (normal-shared-noise). They must be on the scale of the task's rewards: with N(0, 1), in
-	// our run, PSRL kept to Strehl & Littman's RiverSwim's near reward of 5 for all 2000 episodes
-	// and never found the 10 000 at the far end (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000,
-	// σ = 5 000).
+	// σ is the reward noise's standard deviation, taken as known (a Normal likelihood;
+	// reward_posterior normal), or the prior's guess of it (normal-shared-noise). They must be on
+	// the scale of the task's rewards: with N(0, 1), in our run, PSRL kept to Strehl & Littman's
+	// RiverSwim's near reward of 5 for all 2000 episodes and never found the 10 000 at the far end
+	// (TestPSRLBeatsUCRL2OnRiverSwim uses σ₀ = 10 000, σ = 5 000).
 	RewardMean  float64 `yaml:"reward_mean" doc:"μ₀, the mean of the Normal prior of a pair's mean reward"`
 	RewardSD    float64 `yaml:"reward_sd" doc:"σ₀, the standard deviation of the Normal prior of a pair's mean reward: on the scale of the task's rewards" range:"> 0"`
 	RewardNoise float64 `yaml:"reward_noise" doc:"σ, the standard deviation of the reward noise: taken as known (reward_posterior normal), or the prior's guess of it, worth one sample (normal-shared-noise)" range:"> 0"`

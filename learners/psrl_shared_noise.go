@@ -17,8 +17,9 @@ import (
 // N(μ₀, σ₀²) prior on the means it is an approximation (it leaves out what the means' prior says
 // of σ², a term that vanishes as the pairs' counts grow). A draw takes σ² from it and then every
 // pair's mean from its Normal posterior given σ² (sampleReward), a collapsed draw of the joint
-// posterior under that approximation. Only the pair's own samples (Record) count: the
-// pseudo-counts of Augment and Replace carry a reward sum and no spread. Not in the paper, our
+// posterior under that approximation (with redraw: changed, the pairs not drawn anew keep means
+// drawn under an earlier σ²). Only the pair's own samples (Record) count: the pseudo-counts of
+// Augment and Replace carry a reward sum and no spread. Not in the paper, our
 // choice: on terrain, whose rewards are exact, PSRL's Normal posterior did well only when tuning
 // happened to draw a reward_noise below about 0.03 (docs/decisions.md, decision 53).
 type sharedNoise struct {
