@@ -37,6 +37,20 @@ type AgentSpec struct {
 	Type   string
 	Name   string
 	Params agenttypes.Params
+	// Line is the line of the agent in the config it was read from, for messages (0: not read
+	// from one).
+	Line int
+}
+
+// agentLabel names agent k of s in a message: its line in the config s was read from (Load; a
+// spec built in code, or an agent from another file, has none), its place in agents: and its
+// name.
+func (s Spec) agentLabel(k int) string {
+	a := s.Agents[k]
+	if s.source != "" && a.Line > 0 {
+		return fmt.Sprintf("line %d: agents[%d] (%s)", a.Line, k, a.Name)
+	}
+	return fmt.Sprintf("agents[%d] (%s)", k, a.Name)
 }
 
 // defaultAgent is an agent of the given type with its default name and parameters.
@@ -78,7 +92,7 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p}
+	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p, Line: node.Line}
 	if name != nil {
 		a.Name = name.Value
 	}

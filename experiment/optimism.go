@@ -33,9 +33,9 @@ func checkRMax(s Spec, runs [][]Task) error {
 					largest[t.Model] = r
 				}
 				if rmax <= 0 && r > 0 {
-					return fmt.Errorf("agents[%d] (%s): r_max = %g, but run %d, task %d (%s) pays rewards up to %g: "+
+					return fmt.Errorf("%s: r_max = %g, but run %d, task %d (%s) pays rewards up to %g: "+
 						"unknown pairs planned at r_max would never be worth trying, and the learner would not explore; "+
-						"set r_max to at least %g", k, a.Name, rmax, run, i, t.Def.Name(), r, r)
+						"set r_max to at least %g", s.agentLabel(k), rmax, run, i, t.Def.Name(), r, r)
 				}
 			}
 		}

@@ -30,23 +30,23 @@ func Build(s Spec) (*Plan, error) {
 		fac := a.factory()
 		if a.outside() { // started only to run: its parameters and its source checked here
 			if err := checkOutside(a); err != nil {
-				return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+				return nil, fmt.Errorf("%s: %w", s.agentLabel(k), err)
 			}
 			p.Agents = append(p.Agents, fac)
 			continue
 		}
 		if err := checkSimulatorAgent(a, fac, p.Runs); err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.agentLabel(k), err)
 		}
 		if err := checkNeeds(s, a, p.Runs); err != nil { // applies.go
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.agentLabel(k), err)
 		}
 		ag, err := fac.New(RunContext{Run: 0, Tasks: p.Runs[0], Gamma: s.Gamma, Seed: s.Seed})
 		if err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.agentLabel(k), err)
 		}
 		if err := checkTasks(s, ag, p.Runs); err != nil {
-			return nil, fmt.Errorf("agents[%d] (%s): %w", k, a.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.agentLabel(k), err)
 		}
 		p.Agents = append(p.Agents, fac)
 	}

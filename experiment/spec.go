@@ -59,9 +59,12 @@ type Spec struct {
 	Tuning *results.Tuning `yaml:"tuning,omitempty" doc:"written by temple tune into a tuned config: how its agents were tuned (seeds, budget, objective); temple run refuses its seeds"`
 
 	// dir says how a run treats what its results directory holds (WithDir); inputs holds the
-	// files the tasks read, each read once (ReadInputsOnce).
+	// files the tasks read, each read once (ReadInputsOnce); source names the config it was read
+	// from, for Check's messages ("config PATH", "config (standard input)"; "" for a spec built in
+	// code).
 	dir    DirOptions
 	inputs *families.ReadOnce
+	source string
 }
 
 // OutputSpec says what the results directory holds besides the per-task results.
@@ -158,6 +161,7 @@ func LoadBytes(path string, b []byte) (Spec, error) {
 	if err := checkInputFiles(configSource{path: path}, b, s); err != nil {
 		return Spec{}, fmt.Errorf("config %s: %w", path, err)
 	}
+	s.source = "config " + path
 	return s, nil
 }
 
@@ -171,6 +175,7 @@ func LoadStdin(b []byte) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
+	s.source = "config (standard input)"
 	return s, nil
 }
 
@@ -429,8 +434,18 @@ func (s *Spec) AgentNames() []string {
 // of a sweep or scaling block) validates, and the first one's first run is built — its task
 // sequence drawn or read from its files, its models and simulators, its agents — so that a
 // missing task file, a simulator with the oracle on or an agent that cannot run on the tasks
-// fails before a results directory is made or --force clears one.
+// fails before a results directory is made or --force clears one. Its errors name the config s
+// was read from (Load), and an agent's its line.
 func Check(s Spec) error {
+	if err := check(s); err != nil && s.source != "" {
+		return fmt.Errorf("%s: %w", s.source, err)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+func check(s Spec) error {
 	s = s.ReadInputsOnce()
 	if err := s.Validate(); err != nil {
 		return err

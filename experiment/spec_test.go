@@ -151,6 +151,32 @@ func TestAgentParameterErrorsSurfaceAtBuild(t *testing.T) {
 	}
 }
 
+// An agent's parameter out of range in a config file is refused by Check naming the file, the
+// agent's line, its place and its name, and the key and value; from standard input, naming that.
+func TestCheckNamesTheConfigAndTheAgentsLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.yaml")
+	config := "runs: 1\ntasks: {family: online-maze, count: 1}\nagents:\n  - {type: rmax}\n  - {type: psrl, reward_noise: -1}\n"
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "config " + path + ": line 5: agents[1] (PSRL): psrl: reward_noise = -1, want a finite number > 0"
+	if err := Check(s); err == nil || err.Error() != want {
+		t.Errorf("Check error = %v, want %q", err, want)
+	}
+	if s, err = LoadStdin([]byte(config)); err != nil {
+		t.Fatal(err)
+	}
+	want = "config (standard input): line 5: agents[1] (PSRL): psrl: reward_noise = -1, want a finite number > 0"
+	if err := Check(s); err == nil || err.Error() != want {
+		t.Errorf("Check error = %v, want %q", err, want)
+	}
+}
+
 // TestValidationDoesNotBuildWhatItChecks: a config's validation checks sizes and counts without
 // building a sequence of count tasks or a model of a huge grid (a fuzzed count of a hundred
 // million once held the parser for seconds and gigabytes).

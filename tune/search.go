@@ -142,7 +142,7 @@ func prepare(s experiment.Spec, o Options) ([]*search, string, error) {
 	case len(s.Sweep) > 0 || s.Scaling != nil:
 		return nil, "", errors.New("the config has a sweep: or scaling: block; tune a plain experiment, then sweep the tuned config")
 	}
-	if err := s.Validate(); err != nil {
+	if err := experiment.Check(s); err != nil { // the config's own agents, named by its file and line
 		return nil, "", err
 	}
 	if o.Merge && len(o.From) == 0 {

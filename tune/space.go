@@ -255,6 +255,9 @@ func (sp space) setting(a experiment.AgentSpec, values []any) (experiment.AgentS
 		}
 	}
 	if err := a.Params.Validate(); err != nil {
+		if len(searched) == 0 {
+			return a, nil, fmt.Errorf("the config's own setting with the search: block's fixed keys: %w", err)
+		}
 		return a, nil, fmt.Errorf("setting %s: %w", describe(searched), err)
 	}
 	return a, searched, nil

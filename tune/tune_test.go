@@ -135,6 +135,8 @@ func TestBadInputIsRefusedWithNothingWritten(t *testing.T) {
 		{"everything fixed", small + "search:\n  RMax:\n    m: 10\n", good, "nothing left to search"},
 		{"merge from nowhere", small, Options{Seed: 1, Settings: 4, Runs: 1, Merge: true}, "a merge gathers"},
 		{"out of bounds", small + "search:\n  Q-learning:\n    alpha: [0.5, 3]\n", good, "range [0.5, 3] goes out of bounds: setting alpha=3: q-learning: alpha = 3"},
+		{"fixed out of bounds", small + "search:\n  Q-learning:\n    alpha: 3\n", good,
+			"search: Q-learning: the config's own setting with the search: block's fixed keys: q-learning: alpha = 3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,6 +163,23 @@ func TestUnknownSearchKeysFailWhenRead(t *testing.T) {
 		if _, err := experiment.Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want an error with %q", err, want)
 		}
+	}
+}
+
+// A config's own agent out of range is refused before anything is tuned, naming the file, the
+// agent's line and the key.
+func TestTuneNamesTheConfigsBadAgent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte(small+"  - {type: psrl, reward_noise: -1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Tune(context.Background(), s, filepath.Join(t.TempDir(), "out"), Options{Seed: 1, Settings: 4, Runs: 1})
+	if want := "config " + path + ": line 11: agents[3] (PSRL): psrl: reward_noise = -1"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error with %q", err, want)
 	}
 }
 
