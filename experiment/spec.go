@@ -437,14 +437,14 @@ func (s *Spec) AgentNames() []string {
 // fails before a results directory is made or --force clears one. Its errors name the config s
 // was read from (Load), and an agent's its line.
 func Check(s Spec) error {
-	if err := check(s); err != nil && s.source != "" {
+	err := check(s)
+	if err != nil && s.source != "" {
 		return fmt.Errorf("%s: %w", s.source, err)
-	} else if err != nil {
-		return err
 	}
-	return nil
+	return err
 }
 
+// check is Check's work, its errors not yet named by the config.
 func check(s Spec) error {
 	s = s.ReadInputsOnce()
 	if err := s.Validate(); err != nil {
