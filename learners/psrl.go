@@ -256,7 +256,7 @@ func (p PSRLParams) Validate() error {
 // PSRLSearch is what temple tune searches of PSRL, and of the learners that have its keys
 // (template-prior, latent-psrl, hybrid-prior).
 var PSRLSearch = agenttypes.Dims(agenttypes.LogReal("prior", 0.01, 10), agenttypes.InRewardUnits(agenttypes.LogReal("reward_sd", 0.01, 10)),
-	agenttypes.InRewardUnits(agenttypes.LogReal("reward_noise", 0.001, 1)), agenttypes.Choice("reward_posterior", "beta", "normal", "normal-shared-noise"))
+	agenttypes.InRewardUnits(agenttypes.LogReal("reward_noise", 0.001, 1)), agenttypes.Choice("reward_posterior", string(BetaReward), string(NormalReward), string(SharedNoiseReward)))
 
 // RewardScale is the half-width of the reward range reward_min to reward_max when a config gives
 // both (RiverSwim's [0, 10 000]: 5 000), else 1: σ₀ and σ, in units of reward, are searched in its
@@ -408,9 +408,7 @@ func (l *PSRL) Begin(t agent.Task) {
 	l.v = buf.Zeroed(l.v, t.S)
 	l.nk = buf.Zeroed(l.nk, n)
 	l.epochStart, l.lastLen = 0, 1 // T_0 = 1, our choice
-	if l.P.RewardPosterior == SharedNoiseReward {
-		l.noise.reset(n)
-	}
+	l.noise.reset(n, l.P.RewardPosterior == SharedNoiseReward)
 	if l.P.Redraw == RedrawChanged {
 		l.beginRedraw()
 	}
@@ -645,7 +643,7 @@ func (l *PSRL) Act(s int) int { return agent.Greedy(l.q[s*l.A:s*l.A+l.A], l.rng)
 func (l *PSRL) Record(i, next int, r float64) bool {
 	l.stats.Record(i, next, r)
 	l.changed.mark(i)
-	if l.P.RewardPosterior == SharedNoiseReward {
+	if l.noise.on {
 		l.noise.record(i, r)
 	}
 	n, ni := l.stats.Samples(), l.stats.Counts().N(i)

@@ -23,17 +23,20 @@ import (
 // choice: on terrain, whose rewards are exact, PSRL's Normal posterior did well only when tuning
 // happened to draw a reward_noise below about 0.03 (docs/decisions.md, decision 53).
 type sharedNoise struct {
+	on   bool      // reward_posterior normal-shared-noise, read once a task (Record is per step)
 	n    []int64   // per pair, its own samples
 	mean []float64 // per pair, its own rewards' mean r̄(s,a)
 	ss   float64   // SS, by Welford's update
 	dof  int64     // d
 }
 
-// reset forgets every sample of a task of n pairs.
-func (s *sharedNoise) reset(n int) {
-	s.n = buf.Zeroed(s.n, n)
-	s.mean = buf.Zeroed(s.mean, n)
-	s.ss, s.dof = 0, 0
+// reset begins a task of n pairs, with the shared noise on or off (then nothing is kept).
+func (s *sharedNoise) reset(n int, on bool) {
+	s.on, s.ss, s.dof = on, 0, 0
+	if on {
+		s.n = buf.Zeroed(s.n, n)
+		s.mean = buf.Zeroed(s.mean, n)
+	}
 }
 
 // record adds pair i's own reward r.
@@ -58,7 +61,7 @@ func (s *sharedNoise) draw(rng *rand.Rand, guess float64) float64 {
 // under normal-shared-noise one σ² drawn from its posterior (one Gamma variate per draw, taken
 // before any pair's; the other reward posteriors draw none).
 func (l *PSRL) noisePrecision() float64 {
-	if l.P.RewardPosterior == SharedNoiseReward {
+	if l.noise.on {
 		return 1 / l.noise.draw(l.rng, l.P.RewardNoise)
 	}
 	return 1 / (l.P.RewardNoise * l.P.RewardNoise)

@@ -14,7 +14,7 @@ import (
 // variance 1/18. The mean of 200 000 draws is within four standard errors of 1/3.
 func TestSharedNoisePosteriorByHand(t *testing.T) {
 	var s sharedNoise
-	s.reset(3)
+	s.reset(3, true)
 	for _, x := range []struct {
 		i int
 		r float64

@@ -200,6 +200,7 @@ type HybridPrior struct {
 	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	w     PSRLModel // the reward model of the posterior weights on the current task (IdentifyNoise)
 	overBase
+	ownRewards
 	mix    pairMixture
 	models []latentModel // of every size
 
@@ -209,13 +210,11 @@ type HybridPrior struct {
 	// terms, per pair, per candidate then new: ln of the marginal likelihood of the pair's own
 	// samples (as of its last reweighing) under the model.
 	terms   []float64
-	logw    []float64   // per candidate, then new: the posterior, as logs while computed
-	drawn   int         // the candidate drawn last (−1: new)
-	byModel []bool      // per pair: model drawn's pooled samples are placed on it
-	ownSq   []float64   // per pair, the sum of its own rewards' squares
-	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
-	dirty   []bool      // per pair, own samples since its terms were computed
-	visited []int       // pairs with own samples, in order of first sample
+	logw    []float64 // per candidate, then new: the posterior, as logs while computed
+	drawn   int       // the candidate drawn last (−1: new)
+	byModel []bool    // per pair: model drawn's pooled samples are placed on it
+	dirty   []bool    // per pair, own samples since its terms were computed
+	visited []int     // pairs with own samples, in order of first sample
 	clock   drawClock
 	rng     *rand.Rand
 	newW    float64 // the posterior weight of a new model at the end of the task
@@ -278,7 +277,7 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.terms = buf.Zeroed(h.terms, n*len(h.logPrior))
 	h.drawn = -1
 	h.byModel = buf.Zeroed(h.byModel, n)
-	h.ownSq = buf.Zeroed(h.ownSq, n)
+	h.beginRewards(n)
 	h.dirty = buf.Zeroed(h.dirty, n)
 	h.visited = h.visited[:0]
 	h.clock.reset(n)
@@ -438,11 +437,10 @@ func (h *HybridPrior) draw() {
 
 // EndTask gives the task to the candidate of the largest posterior weight (a new model on equal
 // weights), or makes it a new model, whose pairs with at least m_s own samples the library learns.
-// Without the whole-task part every task is a new model and no model is kept.
+// Without the whole-task part every task is a new model and no model is kept. It pools the
+// task's rewards first (endRewards).
 func (h *HybridPrior) EndTask() {
-	if h.model.SharedNoise {
-		h.noise.add(&h.own, h.ownSq) // the family's reward noise
-	}
+	h.endRewards(&h.own, h.model)
 	h.posterior()
 	h.newW = h.logw[len(h.logw)-1]
 	best := len(h.logw) - 1

@@ -106,14 +106,13 @@ type LatentPrior struct {
 	model PSRLModel // as given
 	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	overBase
+	ownRewards
 	models []latentModel
 	tasks  int // finished tasks
 
 	// Per task.
-	logw    []float64   // per model, then new: log prior weight + log marginal likelihood so far
-	drawn   int         // the model drawn last, placed beside the own samples (−1: new)
-	ownSq   []float64   // per pair, the sum of its own rewards' squares
-	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
+	logw    []float64 // per model, then new: log prior weight + log marginal likelihood so far
+	drawn   int       // the model drawn last, placed beside the own samples (−1: new)
 	clock   drawClock
 	rng     *rand.Rand
 	weights []float64
@@ -169,7 +168,7 @@ func (lp *LatentPrior) BeginTask(t agent.Task) error {
 	}
 	lp.logw = append(lp.logw, math.Log(lp.p.Concentration/total))
 	lp.drawn = -1
-	lp.ownSq = buf.Zeroed(lp.ownSq, t.S*t.A)
+	lp.beginRewards(t.S * t.A)
 	lp.rewardML = buf.Zeroed(lp.rewardML, len(lp.logw)*t.S*t.A)
 	lp.rewardNorm = buf.Zeroed(lp.rewardNorm, len(lp.logw)*t.S*t.A)
 	lp.clock.reset(t.S * t.A)
@@ -270,7 +269,7 @@ func (lp *LatentPrior) placeModel(k int) {
 }
 
 // EndTask gives the task to the model of the largest posterior weight (the first of equal ones),
-// or makes it a new model.
+// or makes it a new model; and pools the task's rewards (endRewards).
 func (lp *LatentPrior) EndTask() {
 	best := len(lp.logw) - 1
 	for k, w := range lp.logw {
@@ -286,9 +285,7 @@ func (lp *LatentPrior) EndTask() {
 	m.counts.Merge(&lp.own)
 	m.tasks++
 	lp.tasks++
-	if lp.model.SharedNoise {
-		lp.noise.add(&lp.own, lp.ownSq) // the family's reward noise
-	}
+	lp.endRewards(&lp.own, lp.model)
 }
 
 // TaskMetrics are the base's statistics, the models held, and the posterior weight of a new model

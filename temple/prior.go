@@ -131,15 +131,14 @@ type TemplatePrior struct {
 	model PSRLModel // as given
 	r     PSRLModel // model on the current task (its reward range, with TaskRange)
 	overBase
+	ownRewards
 	mix pairMixture
 
 	// Per task.
-	choice  []int32     // per pair, the component drawn last (−1: new)
-	ownSq   []float64   // per pair, the sum of its own rewards' squares
-	noise   familyNoise // the finished tasks' reward spread (reward_posterior normal-shared-noise)
-	dirty   []bool      // per pair, own samples since its weights were computed
-	clock   drawClock   // the epochs of PSRLModel.Schedule
-	visited []int       // pairs with own samples, in order of first sample
+	choice  []int32   // per pair, the component drawn last (−1: new)
+	dirty   []bool    // per pair, own samples since its weights were computed
+	clock   drawClock // the epochs of PSRLModel.Schedule
+	visited []int     // pairs with own samples, in order of first sample
 	rng     *rand.Rand
 	truth   *template.Truth
 }
@@ -183,7 +182,7 @@ func (tp *TemplatePrior) BeginTask(t agent.Task) error {
 	for i := range tp.choice {
 		tp.choice[i] = -1
 	}
-	tp.ownSq = buf.Zeroed(tp.ownSq, n)
+	tp.beginRewards(n)
 	tp.dirty = buf.Zeroed(tp.dirty, n)
 	tp.clock.reset(n)
 	tp.visited = tp.visited[:0]
@@ -263,12 +262,10 @@ func (tp *TemplatePrior) redraw(i int) {
 }
 
 // EndTask gives the library the own samples of every pair with at least m_s of them: to the
-// closest template within τ̂, or as a new template.
+// closest template within τ̂, or as a new template; and pools the task's rewards (endRewards).
 func (tp *TemplatePrior) EndTask() {
 	tp.mix.learn(&tp.own, tp.visited, tp.S)
-	if tp.model.SharedNoise {
-		tp.noise.add(&tp.own, tp.ownSq) // the family's reward noise
-	}
+	tp.endRewards(&tp.own, tp.model)
 }
 
 // TaskMetrics are the base's statistics; the library's size and the templates added this task;

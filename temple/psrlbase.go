@@ -115,6 +115,25 @@ type familyNoise struct {
 	dof int64
 }
 
+// ownRewards is what the learners over PSRL keep of a task's own rewards beside overBase's
+// counts: each pair's sum of squares, for their reward likelihoods, and the family's reward noise
+// pooled from the finished tasks (familyNoise, used under learners.SharedNoiseReward).
+type ownRewards struct {
+	ownSq []float64 // per pair, the sum of its own rewards' squares
+	noise familyNoise
+}
+
+// beginRewards begins a task of n pairs.
+func (o *ownRewards) beginRewards(n int) { o.ownSq = buf.Zeroed(o.ownSq, n) }
+
+// endRewards pools the finished task's own rewards (own: its counts) into the family's noise
+// when r learns it.
+func (o *ownRewards) endRewards(own *mdp.Counts, r PSRLModel) {
+	if r.SharedNoise {
+		o.noise.add(own, o.ownSq)
+	}
+}
+
 // add pools the own rewards of a finished task: per pair, its count, sum and sum of squares sq.
 func (f *familyNoise) add(own *mdp.Counts, sq []float64) {
 	for i, q := range sq {
