@@ -145,6 +145,7 @@ func TestLoadRefuses(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"name: x\nmargin: 0%\ntuning: {settings: 1, runs: 1}\n", "margin"},
 		{"name: x\nmargin: 5%\ntuning: {settings: 0, runs: 1}\n", "tuning: settings = 0"},
+		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1, draws: lucky}\n", `tuning: draws = "lucky", want per-agent`},
 		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 1, config: {episodes: 1}}]\n", "runs = 1"},
 		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 2, config: {seed: 1}}]\n", "seed is the benchmark's"},
 		{"name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners: [{type: rmax}]\nfamilies: [{name: a, runs: 2, config: {}, learners: {PSRL: {m: 1}}}]\n", `no learner or reference named "PSRL"`},

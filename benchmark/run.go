@@ -248,7 +248,7 @@ func tuneAndJudge(ctx context.Context, s Spec, f FamilySpec, es []entry, seed, j
 		progress = o.Progress("benchmark: " + f.Name + ", the judged run (" + filepath.Base(judged) + ")")
 	}
 	tuned, rec, err := tune.Tune(ctx, spec, tuning, tune.Options{Seed: seed, Settings: s.Tuning.Settings,
-		Runs: s.Tuning.Runs, Jobs: o.Jobs, Progress: tp})
+		Runs: s.Tuning.Runs, Draws: s.Tuning.Draws, Jobs: o.Jobs, Progress: tp})
 	if err != nil {
 		return experiment.Spec{}, nil, results.Summary{}, fmt.Errorf("tuning: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/temple-rl/temple/agenttypes"
 	"github.com/temple-rl/temple/experiment"
 	"github.com/temple-rl/temple/stats"
+	"github.com/temple-rl/temple/tune"
 )
 
 // Spec is a benchmark file (benchmarks/small.yaml, benchmarks/full.yaml): the families, the
@@ -40,6 +41,10 @@ type Budget struct {
 	Settings int `yaml:"settings" json:"settings"`
 	Runs     int `yaml:"runs" json:"runs"`
 	Seeds    int `yaml:"seeds" json:"seeds,omitempty"`
+	// Draws is temple tune's --draws: per-agent (the default) or shared, each parameter's values
+	// the same for every learner that has it (common random numbers: a learner and one built on
+	// it are tried at the same values of what they share).
+	Draws tune.Draws `yaml:"draws" json:"draws,omitempty"`
 }
 
 // Tunings is the number of tunings of every family: Seeds, 1 when absent.
@@ -81,6 +86,9 @@ func (s Spec) check() error {
 	}
 	if s.Tuning.Settings < 1 || s.Tuning.Runs < 1 {
 		return fmt.Errorf("tuning: settings = %d, runs = %d: want at least 1 each", s.Tuning.Settings, s.Tuning.Runs)
+	}
+	if err := s.Tuning.Draws.Check(); err != nil {
+		return fmt.Errorf("tuning: %w", err)
 	}
 	if s.Tuning.Seeds < 0 || s.Tuning.Seeds > 2 {
 		return fmt.Errorf("tuning: seeds = %d: want 1 (one tuning per family) or 2 (a second tuning, for the ranks' stability)", s.Tuning.Seeds)

@@ -18,7 +18,7 @@ import (
 )
 
 func tuneCmd() *cobra.Command {
-	var out, objective, shard string
+	var out, objective, shard, draws string
 	var seed uint64
 	var budget, runs, jobs int
 	var force, merge, otherVersion bool
@@ -64,7 +64,7 @@ func tuneCmd() *cobra.Command {
 			fmt.Fprintf(w, "temple %s: tuning %s, seed %d: %d agents, %d settings each, %d runs each at the first stage\n",
 				results.Version, s.Name, seed, len(s.Agents), budget, runs)
 			prog := &tune.Lines{W: cmd.ErrOrStderr(), Interval: 2 * time.Second}
-			tuned, rec, err := tune.Tune(cmd.Context(), s, out, tune.Options{Seed: seed, Settings: budget, Runs: runs,
+			tuned, rec, err := tune.Tune(cmd.Context(), s, out, tune.Options{Seed: seed, Settings: budget, Runs: runs, Draws: tune.Draws(draws),
 				Objective: objective, Jobs: jobs, Progress: prog, Shard: sh, From: from, Merge: merge,
 				Dir: experiment.DirOptions{Force: force, OtherVersions: otherVersion}})
 			var pending *tune.PendingError
@@ -83,6 +83,7 @@ func tuneCmd() *cobra.Command {
 	f.StringVar(&out, "out", "", "tuning directory (default "+runsDir+"/NAME-tuning)")
 	f.Uint64Var(&seed, "seed", 0, "tuning seed: the design seed and the settings derive from it (default: the config's seed)")
 	f.IntVar(&budget, "budget", 16, "settings every agent tries")
+	f.StringVar(&draws, "draws", string(tune.PerAgent), "how the settings are drawn: per-agent (each agent its own quasi-random design) or shared (agents that have a parameter try the same values of it at the same settings: common random numbers, for comparing a learner with one built on it)")
 	f.IntVar(&runs, "runs", 2, "runs of every setting at the first stage; each stage doubles them for the better half")
 	f.StringVar(&objective, "objective", "", "regret (per task, against the oracle) or reward (per task); default: regret when the config's oracle is on")
 	f.IntVar(&jobs, "jobs", 0, "parallel workers (default: one per core); the results do not depend on it")

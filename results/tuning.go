@@ -23,6 +23,9 @@ type Tuning struct {
 	// stage of successive halving (half the settings survive each stage).
 	Settings int   `yaml:"settings" json:"settings"`
 	Runs     []int `yaml:"runs" json:"runs"`
+	// Draws is how the settings were drawn: "shared" (each parameter's values shared by the
+	// agents that have it, at the same settings) or absent (each agent its own design).
+	Draws string `yaml:"draws,omitempty" json:"draws,omitempty"`
 	// Agents says, per agent, what was searched and its score on the design seeds.
 	Agents []TunedAgent `yaml:"agents" json:"agents"`
 	// DesignTasks are the SHA-256 of the task sequences of the design seed's runs the trials ran
@@ -93,6 +96,10 @@ func (t *Tuning) Describe() string {
 	if len(t.Runs) > 0 {
 		last = t.Runs[len(t.Runs)-1]
 	}
-	return fmt.Sprintf("every agent tuned by temple tune --seed %d with the same budget: %d settings, successive halving over %s runs "+
-		"(design seed %s, runs 0-%d), objective %s per task", t.Seed, t.Settings, strings.Join(runs, "/"), strings.Join(seeds, ", "), last-1, t.Objective)
+	draws := ""
+	if t.Draws != "" {
+		draws = fmt.Sprintf(" (draws %s)", t.Draws)
+	}
+	return fmt.Sprintf("every agent tuned by temple tune --seed %d with the same budget: %d settings%s, successive halving over %s runs "+
+		"(design seed %s, runs 0-%d), objective %s per task", t.Seed, t.Settings, draws, strings.Join(runs, "/"), strings.Join(seeds, ", "), last-1, t.Objective)
 }

@@ -37,6 +37,8 @@ type Options struct {
 	Settings int
 	// Runs are the runs of every setting at the first stage of successive halving (at least 1).
 	Runs int
+	// Draws is how the settings after the config's own are drawn: PerAgent ("" too) or Shared.
+	Draws Draws
 	// Objective is Regret, Reward or "" (regret when the config's oracle is on and its tasks
 	// have models, reward otherwise).
 	Objective string
@@ -137,6 +139,8 @@ func prepare(s experiment.Spec, o Options) ([]*search, string, error) {
 		return nil, "", fmt.Errorf("runs = %d per setting at the first stage, want at least 1", o.Runs)
 	case o.Objective != "" && o.Objective != Regret && o.Objective != Reward:
 		return nil, "", fmt.Errorf("objective = %q, want %s or %s", o.Objective, Regret, Reward)
+	case o.Draws.Check() != nil:
+		return nil, "", o.Draws.Check()
 	case len(s.Agents) == 0:
 		return nil, "", errors.New("the config lists no agents: nothing to tune")
 	case len(s.Sweep) > 0 || s.Scaling != nil:
@@ -161,19 +165,19 @@ func prepare(s experiment.Spec, o Options) ([]*search, string, error) {
 	return out, objective, err
 }
 
-// newSearch builds agent a's settings — the config's own first, then scrambled Halton points of
-// its space — and their plan on the design seed with runs runs.
+// newSearch builds agent a's settings — the config's own first, then the points of its space
+// o.Draws gives (draw) — and their plan on the design seed with runs runs.
 func newSearch(s experiment.Spec, a experiment.AgentSpec, o Options, runs int) (*search, error) {
 	sp, err := spaceOf(a, s.Search[a.Name])
 	if err != nil {
 		return nil, err
 	}
 	sr := &search{agent: a, space: sp}
-	seq := newHalton(len(sp.dims), rand.New(rand.NewPCG(derive(o.Seed, "halton "+a.Name), 0)))
+	points := draw(sp, a.Name, o)
 	for i := range o.Settings {
 		var values []any
 		if i > 0 {
-			for k, u := range seq.point(i) {
+			for k, u := range points[i-1] {
 				values = append(values, value(sp.dims[k], u))
 			}
 		}
@@ -196,6 +200,30 @@ func newSearch(s experiment.Spec, a experiment.AgentSpec, o Options, runs int) (
 		return nil, fmt.Errorf("agent %s: %w", a.Name, err)
 	}
 	return sr, nil
+}
+
+// draw is the points in [0, 1)^dims of settings 1 to o.Settings − 1 of agent name's space sp:
+// scrambled Halton points, scrambled per agent (PerAgent), or each parameter's shared draws
+// (Shared).
+func draw(sp space, name string, o Options) [][]float64 {
+	n := max(o.Settings-1, 0)
+	points := make([][]float64, n)
+	if o.Draws != Shared {
+		seq := newHalton(len(sp.dims), rand.New(rand.NewPCG(derive(o.Seed, "halton "+name), 0)))
+		for i := range points {
+			points[i] = seq.point(i + 1)
+		}
+		return points
+	}
+	for i := range points {
+		points[i] = make([]float64, len(sp.dims))
+	}
+	for k, d := range sp.dims {
+		for i, u := range sharedDraws(o.Seed, d.Key, n) {
+			points[i][k] = u
+		}
+	}
+	return points
 }
 
 // settingName is the name setting i's cells are stored under.

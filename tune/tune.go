@@ -29,10 +29,11 @@ type Record struct {
 	Agents      []Agent `json:"agents"`
 }
 
-// Budget is what every agent got: Settings settings, successive halving over Stages, TrialRuns
-// cells (setting × run) in all.
+// Budget is what every agent got: Settings settings, drawn as Draws says (absent: PerAgent),
+// successive halving over Stages, TrialRuns cells (setting × run) in all.
 type Budget struct {
 	Settings  int     `json:"settings"`
+	Draws     Draws   `json:"draws,omitempty"`
 	Stages    []stage `json:"stages"`
 	TrialRuns int     `json:"trial_runs"`
 }
@@ -121,7 +122,7 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	}
 	prog.start(tasks)
 	rec := &Record{Seed: o.Seed, DesignSeed: DesignSeed(o.Seed), JudgingSeed: JudgingSeed(o.Seed), Objective: objective,
-		Budget: Budget{Settings: o.Settings, Stages: st, TrialRuns: trialRuns(st)}}
+		Budget: Budget{Settings: o.Settings, Draws: recorded(o.Draws), Stages: st, TrialRuns: trialRuns(st)}}
 	tuned := s
 	tuned.Agents = slices.Clone(s.Agents)
 	tuned.Name, tuned.Seed = s.Name+"-tuned", rec.JudgingSeed
@@ -129,7 +130,8 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 	if err != nil {
 		return s, nil, err
 	}
-	tuning := &results.Tuning{Seed: o.Seed, DesignSeeds: []uint64{rec.DesignSeed}, DesignTasks: designTasks, Objective: objective, Settings: o.Settings}
+	tuning := &results.Tuning{Seed: o.Seed, DesignSeeds: []uint64{rec.DesignSeed}, DesignTasks: designTasks, Objective: objective, Settings: o.Settings,
+		Draws: string(recorded(o.Draws))}
 	for _, stg := range st {
 		tuning.Runs = append(tuning.Runs, stg.Runs)
 	}
@@ -160,6 +162,15 @@ func Tune(ctx context.Context, s experiment.Spec, dir string, o Options) (experi
 		return s, nil, err
 	}
 	return tuned, rec, nil
+}
+
+// recorded is d as records write it: the default left out, so that a record of a search from
+// before the option is what it was.
+func recorded(d Draws) Draws {
+	if d == PerAgent {
+		return ""
+	}
+	return d
 }
 
 // record is the search's record (search.json) and its line of the tuned config's tuning: block.
@@ -254,7 +265,11 @@ func claimYAML(s experiment.Spec, o Options, objective string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(b, fmt.Sprintf("tune: {seed: %d, budget: %d, runs: %d, objective: %s}\n", o.Seed, o.Settings, o.Runs, objective)...), nil
+	draws := "" // the default is left out, so that a search from before the option resumes
+	if o.Draws == Shared {
+		draws = ", draws: " + string(Shared)
+	}
+	return append(b, fmt.Sprintf("tune: {seed: %d, budget: %d, runs: %d, objective: %s%s}\n", o.Seed, o.Settings, o.Runs, objective, draws)...), nil
 }
 
 // claimName is the name a tuning directory is claimed under.

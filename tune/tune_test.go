@@ -83,6 +83,90 @@ func TestScrambledHaltonStratifies(t *testing.T) {
 	}
 }
 
+// Under Shared, each parameter's values at settings 1 to n fall one in each n-th of [0, 1), and
+// depend on the seed and the parameter's name alone.
+func TestSharedDrawsStratifyEachParameter(t *testing.T) {
+	for _, n := range []int{1, 7, 15} {
+		for _, key := range []string{"alpha", "reward_sd"} {
+			u := sharedDraws(3, key, n)
+			seen := make([]bool, n)
+			for i, x := range u {
+				d := int(x * float64(n))
+				if x < 0 || x >= 1 || seen[d] {
+					t.Fatalf("%s, n %d: setting %d at %v: outside [0, 1) or a second point in stratum %d", key, n, i+1, x, d)
+				}
+				seen[d] = true
+			}
+			if !slices.Equal(u, sharedDraws(3, key, n)) {
+				t.Errorf("%s, n %d: two calls differ", key, n)
+			}
+		}
+	}
+	if slices.Equal(sharedDraws(3, "alpha", 7), sharedDraws(3, "epsilon", 7)) || slices.Equal(sharedDraws(3, "alpha", 7), sharedDraws(4, "alpha", 7)) {
+		t.Error("two parameters, or two seeds, give the same draws")
+	}
+}
+
+// Under Shared, PSRL, template-prior, latent-psrl and hybrid-prior try the same values of every
+// parameter two of them have (PSRL's; the template library's; the concentration) at every
+// setting; each agent its own design (PerAgent) does not.
+func TestSharedDrawsGiveAgentsTheSameValues(t *testing.T) {
+	s := parse(t, `tasks: {family: online-maze, count: 2}
+agents:
+  - {type: psrl}
+  - {type: template-prior}
+  - {type: latent-psrl}
+  - {type: hybrid-prior}
+`)
+	valuesOf := func(sr *search, setting int) map[string]any {
+		out := map[string]any{}
+		for _, p := range sr.params[setting] {
+			out[p.Key] = p.Value
+		}
+		return out
+	}
+	for _, draws := range []Draws{Shared, PerAgent} {
+		searches, _, err := prepare(s, Options{Seed: 11, Settings: 8, Runs: 1, Draws: draws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, compared := 0, 0
+		for i := 1; i < 8; i++ {
+			for j, a := range searches {
+				for _, b := range searches[j+1:] {
+					other := valuesOf(b, i)
+					for key, v := range valuesOf(a, i) {
+						if w, shared := other[key]; shared {
+							compared++
+							if v == w {
+								same++
+							}
+						}
+					}
+				}
+			}
+		}
+		if draws == Shared && same != compared {
+			t.Errorf("shared draws: %d of %d shared parameters' values are the same across agents, want all", same, compared)
+		}
+		if draws == PerAgent && same == compared {
+			t.Errorf("per-agent draws: all %d shared parameters' values are the same across agents, want designs of their own", compared)
+		}
+	}
+}
+
+// A search's claim names its draws only when shared, so that a search from before the option
+// resumes; a directory claimed per agent refuses a shared search.
+func TestClaimNamesSharedDraws(t *testing.T) {
+	s := parse(t, small)
+	for draws, want := range map[Draws]string{"": "objective: regret}\n", PerAgent: "objective: regret}\n", Shared: "objective: regret, draws: shared}\n"} {
+		b, err := claimYAML(s, Options{Seed: 1, Settings: 4, Runs: 1, Draws: draws}, Regret)
+		if err != nil || !strings.HasSuffix(string(b), want) {
+			t.Errorf("draws %q: claim ends %q (%v), want %q", draws, b[max(len(b)-60, 0):], err, want)
+		}
+	}
+}
+
 func TestValueStaysInItsRange(t *testing.T) {
 	s := parse(t, small)
 	sp, err := spaceOf(s.Agents[0], map[string]any{"tau": []any{0.05, 0.5}, "m": []any{2, 100}})
@@ -133,6 +217,7 @@ func TestBadInputIsRefusedWithNothingWritten(t *testing.T) {
 		{"one choice", small + "search:\n  RMax:\n    action_rule: [optimistic]\n", good, "one choice (optimistic)"},
 		{"base", small + "search:\n  O-TempLe:\n    base: [rmax, psrl]\n", good, "the base is not searched"},
 		{"everything fixed", small + "search:\n  RMax:\n    m: 10\n", good, "nothing left to search"},
+		{"draws", small, Options{Seed: 1, Settings: 4, Runs: 1, Draws: "lucky"}, `draws = "lucky", want per-agent`},
 		{"merge from nowhere", small, Options{Seed: 1, Settings: 4, Runs: 1, Merge: true}, "a merge gathers"},
 		{"out of bounds", small + "search:\n  Q-learning:\n    alpha: [0.5, 3]\n", good, "range [0.5, 3] goes out of bounds: setting alpha=3: q-learning: alpha = 3"},
 		{"fixed out of bounds", small + "search:\n  Q-learning:\n    alpha: 3\n", good,
