@@ -112,6 +112,21 @@ func TestTinyBenchmark(t *testing.T) {
 				t.Errorf("family %s, learner %v: verdict %v; want one against %v for all but it", name, l["name"], l["verdict"], f["best_single_task"])
 			}
 		}
+		// The verdicts' other side is the single-task learner of least regret on the design seed.
+		best, bestScore := "", math.Inf(1)
+		for _, y := range learners {
+			l := y.(map[string]any)
+			score, ok := l["design_score"].(float64)
+			if !ok {
+				t.Errorf("family %s, learner %v: design_score %v, want its tuning's score", name, l["name"], l["design_score"])
+			}
+			if l["single_task"] == true && score < bestScore {
+				best, bestScore = l["name"].(string), score
+			}
+		}
+		if f["best_single_task"] != best {
+			t.Errorf("family %s: best_single_task %v, want %s, the single-task learner of least design_score", name, f["best_single_task"], best)
+		}
 		na := f["not_applicable"].([]any)
 		if name == "sizes" {
 			if len(na) != 1 || na[0].(map[string]any)["name"] != "Latent-PSRL" || !strings.Contains(na[0].(map[string]any)["reason"].(string), "one size") {
@@ -131,6 +146,30 @@ func TestTinyBenchmark(t *testing.T) {
 		if !bytes.Equal(b, second[name]) {
 			t.Errorf("%s changed on the second run", name)
 		}
+	}
+}
+
+// The best single-task learner is chosen on the design seed, not on the judged runs: the least
+// design regret, or the most design reward when the family's objective is reward; learners
+// that learn across tasks, and untuned ones, are never it.
+func TestBestSingleTaskIsChosenOnTheDesignSeed(t *testing.T) {
+	score := func(x float64) *num { n := num(x); return &n }
+	judged := func(x float64) *Estimate { return &Estimate{Mean: num(x)} }
+	f := Family{Objective: tune.Regret, Learners: []Learner{
+		{Name: "Hybrid", DesignScore: score(1), Regret: judged(1)},
+		{Name: "RMax", SingleTask: true, DesignScore: score(30), Regret: judged(10)}, // first on the judged runs
+		{Name: "PSRL", SingleTask: true, DesignScore: score(20), Regret: judged(15)},
+		{Name: "Untuned", SingleTask: true, Regret: judged(5)},
+	}}
+	if got := f.bestOnDesign(); got != "PSRL" {
+		t.Errorf("regret: best %q, want PSRL, the least design regret", got)
+	}
+	f.Objective = tune.Reward
+	if got := f.bestOnDesign(); got != "RMax" {
+		t.Errorf("reward: best %q, want RMax, the most design reward", got)
+	}
+	if got := (&Family{Learners: f.Learners[:1]}).bestOnDesign(); got != "" {
+		t.Errorf("no single-task learner: best %q, want none", got)
 	}
 }
 

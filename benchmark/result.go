@@ -38,7 +38,8 @@ type Family struct {
 	MeasuresNote string    `json:"measures_note,omitempty"`
 	// Optimum is the optimal policy's mean per-task reward (null without the oracle).
 	Optimum *Estimate `json:"optimum"`
-	// BestSingleTask is the single-task learner of least regret, every verdict's other side.
+	// BestSingleTask is the single-task learner of least regret on the design seed (its
+	// tuning's chosen score: choosing it uses no judged run), every verdict's other side.
 	BestSingleTask string `json:"best_single_task"`
 	// Learners are ranked, least regret first; References are the headroom, never ranked.
 	Learners   []Learner `json:"learners"`
@@ -63,6 +64,9 @@ type Learner struct {
 	// Setting is the tuned agent, as a config gives it (type, name, its keys).
 	Setting json.RawMessage `json:"setting"`
 	Budget  TunedBudget     `json:"budget"`
+	// DesignScore is the chosen setting's mean objective (the family's Objective) per task over
+	// its runs of the design seed, as its tuning scored it; null for an untuned reference.
+	DesignScore *num `json:"design_score"`
 	// Regret is the mean over runs of the run's mean per-task regret, with its 95% CI half-width;
 	// null without the oracle. Reward is the same of the per-task reward.
 	Regret *Estimate `json:"regret"`

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,7 +217,7 @@ func runFamily(ctx context.Context, s Spec, f FamilySpec, margin stats.Margin, o
 	if err != nil {
 		return Family{}, fmt.Errorf("second tuning: %w", err)
 	}
-	second := Family{JudgingSeed: r.JudgingSeed}
+	second := Family{JudgingSeed: r.JudgingSeed, Objective: rec2.Objective}
 	if err := second.fill(tuned2, rec2, sum2, learners, margin); err != nil {
 		return Family{}, err
 	}
@@ -314,6 +315,10 @@ func (r *Family) fill(tuned experiment.Spec, rec *tune.Record, sum results.Summa
 		l := Learner{Name: e.agent.Name, Type: e.agent.Type, SingleTask: singleTask(e.agent.Type) && !e.reference,
 			Setting: setting, Budget: TunedBudget{Settings: len(records[e.agent.Name].Trials), TrialRuns: records[e.agent.Name].TrialRuns},
 			Reward: estimate(a.MeanPerTaskReward, a.CI95)}
+		if rec, tuned := records[e.agent.Name]; tuned {
+			score := num(rec.Score)
+			l.DesignScore = &score
+		}
 		if a.Oracle != nil {
 			x := estimate(a.Oracle.MeanRegret.Mean, a.Oracle.MeanRegret.CI95)
 			l.Regret = &x
@@ -362,14 +367,12 @@ func (r *Family) rank() {
 
 // judge compares every learner with the family's best single-task learner as temple compare
 // --baseline BEST --margin M does, over the ranked learners alone: paired t-tests on the runs'
-// mean per-task rewards, a TOST at the margin, Holm over them all, and each test's MDE.
+// mean per-task rewards, a TOST at the margin, Holm over them all, and each test's MDE. BEST is
+// chosen on the design seed (bestOnDesign), so that the verdicts' other side is not the
+// single-task learner the judged runs happened to favour (a winner's curse against every
+// learner compared with it).
 func (r *Family) judge(sum results.Summary, margin stats.Margin) error {
-	for _, l := range r.Learners {
-		if l.SingleTask {
-			r.BestSingleTask = l.Name
-			break
-		}
-	}
+	r.BestSingleTask = r.bestOnDesign()
 	if r.BestSingleTask == "" || len(r.Learners) < 2 {
 		return nil
 	}
@@ -396,6 +399,26 @@ func (r *Family) judge(sum results.Summary, margin stats.Margin) error {
 		}
 	}
 	return nil
+}
+
+// bestOnDesign is the single-task learner of best design score (least regret, or most reward
+// when the family's objective is reward), the first in rank order of equal ones; "" when there
+// is none.
+func (r *Family) bestOnDesign() string {
+	best, bestScore := "", math.Inf(1)
+	for _, l := range r.Learners {
+		if !l.SingleTask || l.DesignScore == nil {
+			continue
+		}
+		loss := float64(*l.DesignScore)
+		if r.Objective == tune.Reward {
+			loss = -loss
+		}
+		if best == "" || loss < bestScore {
+			best, bestScore = l.Name, loss
+		}
+	}
+	return best
 }
 
 // familyMeasures are the measures of the judged run 0's tasks (measures.FamilyOf), or nil with
