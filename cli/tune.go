@@ -41,6 +41,9 @@ func tuneCmd() *cobra.Command {
 			if !cmd.Flags().Changed("seed") {
 				seed = s.Seed
 			}
+			if err := tune.Draws(draws).Check(); err != nil {
+				return fmt.Errorf("--%w", err)
+			}
 			if cmd.Flags().Changed("jobs") && jobs < 1 {
 				return fmt.Errorf("--jobs = %d, want at least 1", jobs)
 			}

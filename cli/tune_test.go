@@ -293,3 +293,15 @@ func must[T any](x T, err error) T {
 	}
 	return x
 }
+
+// A bad --draws is refused before anything runs, naming the flag and the value.
+func TestTuneRefusesBadDraws(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x")
+	_, err := temple(t, "tune", "../examples/tuning/small.yaml", "--draws", "lucky", "--out", out)
+	if err == nil || !strings.Contains(err.Error(), `--draws = "lucky"`) {
+		t.Fatalf("error %v, want one naming --draws and its value", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("%s was written", out)
+	}
+}
