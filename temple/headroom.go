@@ -152,7 +152,8 @@ func (h *TrueTemplates) Observe(s, a int, r float64, next int) {
 		return
 	}
 	if k := h.truth.PairTemplate[i]; k >= 0 {
-		h.place(i, h.truth.Templates[k], h.p.Strength, h.p.Partial)
+		g := h.truth.Templates[k]
+		h.place(i, g, g.R, h.p.Strength, h.p.Partial)
 	}
 }
 
@@ -211,12 +212,12 @@ func (o *overBase) record(i, next int, r float64) bool {
 }
 
 // place sets pair i's statistics to its own samples plus template g with strength c, placed on
-// the states its own samples rank (σ: its largest counts on g's first ranks), and reports whether
-// it could. A template with more ranks than the pair has seen states is placed only when partial
+// the states its own samples rank (σ: its largest counts on g's first ranks), each pseudo-count
+// with reward r (g's own, or the pair's own mean: TemplateRewards), and reports whether it could. A template with more ranks than the pair has seen states is placed only when partial
 // is set — its first ranks on the states seen, the counts of the others left out, so the pair's
 // model is g conditioned on the states it has seen; otherwise the pair is left its own samples.
 // A template with fewer ranks than the pair has seen states is never placed.
-func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
+func (o *overBase) place(i int, g template.Point, r float64, c int64, partial bool) bool {
 	sigma, _ := template.Ranking(o.own.Successors(i), o.S)
 	if k := ranks(g); len(sigma.Top) > k || len(sigma.Top) < k && !partial {
 		o.unplace(i)
@@ -226,11 +227,11 @@ func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 	var added int64
 	for j, p := range g.P {
 		n := int64(math.Round(float64(c) * p))
-		r := int(rankOf(g, j))
-		if n == 0 || r >= len(sigma.Top) {
+		rank := int(rankOf(g, j))
+		if n == 0 || rank >= len(sigma.Top) {
 			continue
 		}
-		state := sigma.Top[r]
+		state := sigma.Top[rank]
 		for k := range succ {
 			if succ[k].State == state {
 				succ[k].N += n
@@ -238,7 +239,7 @@ func (o *overBase) place(i int, g template.Point, c int64, partial bool) bool {
 		}
 		added += n
 	}
-	o.rep.Replace(i, succ, o.own.R(i)+float64(added)*g.R)
+	o.rep.Replace(i, succ, o.own.R(i)+float64(added)*r)
 	o.placed[i] = true
 	return true
 }

@@ -148,7 +148,7 @@ func (p *HybridPriorSpec) Inert() []string {
 		keys = append(keys, "identify_noise")
 	}
 	if !p.Templates {
-		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial")
+		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial", "template_rewards")
 	}
 	if !p.WholeTasks {
 		keys = append(keys, "concentration")
@@ -423,7 +423,8 @@ func (h *HybridPrior) draw() {
 			continue
 		}
 		if k := drawIndex(h.mix.weights(i), h.rng.Float64()); k < len(h.mix.comps) {
-			h.place(i, h.mix.comps[k].g, h.p.Strength, h.p.Partial)
+			g := h.mix.comps[k].g
+			h.place(i, g, h.mix.placedReward(g, &h.own, i, h.r), h.p.Strength, h.p.Partial)
 		} else {
 			h.unplace(i)
 		}

@@ -122,6 +122,9 @@ func (m *pairMixture) reweigh(i int, own *mdp.Counts, sq float64, S int, r PSRLM
 // component's (g nil): Normal–Normal, Normal–Gamma with LearnedNoise, or with Beta rewards
 // Beta–Bernoulli at the scaled sum.
 func (m *pairMixture) rewardML(n int64, sum, sq float64, g *template.Point, r PSRLModel) float64 {
+	if m.p.TemplateRewards.own() {
+		g = nil // every component's rewards under the base's prior: the weights compare next states
+	}
 	c := float64(m.p.Strength)
 	if r.Beta {
 		a, b := 1.0, 1.0
@@ -139,6 +142,15 @@ func (m *pairMixture) rewardML(n int64, sum, sq float64, g *template.Point, r PS
 		return normalML(n, sum, sq, r.RewardMean, r.RewardSD*r.RewardSD, noise2)
 	}
 	return normalML(n, sum, sq, g.R, noise2/c, noise2)
+}
+
+// placedReward is the reward each pseudo-count of template g placed on pair i carries: g's, or
+// under OwnRewards the pair's own posterior mean given its own samples own under reward model r.
+func (m *pairMixture) placedReward(g template.Point, own *mdp.Counts, i int, r PSRLModel) float64 {
+	if m.p.TemplateRewards.own() {
+		return r.ownMean(own.N(i), own.R(i))
+	}
+	return g.R
 }
 
 // learn gives the library the own samples of every pair of visited with at least m_s of them: to

@@ -31,11 +31,36 @@ type PriorParams struct {
 	NewShare float64 `yaml:"new_share" doc:"ν: prior probability that a pair's template is none of the library's (the sparse Dirichlet component)" range:"0 < new_share < 1"`
 	// Partial places a drawn template before the pair has seen all its ranks (overBase.place).
 	Partial bool `yaml:"partial" doc:"place a drawn template whose ranks the pair has not all seen: its first ranks on the states seen, the rest left out"`
+	// TemplateRewards is whether the library's templates are a prior on a pair's rewards too
+	// (TransferRewards) or on its transitions alone (OwnRewards).
+	TemplateRewards TemplateRewards `yaml:"template_rewards" doc:"transfer: a template is also a prior on the pair's mean reward, N(its reward, σ²/c), in the weights and placed with its counts; own: a prior on transitions alone, the weights compare templates by next states only and a placed template's counts carry the pair's own posterior mean reward (the base's prior updated by the pair's own rewards)" range:"transfer | own"`
 }
 
-// DefaultPriorParams are m_s 10, τ̂ 0.15, c 50, ν 0.1 and partial placements.
+// TemplateRewards is what a template says of a pair's rewards.
+type TemplateRewards string
+
+const (
+	// TransferRewards: template g's reward prior N(r_g, σ²/c) (Beta(1 + c·r̄_g, 1 + c·(1 − r̄_g))
+	// under Beta rewards) weighs its component and its c placed pseudo-counts carry r_g ("" is it
+	// too).
+	TransferRewards TemplateRewards = "transfer"
+	// OwnRewards: templates are of transitions alone (TempLe's templates carry a reward sum
+	// too, Algorithm 2; this leaves it out of the prior): every component's reward
+	// marginal is the base's prior's, so the weights compare next states only, and a placed
+	// template's pseudo-counts carry the pair's own posterior mean reward (PSRLModel.ownMean), so
+	// that the mean the base samples a pair's reward about is the one its own rewards give. The
+	// count seam gives the reward the c pseudo-counts too: the sampled reward's spread is that
+	// of n + c samples, narrower than the pair's own posterior (an approximation).
+	OwnRewards TemplateRewards = "own"
+)
+
+// own reports whether templates leave a pair's rewards its own.
+func (t TemplateRewards) own() bool { return t == OwnRewards }
+
+// DefaultPriorParams are m_s 10, τ̂ 0.15, c 50, ν 0.1, partial placements, and templates a prior
+// on rewards too.
 func DefaultPriorParams() PriorParams {
-	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true}
+	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true, TemplateRewards: TransferRewards}
 }
 
 // Validate names the first parameter out of range.
@@ -49,6 +74,8 @@ func (p PriorParams) Validate() error {
 		return fmt.Errorf("template-prior: strength = %d, want at least 1", p.Strength)
 	case !(p.NewShare > 0 && p.NewShare < 1):
 		return fmt.Errorf("template-prior: new_share = %v, want 0 < new_share < 1", p.NewShare)
+	case p.TemplateRewards != "" && p.TemplateRewards != TransferRewards && p.TemplateRewards != OwnRewards:
+		return fmt.Errorf("template-prior: template_rewards %q, want %q or %q", p.TemplateRewards, TransferRewards, OwnRewards)
 	}
 	return nil
 }
@@ -258,7 +285,8 @@ func (tp *TemplatePrior) redraw(i int) {
 		return
 	}
 	tp.choice[i] = int32(k)
-	tp.place(i, tp.mix.comps[k].g, tp.p.Strength, tp.p.Partial)
+	g := tp.mix.comps[k].g
+	tp.place(i, g, tp.mix.placedReward(g, &tp.own, i, tp.r), tp.p.Strength, tp.p.Partial)
 }
 
 // EndTask gives the library the own samples of every pair with at least m_s of them: to the

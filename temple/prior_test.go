@@ -156,6 +156,7 @@ func TestPriorParamsValidate(t *testing.T) {
 		{func(p *PriorParams) { p.Tau = math.NaN() }, "tau = NaN"},
 		{func(p *PriorParams) { p.Strength = 0 }, "strength = 0"},
 		{func(p *PriorParams) { p.NewShare = 1 }, "new_share = 1"},
+		{func(p *PriorParams) { p.TemplateRewards = "some" }, `template_rewards "some", want "transfer" or "own"`},
 	} {
 		p := DefaultPriorParams()
 		c.set(&p)
@@ -349,6 +350,53 @@ func TestPriorPlacementDiagnostics(t *testing.T) {
 		"placed_pairs_ms": 2, "wrong_placements_ms": 0.5} {
 		if math.Abs(got[name]-want) > 1e-12 {
 			t.Errorf("%s = %v, want %v", name, got[name], want)
+		}
+	}
+}
+
+// With template_rewards own, by hand: the pair's own posterior mean — under N(0, 1), noise 1,
+// rewards 1, 1 and 1: 3/(1 + 3) = 0.75; under Beta on [0, 1], rewards 1 and 1: (1 + 2)/(2 + 2);
+// on [−1, 1], one reward −1: −1 + 2·(1 + 0)/(2 + 1) — is what each placed pseudo-count carries
+// (with transfer, the template's reward, 0), and every component's reward marginal is the new
+// component's, so that the weights compare next states alone.
+func TestPriorOwnRewardsByHand(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    PSRLModel
+		n    int64
+		sum  float64
+		want float64
+	}{
+		{"normal", PSRLModel{RewardMean: 0, RewardSD: 1, RewardNoise: 1}, 3, 3, 0.75},
+		{"normal, narrow prior", PSRLModel{RewardMean: 0.5, RewardSD: 0.1, RewardNoise: 1}, 1, 1, (0.5*100 + 1) / 101},
+		{"beta", PSRLModel{Beta: true, RewardMin: 0, RewardMax: 1}, 2, 2, 0.75},
+		{"beta on [-1, 1]", PSRLModel{Beta: true, RewardMin: -1, RewardMax: 1}, 1, -1, -1.0 / 3},
+		{"no samples", PSRLModel{RewardMean: 0.2, RewardSD: 1, RewardNoise: 1}, 0, 0, 0.2},
+	} {
+		if got := c.r.ownMean(c.n, c.sum); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: own mean %v, want %v", c.name, got, c.want)
+		}
+	}
+	for _, rewards := range []TemplateRewards{TransferRewards, OwnRewards} {
+		tp := priorAgent(t, []template.Count{{Rank: 0, N: 5}})
+		tp.mix.p.TemplateRewards, tp.p.TemplateRewards = rewards, rewards
+		for range 3 {
+			tp.Observe(0, 0, 1, 1)
+		}
+		g := tp.mix.comps[0].g
+		if !tp.place(0, g, tp.mix.placedReward(g, &tp.own, 0, tp.r), tp.p.Strength, tp.p.Partial) {
+			t.Fatalf("%s: the deterministic template was not placed on a pair that has seen one state", rewards)
+		}
+		want := 3.0 // own rewards; the template's reward is 0
+		if rewards == OwnRewards {
+			want += 50 * 0.75
+		}
+		if got := tp.st.Counts().R(0); math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: the pair's reward sum with the template placed %v, want %v", rewards, got, want)
+		}
+		same := tp.mix.rewardML(3, 3, 3, &g, tp.r) == tp.mix.rewardML(3, 3, 3, nil, tp.r)
+		if same != (rewards == OwnRewards) {
+			t.Errorf("%s: the template's reward marginal equals the new component's: %v", rewards, same)
 		}
 	}
 }

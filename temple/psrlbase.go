@@ -82,6 +82,22 @@ type PSRLModel struct {
 	Schedule             DrawSchedule
 }
 
+// ownMean is the posterior mean of a pair's mean reward given n own rewards of sum sum, under r's
+// prior: (μ₀/σ₀² + sum/σ²)/(1/σ₀² + n/σ²) for Normal rewards, and for Beta rewards the Beta(1 + x,
+// 1 + n − x) mean (1 + x)/(2 + n) at the scaled sum x, mapped back to the reward range. (Under
+// normal-shared-noise σ is the family's noise, as the components' likelihoods take it.)
+func (r PSRLModel) ownMean(n int64, sum float64) float64 {
+	if r.Beta {
+		width := r.RewardMax - r.RewardMin
+		if !(width > 0) {
+			return r.RewardMin
+		}
+		return r.RewardMin + width*(1+r.scaled(n, sum))/(2+float64(n))
+	}
+	prior, noise := 1/(r.RewardSD*r.RewardSD), 1/(r.RewardNoise*r.RewardNoise)
+	return (r.RewardMean*prior + sum*noise) / (prior + float64(n)*noise)
+}
+
 // forTask is r on task t: with TaskRange, its Beta range is the task's; with SharedNoise, its
 // noise the family's, given the earlier tasks' rewards (family).
 func (r PSRLModel) forTask(typ string, t agent.Task, family familyNoise) (PSRLModel, error) {
