@@ -32,8 +32,9 @@ type PriorParams struct {
 	// Partial places a drawn template before the pair has seen all its ranks (overBase.place).
 	Partial bool `yaml:"partial" doc:"place a drawn template whose ranks the pair has not all seen: its first ranks on the states seen, the rest left out"`
 	// TemplateRewards is whether the library's templates are a prior on a pair's rewards too
-	// (TransferRewards) or on its transitions alone (OwnRewards).
-	TemplateRewards TemplateRewards `yaml:"template_rewards" doc:"transfer: a template is also a prior on the pair's mean reward, N(its reward, σ²/c), in the weights and placed with its counts; own: a prior on transitions alone, the weights compare templates by next states only and a placed template's counts carry the pair's own posterior mean reward (the base's prior updated by the pair's own rewards)" range:"transfer | own"`
+	// (TransferRewards, or "") or on its transitions alone (OwnRewards). The default is left
+	// out of a config and its records, so that they read as before the option.
+	TemplateRewards TemplateRewards `yaml:"template_rewards,omitempty" doc:"transfer (the default, also when absent): a template is also a prior on the pair's mean reward, N(its reward, σ²/c), in the weights and placed with its counts; own: a prior on transitions alone, the weights compare templates by next states only and a placed template's counts carry the pair's own posterior mean reward (the base's prior updated by the pair's own rewards)" range:"transfer | own"`
 }
 
 // TemplateRewards is what a template says of a pair's rewards.
@@ -58,9 +59,9 @@ const (
 func (t TemplateRewards) own() bool { return t == OwnRewards }
 
 // DefaultPriorParams are m_s 10, τ̂ 0.15, c 50, ν 0.1, partial placements, and templates a prior
-// on rewards too.
+// on rewards too (TemplateRewards "": TransferRewards).
 func DefaultPriorParams() PriorParams {
-	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true, TemplateRewards: TransferRewards}
+	return PriorParams{Ms: 10, Tau: 0.15, Strength: 50, NewShare: 0.1, Partial: true}
 }
 
 // Validate names the first parameter out of range.
