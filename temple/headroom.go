@@ -213,7 +213,8 @@ func (o *overBase) record(i, next int, r float64) bool {
 
 // place sets pair i's statistics to its own samples plus template g with strength c, placed on
 // the states its own samples rank (σ: its largest counts on g's first ranks), each pseudo-count
-// with reward r (g's own, or the pair's own mean: TemplateRewards), and reports whether it could. A template with more ranks than the pair has seen states is placed only when partial
+// with reward r (g's own, or the pair's own mean: TemplateRewards), and reports whether it
+// could. A template with more ranks than the pair has seen states is placed only when partial
 // is set — its first ranks on the states seen, the counts of the others left out, so the pair's
 // model is g conditioned on the states it has seen; otherwise the pair is left its own samples.
 // A template with fewer ranks than the pair has seen states is never placed.

@@ -45,13 +45,13 @@ const (
 	// under Beta rewards) weighs its component and its c placed pseudo-counts carry r_g ("" is it
 	// too).
 	TransferRewards TemplateRewards = "transfer"
-	// OwnRewards: templates are of transitions alone (TempLe's templates carry a reward sum
-	// too, Algorithm 2; this leaves it out of the prior): every component's reward
-	// marginal is the base's prior's, so the weights compare next states only, and a placed
-	// template's pseudo-counts carry the pair's own posterior mean reward (PSRLModel.ownMean), so
-	// that the mean the base samples a pair's reward about is the one its own rewards give. The
-	// count seam gives the reward the c pseudo-counts too: the sampled reward's spread is that
-	// of n + c samples, narrower than the pair's own posterior (an approximation).
+	// OwnRewards: templates are of transitions alone (TempLe's carry a reward sum too,
+	// Algorithm 2; this leaves it out of the prior): every component's reward marginal is the
+	// base's prior's, so the weights compare next states only, and a placed template's
+	// pseudo-counts carry the pair's own posterior mean reward (PSRLModel.ownMean), so that the
+	// mean the base samples a pair's reward about is the one its own rewards give. The count
+	// seam gives the reward the c pseudo-counts too: the sampled reward's spread is that of
+	// n + c samples, narrower than the pair's own posterior (an approximation).
 	OwnRewards TemplateRewards = "own"
 )
 

@@ -31,3 +31,35 @@ func ExampleTune() {
 	// Q-learning: 4 settings, 6 trial runs, chose setting 1
 	// judging seed differs from the design seed: true
 }
+
+// With shared draws, O-TempLe over RMax and the RMax under it try the same m at every setting:
+// the difference of their tunings is the template library, not two designs.
+func ExampleTune_sharedDraws() {
+	s, err := experiment.Parse([]byte("name: shared\nepisodes: 100\ntasks:\n  count: 3\nagents:\n  - type: o-temple\n  - type: rmax\n"))
+	if err != nil {
+		panic(err)
+	}
+	dir, _ := os.MkdirTemp("", "tune")
+	defer os.RemoveAll(dir)
+	_, rec, err := tune.Tune(context.Background(), s, dir, tune.Options{Seed: 1, Settings: 4, Runs: 1, Draws: tune.Shared})
+	if err != nil {
+		panic(err)
+	}
+	m := func(a tune.Agent, setting int) any {
+		for _, p := range a.Trials[setting].Params {
+			if p.Key == "m" {
+				return p.Value
+			}
+		}
+		return nil
+	}
+	for i := 1; i < 4; i++ {
+		fmt.Printf("setting %d: O-TempLe m %v, RMax m %v\n", i, m(rec.Agents[0], i), m(rec.Agents[1], i))
+	}
+	fmt.Println("recorded:", rec.Budget.Draws)
+	// Output:
+	// setting 1: O-TempLe m 125, RMax m 125
+	// setting 2: O-TempLe m 7, RMax m 7
+	// setting 3: O-TempLe m 30, RMax m 30
+	// recorded: shared
+}
