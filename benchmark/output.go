@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/temple-rl/temple/internal/atomicfile"
-	"github.com/temple-rl/temple/tune"
 )
 
 // The files a benchmark writes in its output directory.
@@ -116,7 +115,7 @@ func Markdown(r Result) string {
 		"family's best single-task learner on the design seed (the least regret there: choosing it uses no judged run), on mean per-task reward (A > B: A has less regret), with a TOST at margin %s "+
 		"and Holm over the family's comparisons; MDE is each comparison's minimum detectable effect (80%% power).\n",
 		r.Budget.Settings, r.Budget.Runs, r.Margin)
-	if r.Budget.Draws == tune.Shared {
+	if r.Budget.SharedDraws() {
 		fmt.Fprintf(&b, "\nThe settings were drawn shared (temple tune --draws shared): learners that have a parameter were tried at "+
 			"the same values of it at the same settings, so that a learner and one built on it differ in what one adds, not in "+
 			"the luck of their designs.\n")
@@ -169,7 +168,7 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}td.n{text-align:right}</style>
 </head><body>
 <h1>Benchmark {{.Benchmark}} (seed {{.Seed}})</h1>
-<p>Every learner tuned with {{.Budget.Settings}} settings ({{.Budget.Runs}} runs each at the first stage) on its family's design seed, judged at the family's judging seed; verdicts against the family's best single-task learner on the design seed, with a TOST at margin {{.Margin}}.{{if eq .Budget.Draws "shared"}} Settings drawn shared: learners that have a parameter were tried at the same values of it at the same settings.{{end}}{{if gt .Budget.Tunings 1}} Every family was tuned twice, at two tuning seeds, both judged at the family's judging seed: each ranked table is the first tuning's, and its rank stability compares it with the second's.{{end}}</p>
+<p>Every learner tuned with {{.Budget.Settings}} settings ({{.Budget.Runs}} runs each at the first stage) on its family's design seed, judged at the family's judging seed; verdicts against the family's best single-task learner on the design seed, with a TOST at margin {{.Margin}}.{{if .Budget.SharedDraws}} Settings drawn shared: learners that have a parameter were tried at the same values of it at the same settings.{{end}}{{if gt .Budget.Tunings 1}} Every family was tuned twice, at two tuning seeds, both judged at the family's judging seed: each ranked table is the first tuning's, and its rank stability compares it with the second's.{{end}}</p>
 {{range .Families}}<h2>{{.Name}}</h2>
 <p>Seeds: tuning {{.TuningSeed}}, design {{.DesignSeeds}}, judging {{.JudgingSeed}}; {{.Runs}} judged runs; ranked by {{.Objective}}.</p>
 <p>Measures: {{.MeasuresLine}}.</p>

@@ -47,6 +47,9 @@ type Budget struct {
 	Draws tune.Draws `yaml:"draws" json:"draws,omitempty"`
 }
 
+// SharedDraws says that the settings were drawn shared (tune.Shared).
+func (b Budget) SharedDraws() bool { return b.Draws == tune.Shared }
+
 // Tunings is the number of tunings of every family: Seeds, 1 when absent.
 func (b Budget) Tunings() int { return max(b.Seeds, 1) }
 

@@ -83,19 +83,16 @@ type PSRLModel struct {
 }
 
 // ownMean is the posterior mean of a pair's mean reward given n own rewards of sum sum, under r's
-// prior: (μ₀/σ₀² + sum/σ²)/(1/σ₀² + n/σ²) for Normal rewards, and for Beta rewards the Beta(1 + x,
-// 1 + n − x) mean (1 + x)/(2 + n) at the scaled sum x, mapped back to the reward range. (Under
-// normal-shared-noise σ is the family's noise, as the components' likelihoods take it.)
+// prior: the Normal posterior's mean (normalPosterior), or the Beta posterior's a/(a + b)
+// (betaPosterior) mapped back to the reward range. (Under normal-shared-noise σ is the family's
+// noise, as the components' likelihoods take it.)
 func (r PSRLModel) ownMean(n int64, sum float64) float64 {
 	if r.Beta {
-		width := r.RewardMax - r.RewardMin
-		if !(width > 0) {
-			return r.RewardMin
-		}
-		return r.RewardMin + width*(1+r.scaled(n, sum))/(2+float64(n))
+		a, b := r.betaPosterior(n, sum)
+		return r.RewardMin + (r.RewardMax-r.RewardMin)*a/(a+b)
 	}
-	prior, noise := 1/(r.RewardSD*r.RewardSD), 1/(r.RewardNoise*r.RewardNoise)
-	return (r.RewardMean*prior + sum*noise) / (prior + float64(n)*noise)
+	mean, _ := r.normalPosterior(n, sum)
+	return mean
 }
 
 // forTask is r on task t: with TaskRange, its Beta range is the task's; with SharedNoise, its
@@ -202,9 +199,16 @@ func (r PSRLModel) rewardData(n int64, sum, sq float64, nm int64, sm float64) fl
 		x := r.scaled(n, sum)
 		return lgamma(a+x) + lgamma(b+float64(n)-x) - lgamma(a+b+float64(n))
 	}
+	mean, v := r.normalPosterior(nm, sm)
+	return normalML(n, sum, sq, mean, v, r.RewardNoise*r.RewardNoise)
+}
+
+// normalPosterior is the mean and variance of N(RewardMean, RewardSD²) updated with nm rewards of
+// sum sm and noise RewardNoise.
+func (r PSRLModel) normalPosterior(nm int64, sm float64) (mean, v float64) {
 	v0, noise2 := r.RewardSD*r.RewardSD, r.RewardNoise*r.RewardNoise
-	v := 1 / (1/v0 + float64(nm)/noise2)
-	return normalML(n, sum, sq, v*(r.RewardMean/v0+sm/noise2), v, noise2)
+	v = 1 / (1/v0 + float64(nm)/noise2)
+	return v * (r.RewardMean/v0 + sm/noise2), v
 }
 
 // normalGamma is the Normal–Gamma prior of a pair's rewards under LearnedNoise: the noise's
