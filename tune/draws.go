@@ -13,12 +13,12 @@ const (
 	// scrambled per agent name (halton): every agent's design is low-discrepancy, and the
 	// designs of two agents are unrelated. It is the default ("" means it too).
 	PerAgent Draws = "per-agent"
-	// Shared draws every searched parameter from a Latin hypercube stratified per parameter,
-	// whose permutation and jitter are drawn per parameter name (sharedDraws): agents that
-	// share a parameter — a learner and one built on it, template-prior and the PSRL under it —
-	// try the same values of it at the same setting, common random numbers, so that the
-	// difference of their tunings measures what one adds to the other rather than the luck of
-	// two independent designs.
+	// Shared draws every searched parameter from a Latin hypercube (McKay, Beckman & Conover
+	// 1979) stratified per parameter, whose permutation and jitter are drawn per parameter name
+	// (sharedDraws): agents that share a parameter — a learner and one built on it,
+	// template-prior and the PSRL under it — try the same values of it at the same setting,
+	// common random numbers, so that the difference of their tunings measures what one adds to
+	// the other rather than the luck of two independent designs.
 	Shared Draws = "shared"
 )
 
