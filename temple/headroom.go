@@ -247,9 +247,13 @@ func (o *overBase) place(i int, g template.Point, r float64, c int64, partial bo
 
 // placePooled sets pair i's statistics to its own samples plus m's samples of pair i (a whole-task
 // model's pooled samples) and records them as placed.
-func (o *overBase) placePooled(i int, m *mdp.Counts) {
+func (o *overBase) placePooled(i int, m *mdp.Counts) { o.placeSamples(i, m.Successors(i), m.R(i)) }
+
+// placeSamples sets pair i's statistics to its own samples plus the given ones (next states succ,
+// reward sum r) and records them as placed.
+func (o *overBase) placeSamples(i int, succ []mdp.Succ, r float64) {
 	o.succ = append(o.succ[:0], o.own.Successors(i)...)
-	for _, x := range m.Successors(i) {
+	for _, x := range succ {
 		j := 0
 		for j < len(o.succ) && o.succ[j].State != x.State {
 			j++
@@ -259,7 +263,7 @@ func (o *overBase) placePooled(i int, m *mdp.Counts) {
 		}
 		o.succ[j].N += x.N
 	}
-	o.rep.Replace(i, o.succ, o.own.R(i)+m.R(i))
+	o.rep.Replace(i, o.succ, o.own.R(i)+r)
 	o.placed[i] = true
 }
 

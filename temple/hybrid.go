@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/temple-rl/temple/agent"
@@ -43,6 +44,15 @@ type HybridParams struct {
 	// model's pooled rewards at a pair spread (a reward that depends on the next state) and narrow
 	// where they do not.
 	IdentifyVariance RewardVariance `yaml:"identify_variance" doc:"the rewards' noise in the posterior weights: known, or learned pair by pair (Normal–Gamma, 1/σ² ~ Gamma(1, σ²) a priori at the known σ: a model whose pooled rewards at a pair spread is not refuted by that spread)" range:"known | learned"`
+	// PairConcentration is γ of the Chinese restaurant process over each pair's dishes (dishes.go):
+	// a model's pair with no samples is one of the pair's dishes, d, with prior m_d/(M_i + γ), and
+	// new — from the template library's mixture — with γ/(M_i + γ), so that pairs recur by state
+	// index across models even where whole tasks do not. 0 (the default) is γ = ∞: no dish is
+	// shared, and a new model's pairs have the library's prior alone, which predicts a pair's
+	// first next state at about 1/S where an earlier model of the same size predicts it by index
+	// (on a family whose tasks share their geometry but not their layouts, the earlier models
+	// then gain weight from the geometry alone).
+	PairConcentration float64 `yaml:"pair_concentration,omitempty" doc:"γ of the Chinese restaurant process over each pair's distributions (dishes) shared by the whole-task models of a size: a model's pair with no samples is one that m_d models hold with prior m_d/(M_i + γ), or new from the template library with γ/(M_i + γ), and a pair's samples pool in its dish (the hierarchical Dirichlet process's franchise); 0 (the default): γ = ∞, no pair shared, a model's pair is its own tasks' samples" range:">= 0"`
 }
 
 // RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
@@ -73,6 +83,9 @@ func (p HybridParams) Validate() error {
 	}
 	if !(p.IdentifyNoise >= 0) || math.IsInf(p.IdentifyNoise, 0) {
 		return fmt.Errorf("hybrid-prior: identify_noise = %v, want a finite number >= 0", p.IdentifyNoise)
+	}
+	if !(p.PairConcentration >= 0) || math.IsInf(p.PairConcentration, 0) {
+		return fmt.Errorf("hybrid-prior: pair_concentration = %v, want a finite number >= 0 (0: no pair shared)", p.PairConcentration)
 	}
 	if p.IdentifyVariance != KnownVariance && p.IdentifyVariance != LearnedVariance {
 		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)
@@ -151,7 +164,7 @@ func (p *HybridPriorSpec) Inert() []string {
 		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial", "template_rewards")
 	}
 	if !p.WholeTasks {
-		keys = append(keys, "concentration")
+		keys = append(keys, "concentration", "pair_concentration")
 	}
 	return keys
 }
@@ -192,6 +205,17 @@ func (p *HybridPriorSpec) Inert() []string {
 // the tasks that start a model, each model's pairs once, as G₀ is the prior of a new model; and
 // TemplatePrior's approximations of a component's placement hold.
 //
+// With pair_concentration γ set, models share their pairs' distributions (dishes.go): model k's
+// pair i is dish d(k, i), whose samples are those of every task of every model holding it, and
+// M(D_i) above becomes
+//
+//	G₀(D_i) = Σ_d m_d/(M_i + γ) · DM(D_i | 1/S + N_d) · R_d(D_i) + γ/(M_i + γ) · M(D_i)
+//
+// over pair i's dishes d (m_d models hold d, M_i in all), the term of pair i under a new model
+// and under every model without a dish there; a draw places on such a pair a dish or a library
+// component by their shares of G₀(D_i), and when the task ends, a model without a dish at a
+// visited pair takes the one of largest share (a new one for the library's).
+//
 // With no model and an empty library it draws no random number and places nothing: it is its
 // base PSRL, action for action.
 type HybridPrior struct {
@@ -202,9 +226,11 @@ type HybridPrior struct {
 	overBase
 	ownRewards
 	mix    pairMixture
-	models []latentModel // of every size
+	models []hybridModel // of every size
+	tables []dishTable   // their pairs' dishes, one table for each size
 
 	// Per task.
+	tab      int       // the table of the task's size (−1: none yet)
 	cand     []int     // the models of the task's size
 	logPrior []float64 // per candidate, then new: ln of the CRP prior
 	// terms, per pair, per candidate then new: ln of the marginal likelihood of the pair's own
@@ -215,9 +241,14 @@ type HybridPrior struct {
 	byModel []bool    // per pair: model drawn's pooled samples are placed on it
 	dirty   []bool    // per pair, own samples since its terms were computed
 	visited []int     // pairs with own samples, in order of first sample
-	clock   drawClock
-	rng     *rand.Rand
-	newW    float64 // the posterior weight of a new model at the end of the task
+	// With γ set, per pair: ln M(D_i), and its terms under each of its dishes, as of its last
+	// reweighing.
+	mixTerm   []float64
+	dishTerms [][]float64
+	shares    []float64 // dishShares' buffer
+	clock     drawClock
+	rng       *rand.Rand
+	newW      float64 // the posterior weight of a new model at the end of the task
 }
 
 // NewHybridPrior validates p and returns the learner over base, a PSRL that draws at every call
@@ -262,8 +293,9 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.mix.begin(n)
 	h.cand = h.cand[:0]
 	tasks := 0
+	h.tab = slices.IndexFunc(h.tables, func(tb dishTable) bool { return tb.S == t.S && tb.A == t.A })
 	for k, m := range h.models {
-		if m.counts.S == t.S && m.counts.A == t.A {
+		if m.table == h.tab {
 			h.cand = append(h.cand, k)
 			tasks += m.tasks
 		}
@@ -280,6 +312,10 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.beginRewards(n)
 	h.dirty = buf.Zeroed(h.dirty, n)
 	h.visited = h.visited[:0]
+	if h.p.PairConcentration > 0 {
+		h.mixTerm = buf.Zeroed(h.mixTerm, n)
+		h.dishTerms = slices.Grow(h.dishTerms[:0], n)[:n]
+	}
 	h.clock.reset(n)
 	return nil
 }
@@ -344,32 +380,27 @@ func (h *HybridPrior) pairTerms(i int) []float64 {
 func (h *HybridPrior) reweigh(i int) {
 	mixture := h.mix.reweigh(i, &h.own, h.ownSq[i], h.S, h.w)
 	terms := h.pairTerms(i)
-	n, sum, succ := h.own.Pair(i)
-	for j, k := range h.cand {
-		m := &h.models[k].counts
-		nm := m.N(i)
-		if nm == 0 {
-			terms[j] = mixture
-			continue
+	g0 := mixture
+	if h.p.PairConcentration > 0 && len(h.dishesAt(i)) > 0 {
+		h.mixTerm[i] = mixture
+		dishes := h.dishesAt(i)
+		h.dishTerms[i] = h.dishTerms[i][:0]
+		for d := range dishes {
+			h.dishTerms[i] = append(h.dishTerms[i], h.dishTerm(i, &dishes[d]))
 		}
-		// Dirichlet(1/S + N_k(i)) – multinomial marginal of the own next states, and the
-		// rewards' under model k's reward posterior.
-		alpha := 1 / float64(h.S)
-		t := lgamma(1+float64(nm)) - lgamma(1+float64(nm+n))
-		for _, x := range succ {
-			a := alpha + float64(succCount(m.Successors(i), int(x.State)))
-			t += lgamma(a+float64(x.N)) - lgamma(a)
-		}
-		if h.w.LearnedNoise { // the Normal–Gamma posterior given model k's rewards at the pair
-			ng := h.w.normalGamma(nil, 0)
-			sm, sq := m.R(i), h.models[k].sq[i]
-			t += ng.logML(nm+n, sm+sum, sq+h.ownSq[i]) - ng.logML(nm, sm, sq)
-		} else {
-			t += h.w.rewardData(n, sum, h.ownSq[i], nm, m.R(i)) - h.w.rewardNorm(nm, m.R(i))
-		}
-		terms[j] = t
+		g0 = normalize(h.dishShares(i))
 	}
-	terms[len(terms)-1] = mixture
+	for j, k := range h.cand {
+		switch d := h.models[k].dish[i]; {
+		case d < 0:
+			terms[j] = g0
+		case h.p.PairConcentration > 0:
+			terms[j] = h.dishTerms[i][d]
+		default:
+			terms[j] = h.dishTerm(i, h.dishOf(k, i))
+		}
+	}
+	terms[len(terms)-1] = g0
 }
 
 // posterior brings the terms of the pairs with new samples up to date and sets logw to the
@@ -404,8 +435,12 @@ func (h *HybridPrior) draw() {
 	}
 	if z != h.drawn {
 		for i := range h.S * h.A {
-			if z >= 0 && h.models[h.cand[z]].counts.N(i) > 0 {
-				h.placePooled(i, &h.models[h.cand[z]].counts)
+			var d *dish
+			if z >= 0 {
+				d = h.dishOf(h.cand[z], i)
+			}
+			if d != nil {
+				h.placeSamples(i, d.succ, d.r)
 				h.byModel[i] = true
 			} else if h.byModel[i] {
 				h.unplace(i)
@@ -415,7 +450,7 @@ func (h *HybridPrior) draw() {
 		h.drawn = z
 	}
 	for _, i := range h.visited {
-		if h.byModel[i] {
+		if h.byModel[i] || h.p.PairConcentration > 0 && h.drawDish(i) {
 			continue
 		}
 		if len(h.mix.comps) == 0 {
@@ -436,8 +471,28 @@ func (h *HybridPrior) draw() {
 	h.clock.epochStart = h.st.Samples()
 }
 
+// drawDish draws, with γ set, whether pair i takes one of its dishes (placed, and true) or a
+// library component (false), by their shares of G₀(D_i); no random number when the pair has no
+// dish.
+func (h *HybridPrior) drawDish(i int) bool {
+	dishes := h.dishesAt(i)
+	if len(dishes) == 0 {
+		return false
+	}
+	shares := h.dishShares(i)
+	normalize(shares)
+	d := drawIndex(shares, h.rng.Float64())
+	if d == len(dishes) {
+		return false
+	}
+	h.placeSamples(i, dishes[d].succ, dishes[d].r)
+	return true
+}
+
 // EndTask gives the task to the candidate of the largest posterior weight (a new model on equal
-// weights), or makes it a new model, whose pairs with at least m_s own samples the library learns.
+// weights), or makes it a new model, whose pairs with at least m_s own samples the library learns;
+// the task's samples of each visited pair join the model's dish there, which a model without one
+// takes first (seat).
 // Without the whole-task part every task is a new model and no model is kept. It pools the
 // task's rewards first (endRewards).
 func (h *HybridPrior) EndTask() {
@@ -457,17 +512,27 @@ func (h *HybridPrior) EndTask() {
 		if !h.p.WholeTasks {
 			return
 		}
-		h.models = append(h.models, latentModel{})
+		if h.tab < 0 {
+			h.tab = h.table(h.S, h.A)
+		}
+		dish := make([]int32, h.S*h.A)
+		for i := range dish {
+			dish[i] = -1
+		}
+		h.models = append(h.models, hybridModel{table: h.tab, dish: dish})
 		best = len(h.models) - 1
-		h.models[best].counts.Reset(h.S, h.A)
-		h.models[best].sq = make([]float64, h.S*h.A)
 	} else {
 		best = h.cand[best]
 	}
 	m := &h.models[best]
-	m.counts.Merge(&h.own)
+	dishes := h.tables[h.tab].pairs
 	for _, i := range h.visited {
-		m.sq[i] += h.ownSq[i]
+		if m.dish[i] < 0 {
+			m.dish[i] = h.seat(i)
+			dishes[i][m.dish[i]].models++
+		}
+		n, r, succ := h.own.Pair(i)
+		dishes[i][m.dish[i]].add(succ, n, r, h.ownSq[i])
 	}
 	m.tasks++
 }

@@ -1,6 +1,7 @@
 package temple
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/temple-rl/temple/agent"
 	"github.com/temple-rl/temple/learners"
+	"github.com/temple-rl/temple/mdp"
 	"github.com/temple-rl/temple/template"
 )
 
@@ -29,7 +31,7 @@ func hybridAgentWith(t *testing.T, p HybridParams, models []latentModelSpec, tmp
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.models = modelsOf(models)
+	h.models, h.tables = hybridModelsOf(heldOf(models)...)
 	for _, c := range tmpls {
 		h.mix.given[h.mix.lib.Add(c, 0).ID] = 1
 	}
@@ -37,6 +39,37 @@ func hybridAgentWith(t *testing.T, p HybridParams, models []latentModelSpec, tmp
 		t.Fatal(err)
 	}
 	return h
+}
+
+// heldModel is a model for the tests: its dish at pair 0 of a 10-state, 1-action task, and the
+// tasks it had.
+type heldModel struct {
+	dish  dish
+	tasks int
+}
+
+// heldOf are the models of specs: pair 0 moved to next n times, reward 0.
+func heldOf(specs []latentModelSpec) []heldModel {
+	var out []heldModel
+	for _, m := range specs {
+		out = append(out, heldModel{dish{succ: []mdp.Succ{{State: int32(m.next), N: m.n}}, n: m.n}, m.tasks})
+	}
+	return out
+}
+
+// hybridModelsOf are HybridPrior's models of the held ones, each holding its dish at pair 0 alone,
+// and their table.
+func hybridModelsOf(held ...heldModel) ([]hybridModel, []dishTable) {
+	tb := dishTable{S: 10, A: 1, pairs: make([][]dish, 10)}
+	var models []hybridModel
+	for _, m := range held {
+		d := slices.Repeat([]int32{-1}, 10)
+		d[0] = int32(len(tb.pairs[0]))
+		m.dish.models = 1
+		tb.pairs[0] = append(tb.pairs[0], m.dish)
+		models = append(models, hybridModel{table: 0, dish: d, tasks: m.tasks})
+	}
+	return models, []dishTable{tb}
 }
 
 // hybridPosterior is the learner's posterior over its models of the task's size, then new.
@@ -90,6 +123,119 @@ func TestHybridPosteriorByHand(t *testing.T) {
 	}
 	if got, want := hybridPosterior(seen), hybridPosterior(h); !closeTo(got, want) {
 		t.Errorf("samples of a pair no model has seen moved the posterior from %v to %v", want, got)
+	}
+}
+
+// sharedAgent is hybridAgent with pair_concentration γ = 1 holding four models of one task each:
+// models 0 and 1 share a dish at pair 0 (100 moves to state 1), model 2 holds another (100 to
+// state 2), model 3 none.
+func sharedAgent(t *testing.T) *HybridPrior {
+	t.Helper()
+	p := DefaultHybridParams()
+	p.IdentifyNoise, p.PairConcentration = 0, 1
+	h := hybridAgentWith(t, p, nil)
+	h.models, h.tables = hybridModelsOf(heldOf([]latentModelSpec{{1, 100, 1}, {2, 100, 1}, {2, 100, 1}})...)
+	h.models[1].dish[0] = 0 // model 1 holds model 0's dish; the dish model 1 had is model 2's
+	h.models[2].dish[0] = 1
+	h.tables[0].pairs[0] = h.tables[0].pairs[0][:2]
+	h.tables[0].pairs[0][0].models = 2
+	h.models = append(h.models, hybridModel{dish: slices.Repeat([]int32{-1}, 10), tasks: 1})
+	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// With γ = 1, after one sample to state 1 (reward 0) at pair 0, models 0 and 1 have their shared
+// dish's term 100.1/102 (TestHybridPosteriorByHand), model 2 its dish's 0.1/102, and model 3 (no
+// dish at the pair) and a new model G₀ = (2/4)·100.1/102 + (1/4)·0.1/102 + (1/4)·0.05: the dishes
+// at m_d/(M_i + γ), M_i = 3 models holding one, and the empty library's sparse Dirichlet and Beta
+// (0.1·1/2) at γ/(M_i + γ). Every prior is 1/5 (T = 4 tasks, α = 1), so the posterior is ∝ those
+// five terms. A pair with no dish has M under every model and leaves the posterior as it was.
+func TestHybridPairConcentrationByHand(t *testing.T) {
+	h := sharedAgent(t)
+	h.Observe(0, 0, 0, 1)
+	a, b := 100.1/102, 0.1/102
+	g0 := a/2 + b/4 + 0.05/4
+	if got, want := hybridPosterior(h), []float64{a, a, b, g0, g0}; !closeTo(got, want) {
+		t.Errorf("posterior %v, want ∝ %v", got, want)
+	}
+	before := hybridPosterior(h)
+	for _, next := range []int{3, 3, 4} {
+		h.Observe(1, 0, 0.5, next)
+	}
+	if got := hybridPosterior(h); !closeTo(got, before) {
+		t.Errorf("samples of a pair with no dish moved the posterior from %v to %v", before, got)
+	}
+}
+
+// fixedSource is a random source whose every number is its value: Float64 gives 0 for 0 and
+// just under 1 for ^0.
+type fixedSource uint64
+
+func (s fixedSource) Uint64() uint64 { return uint64(s) }
+
+// With γ set, a pair drawn from G₀ takes a dish by its share (u = 0: the first, the shared one,
+// its 100 samples placed beside the pair's own) or the library's (u just under 1: with an empty
+// library, the pair's own samples alone); a pair with no dish draws no random number.
+func TestHybridPairConcentrationDraws(t *testing.T) {
+	h := sharedAgent(t)
+	h.Observe(0, 0, 0, 1)
+	h.Observe(1, 0, 0, 3)
+	h.posterior()
+	h.rng = rand.New(fixedSource(0))
+	if !h.drawDish(0) || !h.placed[0] {
+		t.Errorf("u = 0: pair 0 did not take a dish")
+	}
+	h.unplace(0)
+	h.rng = rand.New(fixedSource(^uint64(0)))
+	if h.drawDish(0) || h.placed[0] {
+		t.Errorf("u just under 1: pair 0 took a dish, want the library's share")
+	}
+	h.rng = nil // a random number drawn would panic
+	if h.drawDish(1) {
+		t.Errorf("pair 1, which has no dish, took one")
+	}
+}
+
+// When a task ends, the model it joins takes, at a visited pair where it holds no dish, the dish
+// of largest share (γ set: the other model's dish, now held by two and pooling both tasks'
+// samples) or a new one (γ unset).
+func TestHybridSeatsAPairAtADish(t *testing.T) {
+	for _, g := range []float64{0, 1} {
+		p := DefaultHybridParams()
+		p.IdentifyNoise, p.PairConcentration = 0, g
+		h := hybridAgentWith(t, p, nil)
+		a := heldModel{dish{succ: []mdp.Succ{{State: 1, N: 100}}, n: 100}, 1}
+		h.models, h.tables = hybridModelsOf(a, a)
+		h.models[1].dish[0] = -1 // model 1 holds pair 1's dish, 100 moves to state 5
+		h.models[1].dish[1] = 0
+		h.tables[0].pairs[0] = h.tables[0].pairs[0][:1]
+		h.tables[0].pairs[1] = []dish{{succ: []mdp.Succ{{State: 5, N: 100}}, n: 100, models: 1}}
+		if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+			t.Fatal(err)
+		}
+		for range 12 {
+			h.Observe(0, 0, 0, 1)
+			h.Observe(1, 0, 0, 5)
+		}
+		h.EndTask()
+		if h.Models() != 2 {
+			t.Fatalf("γ %v: %d models, want the task joined one of the 2", g, h.Models())
+		}
+		for k := range 2 {
+			if h.models[k].tasks != 2 {
+				continue
+			}
+			other := 1 - k // the pair where model k held no dish: pair 1 for model 0, pair 0 for model 1
+			d := h.dishOf(k, other)
+			switch {
+			case g > 0 && (d.models != 2 || d.n != 112):
+				t.Errorf("γ 1: model %d took a dish at pair %d held by %d models with %d samples, want the other model's: 2 and 112", k, other, d.models, d.n)
+			case g == 0 && (d.models != 1 || d.n != 12):
+				t.Errorf("γ unset: model %d took a dish at pair %d held by %d models with %d samples, want a new one: 1 and 12", k, other, d.models, d.n)
+			}
+		}
 	}
 }
 
@@ -216,15 +362,12 @@ func TestHybridLearnedVarianceByHand(t *testing.T) {
 // that pooled the same pair's 0s and 1s, and a task of the same MDP is taken for a new one; with
 // the noise learned the model holds.
 func TestHybridLearnedVarianceKeepsASpreadModel(t *testing.T) {
-	spread := latentModel{sq: make([]float64, 10), tasks: 3}
-	spread.counts.Reset(10, 1)
-	spread.counts.Add(0, 1, 50, 25) // 25 rewards 1 and 25 rewards 0
-	spread.sq[0] = 25
+	spread := heldModel{dish{succ: []mdp.Succ{{State: 1, N: 50}}, n: 50, r: 25, sq: 25}, 3} // 25 rewards 1 and 25 rewards 0
 	for _, v := range []RewardVariance{KnownVariance, LearnedVariance} {
 		p := DefaultHybridParams()
 		p.IdentifyNoise, p.IdentifyVariance = 0.2, v // 0.1 on the range [0, 1]
 		h := hybridAgentWith(t, p, nil)
-		h.models = []latentModel{spread}
+		h.models, h.tables = hybridModelsOf(spread)
 		if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
 			t.Fatal(err)
 		}
@@ -266,9 +409,9 @@ func TestHybridTaskJoinsOrStartsAModel(t *testing.T) {
 		h.Observe(0, 0, 0, 1)
 	}
 	h.EndTask()
-	if h.Models() != 1 || h.models[0].counts.N(0) != 112 || h.models[0].tasks != 2 || h.mix.lib.Len() != 0 {
+	if h.Models() != 1 || h.dishOf(0, 0).n != 112 || h.models[0].tasks != 2 || h.mix.lib.Len() != 0 {
 		t.Fatalf("models %d (model 0: %d samples in %d tasks), library %d: want the task joined model 0, the library empty",
-			h.Models(), h.models[0].counts.N(0), h.models[0].tasks, h.mix.lib.Len())
+			h.Models(), h.dishOf(0, 0).n, h.models[0].tasks, h.mix.lib.Len())
 	}
 	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(2, 2))}); err != nil {
 		t.Fatal(err)
@@ -334,18 +477,23 @@ func TestHybridWithoutModelsOrLibraryIsPSRL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := learners.DefaultPSRL()
-		base.RewardMin, base.RewardMax, base.Schedule = learners.Bound(0), learners.Bound(1), learners.PerEpisode
-		drawn, err := learners.NewPSRL(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: c.draw}, drawn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if x, y := randomMDPActions(t, agent.NewSingle(alone)), randomMDPActions(t, h); !slices.Equal(x, y) {
-			t.Errorf("schedule %v: without models or library the learner acted otherwise than PSRL alone", c.schedule)
+		want := randomMDPActions(t, agent.NewSingle(alone))
+		for _, g := range []float64{0, 1} { // pair_concentration unset and set
+			base := learners.DefaultPSRL()
+			base.RewardMin, base.RewardMax, base.Schedule = learners.Bound(0), learners.Bound(1), learners.PerEpisode
+			drawn, err := learners.NewPSRL(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hp := DefaultHybridParams()
+			hp.PairConcentration = g
+			h, err := NewHybridPrior(hp, PSRLModel{Beta: true, RewardMax: 1, Schedule: c.draw}, drawn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := randomMDPActions(t, h); !slices.Equal(got, want) {
+				t.Errorf("schedule %v, pair_concentration %v: without models or library the learner acted otherwise than PSRL alone", c.schedule, g)
+			}
 		}
 	}
 }
@@ -401,6 +549,13 @@ func TestHybridParamsValidate(t *testing.T) {
 	p.IdentifyNoise = -0.1
 	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "hybrid-prior: identify_noise = -0.1") {
 		t.Errorf("identify_noise −0.1: %v", err)
+	}
+	for _, g := range []float64{-1, math.NaN(), math.Inf(1)} {
+		p = DefaultHybridParams()
+		p.PairConcentration = g
+		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("hybrid-prior: pair_concentration = %v, want a finite number >= 0", g)) {
+			t.Errorf("pair_concentration %v: %v", g, err)
+		}
 	}
 	p = DefaultHybridParams()
 	p.IdentifyVariance = "guessed"

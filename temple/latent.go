@@ -124,7 +124,6 @@ type LatentPrior struct {
 // latentModel is one task model: the pooled own samples of the tasks that had it.
 type latentModel struct {
 	counts mdp.Counts
-	sq     []float64 // per pair, the sum of its pooled rewards' squares (HybridPrior's; nil in LatentPrior's)
 	tasks  int
 }
 

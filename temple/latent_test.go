@@ -41,7 +41,7 @@ func latentAgent(t *testing.T, models ...latentModelSpec) *LatentPrior {
 func modelsOf(specs []latentModelSpec) []latentModel {
 	var out []latentModel
 	for _, m := range specs {
-		lm := latentModel{sq: make([]float64, 10)} // rewards 0: squares 0
+		var lm latentModel
 		lm.counts.Reset(10, 1)
 		lm.counts.Add(0, m.next, m.n, 0)
 		lm.tasks = m.tasks
