@@ -101,18 +101,28 @@ func (h *HybridPrior) dishTerm(i int, d *dish) float64 {
 
 // dishShares are, as logs, the terms of G₀(D_i) with γ set: per dish of pair i, m_d/(M_i + γ)
 // times its term, and last the library's mixture, γ/(M_i + γ)·M(D_i) (M_i = Σ_d m_d, the models
-// holding a dish of the pair), from the terms of the pair's last reweighing.
+// holding a dish of the pair), from the terms of the pair's last reweighing; for a pair with no
+// own samples, whose terms are all 1, the prior shares.
 func (h *HybridPrior) dishShares(i int) []float64 {
 	dishes := h.dishesAt(i)
 	total := h.p.PairConcentration
 	for _, d := range dishes {
 		total += float64(d.models)
 	}
+	seen := h.own.N(i) > 0
 	h.shares = h.shares[:0]
 	for d := range dishes {
-		h.shares = append(h.shares, math.Log(float64(dishes[d].models)/total)+h.dishTerms[i][d])
+		w := math.Log(float64(dishes[d].models) / total)
+		if seen {
+			w += h.dishTerms[i][d]
+		}
+		h.shares = append(h.shares, w)
 	}
-	return append(h.shares, math.Log(h.p.PairConcentration/total)+h.mixTerm[i])
+	w := math.Log(h.p.PairConcentration / total)
+	if seen {
+		w += h.mixTerm[i]
+	}
+	return append(h.shares, w)
 }
 
 // seat is the dish a model that has none at pair i takes when its task ends: with γ set, the

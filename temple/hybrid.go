@@ -213,7 +213,9 @@ func (p *HybridPriorSpec) Inert() []string {
 //
 // over pair i's dishes d (m_d models hold d, M_i in all), the term of pair i under a new model
 // and under every model without a dish there; a draw places on such a pair a dish or a library
-// component by their shares of G₀(D_i), and when the task ends, a model without a dish at a
+// component by their shares of G₀(D_i) — on a pair with no own samples by G₀'s prior shares, the
+// library's placing nothing there, so that a new model's draw knows the pairs the task has not
+// reached as an earlier model's does — and when the task ends, a model without a dish at a
 // visited pair takes the one of largest share (a new one for the library's).
 //
 // With no model and an empty library it draws no random number and places nothing: it is its
@@ -464,6 +466,13 @@ func (h *HybridPrior) draw() {
 			h.unplace(i)
 		}
 	}
+	if h.p.PairConcentration > 0 {
+		for i := range h.S * h.A {
+			if !h.byModel[i] && h.own.N(i) == 0 && !h.drawDish(i) {
+				h.unplace(i)
+			}
+		}
+	}
 	for i := range h.clock.nk {
 		h.clock.nk[i] = h.own.N(i)
 	}
@@ -472,8 +481,9 @@ func (h *HybridPrior) draw() {
 }
 
 // drawDish draws, with γ set, whether pair i takes one of its dishes (placed, and true) or a
-// library component (false), by their shares of G₀(D_i); no random number when the pair has no
-// dish.
+// library component (false), by their shares of G₀(D_i) — for a pair with no own samples its
+// prior shares, and the library's component places nothing there; no random number when the
+// pair has no dish.
 func (h *HybridPrior) drawDish(i int) bool {
 	dishes := h.dishesAt(i)
 	if len(dishes) == 0 {

@@ -12,17 +12,26 @@ import (
 // (run them together: go test ./temple -run NONE -bench 'LatentPSRL|HybridPrior' -benchtime 40x):
 // the same mazes, one whole task per iteration, the tasks cycling through 2 mazes or 16, so that
 // it holds about as many whole-task models (the models metric) and a library of templates.
+// With pair_concentration (γ) set the models share their pairs' dishes ("shared" below).
 func BenchmarkHybridPrior(b *testing.B) {
-	for _, mazes := range []int{2, 16} {
-		b.Run(fmt.Sprintf("hybrid/mazes=%d", mazes), func(b *testing.B) {
-			h, err := NewHybridPrior(DefaultHybridParams(), PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(b))
-			if err != nil {
-				b.Fatal(err)
+	for _, gamma := range []float64{0, 10} {
+		for _, mazes := range []int{2, 16} {
+			name := fmt.Sprintf("hybrid/mazes=%d", mazes)
+			if gamma > 0 {
+				name = fmt.Sprintf("hybrid-shared/mazes=%d", mazes)
 			}
-			rng := rand.New(rand.NewPCG(1, 2))
-			agenttest.Run(b, h, agenttest.Mazes(b, mazes, rng), rng)
-			b.ReportMetric(float64(h.Models()), "models")
-			b.ReportMetric(float64(h.mix.lib.Len()), "templates")
-		})
+			b.Run(name, func(b *testing.B) {
+				p := DefaultHybridParams()
+				p.PairConcentration = gamma
+				h, err := NewHybridPrior(p, PSRLModel{Beta: true, RewardMax: 1, Schedule: DrawDoubling}, episodePSRL(b))
+				if err != nil {
+					b.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(1, 2))
+				agenttest.Run(b, h, agenttest.Mazes(b, mazes, rng), rng)
+				b.ReportMetric(float64(h.Models()), "models")
+				b.ReportMetric(float64(h.mix.lib.Len()), "templates")
+			})
+		}
 	}
 }

@@ -192,6 +192,20 @@ func TestHybridPairConcentrationDraws(t *testing.T) {
 	if h.drawDish(0) || h.placed[0] {
 		t.Errorf("u just under 1: pair 0 took a dish, want the library's share")
 	}
+	// Pair 2, given pair 0's dishes, has no own samples: its prior shares, 2/4 and 1/4 the two
+	// dishes' (M_i + γ = 4) and 1/4 the library's, which places nothing (u = 0.4 and 0.6: a dish
+	// placed; 0.9: none).
+	h.tables[0].pairs[2] = h.tables[0].pairs[0]
+	for _, c := range []struct {
+		u      float64
+		placed bool
+	}{{0.4, true}, {0.6, true}, {0.9, false}} {
+		h.unplace(2)
+		h.rng = rand.New(fixedSource(uint64(c.u * (1 << 53))))
+		if got := h.drawDish(2); got != c.placed || h.placed[2] != c.placed {
+			t.Errorf("pair 2, no own samples, u = %v: placed %v, want %v", c.u, got, c.placed)
+		}
+	}
 	h.rng = nil // a random number drawn would panic
 	if h.drawDish(1) {
 		t.Errorf("pair 1, which has no dish, took one")
