@@ -525,11 +525,7 @@ func (h *HybridPrior) EndTask() {
 		if h.tab < 0 {
 			h.tab = h.table(h.S, h.A)
 		}
-		dish := make([]int32, h.S*h.A)
-		for i := range dish {
-			dish[i] = -1
-		}
-		h.models = append(h.models, hybridModel{table: h.tab, dish: dish})
+		h.models = append(h.models, hybridModel{table: h.tab, dish: slices.Repeat([]int32{-1}, h.S*h.A)})
 		best = len(h.models) - 1
 	} else {
 		best = h.cand[best]
