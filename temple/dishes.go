@@ -127,8 +127,8 @@ func (h *HybridPrior) dishShares(i int) []float64 {
 
 // seat is the dish a model that has none at pair i takes when its task ends: with γ set, the
 // pair's dish or the library of largest posterior share given the task's samples of the pair
-// (the mode, as a task joins one model), a new dish when that is the library or on equal shares; with γ unset
-// always a new one.
+// (the mode, as a task joins one model), a new dish when that is the library or on equal
+// shares; with γ unset always a new one.
 func (h *HybridPrior) seat(i int) int32 {
 	pairs := h.tables[h.tab].pairs
 	if h.p.PairConcentration > 0 && len(pairs[i]) > 0 {

@@ -135,9 +135,9 @@ func sharedAgent(t *testing.T) *HybridPrior {
 	p.IdentifyNoise, p.PairConcentration = 0, 1
 	h := hybridAgentWith(t, p, nil)
 	h.models, h.tables = hybridModelsOf(heldOf([]latentModelSpec{{1, 100, 1}, {2, 100, 1}, {2, 100, 1}})...)
-	h.models[1].dish[0] = 0 // model 1 holds model 0's dish; the dish model 1 had is model 2's
+	h.models[1].dish[0] = 0 // model 1 takes model 0's dish (to state 1), model 2 the second (to state 2)
 	h.models[2].dish[0] = 1
-	h.tables[0].pairs[0] = h.tables[0].pairs[0][:2]
+	h.tables[0].pairs[0] = h.tables[0].pairs[0][:2] // the third, now held by none, dropped
 	h.tables[0].pairs[0][0].models = 2
 	h.models = append(h.models, hybridModel{dish: slices.Repeat([]int32{-1}, 10), tasks: 1})
 	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
