@@ -53,15 +53,18 @@ type hybridModel struct {
 	tasks int
 }
 
-// table is the index of the dish table of tasks of S states and A actions, starting one if there
-// is none.
+// tableOf is the index of the dish table of tasks of S states and A actions, or −1.
+func (h *HybridPrior) tableOf(S, A int) int {
+	return slices.IndexFunc(h.tables, func(t dishTable) bool { return t.S == S && t.A == A })
+}
+
+// table is tableOf, starting a table if there is none.
 func (h *HybridPrior) table(S, A int) int {
-	j := slices.IndexFunc(h.tables, func(t dishTable) bool { return t.S == S && t.A == A })
-	if j < 0 {
-		h.tables = append(h.tables, dishTable{S: S, A: A, pairs: make([][]dish, S*A)})
-		j = len(h.tables) - 1
+	if j := h.tableOf(S, A); j >= 0 {
+		return j
 	}
-	return j
+	h.tables = append(h.tables, dishTable{S: S, A: A, pairs: make([][]dish, S*A)})
+	return len(h.tables) - 1
 }
 
 // dishOf is the dish model k holds at pair i, or nil.
@@ -131,7 +134,7 @@ func (h *HybridPrior) dishShares(i int) []float64 {
 // shares; with γ unset always a new one.
 func (h *HybridPrior) seat(i int) int32 {
 	pairs := h.tables[h.tab].pairs
-	if h.p.PairConcentration > 0 && len(pairs[i]) > 0 {
+	if h.p.sharesPairs() && len(pairs[i]) > 0 {
 		shares := h.dishShares(i)
 		best := len(shares) - 1
 		for j, w := range shares {

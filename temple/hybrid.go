@@ -96,6 +96,9 @@ func (p HybridParams) Validate() error {
 	return nil
 }
 
+// sharesPairs reports whether γ is set: the models share their pairs' dishes.
+func (p HybridParams) sharesPairs() bool { return p.PairConcentration > 0 }
+
 // checkNoise refuses the learned noise without its prior scale, which under the Beta reward
 // posterior is σ_id (under the Normal one, the base's reward_noise).
 func (p HybridParams) checkNoise(beta bool) error {
@@ -243,8 +246,8 @@ type HybridPrior struct {
 	byModel []bool    // per pair: model drawn's pooled samples are placed on it
 	dirty   []bool    // per pair, own samples since its terms were computed
 	visited []int     // pairs with own samples, in order of first sample
-	// With γ set, per pair: ln M(D_i), and its terms under each of its dishes, as of its last
-	// reweighing.
+	// Per pair, as of its last reweighing: ln M(D_i), and its term under each of its dishes
+	// (whose models' terms they are).
 	mixTerm   []float64
 	dishTerms [][]float64
 	shares    []float64 // dishShares' buffer
@@ -295,7 +298,7 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.mix.begin(n)
 	h.cand = h.cand[:0]
 	tasks := 0
-	h.tab = slices.IndexFunc(h.tables, func(tb dishTable) bool { return tb.S == t.S && tb.A == t.A })
+	h.tab = h.tableOf(t.S, t.A)
 	for k, m := range h.models {
 		if m.table == h.tab {
 			h.cand = append(h.cand, k)
@@ -314,10 +317,8 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	h.beginRewards(n)
 	h.dirty = buf.Zeroed(h.dirty, n)
 	h.visited = h.visited[:0]
-	if h.p.PairConcentration > 0 {
-		h.mixTerm = buf.Zeroed(h.mixTerm, n)
-		h.dishTerms = slices.Grow(h.dishTerms[:0], n)[:n]
-	}
+	h.mixTerm = buf.Zeroed(h.mixTerm, n)
+	h.dishTerms = slices.Grow(h.dishTerms[:0], n)[:n]
 	h.clock.reset(n)
 	return nil
 }
@@ -381,25 +382,22 @@ func (h *HybridPrior) pairTerms(i int) []float64 {
 // candidate model and a new one from its own samples.
 func (h *HybridPrior) reweigh(i int) {
 	mixture := h.mix.reweigh(i, &h.own, h.ownSq[i], h.S, h.w)
-	terms := h.pairTerms(i)
+	dishes := h.dishesAt(i)
+	h.dishTerms[i] = h.dishTerms[i][:0]
+	for d := range dishes {
+		h.dishTerms[i] = append(h.dishTerms[i], h.dishTerm(i, &dishes[d]))
+	}
+	h.mixTerm[i] = mixture
 	g0 := mixture
-	if h.p.PairConcentration > 0 && len(h.dishesAt(i)) > 0 {
-		h.mixTerm[i] = mixture
-		dishes := h.dishesAt(i)
-		h.dishTerms[i] = h.dishTerms[i][:0]
-		for d := range dishes {
-			h.dishTerms[i] = append(h.dishTerms[i], h.dishTerm(i, &dishes[d]))
-		}
+	if h.p.sharesPairs() && len(dishes) > 0 {
 		g0 = normalize(h.dishShares(i))
 	}
+	terms := h.pairTerms(i)
 	for j, k := range h.cand {
-		switch d := h.models[k].dish[i]; {
-		case d < 0:
-			terms[j] = g0
-		case h.p.PairConcentration > 0:
+		if d := h.models[k].dish[i]; d >= 0 {
 			terms[j] = h.dishTerms[i][d]
-		default:
-			terms[j] = h.dishTerm(i, h.dishOf(k, i))
+		} else {
+			terms[j] = g0
 		}
 	}
 	terms[len(terms)-1] = g0
@@ -452,7 +450,7 @@ func (h *HybridPrior) draw() {
 		h.drawn = z
 	}
 	for _, i := range h.visited {
-		if h.byModel[i] || h.p.PairConcentration > 0 && h.drawDish(i) {
+		if h.byModel[i] || h.p.sharesPairs() && h.drawDish(i) {
 			continue
 		}
 		if len(h.mix.comps) == 0 {
@@ -466,7 +464,7 @@ func (h *HybridPrior) draw() {
 			h.unplace(i)
 		}
 	}
-	if h.p.PairConcentration > 0 {
+	if h.p.sharesPairs() {
 		for i := range h.S * h.A {
 			if !h.byModel[i] && h.own.N(i) == 0 && !h.drawDish(i) {
 				h.unplace(i)
@@ -522,9 +520,7 @@ func (h *HybridPrior) EndTask() {
 		if !h.p.WholeTasks {
 			return
 		}
-		if h.tab < 0 {
-			h.tab = h.table(h.S, h.A)
-		}
+		h.tab = h.table(h.S, h.A)
 		h.models = append(h.models, hybridModel{table: h.tab, dish: slices.Repeat([]int32{-1}, h.S*h.A)})
 		best = len(h.models) - 1
 	} else {
