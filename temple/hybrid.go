@@ -53,6 +53,12 @@ type HybridParams struct {
 	// (on a family whose tasks share their geometry but not their layouts, the earlier models
 	// then gain weight from the geometry alone).
 	PairConcentration float64 `yaml:"pair_concentration,omitempty" doc:"γ of the Chinese restaurant process over each pair's distributions (dishes) shared by the whole-task models of a size: a model's pair with no samples is one that m_d models hold with prior m_d/(M_i + γ), or new from the template library with γ/(M_i + γ), and a pair's samples pool in its dish (the hierarchical Dirichlet process's franchise); 0 (the default): γ = ∞, no pair shared, a model's pair is its own tasks' samples" range:">= 0"`
+	// EditShare is β (edits.go): the share of a new model's prior that is an earlier model with
+	// some pairs changed, each pair of it changed with probability ChangeRate (ρ). 0 (the
+	// default): no edits, a new model's pairs are drawn one by one from G₀.
+	EditShare float64 `yaml:"edit_share,omitempty" doc:"β, with pair_concentration set: the share of a new model's prior that is an earlier model with some pairs changed (an edit of model k, prior β·T_k/T of it), each of its pairs kept with probability 1 − change_rate and otherwise drawn as a new model's; drawn, an edit places the earlier model's distributions on the pairs the task has not reached; 0 (the default): no edits" range:"[0, 1)"`
+	// ChangeRate is ρ: the probability that an edit changes a pair of its earlier model.
+	ChangeRate float64 `yaml:"change_rate,omitempty" doc:"ρ, with edit_share set: the probability that an edit of an earlier model changes one of its pairs (the pair's term under the edit is (1 − ρ)·the earlier model's + ρ·a new model's)" range:"(0, 1)"`
 }
 
 // RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
@@ -86,6 +92,15 @@ func (p HybridParams) Validate() error {
 	}
 	if !(p.PairConcentration >= 0) || math.IsInf(p.PairConcentration, 0) {
 		return fmt.Errorf("hybrid-prior: pair_concentration = %v, want a finite number >= 0 (0: no pair shared)", p.PairConcentration)
+	}
+	if !(p.EditShare >= 0 && p.EditShare < 1) {
+		return fmt.Errorf("hybrid-prior: edit_share = %v, want a number in [0, 1) (0: no edits)", p.EditShare)
+	}
+	if p.edits() && !(p.ChangeRate > 0 && p.ChangeRate < 1) {
+		return fmt.Errorf("hybrid-prior: change_rate = %v, want a number in (0, 1) with edit_share %v", p.ChangeRate, p.EditShare)
+	}
+	if p.edits() && !p.sharesPairs() {
+		return fmt.Errorf("hybrid-prior: edit_share %v needs pair_concentration > 0: an edit shares its earlier model's pairs (dishes)", p.EditShare)
 	}
 	if p.IdentifyVariance != KnownVariance && p.IdentifyVariance != LearnedVariance {
 		return fmt.Errorf("hybrid-prior: identify_variance %q, want %q or %q", p.IdentifyVariance, KnownVariance, LearnedVariance)
@@ -151,13 +166,17 @@ func (p *HybridPriorSpec) New(agenttypes.Context) (agent.Agent, error) {
 // MemoryBytes is latent-psrl's and template-prior's: PSRL's, at most one model a task, and the
 // components' weights and every model's term of every pair.
 func (p *HybridPriorSpec) MemoryBytes(typeBytes, S, A, tasks int64) int64 {
-	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8) + 21*8*S*A
+	edits := int64(0) // an edit's term of every pair
+	if p.edits() {
+		edits = 8
+	}
+	return p.PSRLParams.MemoryBytes(typeBytes, S, A, tasks) + tasks*S*A*(48+16*min(S, 8)+8+edits) + 21*8*S*A
 }
 
 // Inert: PSRL's reward posterior leaves the other's keys unused, and the Normal one σ_id (the
 // weights use the base's model); hybrid-prior's part turned off leaves its keys unused: without
 // the template library its m_s, tau, strength, new_share and partial; without whole-task models
-// the concentration α.
+// the concentration α, γ, β and ρ; without edits ρ.
 func (p *HybridPriorSpec) Inert() []string {
 	keys := p.PSRLParams.Inert()
 	if p.RewardPosterior.Normal() {
@@ -167,7 +186,9 @@ func (p *HybridPriorSpec) Inert() []string {
 		keys = append(keys, "m_s", "tau", "strength", "new_share", "partial", "template_rewards")
 	}
 	if !p.WholeTasks {
-		keys = append(keys, "concentration", "pair_concentration")
+		keys = append(keys, "concentration", "pair_concentration", "edit_share", "change_rate")
+	} else if !p.edits() {
+		keys = append(keys, "change_rate")
 	}
 	return keys
 }
@@ -219,7 +240,8 @@ func (p *HybridPriorSpec) Inert() []string {
 // component by their shares of G₀(D_i) — on a pair with no own samples by G₀'s prior shares, the
 // library's placing nothing there, so that a new model's draw knows the pairs the task has not
 // reached as an earlier model's does — and when the task ends, a model without a dish at a
-// visited pair takes the one of largest share (a new one for the library's).
+// visited pair takes the one of largest share (a new one for the library's). With edit_share β
+// set as well, a new model may be an earlier one with some pairs changed (edits.go).
 //
 // With no model and an empty library it draws no random number and places nothing: it is its
 // base PSRL, action for action.
@@ -235,9 +257,11 @@ type HybridPrior struct {
 	tables []dishTable   // their pairs' dishes, one table for each size
 
 	// Per task.
-	tab      int       // the table of the task's size (−1: none yet)
-	cand     []int     // the models of the task's size
-	logPrior []float64 // per candidate, then new: ln of the CRP prior
+	tab  int   // the table of the task's size (−1: none yet)
+	cand []int // the models of the task's size
+	// per candidate (the models, then with edits on their edits, edits.go), then fresh: ln of
+	// the CRP prior.
+	logPrior []float64
 	// terms, per pair, per candidate then new: ln of the marginal likelihood of the pair's own
 	// samples (as of its last reweighing) under the model.
 	terms   []float64
@@ -310,7 +334,14 @@ func (h *HybridPrior) BeginTask(t agent.Task) error {
 	for _, k := range h.cand {
 		h.logPrior = append(h.logPrior, math.Log(float64(h.models[k].tasks)/total))
 	}
-	h.logPrior = append(h.logPrior, math.Log(h.p.Concentration/total))
+	fresh := h.p.Concentration / total
+	if h.p.edits() && tasks > 0 { // the edit of each candidate, β·T_k/T of a new model's prior
+		for _, k := range h.cand {
+			h.logPrior = append(h.logPrior, math.Log(fresh*h.p.EditShare*float64(h.models[k].tasks)/float64(tasks)))
+		}
+		fresh *= 1 - h.p.EditShare
+	}
+	h.logPrior = append(h.logPrior, math.Log(fresh))
 	h.terms = buf.Zeroed(h.terms, n*len(h.logPrior))
 	h.drawn = -1
 	h.byModel = buf.Zeroed(h.byModel, n)
@@ -393,11 +424,18 @@ func (h *HybridPrior) reweigh(i int) {
 		g0 = normalize(h.dishShares(i))
 	}
 	terms := h.pairTerms(i)
+	K := len(h.cand)
 	for j, k := range h.cand {
 		if d := h.models[k].dish[i]; d >= 0 {
 			terms[j] = h.dishTerms[i][d]
+			if h.p.edits() {
+				terms[K+j] = h.editTerm(terms[j], g0)
+			}
 		} else {
 			terms[j] = g0
+			if h.p.edits() {
+				terms[K+j] = g0
+			}
 		}
 	}
 	terms[len(terms)-1] = g0
@@ -422,15 +460,18 @@ func (h *HybridPrior) posterior() {
 }
 
 // draw draws a model z from the posterior (no random number when a new model is certain), places
-// its pooled samples on the pairs it has seen, draws a library component for every other visited
-// pair (no random number with an empty library), has the base draw from the counts, and begins an
-// epoch.
+// its pooled samples on the pairs it has seen (an edit of it, its dishes where it keeps them,
+// keepDish), draws a library component for every other visited pair (no random number with an
+// empty library), has the base draw from the counts, and begins an epoch.
 func (h *HybridPrior) draw() {
 	h.posterior()
-	z := -1
+	z, edit := -1, -1 // the candidate drawn, or the candidate whose edit is drawn
 	if len(h.cand) > 0 {
-		if z = drawIndex(h.logw, h.rng.Float64()); z == len(h.cand) {
-			z = -1
+		switch j := drawIndex(h.logw, h.rng.Float64()); {
+		case j < len(h.cand):
+			z = j
+		case j < h.freshIndex():
+			edit = j - len(h.cand)
 		}
 	}
 	if z != h.drawn {
@@ -450,7 +491,7 @@ func (h *HybridPrior) draw() {
 		h.drawn = z
 	}
 	for _, i := range h.visited {
-		if h.byModel[i] || h.p.sharesPairs() && h.drawDish(i) {
+		if h.byModel[i] || edit >= 0 && h.keepDish(edit, i) || h.p.sharesPairs() && h.drawDish(i) {
 			continue
 		}
 		if len(h.mix.comps) == 0 {
@@ -466,7 +507,7 @@ func (h *HybridPrior) draw() {
 	}
 	if h.p.sharesPairs() {
 		for i := range h.S * h.A {
-			if !h.byModel[i] && h.own.N(i) == 0 && !h.drawDish(i) {
+			if !h.byModel[i] && h.own.N(i) == 0 && !(edit >= 0 && h.keepDish(edit, i)) && !h.drawDish(i) {
 				h.unplace(i)
 			}
 		}
@@ -498,7 +539,8 @@ func (h *HybridPrior) drawDish(i int) bool {
 }
 
 // EndTask gives the task to the candidate of the largest posterior weight (a new model on equal
-// weights), or makes it a new model, whose pairs with at least m_s own samples the library learns;
+// weights), or makes it a new model (holding, if it is an edit, the dishes of its earlier model
+// that it keeps: inherit), whose pairs with at least m_s own samples the library learns;
 // the task's samples of each visited pair join the model's dish there, which a model without one
 // takes first (seat).
 // Without the whole-task part every task is a new model and no model is kept. It pools the
@@ -506,14 +548,21 @@ func (h *HybridPrior) drawDish(i int) bool {
 func (h *HybridPrior) EndTask() {
 	h.endRewards(&h.own, h.model)
 	h.posterior()
-	h.newW = h.logw[len(h.logw)-1]
+	h.newW = 0
+	for _, w := range h.logw[len(h.cand):] { // fresh, and the edits
+		h.newW += w
+	}
 	best := len(h.logw) - 1
 	for j, w := range h.logw {
 		if w > h.logw[best] {
 			best = j
 		}
 	}
-	if best == len(h.cand) {
+	edit := -1 // the candidate whose edit is most probable
+	if best >= len(h.cand) && best < h.freshIndex() {
+		edit = best - len(h.cand)
+	}
+	if best >= len(h.cand) {
 		if h.p.Templates {
 			h.mix.learn(&h.own, h.visited, h.S)
 		}
@@ -523,6 +572,9 @@ func (h *HybridPrior) EndTask() {
 		h.tab = h.table(h.S, h.A)
 		h.models = append(h.models, hybridModel{table: h.tab, dish: slices.Repeat([]int32{-1}, h.S*h.A)})
 		best = len(h.models) - 1
+		if edit >= 0 {
+			h.inherit(&h.models[best], edit)
+		}
 	} else {
 		best = h.cand[best]
 	}

@@ -492,7 +492,7 @@ func TestHybridWithoutModelsOrLibraryIsPSRL(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := randomMDPActions(t, agent.NewSingle(alone))
-		for _, g := range []float64{0, 1} { // pair_concentration unset and set
+		for _, v := range []struct{ gamma, editShare float64 }{{0, 0}, {1, 0}, {1, 0.5}} { // pair_concentration unset and set, edits on
 			base := learners.DefaultPSRL()
 			base.RewardMin, base.RewardMax, base.Schedule = learners.Bound(0), learners.Bound(1), learners.PerEpisode
 			drawn, err := learners.NewPSRL(base)
@@ -500,13 +500,13 @@ func TestHybridWithoutModelsOrLibraryIsPSRL(t *testing.T) {
 				t.Fatal(err)
 			}
 			hp := DefaultHybridParams()
-			hp.PairConcentration = g
+			hp.PairConcentration, hp.EditShare, hp.ChangeRate = v.gamma, v.editShare, 0.2
 			h, err := NewHybridPrior(hp, PSRLModel{Beta: true, RewardMax: 1, Schedule: c.draw}, drawn)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := randomMDPActions(t, h); !slices.Equal(got, want) {
-				t.Errorf("schedule %v, pair_concentration %v: without models or library the learner acted otherwise than PSRL alone", c.schedule, g)
+				t.Errorf("schedule %v, pair_concentration %v, edit_share %v: without models or library the learner acted otherwise than PSRL alone", c.schedule, v.gamma, v.editShare)
 			}
 		}
 	}
