@@ -40,6 +40,30 @@ type AgentSpec struct {
 	// Line is the line of the agent in the config it was read from, for messages (0: not read
 	// from one).
 	Line int
+	// Unused are the keys the config set that the agent's other settings leave unused
+	// (agenttypes.Inert: pair_concentration with whole_tasks false), for Warnings.
+	Unused []string
+}
+
+// Warnings name, for each agent whose config set keys its other settings leave unused, those
+// keys: set, they change nothing, and a reader of the config would think they did.
+func (s Spec) Warnings() []string {
+	var out []string
+	for k, a := range s.Agents {
+		if w := a.UnusedWarning(); w != "" {
+			out = append(out, s.agentLabel(k)+": "+w)
+		}
+	}
+	return out
+}
+
+// UnusedWarning says which keys of a its config set and its other settings leave unused, or is
+// empty.
+func (a AgentSpec) UnusedWarning() string {
+	if len(a.Unused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s set but unused under the agent's other settings (temple describe types %s)", strings.Join(a.Unused, ", "), a.Type)
 }
 
 // agentLabel names agent k of s in a message: its line in the config s was read from (Load; a
@@ -93,6 +117,12 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 		return err
 	}
 	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p, Line: node.Line}
+	inert := agenttypes.Inert(p)
+	for i := 0; i < len(params.Content); i += 2 {
+		if k := params.Content[i].Value; slices.Contains(inert, k) {
+			a.Unused = append(a.Unused, k)
+		}
+	}
 	if name != nil {
 		a.Name = name.Value
 	}
