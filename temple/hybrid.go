@@ -58,7 +58,7 @@ type HybridParams struct {
 	// default): no edits, a new model's pairs are drawn one by one from G₀.
 	EditShare float64 `yaml:"edit_share,omitempty" doc:"β, with pair_concentration set: the share of a new model's prior that is an earlier model with some pairs changed (an edit of model k, prior β·T_k/T of it), each of its pairs kept with probability 1 − change_rate and otherwise drawn as a new model's; drawn, an edit places the earlier model's distributions on the pairs the task has not reached; 0 (the default): no edits" range:"[0, 1)"`
 	// ChangeRate is ρ: the probability that an edit changes a pair of its earlier model.
-	ChangeRate float64 `yaml:"change_rate,omitempty" doc:"ρ, with edit_share set: the probability that an edit of an earlier model changes one of its pairs (the pair's term under the edit is (1 − ρ)·the earlier model's + ρ·a new model's)" range:"(0, 1)"`
+	ChangeRate float64 `yaml:"change_rate,omitempty" doc:"ρ, with edit_share set: the probability that an edit of an earlier model changes one of its pairs (the pair's term under the edit is (1 − ρ)·the earlier model's + ρ·a new model's); unused (0) without edits" range:"(0, 1) with edit_share set"`
 }
 
 // RewardVariance is how HybridPrior's posterior weights treat the noise of a pair's rewards.
