@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -106,24 +104,15 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 	if name == "" {
 		name = agenttypes.DisplayName(t, p)
 	}
-	var unused []string
-	if node != nil {
-		inert := agenttypes.Inert(p)
-		for i := 0; i < len(node.Content); i += 2 {
-			if k := node.Content[i].Value; slices.Contains(inert, k) {
-				unused = append(unused, k)
-			}
-		}
-	}
-	return &session{typ: t.Name, params: p, name: name, seed: seed, run: run, ag: ag, term: term, unused: unused}, nil
+	return &session{typ: t.Name, params: p, name: name, seed: seed, run: run, ag: ag, term: term, unused: agenttypes.Unused(p, node)}, nil
 }
 
 // warnings are, as a JSON list, the warnings about the agent's parameters: the keys given that
 // its other settings leave unused, as temple run warns of them in a config.
 func (s *session) warnings() (string, error) {
 	out := []string{}
-	if len(s.unused) > 0 {
-		out = append(out, fmt.Sprintf("agent type %s: %s set but unused under the agent's other settings (temple describe types %s)", s.typ, strings.Join(s.unused, ", "), s.typ))
+	if w := agenttypes.UnusedWarning(s.typ, s.unused); w != "" {
+		out = append(out, "agent type "+s.typ+": "+w)
 	}
 	b, err := json.Marshal(out)
 	return string(b), err

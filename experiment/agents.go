@@ -59,12 +59,7 @@ func (s Spec) Warnings() []string {
 
 // UnusedWarning says which keys of a its config set and its other settings leave unused, or is
 // empty.
-func (a AgentSpec) UnusedWarning() string {
-	if len(a.Unused) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s set but unused under the agent's other settings (temple describe types %s)", strings.Join(a.Unused, ", "), a.Type)
-}
+func (a AgentSpec) UnusedWarning() string { return agenttypes.UnusedWarning(a.Type, a.Unused) }
 
 // agentLabel names agent k of s in a message: its line in the config s was read from (Load; a
 // spec built in code, or an agent from another file, has none), its place in agents: and its
@@ -117,12 +112,7 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 		return err
 	}
 	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p, Line: node.Line}
-	inert := agenttypes.Inert(p)
-	for i := 0; i < len(params.Content); i += 2 {
-		if k := params.Content[i].Value; slices.Contains(inert, k) {
-			a.Unused = append(a.Unused, k)
-		}
-	}
+	a.Unused = agenttypes.Unused(p, params)
 	if name != nil {
 		a.Name = name.Value
 	}
