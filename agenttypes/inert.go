@@ -58,10 +58,10 @@ func Live(typ string, p Params, key string, dims []Dim) bool {
 // Unused are the keys of mapping n (a config's parameters of an agent) that p, read from it,
 // leaves unused (Inert): set, they change nothing. A nil n has none.
 func Unused(p Params, n *yaml.Node) []string {
-	var keys []string
 	if n == nil {
 		return nil
 	}
+	var keys []string
 	inert := Inert(p)
 	for i := 0; i < len(n.Content); i += 2 {
 		if k := n.Content[i].Value; slices.Contains(inert, k) {

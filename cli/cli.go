@@ -213,12 +213,15 @@ func reproduceCmd() *cobra.Command {
 // paths are then the working directory's), and warns of the keys it sets that change nothing.
 func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 	s, err := readConfig(cmd, path)
-	if err == nil && path == "-" {
-		warn(cmd, "standard input", s.Warnings())
-	} else if err == nil {
-		warn(cmd, path, s.Warnings())
+	if err != nil {
+		return s, err
 	}
-	return s, err
+	name := path
+	if path == "-" {
+		name = "standard input"
+	}
+	warn(cmd, name, s.Warnings())
+	return s, nil
 }
 
 // readConfig is loadConfig without the warnings.
