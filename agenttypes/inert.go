@@ -1,9 +1,7 @@
 package agenttypes
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -53,29 +51,4 @@ func Live(typ string, p Params, key string, dims []Dim) bool {
 		}
 	}
 	return false
-}
-
-// Unused are the keys of mapping n (a config's parameters of an agent) that p, read from it,
-// leaves unused (Inert): set, they change nothing. A nil n has none.
-func Unused(p Params, n *yaml.Node) []string {
-	if n == nil {
-		return nil
-	}
-	var keys []string
-	inert := Inert(p)
-	for i := 0; i < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; slices.Contains(inert, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// UnusedWarning says that the keys of an agent of type typ are set and unused, or is empty when
-// there are none: the one wording of temple run's warning and the Python client's.
-func UnusedWarning(typ string, keys []string) string {
-	if len(keys) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s set but unused under the agent's other settings (temple describe types %s)", strings.Join(keys, ", "), typ)
 }

@@ -349,33 +349,3 @@ func TestTierFamiliesAreDistinct(t *testing.T) {
 		}
 	}
 }
-
-// A learner or reference whose entry sets a key its other settings leave unused is warned of,
-// with its line, list, place and name; an --add file's agents as temple run warns of them.
-func TestWarningsNameUnusedKeys(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "b.yaml")
-	spec := "name: x\nmargin: 5%\ntuning: {settings: 1, runs: 1}\nlearners:\n  - {type: rmax}\n  - {type: psrl, reward_sd: 0.5}\nreferences:\n  - {type: true-templates, base: psrl, reward_sd: 0.5}\nfamilies: [{name: a, runs: 2, config: {}}]\n"
-	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unused := ": reward_sd set but unused under the agent's other settings"
-	if got := s.Warnings(); len(got) != 2 || !strings.HasPrefix(got[0], "line 6: learners[1] (PSRL)"+unused) || !strings.HasPrefix(got[1], "line 8: references[0] (True-Templates-PSRL)"+unused) {
-		t.Errorf("warnings %q", got)
-	}
-	add := filepath.Join(dir, "add.yaml")
-	if err := os.WriteFile(add, []byte("agents:\n  - {type: hybrid-prior, name: Mine, whole_tasks: false, pair_concentration: 10}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	a, err := LoadAddition(add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "agents[0] (Mine): pair_concentration set but unused") {
-		t.Errorf("--add warnings %q", a.Warnings)
-	}
-}

@@ -209,26 +209,6 @@ func config(f FamilySpec, name string, seed uint64, runs int, agents []*yaml.Nod
 type Addition struct {
 	Agents []yaml.Node               `yaml:"agents"`
 	Search map[string]map[string]any `yaml:"search"`
-	// Warnings are the file's, as temple run gives them (experiment.Spec.Warnings).
-	Warnings []string `yaml:"-"`
-}
-
-// Warnings name, for each learner and reference whose entry sets keys its other settings leave
-// unused, those keys (experiment.Spec.Warnings).
-func (s Spec) Warnings() []string {
-	var out []string
-	for _, group := range []struct {
-		name  string
-		nodes []yaml.Node
-	}{{"learners", s.Learners}, {"references", s.References}} {
-		for i := range group.nodes {
-			a, err := decodeAgent(&group.nodes[i])
-			if w := a.UnusedWarning(); err == nil && w != "" {
-				out = append(out, fmt.Sprintf("line %d: %s[%d] (%s): %s", group.nodes[i].Line, group.name, i, a.Name, w))
-			}
-		}
-	}
-	return out
 }
 
 // LoadAddition reads an --add file: a config's agents: and search: (the rest of a config, if
@@ -239,7 +219,7 @@ func LoadAddition(path string) (Addition, error) {
 	if err != nil {
 		return Addition{}, fmt.Errorf("benchmark: --add: %w", err)
 	}
-	a := Addition{Search: c.Search, Warnings: c.Warnings()}
+	a := Addition{Search: c.Search}
 	for i, x := range c.Agents {
 		n, err := x.MarshalYAML()
 		if err != nil {

@@ -25,7 +25,6 @@
 //	int     temple_end_task(int64_t h)
 //	char   *temple_metrics(int64_t h)      // JSON object of the last ended task's diagnostics
 //	char   *temple_templates(int64_t h)    // JSON template snapshot, "null" without templates
-//	char   *temple_agent_warnings(int64_t h) // JSON list of warnings about its parameters: keys given that its other settings leave unused
 //	char   *temple_error(int64_t h)        // the message of h's last failed call
 //	int     temple_close(int64_t h)
 //	char   *temple_agent_types(void)       // JSON list of the registered types
@@ -199,11 +198,6 @@ func temple_metrics(h C.int64_t) *C.char {
 //export temple_templates
 func temple_templates(h C.int64_t) *C.char {
 	return callString(h, (*session).templates)
-}
-
-//export temple_agent_warnings
-func temple_agent_warnings(h C.int64_t) *C.char {
-	return callString(h, (*session).warnings)
 }
 
 //export temple_error

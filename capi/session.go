@@ -37,9 +37,6 @@ type session struct {
 
 	ag   agent.Agent
 	term agent.TerminalObserver
-	// unused are the parameters given that the agent's other settings leave unused
-	// (agenttypes.Inert), for warnings.
-	unused []string
 
 	inTask    bool
 	began     int // tasks begun
@@ -104,18 +101,7 @@ func newSession(typ, params string, seed uint64, run int, name string) (*session
 	if name == "" {
 		name = agenttypes.DisplayName(t, p)
 	}
-	return &session{typ: t.Name, params: p, name: name, seed: seed, run: run, ag: ag, term: term, unused: agenttypes.Unused(p, node)}, nil
-}
-
-// warnings are, as a JSON list, the warnings about the agent's parameters: the keys given that
-// its other settings leave unused, as temple run warns of them in a config.
-func (s *session) warnings() (string, error) {
-	out := []string{}
-	if w := agenttypes.UnusedWarning(s.typ, s.unused); w != "" {
-		out = append(out, "agent type "+s.typ+": "+w)
-	}
-	b, err := json.Marshal(out)
-	return string(b), err
+	return &session{typ: t.Name, params: p, name: name, seed: seed, run: run, ag: ag, term: term}, nil
 }
 
 // fits refuses a task of S states and A actions whose learner would not fit in the machine's

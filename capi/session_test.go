@@ -39,22 +39,6 @@ func TestNewSessionRefusals(t *testing.T) {
 	}
 }
 
-// A parameter given that the agent's other settings leave unused is warned of, as temple run
-// warns of it; a used one, or none given, is not.
-func TestWarningsNameUnusedParameters(t *testing.T) {
-	for _, c := range []struct{ typ, params, want string }{
-		{"psrl", `{"reward_sd": 0.5}`, `["agent type psrl: reward_sd set but unused under the agent's other settings (temple describe types psrl)"]`},
-		{"psrl", `{"reward_posterior": "normal", "reward_sd": 0.5}`, `[]`},
-		{"hybrid-prior", `{"whole_tasks": false, "pair_concentration": 10}`, `["agent type hybrid-prior: pair_concentration set but unused under the agent's other settings (temple describe types hybrid-prior)"]`},
-		{"rmax", "", `[]`},
-	} {
-		got, err := mustSession(t, c.typ, c.params).warnings()
-		if err != nil || got != c.want {
-			t.Errorf("%s %s: warnings %s (%v), want %s", c.typ, c.params, got, err, c.want)
-		}
-	}
-}
-
 // The agent's stream in task k is the runner's for the same seed, run and name: the learner
 // draws what it draws in the runner.
 func TestBeginTaskGivesTheRunnersStream(t *testing.T) {

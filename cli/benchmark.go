@@ -47,13 +47,11 @@ func benchmarkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			warn(cmd, file, s.Warnings())
 			for _, path := range adds {
 				a, err := benchmark.LoadAddition(path)
 				if err != nil {
 					return err
 				}
-				warn(cmd, path, a.Warnings)
 				if err := s.Add(a, path); err != nil {
 					return err
 				}

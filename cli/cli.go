@@ -210,22 +210,8 @@ func reproduceCmd() *cobra.Command {
 }
 
 // loadConfig reads the config at path, or from standard input when path is "-" (its relative
-// paths are then the working directory's), and warns of the keys it sets that change nothing.
+// paths are then the working directory's).
 func loadConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
-	s, err := readConfig(cmd, path)
-	if err != nil {
-		return s, err
-	}
-	name := path
-	if path == "-" {
-		name = "standard input"
-	}
-	warn(cmd, name, s.Warnings())
-	return s, nil
-}
-
-// readConfig is loadConfig without the warnings.
-func readConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 	if path != "-" {
 		return experiment.Load(path)
 	}
@@ -234,14 +220,6 @@ func readConfig(cmd *cobra.Command, path string) (experiment.Spec, error) {
 		return experiment.Spec{}, fmt.Errorf("config (standard input): %w", err)
 	}
 	return experiment.LoadStdin(b)
-}
-
-// warn prints each warning about the config at path (a benchmark or --add file too) on standard
-// error.
-func warn(cmd *cobra.Command, path string, warnings []string) {
-	for _, w := range warnings {
-		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", path, w)
-	}
 }
 
 // writeSpec prints the resolved spec s as YAML, a config that reads back as s.

@@ -607,20 +607,3 @@ func TestAnUnknownFlagIsSuggestedItsNeighbour(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
-
-// temple run and temple tune warn on standard error of a key the config sets that the agent's
-// other settings leave unused, naming the file, and still run (print) the config.
-func TestUnusedKeyIsWarnedOf(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.yaml")
-	if err := os.WriteFile(path, []byte("agents:\n  - {type: psrl, reward_sd: 0.5}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	want := "warning: " + path + ": line 2: agents[0] (PSRL): reward_sd set but unused under the agent's other settings (temple describe types psrl)\n"
-	stdout, stderr, err := temple2(t, "run", path, "--print")
-	if err != nil || stderr != want || !strings.Contains(stdout, "reward_sd: 0.5") {
-		t.Errorf("temple run --print: error %v, stderr %q, want %q and the spec printed", err, stderr, want)
-	}
-	if _, stderr, _ := temple2(t, "tune", path, "--budget", "0"); !strings.HasPrefix(stderr, want) {
-		t.Errorf("temple tune: stderr %q, want it to begin %q", stderr, want)
-	}
-}

@@ -38,7 +38,6 @@ func tuneCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			warn(cmd, args[0], s.Warnings())
 			if !cmd.Flags().Changed("seed") {
 				seed = s.Seed
 			}

@@ -40,26 +40,7 @@ type AgentSpec struct {
 	// Line is the line of the agent in the config it was read from, for messages (0: not read
 	// from one).
 	Line int
-	// Unused are the keys the config set that the agent's other settings leave unused
-	// (agenttypes.Inert: pair_concentration with whole_tasks false), for Warnings.
-	Unused []string
 }
-
-// Warnings name, for each agent whose config set keys its other settings leave unused, those
-// keys: set, they change nothing, and a reader of the config would think they did.
-func (s Spec) Warnings() []string {
-	var out []string
-	for k, a := range s.Agents {
-		if w := a.UnusedWarning(); w != "" {
-			out = append(out, s.agentLabel(k)+": "+w)
-		}
-	}
-	return out
-}
-
-// UnusedWarning says which keys of a its config set and its other settings leave unused, or is
-// empty.
-func (a AgentSpec) UnusedWarning() string { return agenttypes.UnusedWarning(a.Type, a.Unused) }
 
 // agentLabel names agent k of s in a message: its line in the config s was read from (Load; a
 // spec built in code, or an agent from another file, has none), its place in agents: and its
@@ -112,7 +93,6 @@ func (a *AgentSpec) UnmarshalYAML(node *yaml.Node) error {
 		return err
 	}
 	*a = AgentSpec{Type: t.Name, Name: agenttypes.DisplayName(t, p), Params: p, Line: node.Line}
-	a.Unused = agenttypes.Unused(p, params)
 	if name != nil {
 		a.Name = name.Value
 	}

@@ -39,7 +39,6 @@ from __future__ import annotations
 import ctypes
 import json
 import operator
-import warnings
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from . import _lib
@@ -124,10 +123,6 @@ class Agent:
         self._act, self._observe = lib.steps.temple_act, lib.steps.temple_observe
         self._observe_act = lib.steps.temple_observe_act
         _lib.track(self)
-        # Parameters given that the learner's other settings leave unused change nothing: say so,
-        # as temple run does of a config.
-        for w in json.loads(self._text(lib.temple_agent_warnings(h))):
-            warnings.warn(w, UserWarning, stacklevel=2)
 
     # -- the per-step calls --------------------------------------------------------------------
 

@@ -48,7 +48,6 @@ def _declare(lib):
         ("temple_end_task", c_int, [i64]),
         ("temple_metrics", p, [i64]),
         ("temple_templates", p, [i64]),
-        ("temple_agent_warnings", p, [i64]),
         ("temple_error", p, [i64]),
         ("temple_close", c_int, [i64]),
         ("temple_agent_types", p, []),

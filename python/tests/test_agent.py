@@ -6,7 +6,6 @@ import math
 import os
 import threading
 import unittest
-import warnings
 
 import temple
 from temple import _lib
@@ -107,16 +106,6 @@ class TestConstruction(unittest.TestCase):
         with self.assertRaises(temple.TempleError) as cm:
             temple.Agent("rmax", params={"tau": 0.1})
         self.assertIn('no parameter "tau"', str(cm.exception))
-
-    def test_unused_parameter_is_warned_of(self):
-        # PSRL's reward_sd is unused under its default Beta reward posterior: a warning, as temple
-        # run gives of a config; under the Normal one it is used, and nothing is said.
-        with self.assertWarns(UserWarning) as cm:
-            temple.Agent("psrl", reward_sd=0.5).close()
-        self.assertIn("agent type psrl: reward_sd set but unused", str(cm.warning))
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            temple.Agent("psrl", reward_posterior="normal", reward_sd=0.5).close()
 
     def test_bad_seed_and_run(self):
         with self.assertRaises(ValueError):
