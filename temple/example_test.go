@@ -180,6 +180,44 @@ func ExampleNewLatentPrior() {
 	// task 3: posterior of a new model at its end 3.4e-124; models held after it: 2
 }
 
+// hybrid-prior with its whole-task models' pairs shared (pair_concentration γ = 10) and edits of
+// earlier models (edit_share β = 0.5, change_rate ρ = 0.05), on ExampleNewLatentPrior's
+// sequence A, A, B, A of two 5×5 mazes whose goals differ: the second A is recognised as the
+// first's model, B starts a second model (fresh, or an edit of A's: the metric sums both), and
+// the last A finds its model again.
+func ExampleNewHybridPrior_edits() {
+	maze := func(goal env.Cell) *mdp.Model {
+		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
+		m, _ := mz.Model()
+		return m
+	}
+	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+	p := learners.DefaultPSRL()
+	p.Schedule = learners.PerEpisode // the learner says when its base draws
+	base, err := learners.NewPSRL(p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hp := temple.DefaultHybridParams()
+	hp.PairConcentration, hp.EditShare, hp.ChangeRate = 10, 0.5, 0.05
+	h, err := temple.NewHybridPrior(hp, temple.PSRLModel{Beta: true, TaskRange: true, Schedule: temple.DrawDoubling}, base)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	envRand := rand.New(rand.NewPCG(1, 2))
+	for k, m := range []*mdp.Model{a, a, b, a} {
+		metrics := runTask(h, m, k, 100, envRand)
+		fmt.Printf("task %d: posterior of a new model (fresh or an edit) at its end %.2g; models held after it: %v\n", k, metrics["new_model_weight"], metrics["latent_models"])
+	}
+	// Output:
+	// task 0: posterior of a new model (fresh or an edit) at its end 1; models held after it: 1
+	// task 1: posterior of a new model (fresh or an edit) at its end 0.081; models held after it: 1
+	// task 2: posterior of a new model (fresh or an edit) at its end 1; models held after it: 2
+	// task 3: posterior of a new model (fresh or an edit) at its end 0.033; models held after it: 2
+}
+
 // The identification oracle on the same two mazes: told the models of the sequence A, A, B, A
 // (two distinct ones, not which task has which), it is sure of each task's model by its end (the
 // goals pay differently), and no sample falls outside the models it was told.
