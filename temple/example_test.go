@@ -144,19 +144,30 @@ func runTask(ot taskLearner, m *mdp.Model, k, episodes int, envRand *rand.Rand) 
 	return metrics
 }
 
-// The latent-model posterior on the finite-model setting: tasks of two 5×5 mazes (goal in one
-// corner or the other), A, A, B, A. The first task is a new model; the second is recognised as
-// A's (its samples join A's model); B starts a second model; the last A finds its model again.
-func ExampleNewLatentPrior() {
+// twoGoals are the examples' two 5×5 mazes, A and B, the same but for the goal: one corner or
+// the other.
+func twoGoals() (a, b *mdp.Model) {
 	maze := func(goal env.Cell) *mdp.Model {
 		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
 		m, _ := mz.Model()
 		return m
 	}
-	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+	return maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+}
+
+// perEpisodePSRL is PSRL as the base of a learner that says when it draws.
+func perEpisodePSRL() (agent.Base, error) {
 	p := learners.DefaultPSRL()
-	p.Schedule = learners.PerEpisode // the learner says when its base draws
-	base, err := learners.NewPSRL(p)
+	p.Schedule = learners.PerEpisode
+	return learners.NewPSRL(p)
+}
+
+// The latent-model posterior on the finite-model setting: tasks of two 5×5 mazes (goal in one
+// corner or the other), A, A, B, A. The first task is a new model; the second is recognised as
+// A's (its samples join A's model); B starts a second model; the last A finds its model again.
+func ExampleNewLatentPrior() {
+	a, b := twoGoals()
+	base, err := perEpisodePSRL()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -186,15 +197,8 @@ func ExampleNewLatentPrior() {
 // first's model, B starts a second model (fresh, or an edit of A's: the metric sums both), and
 // the last A finds its model again.
 func ExampleNewHybridPrior_edits() {
-	maze := func(goal env.Cell) *mdp.Model {
-		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
-		m, _ := mz.Model()
-		return m
-	}
-	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
-	p := learners.DefaultPSRL()
-	p.Schedule = learners.PerEpisode // the learner says when its base draws
-	base, err := learners.NewPSRL(p)
+	a, b := twoGoals()
+	base, err := perEpisodePSRL()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -222,12 +226,7 @@ func ExampleNewHybridPrior_edits() {
 // (two distinct ones, not which task has which), it is sure of each task's model by its end (the
 // goals pay differently), and no sample falls outside the models it was told.
 func ExampleNewKnownModels() {
-	maze := func(goal env.Cell) *mdp.Model {
-		mz := env.Maze{Width: 5, Height: 5, Slip: make([]float64, 25), Goals: []env.Cell{goal}, StepCost: 0.2, GoalReward: 1, Actions: 4}
-		m, _ := mz.Model()
-		return m
-	}
-	a, b := maze(env.Cell{X: 5, Y: 5}), maze(env.Cell{X: 1, Y: 5})
+	a, b := twoGoals()
 	kn, err := temple.NewKnownModels([]*mdp.Model{a, a, b, a}, 0.95)
 	if err != nil {
 		fmt.Println(err)
