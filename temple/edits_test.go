@@ -15,12 +15,9 @@ import (
 // model 3 none) with edits: β = 0.5, ρ = 0.2.
 func editAgent(t *testing.T) *HybridPrior {
 	t.Helper()
-	h := sharedAgent(t)
-	h.p.EditShare, h.p.ChangeRate = 0.5, 0.2
-	if err := h.BeginTask(agent.Task{S: 10, A: 1, Gamma: 0.95, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
-		t.Fatal(err)
-	}
-	return h
+	p := DefaultHybridParams()
+	p.IdentifyNoise, p.PairConcentration, p.EditShare, p.ChangeRate = 0, 1, 0.5, 0.2
+	return sharedAgentWith(t, p)
 }
 
 // With β = 0.5 and ρ = 0.2, after one sample to state 1 (reward 0) at pair 0: the four models

@@ -133,6 +133,12 @@ func sharedAgent(t *testing.T) *HybridPrior {
 	t.Helper()
 	p := DefaultHybridParams()
 	p.IdentifyNoise, p.PairConcentration = 0, 1
+	return sharedAgentWith(t, p)
+}
+
+// sharedAgentWith is sharedAgent with parameters p.
+func sharedAgentWith(t *testing.T, p HybridParams) *HybridPrior {
+	t.Helper()
 	h := hybridAgentWith(t, p, nil)
 	h.models, h.tables = hybridModelsOf(heldOf([]latentModelSpec{{1, 100, 1}, {2, 100, 1}, {2, 100, 1}})...)
 	h.models[1].dish[0] = 0 // model 1 takes model 0's dish (to state 1), model 2 the second (to state 2)
