@@ -592,7 +592,7 @@ func (h *HybridPrior) EndTask() {
 }
 
 // TaskMetrics are the base's statistics; the whole-task models held and the posterior weight of a
-// new model at the end of the task; the library's size and the templates added this task; and the
+// new model at the end of the task (fresh, and with edits on every edit's); the library's size and the templates added this task; and the
 // pairs placed at the end of the task, from a model or from the library.
 func (h *HybridPrior) TaskMetrics() []agent.Metric {
 	return append(h.st.Metrics(),
