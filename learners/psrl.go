@@ -192,6 +192,10 @@ type PSRLParams struct {
 	// statistics changed since their last sample, with a full draw on TSDE's epochs; aggregate
 	// sampling only; not in the paper). "" is all.
 	Redraw PSRLRedraw `yaml:"redraw" doc:"not in the paper: which pairs a draw samples anew: all, or only those whose counts changed since their last sample (changed; the others keep theirs, every pair is drawn anew at the first draw after more samples than between the last two such full draws; aggregate sampling only)" range:"all | changed"`
+	// MergedSamples is K (psrl_merged.go): a draw samples each pair K times and plans the merged
+	// model, in which each action takes the best of its pair's K samples (the merged MDP of BOSS,
+	// Asmuth et al. 2009). 0 (the default) or 1: one sample, PSRL.
+	MergedSamples int `yaml:"merged_samples,omitempty" doc:"not in the paper: K, the samples a draw takes of each pair; the model planned gives each action the best of its K samples (BOSS's merged MDP, Asmuth et al. 2009: optimism within posterior sampling); 0 (the default) or 1: one sample, PSRL; aggregate sampling and redraw all only" range:"0 to 64"`
 }
 
 // DefaultPSRL are α₀ = 1 on the next states a pair has reached, the Beta posterior
@@ -249,6 +253,10 @@ func (p PSRLParams) Validate() error {
 		return fmt.Errorf("psrl: redraw %q, want %q or %q", p.Redraw, RedrawAll, RedrawChanged)
 	case p.Redraw == RedrawChanged && p.Sampling != Aggregate:
 		return fmt.Errorf("psrl: redraw %q needs sampling %q, got sampling %q", p.Redraw, Aggregate, p.Sampling)
+	case p.MergedSamples < 0 || p.MergedSamples > maxMergedSamples:
+		return fmt.Errorf("psrl: merged_samples = %d, want 0 to %d (0 or 1: one sample, PSRL)", p.MergedSamples, maxMergedSamples)
+	case p.merged() > 1 && (p.Sampling != Aggregate || p.Redraw == RedrawChanged):
+		return fmt.Errorf("psrl: merged_samples %d needs sampling %q and redraw %q, got sampling %q and redraw %q", p.MergedSamples, Aggregate, RedrawAll, p.Sampling, p.Redraw)
 	}
 	return nil
 }

@@ -68,8 +68,11 @@ func (l *PSRL) sampleAggregate() {
 	noise := l.noisePrecision()
 	m := &l.agg
 	m.reset()
+	k := l.P.merged()
 	for i := 0; i < l.S*l.A; i++ {
-		l.samplePair(m, i, prior, noise)
+		for range k { // merged_samples: pair i's K samples are the model's entries i·K to i·K + K − 1
+			l.samplePair(m, i, prior, noise)
+		}
 	}
 }
 
@@ -121,7 +124,7 @@ func (l *PSRL) samplePair(m *aggregateModel, i int, prior, noise float64) {
 // the last sweep over every action. A pair's backup reads the mean value of the states it has not
 // reached from the sum of all values, kept up to date as they move.
 func (l *PSRL) solveAggregate() {
-	S, A, g, m := l.S, l.A, l.gamma, &l.agg
+	S, A, g, m, k := l.S, l.A, l.gamma, &l.agg, l.P.merged()
 	stop := mdp.StopFor(g, l.P.PlanTolerance)
 	l.pol = buf.Zeroed(l.pol, S) // the greedy actions of the last sweep over every action
 	for sweep := 0; sweep < maxPlanSweeps; sweep++ {
@@ -138,7 +141,12 @@ func (l *PSRL) solveAggregate() {
 			}
 			best, second := math.Inf(-1), math.Inf(-1)
 			for a := range q {
-				x := m.backup(s*A+a, l.v, total, g, S)
+				var x float64
+				if k == 1 {
+					x = m.backup(s*A+a, l.v, total, g, S)
+				} else {
+					x = l.mergedBackup(s*A+a, total)
+				}
 				q[a] = x
 				if x > best {
 					best, second = x, best
@@ -160,7 +168,12 @@ func (l *PSRL) solveAggregate() {
 			total := l.valueSum()
 			for s := 0; s < S; s++ {
 				if l.terminal == nil || !l.terminal[s] {
-					x := m.backup(s*A+l.pol[s], l.v, total, g, S)
+					var x float64
+					if k == 1 {
+						x = m.backup(s*A+l.pol[s], l.v, total, g, S)
+					} else {
+						x = l.mergedBackup(s*A+l.pol[s], total)
+					}
 					total += x - l.v[s]
 					l.v[s] = x
 				}
