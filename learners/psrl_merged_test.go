@@ -11,27 +11,18 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// mergedRow writes entry j of l's aggregate model (a pair's k-th sample) as a row of an MDP: its
-// next-state distribution, the rest spread evenly, renormalised for the rounding of the draw.
+// mergedRow is entry j of l's aggregate model (a pair's k-th sample, sampledRow's row j) as a row
+// of an MDP, renormalised for the rounding of the draw.
 func mergedRow(l *PSRL, j int) []mdp.Transition {
-	m := &l.agg
 	row := make([]float64, l.S)
-	succ := m.succ[m.start[j]:m.start[j+1]]
-	for s := range row {
-		if len(succ) < l.S {
-			row[s] = m.rest[j] / float64(l.S-len(succ))
-		}
-	}
-	for _, e := range succ {
-		row[e.s] = e.p
-	}
+	sampledRow(l, j, row)
 	total := 0.0
 	for _, x := range row {
 		total += x
 	}
 	var out []mdp.Transition
 	for s, x := range row {
-		out = append(out, mdp.Transition{Next: s, Prob: x / total, Reward: m.r[j]})
+		out = append(out, mdp.Transition{Next: s, Prob: x / total, Reward: sampledReward(l, j)})
 	}
 	return out
 }
