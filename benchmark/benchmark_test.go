@@ -303,7 +303,7 @@ func TestBenchmarkFilesLoad(t *testing.T) {
 // TestAddFilesOfTheRepositoryLoad: every --add file of the repository's examples reads as --add
 // reads it and joins the small tier without a clash of names.
 func TestAddFilesOfTheRepositoryLoad(t *testing.T) {
-	for _, file := range []string{"../examples/own-learner/benchmark-add.yaml", "../examples/hybrid-prior/ablations.yaml"} {
+	for _, file := range []string{"../examples/own-learner/benchmark-add.yaml", "../examples/hybrid-prior/ablations.yaml", "../examples/hybrid-prior/merged-samples.yaml"} {
 		a, err := LoadAddition(file)
 		if err != nil {
 			t.Fatal(err)
