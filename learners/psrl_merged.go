@@ -12,8 +12,8 @@ import "math"
 // NeurIPS 2017) plans the same merged model of ψ samples per pair. Here the merged model is
 // built at every draw of PSRL's own schedule (BOSS redraws when a pair's count reaches its
 // known-ness threshold B, Agrawal & Jia on epochs of their own and from a modified posterior), so
-// the option is neither of those algorithms; it is their merged model inside PSRL (docs/decisions.md,
-// decision 58, has what it does to learning).
+// the option is neither of those algorithms; it is their merged model inside PSRL. What it does
+// to learning is docs/decisions.md, decision 58.
 //
 // Q(s,a) = max_k [r̃_k(s,a) + γ·Σ p̃_k(s′|s,a)·V(s′)], V(s) = max_a Q(s,a): the optimal values
 // of the merged MDP, whose greedy action a is followed. A pair's K samples are drawn one after
