@@ -292,9 +292,11 @@ func (p *PSRLParams) New(agenttypes.Context) (agent.Agent, error) {
 }
 
 // MemoryBytes counts PSRL's dense sampled model: S next-state probabilities per pair and the S×S
-// matrix of its exact policy evaluation.
+// matrix of its exact policy evaluation; with merged_samples K, each further sample of a pair at
+// most S successors of 16 bytes (aggregate) and its reward, rest and start.
 func (p *PSRLParams) MemoryBytes(typeBytes, S, A, _ int64) int64 {
-	return (typeBytes+8*S)*S*A + 8*S*S
+	further := int64(p.merged() - 1)
+	return (typeBytes+8*S)*S*A + 8*S*S + further*(16*S+24)*S*A
 }
 
 // PSRL is posterior sampling for reinforcement learning (Osband, Russo & Van Roy, "(More)

@@ -137,3 +137,17 @@ func TestPSRLMergedSamplesValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The memory estimate grows with K: each further sample of a pair may hold S successors.
+func TestPSRLMergedSamplesMemory(t *testing.T) {
+	p := DefaultPSRL()
+	one := p.MemoryBytes(160, 100, 4, 20)
+	p.MergedSamples = 1
+	if got := p.MemoryBytes(160, 100, 4, 20); got != one {
+		t.Errorf("K = 1: %d bytes, want PSRL's %d", got, one)
+	}
+	p.MergedSamples = 3
+	if got, want := p.MemoryBytes(160, 100, 4, 20), one+2*(16*100+24)*100*4; got != want {
+		t.Errorf("K = 3: %d bytes, want %d", got, want)
+	}
+}
