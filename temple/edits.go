@@ -30,6 +30,14 @@ func (p HybridParams) edits() bool { return p.EditShare > 0 }
 // freshIndex is the index of a fresh model among the candidates: the last.
 func (h *HybridPrior) freshIndex() int { return len(h.logPrior) - 1 }
 
+// editOf is the candidate whose edit candidate j is, or −1 where j is a model or fresh.
+func (h *HybridPrior) editOf(j int) int {
+	if j >= len(h.cand) && j < h.freshIndex() {
+		return j - len(h.cand)
+	}
+	return -1
+}
+
 // editTerm is pair i's term under the edit of a model that holds a dish there whose term is
 // dish, G₀'s term being g0: ln[(1 − ρ)·e^dish + ρ·e^g0].
 func (h *HybridPrior) editTerm(dish, g0 float64) float64 {

@@ -467,12 +467,11 @@ func (h *HybridPrior) draw() {
 	h.posterior()
 	z, edit := -1, -1 // the candidate drawn, or the candidate whose edit is drawn
 	if len(h.cand) > 0 {
-		switch j := drawIndex(h.logw, h.rng.Float64()); {
-		case j < len(h.cand):
+		j := drawIndex(h.logw, h.rng.Float64())
+		if j < len(h.cand) {
 			z = j
-		case j < h.freshIndex():
-			edit = j - len(h.cand)
 		}
+		edit = h.editOf(j)
 	}
 	if z != h.drawn {
 		for i := range h.S * h.A {
@@ -552,16 +551,13 @@ func (h *HybridPrior) EndTask() {
 	for _, w := range h.logw[len(h.cand):] { // fresh, and the edits
 		h.newW += w
 	}
-	best := len(h.logw) - 1
+	best := h.freshIndex()
 	for j, w := range h.logw {
 		if w > h.logw[best] {
 			best = j
 		}
 	}
-	edit := -1 // the candidate whose edit is most probable
-	if best >= len(h.cand) && best < h.freshIndex() {
-		edit = best - len(h.cand)
-	}
+	edit := h.editOf(best) // the candidate whose edit is most probable, or −1
 	if best >= len(h.cand) {
 		if h.p.Templates {
 			h.mix.learn(&h.own, h.visited, h.S)
