@@ -11,22 +11,6 @@ import (
 	"github.com/temple-rl/temple/mdp"
 )
 
-// mergedRow is entry j of l's aggregate model (a pair's k-th sample, sampledRow's row j) as a row
-// of an MDP, renormalised for the rounding of the draw.
-func mergedRow(l *PSRL, j int) []mdp.Transition {
-	row := make([]float64, l.S)
-	sampledRow(l, j, row)
-	total := 0.0
-	for _, x := range row {
-		total += x
-	}
-	var out []mdp.Transition
-	for s, x := range row {
-		out = append(out, mdp.Transition{Next: s, Prob: x / total, Reward: sampledReward(l, j)})
-	}
-	return out
-}
-
 // With K merged samples the plan is the merged MDP's: S states, K·A actions, action a·K + k being
 // action a as sample k has it. Its value iteration's greedy action, divided by K, is the action
 // PSRL's sparse solve takes, in every state of 20 draws.
@@ -55,7 +39,7 @@ func TestPSRLMergedSamplesSolveTheMergedModel(t *testing.T) {
 		rows := make([][]mdp.Transition, S*A*K)
 		for j := range rows {
 			if j/(A*K) != 3 {
-				rows[j] = mergedRow(l, j)
+				rows[j] = sampledTransitions(l, j)
 			}
 		}
 		merged, err := mdp.NewEpisodic(S, A*K, rows, []float64{1, 0, 0, 0, 0}, tk.Terminal)

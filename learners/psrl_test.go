@@ -71,6 +71,22 @@ func sampledRow(l *PSRL, i int, row []float64) {
 	}
 }
 
+// sampledTransitions is entry i of l's sampled model (a pair, or with merged_samples a pair's
+// sample) as a row of an MDP, renormalised for the rounding of the draw.
+func sampledTransitions(l *PSRL, i int) []mdp.Transition {
+	row := make([]float64, l.S)
+	sampledRow(l, i, row)
+	total := 0.0
+	for _, x := range row {
+		total += x
+	}
+	out := make([]mdp.Transition, 0, l.S)
+	for s, x := range row {
+		out = append(out, mdp.Transition{Next: s, Prob: x / total, Reward: sampledReward(l, i)})
+	}
+	return out
+}
+
 // sampledReward is pair i's reward in l's sampled model.
 func sampledReward(l *PSRL, i int) float64 {
 	if l.P.Sampling == Dense {
@@ -159,21 +175,9 @@ func testPSRLSolvesTheSampledModel(t *testing.T, sampling PSRLSampling) {
 		}
 		l.EndEpisode()
 		rows := make([][]mdp.Transition, S*A)
-		row := make([]float64, S)
 		for i := range rows {
-			if i/A == 3 {
-				continue
-			}
-			sampledRow(l, i, row)
-			for s, x := range row {
-				rows[i] = append(rows[i], mdp.Transition{Next: s, Prob: x, Reward: sampledReward(l, i)})
-			}
-			total := 0.0 // renormalise the rounding of the draw for the model's check
-			for _, x := range rows[i] {
-				total += x.Prob
-			}
-			for k := range rows[i] {
-				rows[i][k].Prob /= total
+			if i/A != 3 {
+				rows[i] = sampledTransitions(l, i)
 			}
 		}
 		m, err := mdp.NewEpisodic(S, A, rows, []float64{1, 0, 0, 0, 0}, tk.Terminal)
